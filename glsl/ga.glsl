@@ -1,0 +1,33 @@
+/* ga.glsl - the GA force law: gravitational acceleration and potential
+ * (seed 000 Table 1 and eq. 1, G = 1, Plummer softening eps):
+ *
+ *   a_i   += m_j r_ij / (r_ij^2 + eps^2)^{3/2},   r_ij = x_j - x_i
+ *   phi_i -= m_j / (r_ij^2 + eps^2)^{1/2}
+ *
+ * Written once as a macro over the lane type and instantiated for one
+ * j-particle (float) and for four at once (vec4: seed 000's 1x4 unroll with
+ * 4-way SIMD arithmetic).  Both pipelines include this file.
+ *
+ * Self-interaction: callers pass `excluded` true for the pair i == i, found
+ * by index, not by r == 0: only the few blocks or tiles on the diagonal do
+ * the test (a constant false elsewhere compiles away), so eps = 0 costs
+ * nothing in the inner loop and yields no NaN (mix() with a bool selects, it
+ * does not multiply the infinite 1/sqrt(0)).  Two distinct particles at one
+ * point with eps = 0 are a physical singularity and give an infinity, as in
+ * the CPU reference.  Flops: 3 sub, 3 fma, rsqrt, 3 mul, 3 fma, 1 sub. */
+#define NB_GA_LAW(T, B)                                                       \
+void nb_ga_accumulate(T dx, T dy, T dz, T mj, float eps2, B excluded,         \
+                      inout T ax, inout T ay, inout T az, inout T pot)        \
+{                                                                             \
+    T r2 = fma(dx, dx, fma(dy, dy, fma(dz, dz, T(eps2))));                    \
+    T rinv = mix(inversesqrt(r2), T(0.0), excluded);                          \
+    T mr = mj * rinv;                                                         \
+    T s = mr * rinv * rinv;                                                   \
+    ax = fma(s, dx, ax);                                                      \
+    ay = fma(s, dy, ay);                                                      \
+    az = fma(s, dz, az);                                                      \
+    pot -= mr;                                                                \
+}
+
+NB_GA_LAW(float, bool)
+NB_GA_LAW(vec4, bvec4)

@@ -1,0 +1,47 @@
+/* nb_config.h - constants shared by the C host and every shader.
+ *
+ * Only #define lines with literal values, so the file is valid C and valid
+ * GLSL: the loader passes it to every shader between the #version line and
+ * the shader body, and the C code includes it.  Change a number here and
+ * both sides follow (make rebuilds spirv/).
+ */
+#ifndef NB_CONFIG_H
+#define NB_CONFIG_H
+
+/* Particle streams: one RGBA32F texel (x, y, z, m) per particle, rows of
+ * NB_STREAM_WIDTH texels.  A power of two so that j -> (column, row) is a
+ * mask and a shift, and a multiple of 4 so that 4-particle blocks never
+ * straddle a row. */
+#define NB_STREAM_SHIFT 10
+#define NB_STREAM_WIDTH 1024
+
+/* Padding particles fill streams up to a multiple of 4 (fragment) or of the
+ * tile (compute): zero mass, placed so far away that every pair term with
+ * them is an exact zero and never a NaN. */
+#define NB_PAD_COORD 1.0e18
+#define NB_PAD_MASS 0.0
+
+/* Fragment pipeline: at most 4 i-particles per fragment, one render target
+ * each (seed 000's 4x4 MRT kernel). */
+#define NB_MRT_MAX 4
+
+/* Texture units and buffer binding points. */
+#define NB_UNIT_POS 0
+#define NB_UNIT_PREV 1          /* units 1..4: previous pass, one per target */
+#define NB_BIND_POS 0
+#define NB_BIND_OUT 1
+#define NB_BIND_PARTIAL 2
+
+/* Uniform locations (explicit: SPIR-V for OpenGL requires them). */
+#define NB_LOC_EPS2 0
+#define NB_LOC_N 1              /* particles in the stream, padding excluded */
+#define NB_LOC_NPAD 2           /* particles padded to a multiple of 4 */
+#define NB_LOC_SLICE_LEN 3      /* j-particles per slice (fragment) or tiles per slice (compute) */
+#define NB_LOC_PASS 4           /* index of this pass among NB_LOC_PASSES */
+#define NB_LOC_PASSES 5
+#define NB_LOC_ROWS 6           /* output rows per replica */
+#define NB_LOC_ACCUMULATE 7     /* 1: add the previous pass's result */
+#define NB_LOC_REPLICAS 8
+#define NB_LOC_SLICES 9
+
+#endif

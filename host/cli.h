@@ -1,0 +1,70 @@
+/* cli.h - the command-line program: option tables and the commands. */
+#ifndef NB_CLI_H
+#define NB_CLI_H
+
+#include "nb_gl.h"
+
+/* One --option of a command.  Options with a value store the string in
+ * *value; flags set *flag to 1. */
+struct nb_option {
+    const char *name;           /* without the leading -- */
+    const char *metavar;        /* NULL for a flag */
+    const char *help;
+    const char **value;
+    int *flag;
+};
+
+/* Parses argv[first..argc) against a NULL-name-terminated table.  --help
+ * sets *help.  Errors name the option and point at `glnbody CMD --help`. */
+enum nb_status nb_options_parse(const char *command, const struct nb_option *table,
+                                int argc, char **argv, int *help,
+                                struct nb_error *err);
+/* Prints "usage" and the table, one option a line. */
+void nb_options_print(FILE *out, const char *usage, const char *summary,
+                      const struct nb_option *table);
+
+/* Checked conversions; errors name the option and the value. */
+enum nb_status nb_parse_double(const char *option, const char *text, double min,
+                               double *out, struct nb_error *err);
+enum nb_status nb_parse_long(const char *option, const char *text, long min,
+                             long max, long *out, struct nb_error *err);
+/* A comma-separated list of integers >= min into a new array. */
+enum nb_status nb_parse_long_list(const char *option, const char *text, long min,
+                                  long max, long **out, size_t *count,
+                                  struct nb_error *err);
+
+/* The GL options every GPU command takes: --gpu, --debug, --shaders. */
+struct nb_gl_cli {
+    const char *gpu, *shaders;
+    int debug;
+};
+#define NB_GL_OPTIONS(g)                                                          \
+    { "gpu", "N", "EGL device to use (default: the first that works)", &(g).gpu, NULL }, \
+    { "shaders", "auto|spirv|glsl", "load SPIR-V or GLSL shaders (default auto: " \
+      "SPIR-V when GL_ARB_gl_spirv is there)", &(g).shaders, NULL },            \
+    { "debug", NULL, "print GL_KHR_debug messages (also GLNBODY_DEBUG=1)", NULL, &(g).debug }
+/* Creates the context the options ask for. */
+enum nb_status nb_gl_cli_create(const struct nb_gl_cli *g, struct nb_gl **gl,
+                                struct nb_error *err);
+
+/* Uploads p to b, evaluates the GA kernel `warmup` times untimed and `runs`
+ * times timed; *median is the median device seconds of the timed runs. */
+enum nb_status nb_measure_ga(struct nb_force_backend *b, const struct nb_particles *p,
+                             double eps, int warmup, int runs, double *median,
+                             struct nb_error *err);
+
+/* Opens a context once for the GPU backends named in the list. */
+enum nb_status nb_backend_open(struct nb_force_backend *b, const char *name,
+                               const struct nb_gl_cli *g, struct nb_gl **gl,
+                               struct nb_error *err);
+
+int nb_cmd_forces(int argc, char **argv);
+int nb_cmd_bench(int argc, char **argv);
+int nb_cmd_compare(int argc, char **argv);
+int nb_cmd_shaders(int argc, char **argv);
+
+/* Prints "glnbody: <message>" to stderr; returns the exit status: 2 for a
+ * bad command line, 1 for any other failure. */
+int nb_cli_fail(const struct nb_error *err);
+
+#endif

@@ -1,0 +1,175 @@
+/* cmd_bench.c - glnbody bench: interactions/s per backend, variant and N.
+ *
+ * Input: N random particles in [-1,1)^3 (masses 1/N).  Each row is the
+ * median of --runs timed evaluations after --warmup untimed ones; device
+ * time comes from GL timer queries where they measure (NVIDIA) and from
+ * glFinish and a monotonic clock otherwise (llvmpipe).  An evaluation counts
+ * N^2 interactions (the CUDA samples' convention; the CPU's Newton's-third-
+ * law loop does half the pair terms for the same result).  GFLOP/s uses 20
+ * flops an interaction (GPU Gems 3 ch. 31) and, in the CSV, seed 000's 19. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+#define NB_FLOPS_GEMS 20.0
+#define NB_FLOPS_SEED000 19.0
+
+struct bench_args {
+    const char *kernel, *backends, *variants, *n_list, *runs, *warmup, *eps, *seed, *csv;
+    struct nb_gl_cli gl;
+};
+
+/* Best rate per backend at the current N, for the fragment/compute ratio. */
+struct best { double compute, fragment; };
+
+static enum nb_status bench_variant(struct nb_force_backend *b, const char *variant,
+                                    const struct nb_particles *p, double eps, int warmup,
+                                    int runs, FILE *csv, struct best *best,
+                                    struct nb_error *err)
+{
+    double median;
+    if (b->set_variant(b->state, variant, err) != NB_OK ||
+        nb_measure_ga(b, p, eps, warmup, runs, &median, err) != NB_OK)
+        return err->status;
+    double rate = (double)p->n * (double)p->n / median;
+    printf("%9zu  %-9s %-16s %12.4e %14.4e %10.1f\n", p->n, b->name,
+           b->variant(b->state), median, rate, rate * NB_FLOPS_GEMS * 1e-9);
+    if (csv)
+        fprintf(csv, "%zu,%s,%s,\"%s\",%.6e,%.6e,%.2f,%.2f,%d\n", p->n, b->name,
+                b->variant(b->state), b->renderer(b->state), median, rate,
+                rate * NB_FLOPS_GEMS * 1e-9, rate * NB_FLOPS_SEED000 * 1e-9, runs);
+    double *slot = strcmp(b->name, "compute") == 0 ? &best->compute
+                 : strcmp(b->name, "fragment") == 0 ? &best->fragment : NULL;
+    if (slot && rate > *slot)
+        *slot = rate;
+    return NB_OK;
+}
+
+/* Every variant in the list (or all the backend has) on one backend. */
+static enum nb_status bench_backend(struct nb_force_backend *b, const char *variants,
+                                    const struct nb_particles *p, double eps, int warmup,
+                                    int runs, FILE *csv, struct best *best,
+                                    struct nb_error *err)
+{
+    if (strcmp(variants, "all") == 0) {
+        for (const char *const *v = b->variants(b->state); *v; v++)
+            if (bench_variant(b, *v, p, eps, warmup, runs, csv, best, err) != NB_OK)
+                return err->status;
+        return NB_OK;
+    }
+    char *list = strdup(variants), *save = NULL;
+    if (!list)
+        return nb_error_set(err, NB_ERR_NOMEM, "out of host memory");
+    for (char *v = strtok_r(list, ",", &save); v; v = strtok_r(NULL, ",", &save))
+        if (bench_variant(b, v, p, eps, warmup, runs, csv, best, err) != NB_OK)
+            break;
+    free(list);
+    return err->status;
+}
+
+static enum nb_status bench_n(const struct bench_args *a, struct nb_force_backend *bs,
+                              size_t nb, const struct nb_particles *p, double eps,
+                              int warmup, int runs, FILE *csv, struct nb_error *err)
+{
+    struct best best = { 0 };
+    for (size_t k = 0; k < nb; k++)
+        if (bench_backend(&bs[k], a->variants ? a->variants : "auto", p, eps, warmup,
+                          runs, csv, &best, err) != NB_OK)
+            return err->status;
+    if (best.compute > 0 && best.fragment > 0)
+        printf("%9zu  fragment/compute ratio of the best variants: %.4f\n", p->n,
+               best.fragment / best.compute);
+    return NB_OK;
+}
+
+static enum nb_status open_backends(const struct bench_args *a, struct nb_gl **gl,
+                                    struct nb_force_backend *bs, size_t *count,
+                                    struct nb_error *err)
+{
+    char *list = strdup(a->backends ? a->backends : "compute"), *save = NULL;
+    if (!list)
+        return nb_error_set(err, NB_ERR_NOMEM, "out of host memory");
+    *count = 0;
+    for (char *name = strtok_r(list, ",", &save); name && *count < 3;
+         name = strtok_r(NULL, ",", &save))
+        if (nb_backend_open(&bs[(*count)++], name, &a->gl, gl, err) != NB_OK)
+            break;
+    free(list);
+    return err->status;
+}
+
+static enum nb_status run_bench(const struct bench_args *a, struct nb_error *err)
+{
+    long *ns = NULL, runs = 7, warmup = 2, seed = 1;
+    size_t n_count = 0, nb = 0;
+    double eps = 0.01;
+    if ((a->kernel && strcmp(a->kernel, "ga") != 0 &&
+         nb_error_set(err, NB_ERR_ARGS, "--kernel: '%s' is not a kernel this build "
+                      "has (ga)", a->kernel)) ||
+        (a->runs && nb_parse_long("runs", a->runs, 5, 100000, &runs, err) != NB_OK) ||
+        (a->warmup && nb_parse_long("warmup", a->warmup, 0, 100000, &warmup, err) != NB_OK) ||
+        (a->eps && nb_parse_double("softening", a->eps, 0.0, &eps, err) != NB_OK) ||
+        (a->seed && nb_parse_long("seed", a->seed, 0, 1L << 62, &seed, err) != NB_OK) ||
+        nb_parse_long_list("n", a->n_list ? a->n_list : "1024,4096,16384,65536", 1,
+                           1L << 26, &ns, &n_count, err) != NB_OK)
+        return err->status;
+
+    struct nb_gl *gl = NULL;
+    struct nb_force_backend bs[3] = { 0 };
+    struct nb_outfile csv = { 0 };
+    if (open_backends(a, &gl, bs, &nb, err) == NB_OK &&
+        (!a->csv || nb_outfile_open(&csv, a->csv, err) == NB_OK)) {
+        if (csv.fp)
+            fprintf(csv.fp, "n,backend,variant,renderer,median_s,interactions_per_s,"
+                    "gflops_20,gflops_19,runs\n");
+        printf("%9s  %-9s %-16s %12s %14s %10s\n", "N", "backend", "variant",
+               "median s", "interact./s", "GFLOP/s");
+        for (size_t k = 0; k < n_count && err->status == NB_OK; k++) {
+            struct nb_particles p = { 0 };
+            if (nb_particles_random_cube(&p, (size_t)ns[k], (uint64_t)seed, err) == NB_OK)
+                bench_n(a, bs, nb, &p, eps, (int)warmup, (int)runs, csv.fp, err);
+            nb_particles_free(&p);
+        }
+        if (csv.fp)
+            err->status == NB_OK ? nb_outfile_commit(&csv, err) : (nb_outfile_abort(&csv), NB_OK);
+    }
+    for (size_t k = 0; k < 3; k++)
+        if (bs[k].destroy)
+            bs[k].destroy(bs[k].state);
+    nb_gl_destroy(gl);
+    free(ns);
+    return err->status;
+}
+
+int nb_cmd_bench(int argc, char **argv)
+{
+    struct bench_args a = { 0 };
+    const struct nb_option table[] = {
+        { "kernel", "ga", "force kernel (ga)", &a.kernel, NULL },
+        { "backend", "LIST", "comma-separated backends: cpu, compute, fragment "
+          "(default compute)", &a.backends, NULL },
+        { "variant", "LIST|all|auto", "variants to time (default auto); compute: "
+          "t<T>i<I>[-s<S>], fragment: 1x1|1x4|4x4[-r<R>][-p<P>]", &a.variants, NULL },
+        { "n", "LIST", "particle counts (default 1024,4096,16384,65536)", &a.n_list, NULL },
+        { "runs", "K", "timed runs per row, median reported (default 7, >= 5)", &a.runs, NULL },
+        { "warmup", "W", "untimed runs first (default 2)", &a.warmup, NULL },
+        { "softening", "EPS", "Plummer softening (default 0.01)", &a.eps, NULL },
+        { "seed", "S", "random seed (default 1)", &a.seed, NULL },
+        { "csv", "FILE", "also write the rows as CSV", &a.csv, NULL },
+        NB_GL_OPTIONS(a.gl),
+        { 0 } };
+    struct nb_error err = { 0 };
+    int help;
+    if (nb_options_parse("bench", table, argc, argv, &help, &err) != NB_OK)
+        return nb_cli_fail(&err);
+    if (help) {
+        nb_options_print(stdout, "glnbody bench --kernel ga --backend cpu|compute|fragment"
+                         "[,...] [--variant NAME|all] --n LIST [--csv FILE]",
+                         "Times the force kernels: median device seconds, interactions/s, "
+                         "GFLOP/s at 20 flops an interaction, and the fragment/compute "
+                         "ratio when both backends run.", table);
+        return 0;
+    }
+    return run_bench(&a, &err) == NB_OK ? 0 : nb_cli_fail(&err);
+}

@@ -1,0 +1,55 @@
+/* cmd_shaders.c - glnbody shaders: lists the program catalogue or writes
+ * each stage, assembled as the GLSL loader assembles it, for the build to
+ * compile with glslangValidator.  Needs no GL context. */
+#include <errno.h>
+#include <string.h>
+
+#include "cli.h"
+
+static enum nb_status emit_stage(const struct nb_program_desc *d, enum nb_stage stage,
+                                 const char *src_dir, const char *dir,
+                                 struct nb_error *err)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s.%s", dir, d->name, nb_gl_stage_extension(stage));
+    FILE *out = fopen(path, "w");
+    if (!out)
+        return nb_error_set(err, NB_ERR_IO, "%s: cannot create: %s", path, strerror(errno));
+    enum nb_status st = nb_gl_program_emit(d, stage, src_dir, out, err);
+    if (fclose(out) != 0 && st == NB_OK)
+        st = nb_error_set(err, NB_ERR_IO, "%s: write error", path);
+    if (st == NB_OK)
+        printf("%s\n", path);
+    return st;
+}
+
+int nb_cmd_shaders(int argc, char **argv)
+{
+    const char *emit = NULL;
+    int list = 0, help;
+    const struct nb_option table[] = {
+        { "list", NULL, "print the program names", NULL, &list },
+        { "emit", "DIR", "write every stage of every program to DIR/NAME.{vert,frag,comp}",
+          &emit, NULL },
+        { 0 } };
+    struct nb_error err = { 0 };
+    if (nb_options_parse("shaders", table, argc, argv, &help, &err) != NB_OK)
+        return nb_cli_fail(&err);
+    if (help || (!emit && !list)) {
+        nb_options_print(help ? stdout : stderr, "glnbody shaders --list | --emit DIR",
+                         "The shader programs glnbody loads (sources under "
+                         "$GLNBODY_SHADER_DIR/glsl).", table);
+        return help ? 0 : 2;
+    }
+    struct nb_gl_options opt;
+    nb_gl_options_default(&opt);
+    for (const struct nb_program_desc *d = nb_gl_programs(); d->name; d++) {
+        if (list)
+            printf("%s\n", d->name);
+        if (emit && ((d->vertex[0] &&
+                      emit_stage(d, NB_STAGE_VERTEX, opt.shader_dir, emit, &err) != NB_OK) ||
+                     emit_stage(d, d->main_stage, opt.shader_dir, emit, &err) != NB_OK))
+            return nb_cli_fail(&err);
+    }
+    return 0;
+}

@@ -1,0 +1,41 @@
+/* main.c - the glnbody program: dispatches to its commands. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+
+static const struct {
+    const char *name;
+    int (*run)(int argc, char **argv);
+    const char *summary;
+} commands[] = {
+    { "forces", nb_cmd_forces, "forces of a snapshot file (GA kernel) on one backend" },
+    { "bench", nb_cmd_bench, "interactions/s of the force kernels, per backend and variant" },
+    { "compare", nb_cmd_compare, "every backend against the CPU reference on a random system" },
+    { "shaders", nb_cmd_shaders, "list or emit the shader programs (used by the build)" },
+};
+
+static void usage(FILE *out)
+{
+    fprintf(out, "usage: glnbody COMMAND [options]   (glnbody COMMAND --help)\n\n"
+                 "Direct N-body forces on any OpenGL 4.3 GPU: fragment-shader streams\n"
+                 "and compute shaders, checked against a double-precision CPU code.\n\n"
+                 "commands:\n");
+    for (size_t k = 0; k < sizeof commands / sizeof commands[0]; k++)
+        fprintf(out, "  %-10s %s\n", commands[k].name, commands[k].summary);
+    fprintf(out, "\nenvironment: GLNBODY_SHADER_DIR (where glsl/ and spirv/ are), "
+                 "GLNBODY_DEBUG=1 (GL debug output)\n");
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
+        usage(argc < 2 ? stderr : stdout);
+        return argc < 2 ? 2 : 0;
+    }
+    for (size_t k = 0; k < sizeof commands / sizeof commands[0]; k++)
+        if (strcmp(argv[1], commands[k].name) == 0)
+            return commands[k].run(argc - 2, argv + 2);
+    fprintf(stderr, "glnbody: unknown command '%s' (see glnbody --help)\n", argv[1]);
+    return 2;
+}

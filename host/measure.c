@@ -1,0 +1,34 @@
+/* measure.c - timing a backend the way bench and compare do. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+enum nb_status nb_measure_ga(struct nb_force_backend *b, const struct nb_particles *p,
+                             double eps, int warmup, int runs, double *median,
+                             struct nb_error *err)
+{
+    double *seconds = nb_alloc((size_t)(runs > 0 ? runs : 1), sizeof *seconds,
+                               "timings", err);
+    if (!seconds)
+        return NB_ERR_NOMEM;
+    enum nb_status st = b->set_particles(b->state, p->n, p->x, p->m, err);
+    for (int k = 0; st == NB_OK && k < warmup + runs; k++) {
+        st = b->compute(b->state, NB_KERNEL_GA, eps, err);
+        if (k >= warmup)
+            seconds[k - warmup] = b->last_seconds(b->state);
+    }
+    if (st == NB_OK)
+        *median = nb_median(seconds, (size_t)runs);
+    free(seconds);
+    return st;
+}
+
+enum nb_status nb_backend_open(struct nb_force_backend *b, const char *name,
+                               const struct nb_gl_cli *g, struct nb_gl **gl,
+                               struct nb_error *err)
+{
+    if (strcmp(name, "cpu") != 0 && !*gl && nb_gl_cli_create(g, gl, err) != NB_OK)
+        return err->status;
+    return nb_backend_create(b, name, *gl, err);
+}

@@ -1,0 +1,189 @@
+/* nb_host.h - public header of the host layer of glnbody.
+ *
+ * Everything on the CPU: errors, particle sets, snapshot files, the
+ * double-precision reference forces, the force-backend table, timing.
+ * No OpenGL type appears here; the GPU backends live in src/ behind the
+ * same struct nb_force_backend.  Every public symbol starts with nb_.
+ */
+#ifndef NB_HOST_H
+#define NB_HOST_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+/* ---- errors ------------------------------------------------------------ */
+
+/* What went wrong, as a category; the text is in struct nb_error. */
+enum nb_status {
+    NB_OK = 0,
+    NB_ERR_ARGS,        /* a bad option or value on the command line */
+    NB_ERR_IO,          /* a file could not be opened, read or written */
+    NB_ERR_PARSE,       /* a malformed input file */
+    NB_ERR_NOMEM,       /* host or GPU memory exhausted */
+    NB_ERR_GL,          /* the GL context, a shader or a GL call failed */
+    NB_ERR_LIMIT,       /* a GL implementation limit would be exceeded */
+    NB_ERR_UNSUPPORTED  /* the request needs something this system lacks */
+};
+
+/* A status and one formatted message naming the cause.  Functions that can
+ * fail take a struct nb_error * last, fill it and return its status. */
+struct nb_error {
+    enum nb_status status;
+    char message[1024];
+};
+
+/* Sets err (if not NULL) and returns status. */
+enum nb_status nb_error_set(struct nb_error *err, enum nb_status status,
+                            const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* Malloc that reports exhaustion through err; NULL on failure. */
+void *nb_alloc(size_t count, size_t size, const char *what,
+               struct nb_error *err);
+
+/* ---- particles --------------------------------------------------------- */
+
+/* A particle set in double precision, structure of arrays. */
+struct nb_particles {
+    size_t n;           /* number of particles */
+    int64_t *id;        /* identifiers, as read or 0..n-1 */
+    int *type;          /* types, or NULL when the set has no type column */
+    double *m;          /* masses, n */
+    double *x;          /* positions, 3n: x0 y0 z0 x1 ... */
+    double *v;          /* velocities, 3n */
+};
+
+/* Allocates a set of n particles (zeroed, ids 0..n-1, no types). */
+enum nb_status nb_particles_alloc(struct nb_particles *p, size_t n,
+                                  struct nb_error *err);
+/* Adds the type column (zeroed). */
+enum nb_status nb_particles_add_types(struct nb_particles *p,
+                                      struct nb_error *err);
+void nb_particles_free(struct nb_particles *p);
+
+/* n particles with masses 1/n, positions uniform in [-1, 1]^3 rounded to
+ * the nearest float, zero velocities: the benchmark and test input.
+ * Deterministic for a given seed. */
+enum nb_status nb_particles_random_cube(struct nb_particles *p, size_t n,
+                                        uint64_t seed, struct nb_error *err);
+
+/* ---- random numbers (xoshiro256**, deterministic across platforms) ----- */
+
+struct nb_rng { uint64_t s[4]; };
+void nb_rng_seed(struct nb_rng *rng, uint64_t seed);
+uint64_t nb_rng_next(struct nb_rng *rng);
+double nb_rng_uniform(struct nb_rng *rng);      /* in [0, 1) */
+
+/* ---- snapshot files ---------------------------------------------------- */
+
+/* Reads a text snapshot: one particle a line, `id m x y z vx vy vz` or
+ * `id type m x y z vx vy vz`, blank and `#` lines ignored; all data lines
+ * must have the same column count.  Errors (NB_ERR_IO, NB_ERR_PARSE) name
+ * the file, the line and the reason: a malformed or non-finite number, a
+ * negative mass, a wrong column count, an empty file. */
+enum nb_status nb_snapshot_read(const char *path, struct nb_particles *p,
+                                struct nb_error *err);
+
+/* ---- output files ------------------------------------------------------ */
+
+/* A file written under a temporary name in the same directory and renamed
+ * into place by nb_outfile_commit, so that a failed or killed run never
+ * leaves a partial file.  A path of "-" or NULL writes to stdout. */
+struct nb_outfile {
+    FILE *fp;
+    char *path;         /* final name, NULL for stdout */
+    char *tmp_path;     /* temporary name, NULL for stdout */
+};
+enum nb_status nb_outfile_open(struct nb_outfile *f, const char *path,
+                               struct nb_error *err);
+/* Flushes, checks for write errors and renames into place. */
+enum nb_status nb_outfile_commit(struct nb_outfile *f, struct nb_error *err);
+/* Closes and removes the temporary file (no-op after commit). */
+void nb_outfile_abort(struct nb_outfile *f);
+
+/* ---- CPU reference forces ---------------------------------------------- */
+
+/* GA kernel in double precision with Newton's third law (triangular loop,
+ * OpenMP): acc[3i..3i+2] = sum_{j != i} m_j r_ij / (r_ij^2 + eps^2)^{3/2},
+ * pot[i] = -sum_{j != i} m_j / (r_ij^2 + eps^2)^{1/2}, r_ij = x_j - x_i.
+ * The result does not depend on the number of threads. */
+enum nb_status nb_cpu_ga(size_t n, const double *x, const double *m,
+                         double eps, double *acc, double *pot,
+                         struct nb_error *err);
+
+/* Sums of the magnitudes of the pair terms, sum_j |a_ij| and
+ * sum_j |phi_ij|: the scale that bounds float rounding in a_i and phi_i. */
+enum nb_status nb_cpu_ga_magnitudes(size_t n, const double *x,
+                                    const double *m, double eps,
+                                    double *acc_abs, double *pot_abs,
+                                    struct nb_error *err);
+
+/* ---- accuracy against the reference ----------------------------------- */
+
+/* How far a GA result is from the double-precision reference. */
+struct nb_accuracy {
+    double acc_rel_max;     /* max_i |a_i - ref| / sum_j |a_ij| */
+    double pot_rel_max;     /* max_i |phi_i - ref| / sum_j |phi_ij| */
+    size_t acc_worst;       /* the particle of acc_rel_max */
+    double f_err;           /* seed 004 eq. 10: sum |F - F_ref| / sum |F_ref| */
+    double f_offset;        /* seed 004 eq. 11: |sum F| / sum |F| */
+    size_t nonfinite;       /* particles with a NaN or infinite component */
+};
+
+/* Compares acc/pot with the reference ref_acc/ref_pot, scaled by the pair
+ * magnitudes of nb_cpu_ga_magnitudes; forces F = m a. */
+void nb_accuracy_ga(size_t n, const double *m, const double *acc,
+                    const double *pot, const double *ref_acc,
+                    const double *ref_pot, const double *acc_abs,
+                    const double *pot_abs, struct nb_accuracy *out);
+
+/* ---- force backends ---------------------------------------------------- */
+
+/* The kernels a backend can evaluate. */
+enum nb_kernel {
+    NB_KERNEL_GA        /* acceleration and potential */
+};
+
+/* One force engine: cpu (src-free, always there), compute or fragment.
+ * Usage: set_variant (optional), set_particles, compute, read. */
+struct nb_force_backend {
+    const char *name;                   /* "cpu", "compute", "fragment" */
+    void *state;                        /* owned by the backend */
+    /* Chooses a variant by name ("auto" lets the backend decide for the
+     * next particle count); NB_ERR_ARGS for an unknown name. */
+    enum nb_status (*set_variant)(void *state, const char *variant,
+                                  struct nb_error *err);
+    /* Uploads positions (3n) and masses (n); the i- and j-streams. */
+    enum nb_status (*set_particles)(void *state, size_t n, const double *x,
+                                    const double *m, struct nb_error *err);
+    /* Evaluates a kernel on the particles last set. */
+    enum nb_status (*compute)(void *state, enum nb_kernel kernel, double eps,
+                              struct nb_error *err);
+    /* Copies the last result to the host: acc (3n), pot (n). */
+    enum nb_status (*read)(void *state, double *acc, double *pot,
+                           struct nb_error *err);
+    /* Seconds the last compute took on the device (timer query where it
+     * works, else glFinish and a monotonic clock). */
+    double (*last_seconds)(void *state);
+    /* The variant in use, resolved ("auto" never comes back). */
+    const char *(*variant)(void *state);
+    /* The renderer string, "cpu (N threads)" for the CPU. */
+    const char *(*renderer)(void *state);
+    /* Every variant name, NULL-terminated, for --variant all. */
+    const char *const *(*variants)(void *state);
+    void (*destroy)(void *state);
+};
+
+/* The CPU reference backend (variant "newton3"). */
+enum nb_status nb_backend_cpu_create(struct nb_force_backend *b,
+                                     struct nb_error *err);
+
+/* ---- timing and statistics --------------------------------------------- */
+
+/* Monotonic clock in seconds. */
+double nb_clock_seconds(void);
+/* Median of n values (sorts a copy); 0 for n == 0. */
+double nb_median(const double *values, size_t n);
+
+#endif

@@ -1,0 +1,159 @@
+/* options.c - a small --long-option parser and checked number parsing. */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+static const struct nb_option *find(const struct nb_option *table,
+                                    const char *name, size_t len)
+{
+    for (; table->name; table++)
+        if (strlen(table->name) == len && strncmp(table->name, name, len) == 0)
+            return table;
+    return NULL;
+}
+
+enum nb_status nb_options_parse(const char *command, const struct nb_option *table,
+                                int argc, char **argv, int *help,
+                                struct nb_error *err)
+{
+    *help = 0;
+    for (int a = 0; a < argc; a++) {
+        const char *arg = argv[a];
+        if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
+            *help = 1;
+            continue;
+        }
+        if (strncmp(arg, "--", 2) != 0)
+            return nb_error_set(err, NB_ERR_ARGS, "%s: unexpected argument '%s' "
+                                "(see glnbody %s --help)", command, arg, command);
+        const char *eq = strchr(arg + 2, '=');
+        size_t len = eq ? (size_t)(eq - arg - 2) : strlen(arg + 2);
+        const struct nb_option *opt = find(table, arg + 2, len);
+        if (!opt)
+            return nb_error_set(err, NB_ERR_ARGS, "%s: unknown option '%.*s' "
+                                "(see glnbody %s --help)", command, (int)len + 2,
+                                arg, command);
+        if (!opt->metavar) {
+            if (eq)
+                return nb_error_set(err, NB_ERR_ARGS, "%s: --%s takes no value",
+                                    command, opt->name);
+            *opt->flag = 1;
+        } else if (eq) {
+            *opt->value = eq + 1;
+        } else if (a + 1 < argc) {
+            *opt->value = argv[++a];
+        } else {
+            return nb_error_set(err, NB_ERR_ARGS, "%s: --%s needs a value (%s)",
+                                command, opt->name, opt->metavar);
+        }
+    }
+    return NB_OK;
+}
+
+void nb_options_print(FILE *out, const char *usage, const char *summary,
+                      const struct nb_option *table)
+{
+    fprintf(out, "usage: %s\n\n%s\n\noptions:\n", usage, summary);
+    for (; table->name; table++) {
+        char left[64];
+        snprintf(left, sizeof left, "--%s%s%s", table->name,
+                 table->metavar ? " " : "", table->metavar ? table->metavar : "");
+        fprintf(out, "  %-28s %s\n", left, table->help);
+    }
+    fprintf(out, "  %-28s %s\n", "--help", "print this help");
+}
+
+enum nb_status nb_parse_double(const char *option, const char *text, double min,
+                               double *out, struct nb_error *err)
+{
+    char *end;
+    errno = 0;
+    double v = strtod(text, &end);
+    if (end == text || *end || errno == ERANGE || !isfinite(v))
+        return nb_error_set(err, NB_ERR_ARGS, "--%s: '%s' is not a finite number",
+                            option, text);
+    if (v < min)
+        return nb_error_set(err, NB_ERR_ARGS, "--%s: %s is below the minimum %g",
+                            option, text, min);
+    *out = v;
+    return NB_OK;
+}
+
+enum nb_status nb_parse_long(const char *option, const char *text, long min,
+                             long max, long *out, struct nb_error *err)
+{
+    char *end;
+    errno = 0;
+    long v = strtol(text, &end, 10);
+    if (end == text || *end || errno == ERANGE)
+        return nb_error_set(err, NB_ERR_ARGS, "--%s: '%s' is not an integer",
+                            option, text);
+    if (v < min || v > max)
+        return nb_error_set(err, NB_ERR_ARGS, "--%s: %ld is outside %ld..%ld",
+                            option, v, min, max);
+    *out = v;
+    return NB_OK;
+}
+
+enum nb_status nb_parse_long_list(const char *option, const char *text, long min,
+                                  long max, long **out, size_t *count,
+                                  struct nb_error *err)
+{
+    size_t n = 1;
+    for (const char *p = text; *p; p++)
+        n += *p == ',';
+    long *values = nb_alloc(n, sizeof *values, "option list", err);
+    char *copy = strdup(text);
+    if (!values || !copy) {
+        free(values);
+        free(copy);
+        return nb_error_set(err, NB_ERR_NOMEM, "out of host memory");
+    }
+    size_t k = 0;
+    char *save = NULL;
+    for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save))
+        if (nb_parse_long(option, tok, min, max, &values[k++], err) != NB_OK)
+            break;
+    free(copy);
+    if (k == 0 || (err && err->status != NB_OK)) {
+        free(values);
+        return k == 0 ? nb_error_set(err, NB_ERR_ARGS, "--%s: empty list", option)
+                      : err->status;
+    }
+    *out = values;
+    *count = k;
+    return NB_OK;
+}
+
+enum nb_status nb_gl_cli_create(const struct nb_gl_cli *g, struct nb_gl **gl,
+                                struct nb_error *err)
+{
+    struct nb_gl_options opt;
+    nb_gl_options_default(&opt);
+    if (g->gpu) {
+        long device;
+        if (nb_parse_long("gpu", g->gpu, 0, 1023, &device, err) != NB_OK)
+            return err->status;
+        opt.device = (int)device;
+    }
+    if (g->shaders) {
+        if (strcmp(g->shaders, "spirv") == 0)
+            opt.shaders = NB_SHADERS_SPIRV;
+        else if (strcmp(g->shaders, "glsl") == 0)
+            opt.shaders = NB_SHADERS_GLSL;
+        else if (strcmp(g->shaders, "auto") != 0)
+            return nb_error_set(err, NB_ERR_ARGS, "--shaders: '%s' is not auto, "
+                                "spirv or glsl", g->shaders);
+    }
+    opt.debug |= g->debug;
+    return nb_gl_create(gl, &opt, err);
+}
+
+int nb_cli_fail(const struct nb_error *err)
+{
+    fprintf(stderr, "glnbody: %s\n", err->message);
+    return err->status == NB_ERR_ARGS ? 2 : 1;
+}

@@ -1,0 +1,53 @@
+/* backends.c - what the GL pipelines share: the automatic variant choice,
+ * float packing, and creating a backend by name. */
+#include <string.h>
+
+#include "gl_internal.h"
+
+enum nb_status nb_gl_autotune(const struct nb_gl_tunable *t, float eps2,
+                              double probe_limit, struct nb_error *err)
+{
+    if (t->run(t->state, eps2, err) != NB_OK)
+        return err->status;
+    if (t->seconds(t->state) > probe_limit)
+        return NB_OK;
+    const char *best = NULL;
+    double best_seconds = 0.0;
+    for (const char *const *name = t->candidates; *name; name++) {
+        if (t->set_variant(t->state, *name, err) != NB_OK ||
+            t->run(t->state, eps2, err) != NB_OK ||       /* builds the program */
+            t->run(t->state, eps2, err) != NB_OK)
+            return err->status;
+        double seconds = t->seconds(t->state);
+        if (!best || seconds < best_seconds)
+            best = *name, best_seconds = seconds;
+    }
+    return t->set_variant(t->state, best, err);
+}
+
+void nb_gl_pack_particles(float *dst, size_t n, const double *x, const double *m)
+{
+    for (size_t i = 0; i < n; i++) {
+        dst[4 * i + 0] = (float)x[3 * i + 0];
+        dst[4 * i + 1] = (float)x[3 * i + 1];
+        dst[4 * i + 2] = (float)x[3 * i + 2];
+        dst[4 * i + 3] = (float)m[i];
+    }
+}
+
+enum nb_status nb_backend_create(struct nb_force_backend *b, const char *name,
+                                 struct nb_gl *gl, struct nb_error *err)
+{
+    if (strcmp(name, "cpu") == 0)
+        return nb_backend_cpu_create(b, err);
+    if (strcmp(name, "compute") == 0 || strcmp(name, "fragment") == 0) {
+        if (!gl)
+            return nb_error_set(err, NB_ERR_ARGS, "backend %s needs a GL context", name);
+        if (nb_gl_make_current(gl, err) != NB_OK)
+            return err->status;
+        return name[0] == 'c' ? nb_backend_compute_create(b, gl, err)
+                              : nb_backend_fragment_create(b, gl, err);
+    }
+    return nb_error_set(err, NB_ERR_ARGS, "unknown backend '%s' (cpu, compute or "
+                        "fragment)", name);
+}

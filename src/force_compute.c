@@ -1,0 +1,297 @@
+/* force_compute.c - the compute-shader force pipeline (glsl/ga.comp).
+ *
+ * Particles live in a shader storage buffer as (x, y, z, m) floats.  A
+ * variant is a tile width T (work-group size, shared-memory tile), I
+ * i-particles per invocation and S j-slices; with S > 1 each slice writes
+ * its own partial result and reduce.comp sums them. */
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gl_internal.h"
+
+/* Work groups that keep a large GPU busy (132 multiprocessors x 8 groups on
+ * an H100); the automatic slice count aims at this many. */
+#define NB_COMPUTE_FILL_GROUPS 1024
+/* The automatic choice probes every variant when one evaluation is cheaper
+ * than this; otherwise it keeps the large-N default. */
+#define NB_COMPUTE_PROBE_SECONDS 0.02
+
+static const char *const compute_variants[] = {
+    "t64i1", "t64i2", "t64i4", "t128i1", "t128i2", "t128i4",
+    "t256i1", "t256i2", "t256i4", NULL
+};
+#define NB_COMPUTE_DEFAULT "t256i4"
+
+struct compute {
+    struct nb_gl *gl;
+    GLuint pos_buf, out_buf, partial_buf;
+    size_t pos_capacity, out_capacity, partial_capacity;   /* bytes */
+    size_t n;
+    int tile, ipt, slices;          /* slices 0: automatic */
+    int used_slices;                /* slices of the last dispatch */
+    int autotune;                   /* "auto": probe on the next compute */
+    size_t tuned_n;                 /* n the probe ran for */
+    char variant[48];
+    struct nb_gpu_timer timer;
+    double seconds;
+    float *staging;
+    size_t staging_count;
+};
+
+static enum nb_status parse_variant(struct compute *c, const char *name,
+                                    struct nb_error *err)
+{
+    int tile, ipt, slices = 0, used = 0;
+    char program[48];
+    if (sscanf(name, "t%di%d%n", &tile, &ipt, &used) != 2 ||
+        (name[used] && (sscanf(name + used, "-s%d%n", &slices, &used) != 1 ||
+                        slices < 1)))
+        used = -1;
+    snprintf(program, sizeof program, "ga_comp_t%d_i%d", tile, ipt);
+    if (used < 0 || !nb_gl_program_find(program))
+        return nb_error_set(err, NB_ERR_ARGS, "unknown compute variant '%s' "
+                            "(t<T>i<I>[-s<S>] with T in 64, 128, 256 and I in "
+                            "1, 2, 4, or auto)", name);
+    c->tile = tile;
+    c->ipt = ipt;
+    c->slices = slices;
+    c->autotune = 0;
+    return NB_OK;
+}
+
+static enum nb_status parse_variant_state(void *state, const char *name,
+                                          struct nb_error *err)
+{
+    return parse_variant(state, name, err);
+}
+
+static enum nb_status compute_set_variant(void *state, const char *name,
+                                          struct nb_error *err)
+{
+    struct compute *c = state;
+    if (strcmp(name, "auto") != 0)
+        return parse_variant(c, name, err);
+    if (parse_variant(c, NB_COMPUTE_DEFAULT, err) != NB_OK)
+        return err->status;
+    c->autotune = 1;
+    c->tuned_n = 0;
+    return NB_OK;
+}
+
+/* Grows a buffer to at least `bytes`, reporting GPU memory exhaustion. */
+static enum nb_status ensure_buffer(GLuint *buf, size_t *capacity, size_t bytes,
+                                    const char *what, struct nb_error *err)
+{
+    if (*capacity >= bytes)
+        return NB_OK;
+    GLint64 max_block = 0;
+    glGetInteger64v(GL_MAX_SHADER_STORAGE_BLOCK_SIZE, &max_block);
+    if ((GLint64)bytes > max_block)
+        return nb_error_set(err, NB_ERR_LIMIT, "%s needs a %zu-byte storage buffer, "
+                            "over this GL's GL_MAX_SHADER_STORAGE_BLOCK_SIZE of %lld",
+                            what, bytes, (long long)max_block);
+    if (!*buf)
+        glGenBuffers(1, buf);
+    glBindBuffer(GL_SHADER_STORAGE_BUFFER, *buf);
+    glBufferData(GL_SHADER_STORAGE_BUFFER, (GLsizeiptr)bytes, NULL, GL_DYNAMIC_COPY);
+    if (nb_gl_check(what, err) != NB_OK)
+        return err->status;
+    *capacity = bytes;
+    return NB_OK;
+}
+
+static enum nb_status ensure_staging(struct compute *c, size_t n,
+                                     struct nb_error *err)
+{
+    if (c->staging_count >= n)
+        return NB_OK;
+    free(c->staging);
+    c->staging = nb_alloc(4 * n, sizeof(float), "particle staging", err);
+    c->staging_count = c->staging ? n : 0;
+    return c->staging ? NB_OK : NB_ERR_NOMEM;
+}
+
+static enum nb_status compute_set_particles(void *state, size_t n,
+                                            const double *x, const double *m,
+                                            struct nb_error *err)
+{
+    struct compute *c = state;
+    if (n > INT_MAX / 64)
+        return nb_error_set(err, NB_ERR_LIMIT, "%zu particles: over the %d the "
+                            "compute pipeline indexes", n, INT_MAX / 64);
+    if (ensure_staging(c, n, err) != NB_OK ||
+        ensure_buffer(&c->pos_buf, &c->pos_capacity, 16 * (n ? n : 1),
+                      "particle buffer", err) != NB_OK)
+        return err->status;
+    nb_gl_pack_particles(c->staging, n, x, m);
+    glBindBuffer(GL_SHADER_STORAGE_BUFFER, c->pos_buf);
+    glBufferSubData(GL_SHADER_STORAGE_BUFFER, 0, (GLsizeiptr)(16 * n), c->staging);
+    c->n = n;
+    return nb_gl_check("uploading particles", err);
+}
+
+static int ceil_div(int a, int b) { return (a + b - 1) / b; }
+
+/* Slices: as many as it takes to reach NB_COMPUTE_FILL_GROUPS work groups,
+ * at most one per tile. */
+static int slice_count(const struct compute *c, int groups, int tiles)
+{
+    int s = c->slices ? c->slices : ceil_div(NB_COMPUTE_FILL_GROUPS, groups);
+    return s < 1 ? 1 : s > tiles ? tiles : s;
+}
+
+static enum nb_status dispatch_ga(struct compute *c, float eps2,
+                                  struct nb_error *err)
+{
+    char name[48];
+    GLuint ga, reduce = 0;
+    int n = (int)c->n;
+    int groups = ceil_div(n, c->tile * c->ipt), tiles = ceil_div(n, c->tile);
+    int slices = slice_count(c, groups, tiles);
+    int slice_tiles = ceil_div(tiles, slices);
+    slices = ceil_div(tiles, slice_tiles);          /* no empty slice */
+    c->used_slices = slices;
+    snprintf(name, sizeof name, "ga_comp_t%d_i%d", c->tile, c->ipt);
+    if (nb_gl_program(c->gl, name, &ga, err) != NB_OK ||
+        (slices > 1 && nb_gl_program(c->gl, "reduce_comp", &reduce, err) != NB_OK))
+        return err->status;
+    if (slices > 65535)
+        return nb_error_set(err, NB_ERR_LIMIT, "%d j-slices exceed the work-group "
+                            "count limit", slices);
+    size_t bytes = 16 * (size_t)n;
+    if (ensure_buffer(&c->out_buf, &c->out_capacity, bytes, "result buffer", err) != NB_OK ||
+        (slices > 1 && ensure_buffer(&c->partial_buf, &c->partial_capacity,
+                                     bytes * (size_t)slices, "slice buffer", err) != NB_OK))
+        return err->status;
+
+    glUseProgram(ga);
+    glUniform1f(NB_LOC_EPS2, eps2);
+    glUniform1i(NB_LOC_N, n);
+    glUniform1i(NB_LOC_SLICE_LEN, slice_tiles);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, NB_BIND_POS, c->pos_buf);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, NB_BIND_OUT,
+                     slices > 1 ? c->partial_buf : c->out_buf);
+    glDispatchCompute((GLuint)groups, (GLuint)slices, 1);
+    if (slices > 1) {
+        glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+        glUseProgram(reduce);
+        glUniform1i(NB_LOC_N, n);
+        glUniform1i(NB_LOC_SLICES, slices);
+        glBindBufferBase(GL_SHADER_STORAGE_BUFFER, NB_BIND_PARTIAL, c->partial_buf);
+        glBindBufferBase(GL_SHADER_STORAGE_BUFFER, NB_BIND_OUT, c->out_buf);
+        glDispatchCompute((GLuint)ceil_div(n, 256), 1, 1);
+    }
+    return nb_gl_check("compute GA dispatch", err);
+}
+
+static enum nb_status run_timed(struct compute *c, float eps2, struct nb_error *err)
+{
+    nb_gpu_timer_start(&c->timer);
+    enum nb_status st = dispatch_ga(c, eps2, err);
+    c->seconds = nb_gpu_timer_stop(&c->timer);
+    return st;
+}
+
+static enum nb_status run_state(void *state, float eps2, struct nb_error *err)
+{
+    return run_timed(state, eps2, err);
+}
+
+static double compute_last_seconds(void *state) { return ((struct compute *)state)->seconds; }
+
+/* "auto": the default unless one evaluation is cheap, then the fastest of
+ * every variant measured on this very particle set. */
+static enum nb_status autotune(struct compute *c, float eps2, struct nb_error *err)
+{
+    const struct nb_gl_tunable t = { c, compute_variants, parse_variant_state, run_state,
+                                     compute_last_seconds };
+    if (nb_gl_autotune(&t, eps2, NB_COMPUTE_PROBE_SECONDS, err) != NB_OK)
+        return err->status;
+    c->tuned_n = c->n;
+    c->autotune = 1;
+    return NB_OK;
+}
+
+static enum nb_status compute_compute(void *state, enum nb_kernel kernel,
+                                      double eps, struct nb_error *err)
+{
+    struct compute *c = state;
+    if (kernel != NB_KERNEL_GA)
+        return nb_error_set(err, NB_ERR_UNSUPPORTED, "compute backend: kernel %d "
+                            "not implemented", (int)kernel);
+    if (c->n == 0)
+        return NB_OK;
+    float eps2 = (float)(eps * eps);
+    if (c->autotune && c->tuned_n != c->n && autotune(c, eps2, err) != NB_OK)
+        return err->status;
+    return run_timed(c, eps2, err);
+}
+
+static enum nb_status compute_read(void *state, double *acc, double *pot,
+                                   struct nb_error *err)
+{
+    struct compute *c = state;
+    if (c->n == 0)
+        return NB_OK;
+    glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
+    glBindBuffer(GL_SHADER_STORAGE_BUFFER, c->out_buf);
+    glGetBufferSubData(GL_SHADER_STORAGE_BUFFER, 0, (GLsizeiptr)(16 * c->n), c->staging);
+    if (nb_gl_check("reading results", err) != NB_OK)
+        return err->status;
+    for (size_t i = 0; i < c->n; i++) {
+        for (int d = 0; d < 3; d++)
+            acc[3 * i + d] = c->staging[4 * i + d];
+        pot[i] = c->staging[4 * i + 3];
+    }
+    return NB_OK;
+}
+
+/* The variant as run, with its slice count: "t64i1-s16". */
+static const char *compute_variant(void *state)
+{
+    struct compute *c = state;
+    snprintf(c->variant, sizeof c->variant, "t%di%d-s%d", c->tile, c->ipt,
+             c->used_slices ? c->used_slices : c->slices ? c->slices : 1);
+    return c->variant;
+}
+static const char *compute_renderer(void *state)
+{
+    return nb_gl_renderer(((struct compute *)state)->gl);
+}
+static const char *const *compute_variant_list(void *state)
+{
+    (void)state;
+    return compute_variants;
+}
+
+static void compute_destroy(void *state)
+{
+    struct compute *c = state;
+    if (!c)
+        return;
+    GLuint bufs[3] = { c->pos_buf, c->out_buf, c->partial_buf };
+    glDeleteBuffers(3, bufs);
+    nb_gpu_timer_free(&c->timer);
+    free(c->staging);
+    free(c);
+}
+
+enum nb_status nb_backend_compute_create(struct nb_force_backend *b,
+                                         struct nb_gl *gl, struct nb_error *err)
+{
+    struct compute *c = nb_alloc(1, sizeof *c, "compute backend", err);
+    if (!c)
+        return NB_ERR_NOMEM;
+    c->gl = gl;
+    nb_gpu_timer_init(&c->timer, gl);
+    compute_set_variant(c, "auto", err);
+    *b = (struct nb_force_backend){
+        .name = "compute", .state = c, .set_variant = compute_set_variant,
+        .set_particles = compute_set_particles, .compute = compute_compute,
+        .read = compute_read, .last_seconds = compute_last_seconds,
+        .variant = compute_variant, .renderer = compute_renderer,
+        .variants = compute_variant_list, .destroy = compute_destroy };
+    return NB_OK;
+}

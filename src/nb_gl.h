@@ -1,0 +1,130 @@
+/* nb_gl.h - public header of the OpenGL layer of glnbody.
+ *
+ * A headless GL 4.3 context (EGL), shader programs loaded from SPIR-V or
+ * GLSL files, and the two force pipelines (fragment streams, compute
+ * shaders) offered to the host as struct nb_force_backend.
+ */
+#ifndef NB_GL_H
+#define NB_GL_H
+
+#include "nb_host.h"
+
+/* How shaders are loaded. */
+enum nb_shader_source {
+    NB_SHADERS_AUTO,    /* SPIR-V when GL_ARB_gl_spirv is there, else GLSL */
+    NB_SHADERS_SPIRV,   /* SPIR-V only; refused without GL_ARB_gl_spirv */
+    NB_SHADERS_GLSL     /* GLSL source only */
+};
+
+/* Options for creating a context. */
+struct nb_gl_options {
+    int device;                     /* EGL device index, -1 for the first */
+    int debug;                      /* 1: GL_KHR_debug messages to stderr */
+    enum nb_shader_source shaders;
+    const char *shader_dir;         /* holds glsl/ and spirv/; NULL: default */
+    int quiet;                      /* 1: do not print the renderer */
+};
+
+/* Fills the defaults: first device, no debug, auto shaders, the shader
+ * directory from $GLNBODY_SHADER_DIR or the build tree; GLNBODY_DEBUG=1 in
+ * the environment turns debug on. */
+void nb_gl_options_default(struct nb_gl_options *opt);
+
+/* A headless OpenGL 4.3 core context with its program cache. */
+struct nb_gl;
+
+/* Creates a context: the EGL device platform (device opt->device) when
+ * EGL_EXT_device_enumeration is there, else the surfaceless platform, else
+ * the default display.  Prints the renderer once to stderr unless quiet.
+ * Errors: NB_ERR_GL (no EGL display or no 4.3 context), NB_ERR_ARGS (no
+ * such device), NB_ERR_UNSUPPORTED (spirv forced but not supported). */
+enum nb_status nb_gl_create(struct nb_gl **gl, const struct nb_gl_options *opt,
+                            struct nb_error *err);
+void nb_gl_destroy(struct nb_gl *gl);
+
+/* Makes the context current on the calling thread. */
+enum nb_status nb_gl_make_current(struct nb_gl *gl, struct nb_error *err);
+
+/* "GL_RENDERER (GL_VERSION)". */
+const char *nb_gl_renderer(const struct nb_gl *gl);
+/* 1 when the renderer is NVIDIA's (GL timer queries measure compute). */
+int nb_gl_is_nvidia(const struct nb_gl *gl);
+/* Number of EGL devices (0 without EGL_EXT_device_enumeration). */
+int nb_gl_device_count(void);
+
+/* ---- programs ---------------------------------------------------------- */
+
+/* Shader stages of a program description. */
+enum nb_stage { NB_STAGE_VERTEX, NB_STAGE_FRAGMENT, NB_STAGE_COMPUTE };
+
+/* A program of the catalogue: named, one or two stages, each stage a list
+ * of source files under glsl/ preceded by #version, the program's defines
+ * and nb_config.h (in that order; the same for the GLSL and SPIR-V paths). */
+struct nb_program_desc {
+    const char *name;               /* e.g. "ga_frag_4x4", "ga_comp_t256_i4" */
+    const char *defines;            /* "#define ...\n" lines */
+    const char *vertex[3];          /* glsl files of the vertex stage or {0} */
+    const char *main[4];            /* glsl files of the fragment or compute stage */
+    enum nb_stage main_stage;
+};
+
+/* The catalogue, NULL-name terminated. */
+const struct nb_program_desc *nb_gl_programs(void);
+/* The catalogue entry called name, or NULL. */
+const struct nb_program_desc *nb_gl_program_find(const char *name);
+
+/* Writes one stage of a program, assembled exactly as the GLSL loader does,
+ * to out (the build feeds these to glslangValidator). */
+enum nb_status nb_gl_program_emit(const struct nb_program_desc *desc,
+                                  enum nb_stage stage, const char *shader_dir,
+                                  FILE *out, struct nb_error *err);
+/* File name extension of a stage: "vert", "frag", "comp". */
+const char *nb_gl_stage_extension(enum nb_stage stage);
+
+/* The linked GL program object for a catalogue name, built on first use and
+ * cached in gl.  Errors name the program and the failing file with the
+ * driver's log: NB_ERR_GL (compile/link), NB_ERR_IO (missing file). */
+enum nb_status nb_gl_program(struct nb_gl *gl, const char *name,
+                             unsigned *program, struct nb_error *err);
+
+/* Checks glGetError after an allocation or a pass; maps GL_OUT_OF_MEMORY to
+ * NB_ERR_NOMEM and other errors to NB_ERR_GL, naming what was done. */
+enum nb_status nb_gl_check(const char *what, struct nb_error *err);
+
+/* ---- timing ------------------------------------------------------------ */
+
+/* Times GPU work: GL_TIME_ELAPSED queries on hardware (NVIDIA's agree with
+ * the wall clock within 1%), glFinish and the monotonic clock on Mesa's
+ * software renderers, whose queries read 0 or 1 ns for compute work. */
+struct nb_gpu_timer {
+    unsigned query;
+    int use_query;
+    double t0;          /* wall clock at start */
+};
+void nb_gpu_timer_init(struct nb_gpu_timer *t, const struct nb_gl *gl);
+void nb_gpu_timer_start(struct nb_gpu_timer *t);
+/* Waits for the work and returns its seconds. */
+double nb_gpu_timer_stop(struct nb_gpu_timer *t);
+void nb_gpu_timer_free(struct nb_gpu_timer *t);
+
+/* ---- force pipelines as backends --------------------------------------- */
+
+/* The compute-shader pipeline; variants "t<T>i<I>[-s<S>]": tile width T,
+ * I i-particles per invocation, S j-slices (default: enough work groups to
+ * fill the device).  "auto" times the candidates on the first particle set. */
+enum nb_status nb_backend_compute_create(struct nb_force_backend *b,
+                                         struct nb_gl *gl,
+                                         struct nb_error *err);
+
+/* The fragment-shader stream pipeline; variants "1x1", "1x4", "4x4" with
+ * optional "-r<R>" (i-replication) and "-p<P>" (j-passes through ping-pong
+ * framebuffers); by default R fills the device and P keeps each draw short. */
+enum nb_status nb_backend_fragment_create(struct nb_force_backend *b,
+                                          struct nb_gl *gl,
+                                          struct nb_error *err);
+
+/* Creates a backend by name ("cpu", "compute", "fragment"). */
+enum nb_status nb_backend_create(struct nb_force_backend *b, const char *name,
+                                 struct nb_gl *gl, struct nb_error *err);
+
+#endif

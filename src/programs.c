@@ -1,0 +1,54 @@
+/* programs.c - the catalogue of shader programs.
+ *
+ * One entry per program the pipelines can load.  The build emits every
+ * entry (glnbody shaders --emit) and compiles it to spirv/, so this table
+ * is the single list of what exists, for the GLSL and SPIR-V paths alike. */
+#include <string.h>
+
+#include "nb_gl.h"
+
+#define FRAGMENT_GA(IxJ, I, J)                                              \
+    { "ga_frag_" IxJ, "#define NB_I_PER_FRAG " #I "\n#define NB_J_UNROLL " #J "\n", \
+      { "fullscreen.vert" }, { "ga.glsl", "ga.frag" }, NB_STAGE_FRAGMENT }
+#define FRAGMENT_REDUCE(T)                                                  \
+    { "reduce_frag_" #T, "#define NB_TARGETS " #T "\n",                      \
+      { "fullscreen.vert" }, { "reduce.frag" }, NB_STAGE_FRAGMENT }
+#define COMPUTE_GA(T, I)                                                    \
+    { "ga_comp_t" #T "_i" #I, "#define NB_TILE " #T "\n#define NB_IPT " #I "\n", \
+      { 0 }, { "ga.glsl", "ga.comp" }, NB_STAGE_COMPUTE }
+
+static const struct nb_program_desc catalogue[] = {
+    FRAGMENT_GA("1x1", 1, 1),
+    FRAGMENT_GA("1x4", 1, 4),
+    FRAGMENT_GA("4x4", 4, 4),
+    FRAGMENT_REDUCE(1),
+    FRAGMENT_REDUCE(4),
+    COMPUTE_GA(64, 1), COMPUTE_GA(64, 2), COMPUTE_GA(64, 4),
+    COMPUTE_GA(128, 1), COMPUTE_GA(128, 2), COMPUTE_GA(128, 4),
+    COMPUTE_GA(256, 1), COMPUTE_GA(256, 2), COMPUTE_GA(256, 4),
+    { "reduce_comp", "", { 0 }, { "reduce.comp" }, NB_STAGE_COMPUTE },
+    { 0 }
+};
+
+const struct nb_program_desc *nb_gl_programs(void)
+{
+    return catalogue;
+}
+
+const struct nb_program_desc *nb_gl_program_find(const char *name)
+{
+    for (const struct nb_program_desc *d = catalogue; d->name; d++)
+        if (strcmp(d->name, name) == 0)
+            return d;
+    return NULL;
+}
+
+const char *nb_gl_stage_extension(enum nb_stage stage)
+{
+    switch (stage) {
+    case NB_STAGE_VERTEX: return "vert";
+    case NB_STAGE_FRAGMENT: return "frag";
+    case NB_STAGE_COMPUTE: return "comp";
+    }
+    return "unknown";
+}

@@ -1,0 +1,260 @@
+/* shader.c - builds the catalogue's programs from GLSL files or SPIR-V.
+ *
+ * A stage's source is a list of strings: the #version line, the program's
+ * defines, glsl/nb_config.h and the stage's files, each file preceded by
+ * "#line 1 K" so that a driver's log ("K:LINE" or "K(LINE)") points into
+ * source K; errors list which K is which file. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gl_internal.h"
+
+#define NB_GLSL_VERSION "#version 430 core\n"
+#define NB_MAX_SOURCES 16
+
+struct stage_source {
+    const char *strings[NB_MAX_SOURCES];
+    char *owned[NB_MAX_SOURCES];        /* file contents and #line lines */
+    char files[NB_MAX_SOURCES][64];     /* source K -> file, for messages */
+    int count;
+};
+
+static char *read_file(const char *path, size_t *size, struct nb_error *err)
+{
+    FILE *fp = fopen(path, "rb");
+    if (!fp) {
+        nb_error_set(err, NB_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
+        return NULL;
+    }
+    char *data = NULL;
+    long len = fseek(fp, 0, SEEK_END) == 0 ? ftell(fp) : -1;
+    if (len >= 0 && fseek(fp, 0, SEEK_SET) == 0)
+        data = nb_alloc((size_t)len + 1, 1, path, err);
+    if (data && fread(data, 1, (size_t)len, fp) != (size_t)len) {
+        nb_error_set(err, NB_ERR_IO, "%s: read error", path);
+        free(data);
+        data = NULL;
+    } else if (!data && len < 0) {
+        nb_error_set(err, NB_ERR_IO, "%s: cannot read: %s", path, strerror(errno));
+    }
+    fclose(fp);
+    if (data) {
+        data[len] = '\0';
+        *size = (size_t)len;
+    }
+    return data;
+}
+
+static void stage_source_free(struct stage_source *s)
+{
+    for (int k = 0; k < s->count; k++)
+        free(s->owned[k]);
+    memset(s, 0, sizeof *s);
+}
+
+static int push(struct stage_source *s, const char *str, char *owned)
+{
+    s->strings[s->count] = str;
+    s->owned[s->count] = owned;
+    return s->count++;
+}
+
+static enum nb_status push_file(struct stage_source *s, const char *dir,
+                                const char *file, struct nb_error *err)
+{
+    char path[4096], line[64];
+    size_t size;
+    snprintf(path, sizeof path, "%s/glsl/%s", dir, file);
+    char *text = read_file(path, &size, err);
+    if (!text)
+        return err->status;
+    snprintf(line, sizeof line, "#line 1 %d\n", s->count + 1);
+    char *directive = strdup(line);
+    if (!directive) {
+        free(text);
+        return nb_error_set(err, NB_ERR_NOMEM, "out of host memory");
+    }
+    push(s, directive, directive);
+    snprintf(s->files[s->count], sizeof s->files[0], "glsl/%s", file);
+    push(s, text, text);
+    return NB_OK;
+}
+
+/* Assembles a stage's strings; files[K] names what string K came from. */
+static enum nb_status stage_source_build(struct stage_source *s,
+                                         const struct nb_program_desc *desc,
+                                         enum nb_stage stage, const char *dir,
+                                         struct nb_error *err)
+{
+    const char *const *files = stage == NB_STAGE_VERTEX ? desc->vertex : desc->main;
+    memset(s, 0, sizeof *s);
+    push(s, NB_GLSL_VERSION, NULL);
+    snprintf(s->files[s->count], sizeof s->files[0], "(defines of %s)", desc->name);
+    push(s, desc->defines, NULL);
+    if (push_file(s, dir, "nb_config.h", err) != NB_OK)
+        goto fail;
+    for (int f = 0; f < 4 && files[f]; f++)
+        if (push_file(s, dir, files[f], err) != NB_OK)
+            goto fail;
+    return NB_OK;
+fail:
+    stage_source_free(s);
+    return err->status;
+}
+
+enum nb_status nb_gl_program_emit(const struct nb_program_desc *desc,
+                                  enum nb_stage stage, const char *shader_dir,
+                                  FILE *out, struct nb_error *err)
+{
+    struct stage_source s;
+    if (stage_source_build(&s, desc, stage, shader_dir, err) != NB_OK)
+        return err->status;
+    for (int k = 0; k < s.count; k++)
+        fputs(s.strings[k], out);
+    stage_source_free(&s);
+    return ferror(out) ? nb_error_set(err, NB_ERR_IO, "write error") : NB_OK;
+}
+
+static GLenum gl_stage(enum nb_stage stage)
+{
+    return stage == NB_STAGE_VERTEX ? GL_VERTEX_SHADER
+         : stage == NB_STAGE_FRAGMENT ? GL_FRAGMENT_SHADER : GL_COMPUTE_SHADER;
+}
+
+static enum nb_status compile_failed(GLuint shader, const char *name,
+                                     const char *origin, struct nb_error *err)
+{
+    char log[768] = "";
+    glGetShaderInfoLog(shader, sizeof log, NULL, log);
+    glDeleteShader(shader);
+    return nb_error_set(err, NB_ERR_GL, "program %s: %s failed to compile: %s",
+                        name, origin, log);
+}
+
+static enum nb_status compile_glsl(const struct nb_program_desc *desc,
+                                   enum nb_stage stage, const char *dir,
+                                   GLuint *out, struct nb_error *err)
+{
+    struct stage_source s;
+    if (stage_source_build(&s, desc, stage, dir, err) != NB_OK)
+        return err->status;
+    GLuint shader = glCreateShader(gl_stage(stage));
+    glShaderSource(shader, s.count, s.strings, NULL);
+    glCompileShader(shader);
+    GLint ok = GL_FALSE;
+    glGetShaderiv(shader, GL_COMPILE_STATUS, &ok);
+    if (!ok) {
+        char origin[512] = "", *p = origin;
+        for (int k = 1; k < s.count; k++)
+            if (s.files[k][0])
+                p += snprintf(p, (size_t)(origin + sizeof origin - p), "%s%d=%s",
+                              p == origin ? "sources " : ", ", k, s.files[k]);
+        stage_source_free(&s);
+        return compile_failed(shader, desc->name, origin, err);
+    }
+    stage_source_free(&s);
+    *out = shader;
+    return NB_OK;
+}
+
+static enum nb_status load_spirv(const struct nb_program_desc *desc,
+                                 enum nb_stage stage, const char *dir,
+                                 GLuint *out, struct nb_error *err)
+{
+    char path[4096];
+    size_t size;
+    snprintf(path, sizeof path, "%s/spirv/%s.%s.spv", dir, desc->name,
+             nb_gl_stage_extension(stage));
+    char *binary = read_file(path, &size, err);
+    if (!binary)
+        return err->status;
+    GLuint shader = glCreateShader(gl_stage(stage));
+    glShaderBinary(1, &shader, GL_SHADER_BINARY_FORMAT_SPIR_V_ARB, binary, (GLsizei)size);
+    free(binary);
+    if (epoxy_has_gl_extension("GL_ARB_gl_spirv"))
+        glSpecializeShaderARB(shader, "main", 0, NULL, NULL);
+    else
+        glSpecializeShader(shader, "main", 0, NULL, NULL);
+    GLint ok = GL_FALSE;
+    glGetShaderiv(shader, GL_COMPILE_STATUS, &ok);
+    if (!ok)
+        return compile_failed(shader, desc->name, path, err);
+    *out = shader;
+    return NB_OK;
+}
+
+static enum nb_status link_program(const char *name, const GLuint *shaders,
+                                   int count, GLuint *out, struct nb_error *err)
+{
+    GLuint program = glCreateProgram();
+    for (int k = 0; k < count; k++)
+        glAttachShader(program, shaders[k]);
+    glLinkProgram(program);
+    for (int k = 0; k < count; k++)
+        glDeleteShader(shaders[k]);
+    GLint ok = GL_FALSE;
+    glGetProgramiv(program, GL_LINK_STATUS, &ok);
+    if (!ok) {
+        char log[768] = "";
+        glGetProgramInfoLog(program, sizeof log, NULL, log);
+        glDeleteProgram(program);
+        return nb_error_set(err, NB_ERR_GL, "program %s failed to link: %s", name, log);
+    }
+    *out = program;
+    return NB_OK;
+}
+
+static enum nb_status build(struct nb_gl *gl, const struct nb_program_desc *desc,
+                            GLuint *program, struct nb_error *err)
+{
+    enum nb_stage stages[2] = { NB_STAGE_VERTEX, desc->main_stage };
+    GLuint shaders[2];
+    int count = 0;
+    for (int k = desc->vertex[0] ? 0 : 1; k < 2; k++) {
+        enum nb_status st = gl->use_spirv
+            ? load_spirv(desc, stages[k], gl->shader_dir, &shaders[count], err)
+            : compile_glsl(desc, stages[k], gl->shader_dir, &shaders[count], err);
+        if (st != NB_OK) {
+            while (count > 0)
+                glDeleteShader(shaders[--count]);
+            return st;
+        }
+        count++;
+    }
+    return link_program(desc->name, shaders, count, program, err);
+}
+
+enum nb_status nb_gl_program(struct nb_gl *gl, const char *name,
+                             unsigned *program, struct nb_error *err)
+{
+    for (size_t k = 0; k < gl->program_count; k++)
+        if (strcmp(gl->programs[k].name, name) == 0) {
+            *program = gl->programs[k].program;
+            return NB_OK;
+        }
+    const struct nb_program_desc *desc = nb_gl_program_find(name);
+    if (!desc)
+        return nb_error_set(err, NB_ERR_ARGS, "no shader program called %s", name);
+    struct nb_gl_cached_program *grown =
+        realloc(gl->programs, (gl->program_count + 1) * sizeof *grown);
+    if (!grown)
+        return nb_error_set(err, NB_ERR_NOMEM, "out of host memory");
+    gl->programs = grown;
+    GLuint built;
+    if (build(gl, desc, &built, err) != NB_OK)
+        return err->status;
+    gl->programs[gl->program_count++] = (struct nb_gl_cached_program){ desc->name, built };
+    *program = built;
+    return NB_OK;
+}
+
+void nb_gl_programs_release(struct nb_gl *gl)
+{
+    for (size_t k = 0; k < gl->program_count; k++)
+        glDeleteProgram(gl->programs[k].program);
+    free(gl->programs);
+    gl->programs = NULL;
+    gl->program_count = 0;
+}

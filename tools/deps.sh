@@ -1,0 +1,31 @@
+#!/bin/sh
+# Checks the Debian packages glnbody needs; installs the missing ones when
+# run as root, otherwise prints the exact apt-get line and fails.
+set -u
+PACKAGES="build-essential pkg-config libepoxy-dev libegl-dev libglfw3-dev glslang-tools check libgl1-mesa-dri libegl-mesa0 gnuplot-nox"
+
+if ! command -v dpkg-query >/dev/null 2>&1; then
+    echo "glnbody: not a Debian system; make sure these are installed: $PACKAGES" >&2
+    exit 0
+fi
+
+missing=""
+for p in $PACKAGES; do
+    status=$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null)
+    case "$status" in
+        *"install ok installed"*) ;;
+        *) missing="$missing $p" ;;
+    esac
+done
+[ -z "$missing" ] && exit 0
+
+if [ "$(id -u)" -eq 0 ]; then
+    echo "glnbody: installing missing Debian packages:$missing"
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update -qq && apt-get install -y -qq --no-install-recommends $missing && exit 0
+    echo "glnbody: apt-get install failed for:$missing" >&2
+    exit 1
+fi
+echo "glnbody: missing Debian packages. Run:" >&2
+echo "    sudo apt-get install -y$missing" >&2
+exit 1
