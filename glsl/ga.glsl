@@ -4,9 +4,13 @@
  *   a_i   += m_j r_ij / (r_ij^2 + eps^2)^{3/2},   r_ij = x_j - x_i
  *   phi_i -= m_j / (r_ij^2 + eps^2)^{1/2}
  *
- * Written once as a macro over the lane type and instantiated for one
- * j-particle (float) and for four at once (vec4: seed 000's 1x4 unroll with
- * 4-way SIMD arithmetic).  Both pipelines include this file.
+ * Written once as a macro over the lane type and instantiated for one pair
+ * (float) and for two or four pairs at once (vec2, vec4): the lanes are
+ * four j-particles of one i in seed 000's 1x4 unroll, or several
+ * i-particles facing one j in the 4x4 kernel and the compute shader.  Lanes
+ * keep every i- and j-value in registers (arrays indexed in loops were
+ * left in local memory by NVIDIA's SPIR-V compiler).  Both pipelines
+ * include this file.
  *
  * Self-interaction: callers pass `excluded` true for the pair i == i, found
  * by index, not by r == 0: only the few blocks or tiles on the diagonal do
@@ -30,4 +34,5 @@ void nb_ga_accumulate(T dx, T dy, T dz, T mj, float eps2, B excluded,         \
 }
 
 NB_GA_LAW(float, bool)
+NB_GA_LAW(vec2, bvec2)
 NB_GA_LAW(vec4, bvec4)

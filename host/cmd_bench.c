@@ -23,22 +23,35 @@ struct bench_args {
 /* Best rate per backend at the current N, for the fragment/compute ratio. */
 struct best { double compute, fragment; };
 
+/* How each row is measured and where it goes. */
+struct bench_run {
+    double eps;
+    int warmup, runs;
+    FILE *csv;
+};
+
+static void print_row(const struct nb_force_backend *b, size_t n, double median,
+                      int runs, FILE *csv)
+{
+    double rate = (double)n * (double)n / median;
+    printf("%9zu  %-9s %-16s %12.4e %14.4e %10.1f\n", n, b->name,
+           b->variant(b->state), median, rate, rate * NB_FLOPS_GEMS * 1e-9);
+    if (csv)
+        fprintf(csv, "%zu,%s,%s,\"%s\",%.6e,%.6e,%.2f,%.2f,%d\n", n, b->name,
+                b->variant(b->state), b->renderer(b->state), median, rate,
+                rate * NB_FLOPS_GEMS * 1e-9, rate * NB_FLOPS_SEED000 * 1e-9, runs);
+}
+
 static enum nb_status bench_variant(struct nb_force_backend *b, const char *variant,
-                                    const struct nb_particles *p, double eps, int warmup,
-                                    int runs, FILE *csv, struct best *best,
-                                    struct nb_error *err)
+                                    const struct nb_particles *p, const struct bench_run *r,
+                                    struct best *best, struct nb_error *err)
 {
     double median;
     if (b->set_variant(b->state, variant, err) != NB_OK ||
-        nb_measure_ga(b, p, eps, warmup, runs, &median, err) != NB_OK)
+        nb_measure_ga(b, p, r->eps, r->warmup, r->runs, &median, err) != NB_OK)
         return err->status;
+    print_row(b, p->n, median, r->runs, r->csv);
     double rate = (double)p->n * (double)p->n / median;
-    printf("%9zu  %-9s %-16s %12.4e %14.4e %10.1f\n", p->n, b->name,
-           b->variant(b->state), median, rate, rate * NB_FLOPS_GEMS * 1e-9);
-    if (csv)
-        fprintf(csv, "%zu,%s,%s,\"%s\",%.6e,%.6e,%.2f,%.2f,%d\n", p->n, b->name,
-                b->variant(b->state), b->renderer(b->state), median, rate,
-                rate * NB_FLOPS_GEMS * 1e-9, rate * NB_FLOPS_SEED000 * 1e-9, runs);
     double *slot = strcmp(b->name, "compute") == 0 ? &best->compute
                  : strcmp(b->name, "fragment") == 0 ? &best->fragment : NULL;
     if (slot && rate > *slot)
@@ -46,41 +59,50 @@ static enum nb_status bench_variant(struct nb_force_backend *b, const char *vari
     return NB_OK;
 }
 
-/* Every variant in the list (or all the backend has) on one backend. */
-static enum nb_status bench_backend(struct nb_force_backend *b, const char *variants,
-                                    const struct nb_particles *p, double eps, int warmup,
-                                    int runs, FILE *csv, struct best *best,
-                                    struct nb_error *err)
+/* One name of --variant on every backend: "all" expands to each backend's
+ * own list; any other name runs on the backends that know it, and must be
+ * known to at least one. */
+static enum nb_status bench_name(struct nb_force_backend *bs, size_t nb, const char *name,
+                                 const struct nb_particles *p, const struct bench_run *r,
+                                 struct best *best, struct nb_error *err)
 {
-    if (strcmp(variants, "all") == 0) {
-        for (const char *const *v = b->variants(b->state); *v; v++)
-            if (bench_variant(b, *v, p, eps, warmup, runs, csv, best, err) != NB_OK)
-                return err->status;
-        return NB_OK;
+    size_t accepted = 0;
+    for (size_t k = 0; k < nb; k++) {
+        const char *const *list = bs[k].variants(bs[k].state);
+        const char *single[2] = { name, NULL };
+        for (const char *const *v = strcmp(name, "all") == 0 ? list : single; *v; v++) {
+            enum nb_status st = bench_variant(&bs[k], *v, p, r, best, err);
+            if (st == NB_ERR_ARGS && nb > 1 && v == single) {
+                *err = (struct nb_error){ 0 };      /* another backend's name */
+                continue;
+            }
+            if (st != NB_OK)
+                return st;
+            accepted++;
+        }
     }
+    if (!accepted)
+        return nb_error_set(err, NB_ERR_ARGS, "--variant: no chosen backend has a "
+                            "variant '%s'", name);
+    return NB_OK;
+}
+
+static enum nb_status bench_n(const char *variants, struct nb_force_backend *bs,
+                              size_t nb, const struct nb_particles *p,
+                              const struct bench_run *r, struct nb_error *err)
+{
+    struct best best = { 0 };
     char *list = strdup(variants), *save = NULL;
     if (!list)
         return nb_error_set(err, NB_ERR_NOMEM, "out of host memory");
     for (char *v = strtok_r(list, ",", &save); v; v = strtok_r(NULL, ",", &save))
-        if (bench_variant(b, v, p, eps, warmup, runs, csv, best, err) != NB_OK)
+        if (bench_name(bs, nb, v, p, r, &best, err) != NB_OK)
             break;
     free(list);
-    return err->status;
-}
-
-static enum nb_status bench_n(const struct bench_args *a, struct nb_force_backend *bs,
-                              size_t nb, const struct nb_particles *p, double eps,
-                              int warmup, int runs, FILE *csv, struct nb_error *err)
-{
-    struct best best = { 0 };
-    for (size_t k = 0; k < nb; k++)
-        if (bench_backend(&bs[k], a->variants ? a->variants : "auto", p, eps, warmup,
-                          runs, csv, &best, err) != NB_OK)
-            return err->status;
-    if (best.compute > 0 && best.fragment > 0)
+    if (err->status == NB_OK && best.compute > 0 && best.fragment > 0)
         printf("%9zu  fragment/compute ratio of the best variants: %.4f\n", p->n,
                best.fragment / best.compute);
-    return NB_OK;
+    return err->status;
 }
 
 static enum nb_status open_backends(const struct bench_args *a, struct nb_gl **gl,
@@ -127,8 +149,9 @@ static enum nb_status run_bench(const struct bench_args *a, struct nb_error *err
                "median s", "interact./s", "GFLOP/s");
         for (size_t k = 0; k < n_count && err->status == NB_OK; k++) {
             struct nb_particles p = { 0 };
+            struct bench_run r = { eps, (int)warmup, (int)runs, csv.fp };
             if (nb_particles_random_cube(&p, (size_t)ns[k], (uint64_t)seed, err) == NB_OK)
-                bench_n(a, bs, nb, &p, eps, (int)warmup, (int)runs, csv.fp, err);
+                bench_n(a->variants ? a->variants : "auto", bs, nb, &p, &r, err);
             nb_particles_free(&p);
         }
         if (csv.fp)

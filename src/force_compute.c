@@ -19,8 +19,8 @@
 #define NB_COMPUTE_PROBE_SECONDS 0.02
 
 static const char *const compute_variants[] = {
-    "t64i1", "t64i2", "t64i4", "t128i1", "t128i2", "t128i4",
-    "t256i1", "t256i2", "t256i4", NULL
+    "t64i1", "t64i2", "t64i4", "t64i8", "t128i1", "t128i2", "t128i4", "t128i8",
+    "t256i1", "t256i2", "t256i4", "t256i8", NULL
 };
 #define NB_COMPUTE_DEFAULT "t256i4"
 
@@ -53,7 +53,7 @@ static enum nb_status parse_variant(struct compute *c, const char *name,
     if (used < 0 || !nb_gl_program_find(program))
         return nb_error_set(err, NB_ERR_ARGS, "unknown compute variant '%s' "
                             "(t<T>i<I>[-s<S>] with T in 64, 128, 256 and I in "
-                            "1, 2, 4, or auto)", name);
+                            "1, 2, 4, 8, or auto)", name);
     c->tile = tile;
     c->ipt = ipt;
     c->slices = slices;

@@ -23,9 +23,9 @@ static const struct nb_program_desc catalogue[] = {
     FRAGMENT_GA("4x4", 4, 4),
     FRAGMENT_REDUCE(1),
     FRAGMENT_REDUCE(4),
-    COMPUTE_GA(64, 1), COMPUTE_GA(64, 2), COMPUTE_GA(64, 4),
-    COMPUTE_GA(128, 1), COMPUTE_GA(128, 2), COMPUTE_GA(128, 4),
-    COMPUTE_GA(256, 1), COMPUTE_GA(256, 2), COMPUTE_GA(256, 4),
+    COMPUTE_GA(64, 1), COMPUTE_GA(64, 2), COMPUTE_GA(64, 4), COMPUTE_GA(64, 8),
+    COMPUTE_GA(128, 1), COMPUTE_GA(128, 2), COMPUTE_GA(128, 4), COMPUTE_GA(128, 8),
+    COMPUTE_GA(256, 1), COMPUTE_GA(256, 2), COMPUTE_GA(256, 4), COMPUTE_GA(256, 8),
     { "reduce_comp", "", { 0 }, { "reduce.comp" }, NB_STAGE_COMPUTE },
     { 0 }
 };
