@@ -16,7 +16,7 @@ GL_SRC   := src/context.c src/shader.c src/programs.c src/gpu_timer.c \
 CLI_SRC  := host/main.c host/options.c host/measure.c host/cmd_forces.c host/cmd_bench.c \
             host/cmd_compare.c host/cmd_shaders.c
 GLSL     := $(wildcard glsl/*.glsl glsl/*.frag glsl/*.vert glsl/*.comp glsl/*.h)
-TESTS    := tests/check_host tests/check_gpu
+TESTS    := tests/check_host tests/check_gpu tests/check_cli
 
 LIB_OBJ  := $(HOST_SRC:.c=.o) $(GL_SRC:.c=.o)
 CLI_OBJ  := $(CLI_SRC:.c=.o)

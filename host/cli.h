@@ -43,6 +43,10 @@ struct nb_gl_cli {
     { "shaders", "auto|spirv|glsl", "load SPIR-V or GLSL shaders (default auto: " \
       "SPIR-V when GL_ARB_gl_spirv is there)", &(g).shaders, NULL },            \
     { "debug", NULL, "print GL_KHR_debug messages (also GLNBODY_DEBUG=1)", NULL, &(g).debug }
+/* Checks the GL options' values without opening a context. */
+enum nb_status nb_gl_cli_validate(const struct nb_gl_cli *g, struct nb_error *err);
+/* Checks a backend name: cpu, compute or fragment. */
+enum nb_status nb_backend_name_check(const char *name, struct nb_error *err);
 /* Creates the context the options ask for. */
 enum nb_status nb_gl_cli_create(const struct nb_gl_cli *g, struct nb_gl **gl,
                                 struct nb_error *err);

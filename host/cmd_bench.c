@@ -134,8 +134,11 @@ static enum nb_status run_bench(const struct bench_args *a, struct nb_error *err
         (a->eps && nb_parse_double("softening", a->eps, 0.0, &eps, err) != NB_OK) ||
         (a->seed && nb_parse_long("seed", a->seed, 0, 1L << 62, &seed, err) != NB_OK) ||
         nb_parse_long_list("n", a->n_list ? a->n_list : "1024,4096,16384,65536", 1,
-                           1L << 26, &ns, &n_count, err) != NB_OK)
+                           1L << 26, &ns, &n_count, err) != NB_OK ||
+        nb_gl_cli_validate(&a->gl, err) != NB_OK) {
+        free(ns);
         return err->status;
+    }
 
     struct nb_gl *gl = NULL;
     struct nb_force_backend bs[3] = { 0 };

@@ -79,7 +79,9 @@ int nb_cmd_forces(int argc, char **argv)
                      "(see glnbody forces --help)");
         return nb_cli_fail(&err);
     }
-    if (nb_parse_double("softening", a.softening, 0.0, &eps, &err) != NB_OK)
+    if (nb_parse_double("softening", a.softening, 0.0, &eps, &err) != NB_OK ||
+        nb_gl_cli_validate(&a.gl, &err) != NB_OK ||
+        (a.backend && nb_backend_name_check(a.backend, &err) != NB_OK))
         return nb_cli_fail(&err);
 
     struct nb_particles p = { 0 };

@@ -24,7 +24,7 @@ static void usage(FILE *out)
     for (size_t k = 0; k < sizeof commands / sizeof commands[0]; k++)
         fprintf(out, "  %-10s %s\n", commands[k].name, commands[k].summary);
     fprintf(out, "\nenvironment: GLNBODY_SHADER_DIR (where glsl/ and spirv/ are), "
-                 "GLNBODY_DEBUG=1 (GL debug output)\n");
+                 "GLNBODY_SHADERS=spirv|glsl,\n  GLNBODY_DEBUG=1 (GL debug output)\n");
 }
 
 int main(int argc, char **argv)

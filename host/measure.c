@@ -24,10 +24,21 @@ enum nb_status nb_measure_ga(struct nb_force_backend *b, const struct nb_particl
     return st;
 }
 
+enum nb_status nb_backend_name_check(const char *name, struct nb_error *err)
+{
+    if (strcmp(name, "cpu") == 0 || strcmp(name, "compute") == 0 ||
+        strcmp(name, "fragment") == 0)
+        return NB_OK;
+    return nb_error_set(err, NB_ERR_ARGS, "unknown backend '%s' (cpu, compute or "
+                        "fragment)", name);
+}
+
 enum nb_status nb_backend_open(struct nb_force_backend *b, const char *name,
                                const struct nb_gl_cli *g, struct nb_gl **gl,
                                struct nb_error *err)
 {
+    if (nb_backend_name_check(name, err) != NB_OK)
+        return err->status;
     if (strcmp(name, "cpu") != 0 && !*gl && nb_gl_cli_create(g, gl, err) != NB_OK)
         return err->status;
     return nb_backend_create(b, name, *gl, err);

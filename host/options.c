@@ -71,8 +71,8 @@ enum nb_status nb_parse_double(const char *option, const char *text, double min,
 {
     char *end;
     errno = 0;
-    double v = strtod(text, &end);
-    if (end == text || *end || errno == ERANGE || !isfinite(v))
+    double v = strtod(text, &end);      /* underflow to 0 or subnormal is fine */
+    if (end == text || *end || !isfinite(v))
         return nb_error_set(err, NB_ERR_ARGS, "--%s: '%s' is not a finite number",
                             option, text);
     if (v < min)
@@ -128,27 +128,45 @@ enum nb_status nb_parse_long_list(const char *option, const char *text, long min
     return NB_OK;
 }
 
-enum nb_status nb_gl_cli_create(const struct nb_gl_cli *g, struct nb_gl **gl,
-                                struct nb_error *err)
+/* The GL options as nb_gl_options; errors name the bad value. */
+static enum nb_status gl_cli_options(const struct nb_gl_cli *g,
+                                     struct nb_gl_options *opt,
+                                     struct nb_error *err)
 {
-    struct nb_gl_options opt;
-    nb_gl_options_default(&opt);
+    nb_gl_options_default(opt);
     if (g->gpu) {
         long device;
         if (nb_parse_long("gpu", g->gpu, 0, 1023, &device, err) != NB_OK)
             return err->status;
-        opt.device = (int)device;
+        opt->device = (int)device;
     }
     if (g->shaders) {
         if (strcmp(g->shaders, "spirv") == 0)
-            opt.shaders = NB_SHADERS_SPIRV;
+            opt->shaders = NB_SHADERS_SPIRV;
         else if (strcmp(g->shaders, "glsl") == 0)
-            opt.shaders = NB_SHADERS_GLSL;
-        else if (strcmp(g->shaders, "auto") != 0)
+            opt->shaders = NB_SHADERS_GLSL;
+        else if (strcmp(g->shaders, "auto") == 0)
+            opt->shaders = NB_SHADERS_AUTO;
+        else
             return nb_error_set(err, NB_ERR_ARGS, "--shaders: '%s' is not auto, "
                                 "spirv or glsl", g->shaders);
     }
-    opt.debug |= g->debug;
+    opt->debug |= g->debug;
+    return NB_OK;
+}
+
+enum nb_status nb_gl_cli_validate(const struct nb_gl_cli *g, struct nb_error *err)
+{
+    struct nb_gl_options opt;
+    return gl_cli_options(g, &opt, err);
+}
+
+enum nb_status nb_gl_cli_create(const struct nb_gl_cli *g, struct nb_gl **gl,
+                                struct nb_error *err)
+{
+    struct nb_gl_options opt;
+    if (gl_cli_options(g, &opt, err) != NB_OK)
+        return err->status;
     return nb_gl_create(gl, &opt, err);
 }
 

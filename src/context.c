@@ -204,8 +204,9 @@ void nb_gl_destroy(struct nb_gl *gl)
         eglMakeCurrent(gl->display, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
         eglDestroyContext(gl->display, gl->context);
     }
-    if (gl->display != EGL_NO_DISPLAY)
-        eglTerminate(gl->display);
+    /* No eglTerminate: EGL hands every context of one device the same
+     * display, and terminating it would kill the other contexts of the
+     * process (two simulations in one process must work). */
     free(gl->shader_dir);
     free(gl);
 }
@@ -217,9 +218,12 @@ void nb_gl_options_default(struct nb_gl_options *opt)
 {
     const char *dir = getenv("GLNBODY_SHADER_DIR");
     const char *debug = getenv("GLNBODY_DEBUG");
+    const char *shaders = getenv("GLNBODY_SHADERS");
     opt->device = -1;
     opt->debug = debug && *debug && strcmp(debug, "0") != 0;
-    opt->shaders = NB_SHADERS_AUTO;
+    opt->shaders = !shaders ? NB_SHADERS_AUTO
+                 : strcmp(shaders, "spirv") == 0 ? NB_SHADERS_SPIRV
+                 : strcmp(shaders, "glsl") == 0 ? NB_SHADERS_GLSL : NB_SHADERS_AUTO;
     opt->shader_dir = dir && *dir ? dir : NB_SHADER_DIR;
     opt->quiet = 0;
 }

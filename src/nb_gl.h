@@ -27,7 +27,8 @@ struct nb_gl_options {
 
 /* Fills the defaults: first device, no debug, auto shaders, the shader
  * directory from $GLNBODY_SHADER_DIR or the build tree; GLNBODY_DEBUG=1 in
- * the environment turns debug on. */
+ * the environment turns debug on, GLNBODY_SHADERS=spirv|glsl forces a
+ * shader source. */
 void nb_gl_options_default(struct nb_gl_options *opt);
 
 /* A headless OpenGL 4.3 core context with its program cache. */

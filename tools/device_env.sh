@@ -12,5 +12,7 @@ fi
 if [ ! -e /usr/share/glvnd/egl_vendor.d/10_nvidia.json ]; then
     export __EGL_VENDOR_LIBRARY_FILENAMES=/usr/local/nvidia/share/glvnd/egl_vendor.d/10_nvidia.json
 fi
+# libsubunit (Check's helper, for tests/check_gpu) travels in .gl/lib.
+export LD_LIBRARY_PATH=${LD_LIBRARY_PATH:+$LD_LIBRARY_PATH:}$PWD/.gl/lib
 export GLNBODY_SHADER_DIR=${GLNBODY_SHADER_DIR:-$PWD}
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv,noheader

@@ -1,0 +1,337 @@
+/* check_gpu.c - every GPU variant against the double-precision CPU
+ * reference, on fresh random inputs (Mesa llvmpipe in CI, any GL 4.3 GPU
+ * elsewhere).
+ *
+ * Bounds: for each particle |da| <= 1e-5 sum_j |a_ij| and |dphi| <= 1e-5
+ * sum_j |phi_ij| (the pair-term magnitudes bound float rounding even where
+ * the terms cancel), and seed 004's f_err <= 1e-6.  Inputs are rounded to
+ * float first, so the bounds measure the kernels' arithmetic, not the
+ * rounding of the input.  NB_TEST_SEED=S replays a failing run.
+ *
+ * Runs without fork (CK_NOFORK): one GL context serves every test, and a
+ * forked child cannot use the parent's llvmpipe threads. */
+#include <check.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <epoxy/gl.h>
+
+#include "nb_config.h"
+#include "nb_gl.h"
+
+#define TOLERANCE 1e-5
+#define F_ERR_MAX 1e-6
+
+static struct nb_gl *gl;
+static uint64_t seed;
+
+static const size_t sizes[] = { 1, 2, 3, 7, 31, 256, 1000, 1023, 4097 };
+static const double softenings[] = { 0.0, 0.01 };
+#define COUNT(a) (sizeof(a) / sizeof((a)[0]))
+
+/* A random system with unequal masses, float-representable. */
+static void make_system(struct nb_particles *p, size_t n, uint64_t s)
+{
+    struct nb_error err = { 0 };
+    struct nb_rng rng;
+    ck_assert_int_eq(nb_particles_random_cube(p, n, s, &err), NB_OK);
+    nb_rng_seed(&rng, s ^ 0x9e3779b97f4a7c15ull);
+    for (size_t i = 0; i < n; i++)
+        p->m[i] = (double)(float)((0.5 + nb_rng_uniform(&rng)) / (double)n);
+}
+
+struct reference {
+    double *acc, *pot, *acc_abs, *pot_abs;
+};
+
+static void reference_make(struct reference *r, const struct nb_particles *p, double eps)
+{
+    struct nb_error err = { 0 };
+    r->acc = calloc(3 * p->n, sizeof(double));
+    r->pot = calloc(p->n, sizeof(double));
+    r->acc_abs = calloc(p->n, sizeof(double));
+    r->pot_abs = calloc(p->n, sizeof(double));
+    ck_assert(r->acc && r->pot && r->acc_abs && r->pot_abs);
+    ck_assert_int_eq(nb_cpu_ga(p->n, p->x, p->m, eps, r->acc, r->pot, &err), NB_OK);
+    ck_assert_int_eq(nb_cpu_ga_magnitudes(p->n, p->x, p->m, eps, r->acc_abs,
+                                          r->pot_abs, &err), NB_OK);
+}
+
+static void reference_free(struct reference *r)
+{
+    free(r->acc);
+    free(r->pot);
+    free(r->acc_abs);
+    free(r->pot_abs);
+}
+
+/* Runs one variant; acc (3n) and pot (n) receive the result. */
+static void run_variant(struct nb_force_backend *b, const char *variant,
+                        const struct nb_particles *p, double eps, double *acc,
+                        double *pot)
+{
+    struct nb_error err = { 0 };
+    ck_assert_msg(b->set_variant(b->state, variant, &err) == NB_OK, "%s", err.message);
+    ck_assert_msg(b->set_particles(b->state, p->n, p->x, p->m, &err) == NB_OK, "%s",
+                  err.message);
+    ck_assert_msg(b->compute(b->state, NB_KERNEL_GA, eps, &err) == NB_OK, "%s: %s",
+                  variant, err.message);
+    /* Poison first: every particle must be written. */
+    for (size_t i = 0; i < 3 * p->n; i++)
+        acc[i] = NAN;
+    for (size_t i = 0; i < p->n; i++)
+        pot[i] = NAN;
+    ck_assert_msg(b->read(b->state, acc, pot, &err) == NB_OK, "%s", err.message);
+}
+
+static void check_against(const char *what, const struct nb_particles *p,
+                          const struct reference *r, const double *acc,
+                          const double *pot)
+{
+    struct nb_accuracy q;
+    nb_accuracy_ga(p->n, p->m, acc, pot, r->acc, r->pot, r->acc_abs, r->pot_abs, &q);
+    ck_assert_msg(q.nonfinite == 0, "%s: %zu particles not finite (seed %llu)", what,
+                  q.nonfinite, (unsigned long long)seed);
+    ck_assert_msg(q.acc_rel_max <= TOLERANCE && q.pot_rel_max <= TOLERANCE &&
+                  q.f_err <= F_ERR_MAX,
+                  "%s: da %.3g (particle %zu) dphi %.3g f_err %.3g over bounds (seed %llu)",
+                  what, q.acc_rel_max, q.acc_worst, q.pot_rel_max, q.f_err,
+                  (unsigned long long)seed);
+}
+
+/* Every listed variant of a backend, every size, both softenings. */
+static void check_backend(const char *name, const char *const *extra)
+{
+    struct nb_force_backend b;
+    struct nb_error err = { 0 };
+    ck_assert_msg(nb_backend_create(&b, name, gl, &err) == NB_OK, "%s", err.message);
+    for (size_t s = 0; s < COUNT(sizes); s++) {
+        struct nb_particles p = { 0 };
+        make_system(&p, sizes[s], seed + s);
+        double *acc = malloc(3 * p.n * sizeof *acc), *pot = malloc(p.n * sizeof *pot);
+        for (size_t e = 0; e < COUNT(softenings); e++) {
+            struct reference r;
+            reference_make(&r, &p, softenings[e]);
+            for (int list = 0; list < 2; list++)
+                for (const char *const *v = list ? extra : b.variants(b.state); *v; v++) {
+                    char what[128];
+                    snprintf(what, sizeof what, "%s %s N=%zu eps=%g", name, *v, p.n,
+                             softenings[e]);
+                    run_variant(&b, *v, &p, softenings[e], acc, pot);
+                    check_against(what, &p, &r, acc, pot);
+                }
+            reference_free(&r);
+        }
+        free(acc);
+        free(pot);
+        nb_particles_free(&p);
+    }
+    b.destroy(b.state);
+}
+
+START_TEST(compute_matches_cpu)
+{
+    static const char *const extra[] = { "t64i1-s3", "t128i4-s2", "t256i8-s5", "auto", NULL };
+    check_backend("compute", extra);
+}
+END_TEST
+
+START_TEST(fragment_matches_cpu)
+{
+    static const char *const extra[] = { "1x1-r3-p2", "1x4-r2-p3", "4x4-r8-p1",
+                                         "4x4-r1-p5", "4x4-r3-p4", "auto", NULL };
+    check_backend("fragment", extra);
+}
+END_TEST
+
+/* Replication and passes change only the summation order: all splits of
+ * one system agree with the single pass to float rounding. */
+static void check_splits_agree(const char *backend, const char *const *variants)
+{
+    struct nb_force_backend b;
+    struct nb_error err = { 0 };
+    struct nb_particles p = { 0 };
+    struct reference r;
+    const size_t n = 2053;
+    ck_assert_int_eq(nb_backend_create(&b, backend, gl, &err), NB_OK);
+    make_system(&p, n, seed + 100);
+    reference_make(&r, &p, 0.0);
+    double *acc0 = malloc(3 * n * sizeof(double)), *pot0 = malloc(n * sizeof(double));
+    double *acc = malloc(3 * n * sizeof(double)), *pot = malloc(n * sizeof(double));
+    run_variant(&b, variants[0], &p, 0.0, acc0, pot0);
+    for (const char *const *v = variants + 1; *v; v++) {
+        run_variant(&b, *v, &p, 0.0, acc, pot);
+        check_against(*v, &p, &r, acc, pot);
+        for (size_t i = 0; i < n; i++) {
+            double da = sqrt(pow(acc[3 * i] - acc0[3 * i], 2) +
+                             pow(acc[3 * i + 1] - acc0[3 * i + 1], 2) +
+                             pow(acc[3 * i + 2] - acc0[3 * i + 2], 2));
+            ck_assert_msg(da <= 2 * TOLERANCE * r.acc_abs[i], "%s vs %s: particle %zu "
+                          "differs by %.3g of its scale", *v, variants[0], i,
+                          da / r.acc_abs[i]);
+            ck_assert(fabs(pot[i] - pot0[i]) <= 2 * TOLERANCE * r.pot_abs[i]);
+        }
+    }
+    free(acc0); free(pot0); free(acc); free(pot);
+    reference_free(&r);
+    nb_particles_free(&p);
+    b.destroy(b.state);
+}
+
+START_TEST(fragment_splits_agree)
+{
+    static const char *const v[] = { "4x4-r1-p1", "4x4-r2-p1", "4x4-r7-p1", "4x4-r1-p2",
+                                     "4x4-r1-p9", "4x4-r5-p3", "1x1-r1-p1", "1x1-r4-p4", NULL };
+    check_splits_agree("fragment", v);
+}
+END_TEST
+
+START_TEST(compute_splits_agree)
+{
+    static const char *const v[] = { "t64i1-s1", "t64i1-s2", "t64i1-s9", "t128i2-s4",
+                                     "t256i8-s1", "t256i8-s3", NULL };
+    check_splits_agree("compute", v);
+}
+END_TEST
+
+/* Padding: n particles, then the same n followed by explicit padding
+ * particles up to the padded length; the first n results must be
+ * bit-identical, so padding contributes exact zeros. */
+START_TEST(padding_changes_nothing)
+{
+    static const char *const cases[][2] = {
+        { "compute", "t64i1" }, { "compute", "t256i4" }, { "compute", "t128i8" },
+        { "fragment", "1x1" }, { "fragment", "1x4" }, { "fragment", "4x4" } };
+    const size_t n = 1021, padded = 1024;
+    for (size_t c = 0; c < COUNT(cases); c++) {
+        struct nb_force_backend b;
+        struct nb_error err = { 0 };
+        struct nb_particles p = { 0 }, q = { 0 };
+        ck_assert_int_eq(nb_backend_create(&b, cases[c][0], gl, &err), NB_OK);
+        make_system(&p, n, seed + 200);
+        ck_assert_int_eq(nb_particles_alloc(&q, padded, &err), NB_OK);
+        memcpy(q.x, p.x, 3 * n * sizeof(double));
+        memcpy(q.m, p.m, n * sizeof(double));
+        for (size_t i = n; i < padded; i++) {
+            q.x[3 * i] = q.x[3 * i + 1] = q.x[3 * i + 2] = NB_PAD_COORD;
+            q.m[i] = NB_PAD_MASS;
+        }
+        double acc1[3 * 1024], pot1[1024], acc2[3 * 1024], pot2[1024];
+        run_variant(&b, cases[c][1], &p, 0.0, acc1, pot1);
+        run_variant(&b, cases[c][1], &q, 0.0, acc2, pot2);
+        ck_assert_msg(memcmp(acc1, acc2, 3 * n * sizeof(double)) == 0 &&
+                      memcmp(pot1, pot2, n * sizeof(double)) == 0,
+                      "%s %s: padding changed a result", cases[c][0], cases[c][1]);
+        nb_particles_free(&p);
+        nb_particles_free(&q);
+        b.destroy(b.state);
+    }
+}
+END_TEST
+
+START_TEST(unknown_variants_refused)
+{
+    static const char *const cases[][2] = {
+        { "compute", "4x4" }, { "compute", "t100i4" }, { "compute", "t64i3" },
+        { "compute", "t64i4-s0" }, { "compute", "t64i4x" }, { "fragment", "t64i1" },
+        { "fragment", "2x2" }, { "fragment", "4x4-r0" }, { "fragment", "4x4-p" },
+        { "fragment", "4x4-r2-p2-q" } };
+    for (size_t c = 0; c < COUNT(cases); c++) {
+        struct nb_force_backend b;
+        struct nb_error err = { 0 };
+        ck_assert_int_eq(nb_backend_create(&b, cases[c][0], gl, &err), NB_OK);
+        ck_assert_msg(b.set_variant(b.state, cases[c][1], &err) == NB_ERR_ARGS,
+                      "%s accepted '%s'", cases[c][0], cases[c][1]);
+        ck_assert_ptr_nonnull(strstr(err.message, cases[c][1]));
+        b.destroy(b.state);
+    }
+}
+END_TEST
+
+/* A shader that does not compile: the error names the program, the file
+ * and carries the driver's log; nothing crashes. */
+START_TEST(broken_shader_reported)
+{
+    char dir[] = "/tmp/glnbody-shaders-XXXXXX", cmd[8192];
+    struct nb_gl_options opt;
+    struct nb_gl *broken = NULL;
+    struct nb_error err = { 0 };
+    nb_gl_options_default(&opt);
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    snprintf(cmd, sizeof cmd, "cp -r '%s/glsl' %s/ && echo 'this is not GLSL;' >> %s/glsl/ga.glsl",
+             opt.shader_dir, dir, dir);
+    ck_assert_int_eq(system(cmd), 0);
+    opt.shader_dir = dir;
+    opt.shaders = NB_SHADERS_GLSL;
+    opt.quiet = 1;
+    ck_assert_int_eq(nb_gl_create(&broken, &opt, &err), NB_OK);
+    unsigned program;
+    ck_assert_int_eq(nb_gl_program(broken, "ga_comp_t64_i1", &program, &err), NB_ERR_GL);
+    ck_assert_ptr_nonnull(strstr(err.message, "ga_comp_t64_i1"));
+    ck_assert_ptr_nonnull(strstr(err.message, "glsl/ga.glsl"));
+    ck_assert_ptr_nonnull(strstr(err.message, "compile"));
+    nb_gl_destroy(broken);
+    nb_gl_make_current(gl, &err);
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    ck_assert_int_eq(system(cmd), 0);
+}
+END_TEST
+
+/* The stream texture would exceed GL_MAX_TEXTURE_SIZE rows: refused with
+ * NB_ERR_LIMIT before any allocation. */
+START_TEST(texture_limit_refused)
+{
+    struct nb_force_backend b;
+    struct nb_error err = { 0 };
+    GLint max = 0;
+    glGetIntegerv(GL_MAX_TEXTURE_SIZE, &max);
+    size_t n = (size_t)max * NB_STREAM_WIDTH + 1;
+    ck_assert_int_eq(nb_backend_create(&b, "fragment", gl, &err), NB_OK);
+    ck_assert_int_eq(b.set_particles(b.state, n, NULL, NULL, &err), NB_ERR_LIMIT);
+    ck_assert_ptr_nonnull(strstr(err.message, "GL_MAX_TEXTURE_SIZE"));
+    b.destroy(b.state);
+}
+END_TEST
+
+static Suite *gpu_suite(void)
+{
+    Suite *s = suite_create("gpu");
+    TCase *tc = tcase_create("ga");
+    tcase_set_timeout(tc, 600);
+    tcase_add_test(tc, compute_matches_cpu);
+    tcase_add_test(tc, fragment_matches_cpu);
+    tcase_add_test(tc, fragment_splits_agree);
+    tcase_add_test(tc, compute_splits_agree);
+    tcase_add_test(tc, padding_changes_nothing);
+    tcase_add_test(tc, unknown_variants_refused);
+    tcase_add_test(tc, broken_shader_reported);
+    tcase_add_test(tc, texture_limit_refused);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+int main(void)
+{
+    const char *env = getenv("NB_TEST_SEED");
+    seed = env ? strtoull(env, NULL, 10) : (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 16);
+    printf("check_gpu: seed %llu (NB_TEST_SEED to replay)\n", (unsigned long long)seed);
+
+    struct nb_gl_options opt;
+    struct nb_error err = { 0 };
+    nb_gl_options_default(&opt);
+    if (nb_gl_create(&gl, &opt, &err) != NB_OK) {
+        fprintf(stderr, "check_gpu: no GL context: %s\n", err.message);
+        return 1;
+    }
+    SRunner *sr = srunner_create(gpu_suite());
+    srunner_set_fork_status(sr, CK_NOFORK);
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    nb_gl_destroy(gl);
+    return failed ? 1 : 0;
+}
