@@ -10,7 +10,8 @@
  *  - passes P: the j-stream is also cut into P chunks drawn one after the
  *    other, each adding the previous pass's sum read from the other of two
  *    ping-pong framebuffers, so that no draw lasts long enough for a
- *    driver's watchdog (a seconds-long draw returned garbage on the H200). */
+ *    driver's watchdog (a seconds-long draw returned garbage on the H200).
+ *    Automatic passes adapt the draw length to what draws take. */
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,9 +19,16 @@
 
 #include "gl_internal.h"
 
-/* Interactions per draw: about 5 ms on the H100's graphics share (5e10/s)
- * and 0.1-0.3 s on llvmpipe, well under any watchdog. */
-#define NB_FRAGMENT_DRAW_INTERACTIONS (1.0 * (1 << 28))
+/* Draw length: automatic passes start at 2^28 interactions a draw (5 ms on
+ * the H200's graphics share) and adapt after each evaluation so that a draw
+ * takes 25-100 ms, well under any driver watchdog.  Long draws pay: at
+ * N = 2^18 on the H200, 16 passes ran 5.4e10 interactions/s, 257 passes
+ * 4.9e10. */
+#define NB_FRAGMENT_DRAW_START (1.0 * (1 << 28))
+#define NB_FRAGMENT_DRAW_MIN (1.0 * (1 << 20))
+#define NB_FRAGMENT_DRAW_MAX (1.0 * (1u << 31) * 4.0)
+#define NB_FRAGMENT_DRAW_SECONDS_LOW 0.025
+#define NB_FRAGMENT_DRAW_SECONDS_HIGH 0.1
 /* Fragments that keep a GPU's fragment units busy; replication aims here
  * (on the H200, 4x4 at N = 65536: 3.9e10 interactions/s with 16384
  * fragments, 4.7e10 with 65536). */
@@ -45,6 +53,7 @@ struct fragment {
     int per_frag, unroll;           /* i per fragment, j unroll: 4x4 -> 4, 4 */
     int replicas, passes;           /* 0: automatic */
     int used_replicas, used_passes;
+    double draw_budget;             /* interactions a draw, automatic passes */
     int autotune;
     size_t tuned_n;
     GLuint pos_tex, vao;
@@ -215,9 +224,8 @@ static void choose_split(struct fragment *f)
     if (!f->replicas && r > f->npad / NB_FRAGMENT_MIN_SLICE)
         r = f->npad / NB_FRAGMENT_MIN_SLICE;
     r = r < 1 ? 1 : r > r_max ? r_max : r;
-    double per_draw = (double)f->npad * f->npad;
-    int p = f->passes ? f->passes
-                      : (int)(per_draw / NB_FRAGMENT_DRAW_INTERACTIONS) + 1;
+    double total = (double)f->npad * f->npad;
+    int p = f->passes ? f->passes : (int)(total / f->draw_budget) + 1;
     /* Every slice keeps at least one 4-particle block. */
     while (r * p > f->npad / 4 && (p > 1 || r > 1))
         p > 1 ? p-- : r--;
@@ -287,6 +295,20 @@ static enum nb_status reduce_replicas(struct fragment *f, struct nb_error *err)
     return nb_gl_check("fragment reduction", err);
 }
 
+/* Moves the automatic draw length towards 25-100 ms a draw, from what the
+ * last evaluation's draws took. */
+static void adapt_draw_budget(struct fragment *f)
+{
+    double per_draw = f->seconds / f->used_passes;
+    double interactions = (double)f->npad * f->npad / f->used_passes;
+    if (f->passes || interactions < 0.5 * f->draw_budget)
+        return;                     /* explicit passes, or a short system */
+    if (per_draw < NB_FRAGMENT_DRAW_SECONDS_LOW && f->draw_budget < NB_FRAGMENT_DRAW_MAX)
+        f->draw_budget *= 2.0;
+    else if (per_draw > NB_FRAGMENT_DRAW_SECONDS_HIGH && f->draw_budget > NB_FRAGMENT_DRAW_MIN)
+        f->draw_budget *= 0.5;
+}
+
 static enum nb_status run_timed(struct fragment *f, float eps2, struct nb_error *err)
 {
     choose_split(f);
@@ -296,6 +318,7 @@ static enum nb_status run_timed(struct fragment *f, float eps2, struct nb_error 
     if (st == NB_OK && f->used_replicas > 1)
         st = reduce_replicas(f, err);
     f->seconds = nb_gpu_timer_stop(&f->timer);
+    adapt_draw_budget(f);
     return st;
 }
 
@@ -410,6 +433,7 @@ enum nb_status nb_backend_fragment_create(struct nb_force_backend *b,
     if (!f)
         return NB_ERR_NOMEM;
     f->gl = gl;
+    f->draw_budget = NB_FRAGMENT_DRAW_START;
     glGenVertexArrays(1, &f->vao);      /* core profile: draws need a VAO */
     nb_gpu_timer_init(&f->timer, gl);
     fragment_set_variant(f, "auto", err);
