@@ -11,7 +11,7 @@
  *    other, each adding the previous pass's sum read from the other of two
  *    ping-pong framebuffers, so that no draw lasts long enough for a
  *    driver's watchdog (a seconds-long draw returned garbage on the H200).
- *    Automatic passes adapt the draw length to what draws take. */
+ *    Automatic passes shorten the draws on a GPU where they run long. */
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,16 +19,14 @@
 
 #include "gl_internal.h"
 
-/* Draw length: automatic passes start at 2^28 interactions a draw (5 ms on
- * the H200's graphics share) and adapt after each evaluation so that a draw
- * takes 25-100 ms, well under any driver watchdog.  Long draws pay: at
- * N = 2^18 on the H200, 16 passes ran 5.4e10 interactions/s, 257 passes
- * 4.9e10. */
+/* Draw length: automatic passes give a draw at most 2^28 interactions
+ * (5 ms on the H200's graphics share) and halve that after an evaluation
+ * whose draws took over 100 ms, so no draw nears a driver's watchdog.
+ * Longer draws did not pay on the H200: 4x4 at N = 65536 ran 4.7e10
+ * interactions/s with 17 passes, 4.1e10 with 4 and 3.6e10 with 3. */
 #define NB_FRAGMENT_DRAW_START (1.0 * (1 << 28))
 #define NB_FRAGMENT_DRAW_MIN (1.0 * (1 << 20))
-#define NB_FRAGMENT_DRAW_MAX (1.0 * (1u << 31) * 4.0)
-#define NB_FRAGMENT_DRAW_SECONDS_LOW 0.025
-#define NB_FRAGMENT_DRAW_SECONDS_HIGH 0.1
+#define NB_FRAGMENT_DRAW_SECONDS 0.1
 /* Fragments that keep a GPU's fragment units busy; replication aims here
  * (on the H200, 4x4 at N = 65536: 3.9e10 interactions/s with 16384
  * fragments, 4.7e10 with 65536). */
@@ -295,17 +293,13 @@ static enum nb_status reduce_replicas(struct fragment *f, struct nb_error *err)
     return nb_gl_check("fragment reduction", err);
 }
 
-/* Moves the automatic draw length towards 25-100 ms a draw, from what the
- * last evaluation's draws took. */
+/* Shortens the automatic draws when the last evaluation's draws took longer
+ * than NB_FRAGMENT_DRAW_SECONDS (a slow GPU). */
 static void adapt_draw_budget(struct fragment *f)
 {
     double per_draw = f->seconds / f->used_passes;
-    double interactions = (double)f->npad * f->npad / f->used_passes;
-    if (f->passes || interactions < 0.5 * f->draw_budget)
-        return;                     /* explicit passes, or a short system */
-    if (per_draw < NB_FRAGMENT_DRAW_SECONDS_LOW && f->draw_budget < NB_FRAGMENT_DRAW_MAX)
-        f->draw_budget *= 2.0;
-    else if (per_draw > NB_FRAGMENT_DRAW_SECONDS_HIGH && f->draw_budget > NB_FRAGMENT_DRAW_MIN)
+    if (!f->passes && per_draw > NB_FRAGMENT_DRAW_SECONDS &&
+        f->draw_budget > NB_FRAGMENT_DRAW_MIN)
         f->draw_budget *= 0.5;
 }
 
