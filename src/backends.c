@@ -4,13 +4,10 @@
 
 #include "gl_internal.h"
 
-enum nb_status nb_gl_autotune(const struct nb_gl_tunable *t, float eps2,
-                              double probe_limit, struct nb_error *err)
+/* Times every candidate; sets the fastest. */
+static enum nb_status probe(const struct nb_gl_tunable *t, float eps2,
+                            struct nb_error *err)
 {
-    if (t->run(t->state, eps2, err) != NB_OK)
-        return err->status;
-    if (t->seconds(t->state) > probe_limit)
-        return NB_OK;
     const char *best = NULL;
     double best_seconds = 0.0;
     for (const char *const *name = t->candidates; *name; name++) {
@@ -23,6 +20,22 @@ enum nb_status nb_gl_autotune(const struct nb_gl_tunable *t, float eps2,
             best = *name, best_seconds = seconds;
     }
     return t->set_variant(t->state, best, err);
+}
+
+enum nb_status nb_gl_evaluate(const struct nb_gl_tunable *t, struct nb_gl_choice *choice,
+                              size_t n, float eps2, struct nb_error *err)
+{
+    if (!choice->automatic || choice->chosen_for == n)
+        return t->run(t->state, eps2, err);
+    if (t->run(t->state, eps2, err) != NB_OK)
+        return err->status;
+    choice->chosen_for = n;
+    if (t->seconds(t->state) > t->probe_limit)
+        return NB_OK;
+    if (probe(t, eps2, err) != NB_OK)
+        return err->status;
+    *choice = (struct nb_gl_choice){ 1, n };    /* set_variant cleared it */
+    return t->run(t->state, eps2, err);
 }
 
 void nb_gl_pack_particles(float *dst, size_t n, const double *x, const double *m)

@@ -16,7 +16,7 @@
 #define NB_COMPUTE_FILL_GROUPS 1024
 /* The automatic choice probes every variant when one evaluation is cheaper
  * than this; otherwise it keeps the large-N default. */
-#define NB_COMPUTE_PROBE_SECONDS 0.02
+#define NB_COMPUTE_PROBE_SECONDS 0.05
 
 static const char *const compute_variants[] = {
     "t64i1", "t64i2", "t64i4", "t64i8", "t128i1", "t128i2", "t128i4", "t128i8",
@@ -34,8 +34,7 @@ struct compute {
     size_t n;
     int tile, ipt, slices;          /* slices 0: automatic */
     int used_slices;                /* slices of the last dispatch */
-    int autotune;                   /* "auto": probe on the next compute */
-    size_t tuned_n;                 /* n the probe ran for */
+    struct nb_gl_choice choice;     /* "auto" and what it chose for */
     char variant[48];
     struct nb_gpu_timer timer;
     double seconds;
@@ -60,7 +59,7 @@ static enum nb_status parse_variant(struct compute *c, const char *name,
     c->tile = tile;
     c->ipt = ipt;
     c->slices = slices;
-    c->autotune = 0;
+    c->choice.automatic = 0;
     return NB_OK;
 }
 
@@ -78,8 +77,7 @@ static enum nb_status compute_set_variant(void *state, const char *name,
         return parse_variant(c, name, err);
     if (parse_variant(c, NB_COMPUTE_DEFAULT, err) != NB_OK)
         return err->status;
-    c->autotune = 1;
-    c->tuned_n = 0;
+    c->choice = (struct nb_gl_choice){ 1, 0 };
     return NB_OK;
 }
 
@@ -145,56 +143,68 @@ static int slice_count(const struct compute *c, int groups, int tiles)
     return s < 1 ? 1 : s > tiles ? tiles : s;
 }
 
-static enum nb_status dispatch_ga(struct compute *c, float eps2,
-                                  struct nb_error *err)
+/* What one evaluation dispatches, settled before any timing. */
+struct plan {
+    GLuint ga, reduce;
+    int groups, slices, slice_tiles;
+};
+
+/* Builds the programs and grows the buffers the current variant needs, so
+ * that shader compilation and allocation stay out of the timings. */
+static enum nb_status prepare(struct compute *c, struct plan *pl, struct nb_error *err)
 {
     char name[48];
-    GLuint ga, reduce = 0;
-    int n = (int)c->n;
-    int groups = ceil_div(n, c->tile * c->ipt), tiles = ceil_div(n, c->tile);
-    int slices = slice_count(c, groups, tiles);
-    int slice_tiles = ceil_div(tiles, slices);
-    slices = ceil_div(tiles, slice_tiles);          /* no empty slice */
-    c->used_slices = slices;
-    snprintf(name, sizeof name, "ga_comp_t%d_i%d", c->tile, c->ipt);
-    if (nb_gl_program(c->gl, name, &ga, err) != NB_OK ||
-        (slices > 1 && nb_gl_program(c->gl, "reduce_comp", &reduce, err) != NB_OK))
-        return err->status;
-    if (slices > 65535)
+    int n = (int)c->n, tiles = ceil_div(n, c->tile);
+    pl->groups = ceil_div(n, c->tile * c->ipt);
+    pl->slice_tiles = ceil_div(tiles, slice_count(c, pl->groups, tiles));
+    pl->slices = ceil_div(tiles, pl->slice_tiles);      /* no empty slice */
+    if (pl->slices > 65535)
         return nb_error_set(err, NB_ERR_LIMIT, "%d j-slices exceed the work-group "
-                            "count limit", slices);
+                            "count limit", pl->slices);
+    c->used_slices = pl->slices;
+    snprintf(name, sizeof name, "ga_comp_t%d_i%d", c->tile, c->ipt);
     size_t bytes = 16 * (size_t)n;
-    if (ensure_buffer(&c->out_buf, &c->out_capacity, bytes, "result buffer", err) != NB_OK ||
-        (slices > 1 && ensure_buffer(&c->partial_buf, &c->partial_capacity,
-                                     bytes * (size_t)slices, "slice buffer", err) != NB_OK))
+    if (nb_gl_program(c->gl, name, &pl->ga, err) != NB_OK ||
+        nb_gl_program(c->gl, "reduce_comp", &pl->reduce, err) != NB_OK ||
+        ensure_buffer(&c->out_buf, &c->out_capacity, bytes, "result buffer", err) != NB_OK ||
+        (pl->slices > 1 && ensure_buffer(&c->partial_buf, &c->partial_capacity,
+                                         bytes * (size_t)pl->slices, "slice buffer",
+                                         err) != NB_OK))
         return err->status;
+    return NB_OK;
+}
 
-    glUseProgram(ga);
+static void dispatch_ga(const struct compute *c, const struct plan *pl, float eps2)
+{
+    int n = (int)c->n;
+    glUseProgram(pl->ga);
     glUniform1f(NB_LOC_EPS2, eps2);
     glUniform1i(NB_LOC_N, n);
-    glUniform1i(NB_LOC_SLICE_LEN, slice_tiles);
+    glUniform1i(NB_LOC_SLICE_LEN, pl->slice_tiles);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, NB_BIND_POS, c->pos_buf);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, NB_BIND_OUT,
-                     slices > 1 ? c->partial_buf : c->out_buf);
-    glDispatchCompute((GLuint)groups, (GLuint)slices, 1);
-    if (slices > 1) {
+                     pl->slices > 1 ? c->partial_buf : c->out_buf);
+    glDispatchCompute((GLuint)pl->groups, (GLuint)pl->slices, 1);
+    if (pl->slices > 1) {
         glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
-        glUseProgram(reduce);
+        glUseProgram(pl->reduce);
         glUniform1i(NB_LOC_N, n);
-        glUniform1i(NB_LOC_SLICES, slices);
+        glUniform1i(NB_LOC_SLICES, pl->slices);
         glBindBufferBase(GL_SHADER_STORAGE_BUFFER, NB_BIND_PARTIAL, c->partial_buf);
         glBindBufferBase(GL_SHADER_STORAGE_BUFFER, NB_BIND_OUT, c->out_buf);
         glDispatchCompute((GLuint)ceil_div(n, 256), 1, 1);
     }
-    return nb_gl_check("compute GA dispatch", err);
 }
 
 static enum nb_status run_timed(struct compute *c, float eps2, struct nb_error *err)
 {
+    struct plan pl;
+    if (prepare(c, &pl, err) != NB_OK)
+        return err->status;
     nb_gpu_timer_start(&c->timer);
-    enum nb_status st = dispatch_ga(c, eps2, err);
+    dispatch_ga(c, &pl, eps2);
     c->seconds = nb_gpu_timer_stop(&c->timer);
-    return st;
+    return nb_gl_check("compute GA dispatch", err);
 }
 
 static enum nb_status run_state(void *state, float eps2, struct nb_error *err)
@@ -203,19 +213,6 @@ static enum nb_status run_state(void *state, float eps2, struct nb_error *err)
 }
 
 static double compute_last_seconds(void *state) { return ((struct compute *)state)->seconds; }
-
-/* "auto": the default unless one evaluation is cheap, then the fastest of
- * every variant measured on this very particle set. */
-static enum nb_status autotune(struct compute *c, float eps2, struct nb_error *err)
-{
-    const struct nb_gl_tunable t = { c, compute_variants, parse_variant_state, run_state,
-                                     compute_last_seconds };
-    if (nb_gl_autotune(&t, eps2, NB_COMPUTE_PROBE_SECONDS, err) != NB_OK)
-        return err->status;
-    c->tuned_n = c->n;
-    c->autotune = 1;
-    return NB_OK;
-}
 
 static enum nb_status compute_compute(void *state, enum nb_kernel kernel,
                                       double eps, struct nb_error *err)
@@ -227,9 +224,9 @@ static enum nb_status compute_compute(void *state, enum nb_kernel kernel,
     if (c->n == 0)
         return NB_OK;
     float eps2 = (float)(eps * eps);
-    if (c->autotune && c->tuned_n != c->n && autotune(c, eps2, err) != NB_OK)
-        return err->status;
-    return run_timed(c, eps2, err);
+    const struct nb_gl_tunable t = { c, compute_variants, parse_variant_state, run_state,
+                                     compute_last_seconds, NB_COMPUTE_PROBE_SECONDS };
+    return nb_gl_evaluate(&t, &c->choice, c->n, eps2, err);
 }
 
 static enum nb_status compute_read(void *state, double *acc, double *pot,

@@ -33,7 +33,7 @@
 #define NB_FRAGMENT_FILL 65536
 /* Replication stops where a copy would see fewer j-particles than this. */
 #define NB_FRAGMENT_MIN_SLICE 256
-#define NB_FRAGMENT_PROBE_SECONDS 0.02
+#define NB_FRAGMENT_PROBE_SECONDS 0.05
 
 enum { SET_PING, SET_PONG, SET_FINAL, SET_COUNT };
 
@@ -52,8 +52,7 @@ struct fragment {
     int replicas, passes;           /* 0: automatic */
     int used_replicas, used_passes;
     double draw_budget;             /* interactions a draw, automatic passes */
-    int autotune;
-    size_t tuned_n;
+    struct nb_gl_choice choice;     /* "auto" and what it chose for */
     GLuint pos_tex, vao;
     int pos_rows;                   /* rows of pos_tex as allocated */
     size_t n;
@@ -88,7 +87,7 @@ static enum nb_status parse_variant(struct fragment *f, const char *name,
     f->unroll = j;
     f->replicas = r;
     f->passes = p;
-    f->autotune = 0;
+    f->choice.automatic = 0;
     return NB_OK;
 }
 
@@ -106,8 +105,7 @@ static enum nb_status fragment_set_variant(void *state, const char *name,
         return parse_variant(f, name, err);
     if (parse_variant(f, NB_FRAGMENT_DEFAULT, err) != NB_OK)
         return err->status;
-    f->autotune = 1;
-    f->tuned_n = 0;
+    f->choice = (struct nb_gl_choice){ 1, 0 };
     return NB_OK;
 }
 
@@ -239,18 +237,31 @@ static void bind_textures(int first_unit, const struct target_set *s, int count)
     }
 }
 
-static enum nb_status draw_passes(struct fragment *f, float eps2, struct nb_error *err)
+/* Builds the programs and the render targets the current variant needs,
+ * so that compilation and allocation stay out of the timings. */
+static enum nb_status prepare(struct fragment *f, GLuint *ga, GLuint *reduce,
+                              struct nb_error *err)
 {
     char name[32];
-    GLuint prog;
-    int r = f->used_replicas, p = f->used_passes, width = NB_STREAM_WIDTH / f->per_frag;
-    int slice_len = ceil_div(ceil_div(f->npad, r * p), 4) * 4;
+    int width = NB_STREAM_WIDTH / f->per_frag, r = f->used_replicas;
     snprintf(name, sizeof name, "ga_frag_%dx%d", f->per_frag, f->unroll);
-    if (nb_gl_program(f->gl, name, &prog, err) != NB_OK)
+    if (nb_gl_program(f->gl, name, ga, err) != NB_OK)
         return err->status;
-    for (int s = SET_PING; s <= (p > 1 ? SET_PONG : SET_PING); s++)
+    snprintf(name, sizeof name, "reduce_frag_%d", f->per_frag);
+    if (nb_gl_program(f->gl, name, reduce, err) != NB_OK)
+        return err->status;
+    for (int s = SET_PING; s <= (f->used_passes > 1 ? SET_PONG : SET_PING); s++)
         if (ensure_set(&f->sets[s], width, f->rows * r, f->per_frag, err) != NB_OK)
             return err->status;
+    if (r > 1 && ensure_set(&f->sets[SET_FINAL], width, f->rows, f->per_frag, err) != NB_OK)
+        return err->status;
+    return NB_OK;
+}
+
+static void draw_passes(struct fragment *f, GLuint prog, float eps2)
+{
+    int r = f->used_replicas, p = f->used_passes, width = NB_STREAM_WIDTH / f->per_frag;
+    int slice_len = ceil_div(ceil_div(f->npad, r * p), 4) * 4;
     glUseProgram(prog);
     glUniform1f(NB_LOC_EPS2, eps2);
     glUniform1i(NB_LOC_NPAD, f->npad);
@@ -269,28 +280,19 @@ static enum nb_status draw_passes(struct fragment *f, float eps2, struct nb_erro
         glDrawArrays(GL_TRIANGLES, 0, 3);
     }
     f->result_set = (p - 1) & 1;
-    return nb_gl_check("fragment GA draw", err);
 }
 
 /* Sums the replicas into the final set. */
-static enum nb_status reduce_replicas(struct fragment *f, struct nb_error *err)
+static void reduce_replicas(struct fragment *f, GLuint prog)
 {
-    char name[32];
-    GLuint prog;
-    int width = NB_STREAM_WIDTH / f->per_frag;
-    snprintf(name, sizeof name, "reduce_frag_%d", f->per_frag);
-    if (nb_gl_program(f->gl, name, &prog, err) != NB_OK ||
-        ensure_set(&f->sets[SET_FINAL], width, f->rows, f->per_frag, err) != NB_OK)
-        return err->status;
     glUseProgram(prog);
     glUniform1i(NB_LOC_ROWS, f->rows);
     glUniform1i(NB_LOC_REPLICAS, f->used_replicas);
     bind_textures(NB_UNIT_PREV, &f->sets[f->result_set], f->per_frag);
     glBindFramebuffer(GL_FRAMEBUFFER, f->sets[SET_FINAL].fbo);
-    glViewport(0, 0, width, f->rows);
+    glViewport(0, 0, NB_STREAM_WIDTH / f->per_frag, f->rows);
     glDrawArrays(GL_TRIANGLES, 0, 3);
     f->result_set = SET_FINAL;
-    return nb_gl_check("fragment reduction", err);
 }
 
 /* Shortens the automatic draws when the last evaluation's draws took longer
@@ -305,15 +307,18 @@ static void adapt_draw_budget(struct fragment *f)
 
 static enum nb_status run_timed(struct fragment *f, float eps2, struct nb_error *err)
 {
+    GLuint ga, reduce;
     choose_split(f);
+    if (prepare(f, &ga, &reduce, err) != NB_OK)
+        return err->status;
     glBindVertexArray(f->vao);
     nb_gpu_timer_start(&f->timer);
-    enum nb_status st = draw_passes(f, eps2, err);
-    if (st == NB_OK && f->used_replicas > 1)
-        st = reduce_replicas(f, err);
+    draw_passes(f, ga, eps2);
+    if (f->used_replicas > 1)
+        reduce_replicas(f, reduce);
     f->seconds = nb_gpu_timer_stop(&f->timer);
     adapt_draw_budget(f);
-    return st;
+    return nb_gl_check("fragment GA draws", err);
 }
 
 static enum nb_status run_state(void *state, float eps2, struct nb_error *err)
@@ -322,19 +327,6 @@ static enum nb_status run_state(void *state, float eps2, struct nb_error *err)
 }
 
 static double fragment_last_seconds(void *state) { return ((struct fragment *)state)->seconds; }
-
-/* "auto": the default unless one evaluation is cheap, then the fastest of
- * every variant measured on this very particle set. */
-static enum nb_status autotune(struct fragment *f, float eps2, struct nb_error *err)
-{
-    const struct nb_gl_tunable t = { f, fragment_variants, parse_variant_state, run_state,
-                                     fragment_last_seconds };
-    if (nb_gl_autotune(&t, eps2, NB_FRAGMENT_PROBE_SECONDS, err) != NB_OK)
-        return err->status;
-    f->tuned_n = f->n;
-    f->autotune = 1;
-    return NB_OK;
-}
 
 static enum nb_status fragment_compute(void *state, enum nb_kernel kernel,
                                        double eps, struct nb_error *err)
@@ -346,9 +338,9 @@ static enum nb_status fragment_compute(void *state, enum nb_kernel kernel,
     if (f->n == 0)
         return NB_OK;
     float eps2 = (float)(eps * eps);
-    if (f->autotune && f->tuned_n != f->n && autotune(f, eps2, err) != NB_OK)
-        return err->status;
-    return run_timed(f, eps2, err);
+    const struct nb_gl_tunable t = { f, fragment_variants, parse_variant_state, run_state,
+                                     fragment_last_seconds, NB_FRAGMENT_PROBE_SECONDS };
+    return nb_gl_evaluate(&t, &f->choice, f->n, eps2, err);
 }
 
 /* Target k of a set holds i = (row * width + x) * per_frag + k. */

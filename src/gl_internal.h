@@ -34,14 +34,23 @@ struct nb_gl_tunable {
     /* One evaluation, timed; its seconds come back through seconds(). */
     enum nb_status (*run)(void *state, float eps2, struct nb_error *err);
     double (*seconds)(void *state);
+    double probe_limit;                 /* seconds; see nb_gl_evaluate */
 };
 
-/* The automatic choice: one evaluation with the current variant; if it
- * took longer than probe_limit seconds the variant stays (probing would cost
- * more than it saves), otherwise every candidate runs once to build its
- * program and once timed, and the fastest is set. */
-enum nb_status nb_gl_autotune(const struct nb_gl_tunable *t, float eps2,
-                              double probe_limit, struct nb_error *err);
+/* Whether a pipeline chooses its variant itself ("auto"), and for which
+ * particle count it last chose. */
+struct nb_gl_choice {
+    int automatic;
+    size_t chosen_for;
+};
+
+/* One evaluation of n particles.  Under "auto", when n is new: one
+ * evaluation with the current variant; if it took longer than probe_limit
+ * it stands (probing would cost more than it saves), otherwise every
+ * candidate runs once to build its program and once timed, and the fastest
+ * is set and evaluated. */
+enum nb_status nb_gl_evaluate(const struct nb_gl_tunable *t, struct nb_gl_choice *choice,
+                              size_t n, float eps2, struct nb_error *err);
 
 /* Converts n particles to (x, y, z, m) float quadruples. */
 void nb_gl_pack_particles(float *dst, size_t n, const double *x, const double *m);
