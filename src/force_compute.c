@@ -16,7 +16,7 @@
 #define NB_COMPUTE_FILL_GROUPS 1024
 /* The automatic choice probes every variant when one evaluation is cheaper
  * than this; otherwise it keeps the large-N default. */
-#define NB_COMPUTE_PROBE_SECONDS 0.05
+#define NB_COMPUTE_PROBE_SECONDS 0.1
 
 static const char *const compute_variants[] = {
     "t64i1", "t64i2", "t64i4", "t64i8", "t128i1", "t128i2", "t128i4", "t128i8",

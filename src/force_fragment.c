@@ -33,7 +33,7 @@
 #define NB_FRAGMENT_FILL 65536
 /* Replication stops where a copy would see fewer j-particles than this. */
 #define NB_FRAGMENT_MIN_SLICE 256
-#define NB_FRAGMENT_PROBE_SECONDS 0.05
+#define NB_FRAGMENT_PROBE_SECONDS 0.1
 
 enum { SET_PING, SET_PONG, SET_FINAL, SET_COUNT };
 
