@@ -14,6 +14,7 @@
 
 #define NB_FLOPS_GEMS 20.0
 #define NB_FLOPS_SEED000 19.0
+#define NB_BENCH_MAX_BACKENDS 3
 
 struct bench_args {
     const char *kernel, *backends, *variants, *n_list, *runs, *warmup, *eps, *seed, *csv;
@@ -113,10 +114,15 @@ static enum nb_status open_backends(const struct bench_args *a, struct nb_gl **g
     if (!list)
         return nb_error_set(err, NB_ERR_NOMEM, "out of host memory");
     *count = 0;
-    for (char *name = strtok_r(list, ",", &save); name && *count < 3;
-         name = strtok_r(NULL, ",", &save))
+    for (char *name = strtok_r(list, ",", &save); name; name = strtok_r(NULL, ",", &save)) {
+        if (*count == NB_BENCH_MAX_BACKENDS) {
+            nb_error_set(err, NB_ERR_ARGS, "--backend: at most %d backends",
+                         NB_BENCH_MAX_BACKENDS);
+            break;
+        }
         if (nb_backend_open(&bs[(*count)++], name, &a->gl, gl, err) != NB_OK)
             break;
+    }
     free(list);
     return err->status;
 }
@@ -141,7 +147,7 @@ static enum nb_status run_bench(const struct bench_args *a, struct nb_error *err
     }
 
     struct nb_gl *gl = NULL;
-    struct nb_force_backend bs[3] = { 0 };
+    struct nb_force_backend bs[NB_BENCH_MAX_BACKENDS] = { 0 };
     struct nb_outfile csv = { 0 };
     if (open_backends(a, &gl, bs, &nb, err) == NB_OK &&
         (!a->csv || nb_outfile_open(&csv, a->csv, err) == NB_OK)) {
@@ -157,10 +163,12 @@ static enum nb_status run_bench(const struct bench_args *a, struct nb_error *err
                 bench_n(a->variants ? a->variants : "auto", bs, nb, &p, &r, err);
             nb_particles_free(&p);
         }
-        if (csv.fp)
-            err->status == NB_OK ? nb_outfile_commit(&csv, err) : (nb_outfile_abort(&csv), NB_OK);
+        if (csv.fp && err->status == NB_OK)
+            nb_outfile_commit(&csv, err);
+        else if (csv.fp)
+            nb_outfile_abort(&csv);
     }
-    for (size_t k = 0; k < 3; k++)
+    for (size_t k = 0; k < NB_BENCH_MAX_BACKENDS; k++)
         if (bs[k].destroy)
             bs[k].destroy(bs[k].state);
     nb_gl_destroy(gl);
