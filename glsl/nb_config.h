@@ -31,6 +31,17 @@
 #define NB_BIND_POS 0
 #define NB_BIND_OUT 1
 #define NB_BIND_PARTIAL 2
+#define NB_BIND_VEL 3
+#define NB_BIND_ACTIVE 4
+#define NB_BIND_OUT2 5
+#define NB_BIND_STATE_X 6      /* device-resident Hermite state */
+#define NB_BIND_STATE_T0 7
+#define NB_BIND_STATE_V 8
+#define NB_BIND_STATE_A 9
+#define NB_BIND_STATE_J 10
+#define NB_BIND_BLOCK_X 11     /* a corrected block on its way in */
+#define NB_BIND_BLOCK_T0 12
+#define NB_BIND_BLOCK_VAJ 13
 
 /* Uniform locations (explicit: SPIR-V for OpenGL requires them). */
 #define NB_LOC_EPS2 0
@@ -43,5 +54,8 @@
 #define NB_LOC_ACCUMULATE 7     /* 1: add the previous pass's result */
 #define NB_LOC_REPLICAS 8
 #define NB_LOC_SLICES 9
+#define NB_LOC_N_ACTIVE 10      /* active i-particles of a block */
+#define NB_LOC_TIME 11          /* prediction time (double) */
+#define NB_LOC_OFFSET 12        /* first element a reduction reads */
 
 #endif

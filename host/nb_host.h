@@ -112,6 +112,15 @@ enum nb_status nb_cpu_ga(size_t n, const double *x, const double *m,
                          double eps, double *acc, double *pot,
                          struct nb_error *err);
 
+/* GAJ kernel in double precision for the i-particles active[0..n_active)
+ * (indices into the n j-particles) against all j != i: acc (3 n_active),
+ * jerk (3 n_active), pot (n_active), formulas as in struct
+ * nb_force_backend.compute_gaj.  OpenMP over i; deterministic. */
+enum nb_status nb_cpu_gaj(size_t n, const double *x, const double *v,
+                          const double *m, double eps, size_t n_active,
+                          const uint32_t *active, double *acc, double *jerk,
+                          double *pot, struct nb_error *err);
+
 /* Sums of the magnitudes of the pair terms, sum_j |a_ij| and
  * sum_j |phi_ij|: the scale that bounds float rounding in a_i and phi_i. */
 enum nb_status nb_cpu_ga_magnitudes(size_t n, const double *x,
@@ -142,7 +151,8 @@ void nb_accuracy_ga(size_t n, const double *m, const double *acc,
 
 /* The kernels a backend can evaluate. */
 enum nb_kernel {
-    NB_KERNEL_GA        /* acceleration and potential */
+    NB_KERNEL_GA,       /* acceleration and potential */
+    NB_KERNEL_GAJ       /* acceleration, jerk and potential (Hermite) */
 };
 
 /* One force engine: cpu (src-free, always there), compute or fragment.
@@ -172,6 +182,45 @@ struct nb_force_backend {
     const char *(*renderer)(void *state);
     /* Every variant name, NULL-terminated, for --variant all. */
     const char *const *(*variants)(void *state);
+
+    /* ---- the GAJ kernel for block time steps (seed 001) ---- */
+    /* Uploads the j-particles: positions (3n), velocities (3n), masses. */
+    enum nb_status (*set_j)(void *state, size_t n, const double *x,
+                            const double *v, const double *m,
+                            struct nb_error *err);
+    /* GAJ for the i-particles active[0..n_active), indices into the
+     * j-set (each i excludes itself), against all j-particles:
+     * a_i   = sum_j m_j r_ij / (r^2+eps^2)^{3/2}
+     * jerk_i = sum_j m_j [v_ij / (r^2+eps^2)^{3/2}
+     *                    - 3 (r_ij . v_ij) r_ij / (r^2+eps^2)^{5/2}]
+     * phi_i = -sum_j m_j / (r^2+eps^2)^{1/2},  r_ij = x_j - x_i,
+     * v_ij = v_j - v_i.  Indices must be distinct and < n. */
+    enum nb_status (*compute_gaj)(void *state, double eps, size_t n_active,
+                                  const uint32_t *active, struct nb_error *err);
+    /* The last GAJ result in active order: acc (3 n_active), jerk
+     * (3 n_active), pot (n_active). */
+    enum nb_status (*read_gaj)(void *state, double *acc, double *jerk,
+                               double *pot, struct nb_error *err);
+
+    /* ---- optional: Hermite state kept on the device (--predict gpu) ----
+     * NULL where a backend does not offer it. */
+    /* Uploads the whole state: x, v, a, jerk (3n each), the time of each
+     * particle's last correction t0 (n) and masses (n). */
+    enum nb_status (*load_state)(void *state, size_t n, const double *x,
+                                 const double *v, const double *a,
+                                 const double *jerk, const double *t0,
+                                 const double *m, struct nb_error *err);
+    /* Replaces the state of the n_block particles idx[] (corrected block),
+     * arrays in idx order. */
+    enum nb_status (*update_state)(void *state, size_t n_block,
+                                   const uint32_t *idx, const double *x,
+                                   const double *v, const double *a,
+                                   const double *jerk, const double *t0,
+                                   struct nb_error *err);
+    /* Predicts every particle to time t on the device (x + v dt + a dt^2/2
+     * + j dt^3/6, v + a dt + j dt^2/2) and makes that the j-set. */
+    enum nb_status (*predict_j)(void *state, double t, struct nb_error *err);
+
     void (*destroy)(void *state);
 };
 

@@ -38,6 +38,27 @@ enum nb_status nb_gl_evaluate(const struct nb_gl_tunable *t, struct nb_gl_choice
     return t->run(t->state, eps2, err);
 }
 
+enum nb_status nb_gl_ensure_buffer(GLuint *buf, size_t *capacity, size_t bytes,
+                                   const char *what, struct nb_error *err)
+{
+    if (*capacity >= bytes)
+        return NB_OK;
+    GLint64 max_block = 0;
+    glGetInteger64v(GL_MAX_SHADER_STORAGE_BLOCK_SIZE, &max_block);
+    if ((GLint64)bytes > max_block)
+        return nb_error_set(err, NB_ERR_LIMIT, "%s needs a %zu-byte storage buffer, "
+                            "over this GL's GL_MAX_SHADER_STORAGE_BLOCK_SIZE of %lld",
+                            what, bytes, (long long)max_block);
+    if (!*buf)
+        glGenBuffers(1, buf);
+    glBindBuffer(GL_SHADER_STORAGE_BUFFER, *buf);
+    glBufferData(GL_SHADER_STORAGE_BUFFER, (GLsizeiptr)bytes, NULL, GL_DYNAMIC_COPY);
+    if (nb_gl_check(what, err) != NB_OK)
+        return err->status;
+    *capacity = bytes;
+    return NB_OK;
+}
+
 void nb_gl_pack_particles(float *dst, size_t n, const double *x, const double *m)
 {
     for (size_t i = 0; i < n; i++) {

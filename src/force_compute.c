@@ -40,6 +40,7 @@ struct compute {
     double seconds;
     float *staging;
     size_t staging_count;
+    struct nb_gaj_compute *gaj;     /* created on the first GAJ call */
 };
 
 static enum nb_status parse_variant(struct compute *c, const char *name,
@@ -81,28 +82,6 @@ static enum nb_status compute_set_variant(void *state, const char *name,
     return NB_OK;
 }
 
-/* Grows a buffer to at least `bytes`, reporting GPU memory exhaustion. */
-static enum nb_status ensure_buffer(GLuint *buf, size_t *capacity, size_t bytes,
-                                    const char *what, struct nb_error *err)
-{
-    if (*capacity >= bytes)
-        return NB_OK;
-    GLint64 max_block = 0;
-    glGetInteger64v(GL_MAX_SHADER_STORAGE_BLOCK_SIZE, &max_block);
-    if ((GLint64)bytes > max_block)
-        return nb_error_set(err, NB_ERR_LIMIT, "%s needs a %zu-byte storage buffer, "
-                            "over this GL's GL_MAX_SHADER_STORAGE_BLOCK_SIZE of %lld",
-                            what, bytes, (long long)max_block);
-    if (!*buf)
-        glGenBuffers(1, buf);
-    glBindBuffer(GL_SHADER_STORAGE_BUFFER, *buf);
-    glBufferData(GL_SHADER_STORAGE_BUFFER, (GLsizeiptr)bytes, NULL, GL_DYNAMIC_COPY);
-    if (nb_gl_check(what, err) != NB_OK)
-        return err->status;
-    *capacity = bytes;
-    return NB_OK;
-}
-
 static enum nb_status ensure_staging(struct compute *c, size_t n,
                                      struct nb_error *err)
 {
@@ -123,7 +102,7 @@ static enum nb_status compute_set_particles(void *state, size_t n,
         return nb_error_set(err, NB_ERR_LIMIT, "%zu particles: over the %d the "
                             "compute pipeline indexes", n, INT_MAX / 64);
     if (ensure_staging(c, n, err) != NB_OK ||
-        ensure_buffer(&c->pos_buf, &c->pos_capacity, 16 * (n ? n : 1),
+        nb_gl_ensure_buffer(&c->pos_buf, &c->pos_capacity, 16 * (n ? n : 1),
                       "particle buffer", err) != NB_OK)
         return err->status;
     nb_gl_pack_particles(c->staging, n, x, m);
@@ -133,13 +112,11 @@ static enum nb_status compute_set_particles(void *state, size_t n,
     return nb_gl_check("uploading particles", err);
 }
 
-static int ceil_div(int a, int b) { return (a + b - 1) / b; }
-
 /* Slices: as many as it takes to reach NB_COMPUTE_FILL_GROUPS work groups,
  * at most one per tile. */
 static int slice_count(const struct compute *c, int groups, int tiles)
 {
-    int s = c->slices ? c->slices : ceil_div(NB_COMPUTE_FILL_GROUPS, groups);
+    int s = c->slices ? c->slices : nb_gl_ceil_div(NB_COMPUTE_FILL_GROUPS, groups);
     return s < 1 ? 1 : s > tiles ? tiles : s;
 }
 
@@ -154,10 +131,10 @@ struct plan {
 static enum nb_status prepare(struct compute *c, struct plan *pl, struct nb_error *err)
 {
     char name[48];
-    int n = (int)c->n, tiles = ceil_div(n, c->tile);
-    pl->groups = ceil_div(n, c->tile * c->ipt);
-    pl->slice_tiles = ceil_div(tiles, slice_count(c, pl->groups, tiles));
-    pl->slices = ceil_div(tiles, pl->slice_tiles);      /* no empty slice */
+    int n = (int)c->n, tiles = nb_gl_ceil_div(n, c->tile);
+    pl->groups = nb_gl_ceil_div(n, c->tile * c->ipt);
+    pl->slice_tiles = nb_gl_ceil_div(tiles, slice_count(c, pl->groups, tiles));
+    pl->slices = nb_gl_ceil_div(tiles, pl->slice_tiles);      /* no empty slice */
     if (pl->slices > 65535)
         return nb_error_set(err, NB_ERR_LIMIT, "%d j-slices exceed the work-group "
                             "count limit", pl->slices);
@@ -166,8 +143,8 @@ static enum nb_status prepare(struct compute *c, struct plan *pl, struct nb_erro
     size_t bytes = 16 * (size_t)n;
     if (nb_gl_program(c->gl, name, &pl->ga, err) != NB_OK ||
         nb_gl_program(c->gl, "reduce_comp", &pl->reduce, err) != NB_OK ||
-        ensure_buffer(&c->out_buf, &c->out_capacity, bytes, "result buffer", err) != NB_OK ||
-        (pl->slices > 1 && ensure_buffer(&c->partial_buf, &c->partial_capacity,
+        nb_gl_ensure_buffer(&c->out_buf, &c->out_capacity, bytes, "result buffer", err) != NB_OK ||
+        (pl->slices > 1 && nb_gl_ensure_buffer(&c->partial_buf, &c->partial_capacity,
                                          bytes * (size_t)pl->slices, "slice buffer",
                                          err) != NB_OK))
         return err->status;
@@ -192,7 +169,7 @@ static void dispatch_ga(const struct compute *c, const struct plan *pl, float ep
         glUniform1i(NB_LOC_SLICES, pl->slices);
         glBindBufferBase(GL_SHADER_STORAGE_BUFFER, NB_BIND_PARTIAL, c->partial_buf);
         glBindBufferBase(GL_SHADER_STORAGE_BUFFER, NB_BIND_OUT, c->out_buf);
-        glDispatchCompute((GLuint)ceil_div(n, 256), 1, 1);
+        glDispatchCompute((GLuint)nb_gl_ceil_div(n, 256), 1, 1);
     }
 }
 
@@ -266,6 +243,70 @@ static const char *const *compute_variant_list(void *state)
     return compute_variants;
 }
 
+/* ---- GAJ: forwarded to gaj_compute.c, on the variant's tile width ---- */
+
+static struct nb_gaj_compute *gaj_of(struct compute *c, struct nb_error *err)
+{
+    if (!c->gaj)
+        c->gaj = nb_gaj_compute_create(c->gl, err);
+    return c->gaj;
+}
+
+static enum nb_status compute_set_j(void *state, size_t n, const double *x,
+                                    const double *v, const double *m,
+                                    struct nb_error *err)
+{
+    struct nb_gaj_compute *g = gaj_of(state, err);
+    return g ? nb_gaj_compute_set_j(g, n, x, v, m, err) : NB_ERR_NOMEM;
+}
+
+static enum nb_status compute_gaj(void *state, double eps, size_t n_active,
+                                  const uint32_t *active, struct nb_error *err)
+{
+    struct compute *c = state;
+    struct nb_gaj_compute *g = gaj_of(c, err);
+    if (!g || nb_gaj_compute_run(g, c->tile, eps, n_active, active, err) != NB_OK)
+        return err->status;
+    c->seconds = nb_gaj_compute_seconds(g);
+    return NB_OK;
+}
+
+static enum nb_status compute_read_gaj(void *state, double *acc, double *jerk,
+                                       double *pot, struct nb_error *err)
+{
+    struct nb_gaj_compute *g = gaj_of(state, err);
+    return g ? nb_gaj_compute_read(g, acc, jerk, pot, err) : NB_ERR_NOMEM;
+}
+
+static enum nb_status compute_load_state(void *state, size_t n, const double *x,
+                                         const double *v, const double *a,
+                                         const double *jerk, const double *t0,
+                                         const double *m, struct nb_error *err)
+{
+    struct nb_gaj_compute *g = gaj_of(state, err);
+    return g ? nb_gaj_compute_load_state(g, n, x, v, a, jerk, t0, m, err) : NB_ERR_NOMEM;
+}
+
+static enum nb_status compute_update_state(void *state, size_t nb, const uint32_t *idx,
+                                           const double *x, const double *v,
+                                           const double *a, const double *jerk,
+                                           const double *t0, struct nb_error *err)
+{
+    struct nb_gaj_compute *g = gaj_of(state, err);
+    return g ? nb_gaj_compute_update_state(g, nb, idx, x, v, a, jerk, t0, err)
+             : NB_ERR_NOMEM;
+}
+
+static enum nb_status compute_predict_j(void *state, double t, struct nb_error *err)
+{
+    struct compute *c = state;
+    struct nb_gaj_compute *g = gaj_of(c, err);
+    if (!g || nb_gaj_compute_predict(g, t, err) != NB_OK)
+        return err->status;
+    c->seconds = nb_gaj_compute_seconds(g);
+    return NB_OK;
+}
+
 static void compute_destroy(void *state)
 {
     struct compute *c = state;
@@ -274,6 +315,7 @@ static void compute_destroy(void *state)
     GLuint bufs[3] = { c->pos_buf, c->out_buf, c->partial_buf };
     glDeleteBuffers(3, bufs);
     nb_gpu_timer_free(&c->timer);
+    nb_gaj_compute_destroy(c->gaj);
     free(c->staging);
     free(c);
 }
@@ -292,6 +334,9 @@ enum nb_status nb_backend_compute_create(struct nb_force_backend *b,
         .set_particles = compute_set_particles, .compute = compute_compute,
         .read = compute_read, .last_seconds = compute_last_seconds,
         .variant = compute_variant, .renderer = compute_renderer,
-        .variants = compute_variant_list, .destroy = compute_destroy };
+        .variants = compute_variant_list, .set_j = compute_set_j,
+        .compute_gaj = compute_gaj, .read_gaj = compute_read_gaj,
+        .load_state = compute_load_state, .update_state = compute_update_state,
+        .predict_j = compute_predict_j, .destroy = compute_destroy };
     return NB_OK;
 }

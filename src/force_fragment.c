@@ -66,8 +66,6 @@ struct fragment {
     char variant[48];
 };
 
-static int ceil_div(int a, int b) { return (a + b - 1) / b; }
-
 static enum nb_status parse_variant(struct fragment *f, const char *name,
                                     struct nb_error *err)
 {
@@ -215,7 +213,7 @@ static enum nb_status fragment_set_particles(void *state, size_t n,
 static void choose_split(struct fragment *f)
 {
     int fragments = NB_STREAM_WIDTH / f->per_frag * f->rows;
-    int r = f->replicas ? f->replicas : ceil_div(NB_FRAGMENT_FILL, fragments);
+    int r = f->replicas ? f->replicas : nb_gl_ceil_div(NB_FRAGMENT_FILL, fragments);
     int r_max = max_texture_size() / f->rows;
     if (!f->replicas && r > f->npad / NB_FRAGMENT_MIN_SLICE)
         r = f->npad / NB_FRAGMENT_MIN_SLICE;
@@ -261,7 +259,7 @@ static enum nb_status prepare(struct fragment *f, GLuint *ga, GLuint *reduce,
 static void draw_passes(struct fragment *f, GLuint prog, float eps2)
 {
     int r = f->used_replicas, p = f->used_passes, width = NB_STREAM_WIDTH / f->per_frag;
-    int slice_len = ceil_div(ceil_div(f->npad, r * p), 4) * 4;
+    int slice_len = nb_gl_ceil_div(nb_gl_ceil_div(f->npad, r * p), 4) * 4;
     glUseProgram(prog);
     glUniform1f(NB_LOC_EPS2, eps2);
     glUniform1i(NB_LOC_NPAD, f->npad);

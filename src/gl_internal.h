@@ -52,8 +52,43 @@ struct nb_gl_choice {
 enum nb_status nb_gl_evaluate(const struct nb_gl_tunable *t, struct nb_gl_choice *choice,
                               size_t n, float eps2, struct nb_error *err);
 
+/* Grows a shader storage buffer to at least `bytes` (contents lost),
+ * reporting GPU memory exhaustion and the storage-block size limit. */
+enum nb_status nb_gl_ensure_buffer(GLuint *buf, size_t *capacity, size_t bytes,
+                                   const char *what, struct nb_error *err);
+
+static inline int nb_gl_ceil_div(int a, int b) { return (a + b - 1) / b; }
+
 /* Converts n particles to (x, y, z, m) float quadruples. */
 void nb_gl_pack_particles(float *dst, size_t n, const double *x, const double *m);
+
+/* The GAJ kernel and device-resident Hermite state of the compute pipeline
+ * (gaj_compute.c); the compute backend forwards its GAJ entries here. */
+struct nb_gaj_compute;
+struct nb_gaj_compute *nb_gaj_compute_create(struct nb_gl *gl, struct nb_error *err);
+void nb_gaj_compute_destroy(struct nb_gaj_compute *g);
+enum nb_status nb_gaj_compute_set_j(struct nb_gaj_compute *g, size_t n,
+                                    const double *x, const double *v,
+                                    const double *m, struct nb_error *err);
+enum nb_status nb_gaj_compute_run(struct nb_gaj_compute *g, int tile, double eps,
+                                  size_t n_active, const uint32_t *active,
+                                  struct nb_error *err);
+enum nb_status nb_gaj_compute_read(struct nb_gaj_compute *g, double *acc,
+                                   double *jerk, double *pot, struct nb_error *err);
+enum nb_status nb_gaj_compute_load_state(struct nb_gaj_compute *g, size_t n,
+                                         const double *x, const double *v,
+                                         const double *a, const double *jerk,
+                                         const double *t0, const double *m,
+                                         struct nb_error *err);
+enum nb_status nb_gaj_compute_update_state(struct nb_gaj_compute *g, size_t nb,
+                                           const uint32_t *idx, const double *x,
+                                           const double *v, const double *a,
+                                           const double *jerk, const double *t0,
+                                           struct nb_error *err);
+enum nb_status nb_gaj_compute_predict(struct nb_gaj_compute *g, double t,
+                                      struct nb_error *err);
+/* Device seconds of the last GAJ evaluation or prediction. */
+double nb_gaj_compute_seconds(const struct nb_gaj_compute *g);
 
 /* Deletes every cached program (the context must be current). */
 void nb_gl_programs_release(struct nb_gl *gl);

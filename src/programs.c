@@ -17,6 +17,10 @@
     { "ga_comp_t" #T "_i" #I, "#define NB_TILE " #T "\n#define NB_IPT " #I "\n", \
       { 0 }, { "ga.glsl", "ga.comp" }, NB_STAGE_COMPUTE }
 
+#define GAJ_COMPUTE(T)                                                      \
+    { "gaj_comp_t" #T, "#define NB_TILE " #T "\n", { 0 }, { "gaj.glsl", "gaj.comp" }, \
+      NB_STAGE_COMPUTE }
+
 static const struct nb_program_desc catalogue[] = {
     FRAGMENT_GA("1x1", 1, 1),
     FRAGMENT_GA("1x4", 1, 4),
@@ -27,6 +31,9 @@ static const struct nb_program_desc catalogue[] = {
     COMPUTE_GA(128, 1), COMPUTE_GA(128, 2), COMPUTE_GA(128, 4), COMPUTE_GA(128, 8),
     COMPUTE_GA(256, 1), COMPUTE_GA(256, 2), COMPUTE_GA(256, 4), COMPUTE_GA(256, 8),
     { "reduce_comp", "", { 0 }, { "reduce.comp" }, NB_STAGE_COMPUTE },
+    GAJ_COMPUTE(64), GAJ_COMPUTE(128), GAJ_COMPUTE(256),
+    { "predict_comp", "", { 0 }, { "predict.comp" }, NB_STAGE_COMPUTE },
+    { "scatter_comp", "", { 0 }, { "scatter.comp" }, NB_STAGE_COMPUTE },
     { 0 }
 };
 

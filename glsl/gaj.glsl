@@ -1,0 +1,34 @@
+/* gaj.glsl - the GAJ force law: acceleration, jerk and potential for the
+ * 4th-order Hermite scheme (seed 000 Table 1, seed 001 eqs. 3-4; G = 1):
+ *
+ *   a_i   += m_j r_ij / (r^2 + eps^2)^{3/2}
+ *   j_i   += m_j [v_ij / (r^2 + eps^2)^{3/2}
+ *                 - 3 (r_ij . v_ij) r_ij / (r^2 + eps^2)^{5/2}]
+ *   phi_i -= m_j / (r^2 + eps^2)^{1/2},   r_ij = x_j - x_i, v_ij = v_j - v_i
+ *
+ * Written once as a macro over the lane type, like ga.glsl.  `excluded`
+ * drops the pair i == j found by index: mix() selects, so eps = 0 gives
+ * no NaN. */
+#define NB_GAJ_LAW(T, B)                                                      \
+void nb_gaj_accumulate(T dx, T dy, T dz, T dvx, T dvy, T dvz, T mj,          \
+                       float eps2, B excluded, inout T ax, inout T ay,        \
+                       inout T az, inout T jx, inout T jy, inout T jz,        \
+                       inout T pot)                                           \
+{                                                                             \
+    T r2 = fma(dx, dx, fma(dy, dy, fma(dz, dz, T(eps2))));                    \
+    T rinv = mix(inversesqrt(r2), T(0.0), excluded);                          \
+    T rinv2 = rinv * rinv;                                                    \
+    T mr = mj * rinv;                                                         \
+    T mr3 = mr * rinv2;                                                       \
+    T alpha = 3.0 * fma(dx, dvx, fma(dy, dvy, dz * dvz)) * rinv2;             \
+    ax = fma(mr3, dx, ax);                                                    \
+    ay = fma(mr3, dy, ay);                                                    \
+    az = fma(mr3, dz, az);                                                    \
+    jx = fma(mr3, fma(-alpha, dx, dvx), jx);                                  \
+    jy = fma(mr3, fma(-alpha, dy, dvy), jy);                                  \
+    jz = fma(mr3, fma(-alpha, dz, dvz), jz);                                  \
+    pot -= mr;                                                                \
+}
+
+NB_GAJ_LAW(float, bool)
+NB_GAJ_LAW(vec4, bvec4)

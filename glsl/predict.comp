@@ -1,0 +1,33 @@
+/* predict.comp - the Hermite predictor on the device (seed 001 section 6:
+ * keep the particles on the GPU and send only the corrected block):
+ *
+ *   x_p = x0 + v dt + a dt^2/2 + j dt^3/6,   v_p = v + a dt + j dt^2/2
+ *
+ * with dt = t - t0 per particle.  Times and the base positions are double
+ * (t ~ 1000 with dt ~ 1e-4 would lose most digits in float); the small
+ * increments are float.  Writes the j-set of the GAJ kernel. */
+layout(local_size_x = 256) in;
+
+layout(std430, binding = NB_BIND_STATE_X) readonly buffer X0 { double x0[]; };
+layout(std430, binding = NB_BIND_STATE_T0) readonly buffer T0 { double t0[]; };
+layout(std430, binding = NB_BIND_STATE_V) readonly buffer V0 { vec4 v0[]; };    /* v, m */
+layout(std430, binding = NB_BIND_STATE_A) readonly buffer A0 { vec4 a0[]; };
+layout(std430, binding = NB_BIND_STATE_J) readonly buffer J0 { vec4 j0[]; };
+layout(std430, binding = NB_BIND_POS) writeonly buffer Positions { vec4 pos[]; };
+layout(std430, binding = NB_BIND_VEL) writeonly buffer Velocities { vec4 vel[]; };
+
+layout(location = NB_LOC_N) uniform int n;
+layout(location = NB_LOC_TIME) uniform double t;
+
+void main()
+{
+    int i = int(gl_GlobalInvocationID.x);
+    if (i >= n)
+        return;
+    float dt = float(t - t0[i]);
+    vec3 v = v0[i].xyz, a = a0[i].xyz, j = j0[i].xyz;
+    vec3 dx = dt * (v + dt * (0.5 * a + (dt / 6.0) * j));
+    dvec3 x = dvec3(x0[3 * i], x0[3 * i + 1], x0[3 * i + 2]) + dvec3(dx);
+    pos[i] = vec4(vec3(x), v0[i].w);
+    vel[i] = vec4(v + dt * (a + (0.5 * dt) * j), 0.0);
+}

@@ -1,0 +1,308 @@
+/* gaj_compute.c - the GAJ kernel and the device-resident Hermite state of
+ * the compute pipeline (glsl/gaj.comp, predict.comp, scatter.comp).
+ *
+ * Two ways to feed it, as seed 001 has them and as its section 6 wished:
+ *  - the host predicts every particle and uploads the j-set (set_j);
+ *  - the state (x, v, a, jerk, t0) stays on the GPU: the host uploads only
+ *    the corrected block (update_state), predict.comp makes the j-set. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "gl_internal.h"
+
+/* Work groups that fill a large GPU; j-slices aim at this many. */
+#define NB_GAJ_FILL_GROUPS 1024
+
+enum {
+    B_POS, B_VEL, B_ACTIVE, B_OUT, B_OUT2, B_PART, B_PART2,
+    B_SX, B_ST0, B_SV, B_SA, B_SJ, B_BX, B_BT0, B_BVAJ, B_COUNT
+};
+
+struct buffer { GLuint id; size_t capacity; };
+
+struct nb_gaj_compute {
+    struct nb_gl *gl;
+    struct buffer buf[B_COUNT];
+    size_t n, n_active;
+    void *staging;
+    size_t staging_bytes;
+    struct nb_gpu_timer timer;
+    double seconds;
+};
+
+static enum nb_status grow(struct nb_gaj_compute *g, int which, size_t bytes,
+                           const char *what, struct nb_error *err)
+{
+    return nb_gl_ensure_buffer(&g->buf[which].id, &g->buf[which].capacity,
+                               bytes ? bytes : 16, what, err);
+}
+
+static enum nb_status upload(struct nb_gaj_compute *g, int which, size_t bytes,
+                             const void *data, const char *what, struct nb_error *err)
+{
+    if (grow(g, which, bytes, what, err) != NB_OK)
+        return err->status;
+    glBindBuffer(GL_SHADER_STORAGE_BUFFER, g->buf[which].id);
+    glBufferSubData(GL_SHADER_STORAGE_BUFFER, 0, (GLsizeiptr)bytes, data);
+    return nb_gl_check(what, err);
+}
+
+static void *staging(struct nb_gaj_compute *g, size_t bytes, struct nb_error *err)
+{
+    if (g->staging_bytes < bytes) {
+        free(g->staging);
+        g->staging = nb_alloc(bytes, 1, "GAJ staging", err);
+        g->staging_bytes = g->staging ? bytes : 0;
+    }
+    return g->staging;
+}
+
+/* count vec4s: xyz from v3 (3 per element), w from w1 (or 0). */
+static void pack_vec4(float *dst, size_t count, const double *v3, const double *w1)
+{
+    for (size_t i = 0; i < count; i++) {
+        dst[4 * i + 0] = (float)v3[3 * i + 0];
+        dst[4 * i + 1] = (float)v3[3 * i + 1];
+        dst[4 * i + 2] = (float)v3[3 * i + 2];
+        dst[4 * i + 3] = w1 ? (float)w1[i] : 0.0f;
+    }
+}
+
+static enum nb_status upload_vec4(struct nb_gaj_compute *g, int which, size_t count,
+                                  const double *v3, const double *w1,
+                                  const char *what, struct nb_error *err)
+{
+    float *f = staging(g, 16 * (count ? count : 1), err);
+    if (!f)
+        return NB_ERR_NOMEM;
+    pack_vec4(f, count, v3, w1);
+    return upload(g, which, 16 * count, f, what, err);
+}
+
+static enum nb_status upload_indices(struct nb_gaj_compute *g, size_t count,
+                                     const uint32_t *index, size_t limit,
+                                     struct nb_error *err)
+{
+    for (size_t k = 0; k < count; k++)
+        if (index[k] >= limit)
+            return nb_error_set(err, NB_ERR_ARGS, "GAJ: particle index %u out of "
+                                "range (%zu particles)", (unsigned)index[k], limit);
+    return upload(g, B_ACTIVE, 4 * count, index, "active indices", err);
+}
+
+enum nb_status nb_gaj_compute_set_j(struct nb_gaj_compute *g, size_t n,
+                                    const double *x, const double *v,
+                                    const double *m, struct nb_error *err)
+{
+    if (n > (size_t)INT32_MAX / 64)
+        return nb_error_set(err, NB_ERR_LIMIT, "%zu particles: too many to index", n);
+    g->n = n;
+    if (upload_vec4(g, B_POS, n, x, m, "GAJ positions", err) != NB_OK)
+        return err->status;
+    return upload_vec4(g, B_VEL, n, v, NULL, "GAJ velocities", err);
+}
+
+/* Slices so that about NB_GAJ_FILL_GROUPS groups run, at most one per tile. */
+static int slice_tiles(int groups, int tiles)
+{
+    int s = nb_gl_ceil_div(NB_GAJ_FILL_GROUPS, groups);
+    s = s < 1 ? 1 : s > tiles ? tiles : s;
+    return nb_gl_ceil_div(tiles, s);
+}
+
+static void reduce(GLuint program, GLuint partial, GLuint out, int count, int slices)
+{
+    glUseProgram(program);
+    glUniform1i(NB_LOC_N, count);
+    glUniform1i(NB_LOC_SLICES, slices);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, NB_BIND_PARTIAL, partial);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, NB_BIND_OUT, out);
+    glDispatchCompute((GLuint)nb_gl_ceil_div(count, 256), 1, 1);
+}
+
+enum nb_status nb_gaj_compute_run(struct nb_gaj_compute *g, int tile, double eps,
+                                  size_t n_active, const uint32_t *active,
+                                  struct nb_error *err)
+{
+    char name[32];
+    GLuint gaj, red;
+    int n = (int)g->n, na = (int)n_active;
+    g->n_active = n_active;
+    if (n_active == 0 || n == 0)
+        return NB_OK;
+    int groups = nb_gl_ceil_div(na, tile), tiles = nb_gl_ceil_div(n, tile);
+    int per_slice = slice_tiles(groups, tiles), slices = nb_gl_ceil_div(tiles, per_slice);
+    size_t out_bytes = 16 * n_active, part_bytes = out_bytes * (size_t)slices;
+    snprintf(name, sizeof name, "gaj_comp_t%d", tile);
+    if (upload_indices(g, n_active, active, g->n, err) != NB_OK ||
+        nb_gl_program(g->gl, name, &gaj, err) != NB_OK ||
+        nb_gl_program(g->gl, "reduce_comp", &red, err) != NB_OK ||
+        grow(g, B_OUT, out_bytes, "GAJ results", err) != NB_OK ||
+        grow(g, B_OUT2, out_bytes, "GAJ results", err) != NB_OK ||
+        (slices > 1 && (grow(g, B_PART, part_bytes, "GAJ slices", err) != NB_OK ||
+                        grow(g, B_PART2, part_bytes, "GAJ slices", err) != NB_OK)))
+        return err->status;
+
+    nb_gpu_timer_start(&g->timer);
+    glUseProgram(gaj);
+    glUniform1f(NB_LOC_EPS2, (float)(eps * eps));
+    glUniform1i(NB_LOC_N, n);
+    glUniform1i(NB_LOC_SLICE_LEN, per_slice);
+    glUniform1i(NB_LOC_N_ACTIVE, na);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, NB_BIND_POS, g->buf[B_POS].id);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, NB_BIND_VEL, g->buf[B_VEL].id);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, NB_BIND_ACTIVE, g->buf[B_ACTIVE].id);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, NB_BIND_OUT,
+                     g->buf[slices > 1 ? B_PART : B_OUT].id);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, NB_BIND_OUT2,
+                     g->buf[slices > 1 ? B_PART2 : B_OUT2].id);
+    glDispatchCompute((GLuint)groups, (GLuint)slices, 1);
+    if (slices > 1) {
+        glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+        reduce(red, g->buf[B_PART].id, g->buf[B_OUT].id, na, slices);
+        reduce(red, g->buf[B_PART2].id, g->buf[B_OUT2].id, na, slices);
+    }
+    g->seconds = nb_gpu_timer_stop(&g->timer);
+    return nb_gl_check("GAJ dispatch", err);
+}
+
+enum nb_status nb_gaj_compute_read(struct nb_gaj_compute *g, double *acc,
+                                   double *jerk, double *pot, struct nb_error *err)
+{
+    size_t na = g->n_active;
+    float *f = staging(g, 32 * (na ? na : 1), err);
+    if (!f)
+        return NB_ERR_NOMEM;
+    if (na == 0)
+        return NB_OK;
+    glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
+    glBindBuffer(GL_SHADER_STORAGE_BUFFER, g->buf[B_OUT].id);
+    glGetBufferSubData(GL_SHADER_STORAGE_BUFFER, 0, (GLsizeiptr)(16 * na), f);
+    glBindBuffer(GL_SHADER_STORAGE_BUFFER, g->buf[B_OUT2].id);
+    glGetBufferSubData(GL_SHADER_STORAGE_BUFFER, 0, (GLsizeiptr)(16 * na), f + 4 * na);
+    if (nb_gl_check("reading GAJ results", err) != NB_OK)
+        return err->status;
+    for (size_t k = 0; k < na; k++)
+        for (int d = 0; d < 3; d++) {
+            acc[3 * k + d] = f[4 * k + d];
+            jerk[3 * k + d] = f[4 * (na + k) + d];
+        }
+    for (size_t k = 0; k < na; k++)
+        pot[k] = f[4 * k + 3];
+    return NB_OK;
+}
+
+enum nb_status nb_gaj_compute_load_state(struct nb_gaj_compute *g, size_t n,
+                                         const double *x, const double *v,
+                                         const double *a, const double *jerk,
+                                         const double *t0, const double *m,
+                                         struct nb_error *err)
+{
+    g->n = n;
+    if (upload(g, B_SX, 24 * n, x, "Hermite positions", err) != NB_OK ||
+        upload(g, B_ST0, 8 * n, t0, "Hermite times", err) != NB_OK ||
+        upload_vec4(g, B_SV, n, v, m, "Hermite velocities", err) != NB_OK ||
+        upload_vec4(g, B_SA, n, a, NULL, "Hermite accelerations", err) != NB_OK ||
+        upload_vec4(g, B_SJ, n, jerk, NULL, "Hermite jerks", err) != NB_OK ||
+        grow(g, B_POS, 16 * n, "GAJ positions", err) != NB_OK ||
+        grow(g, B_VEL, 16 * n, "GAJ velocities", err) != NB_OK)
+        return err->status;
+    return NB_OK;
+}
+
+/* The block's v, a and jerk as three vec4 per particle. */
+static enum nb_status upload_block_vaj(struct nb_gaj_compute *g, size_t nb,
+                                       const double *v, const double *a,
+                                       const double *jerk, struct nb_error *err)
+{
+    float *f = staging(g, 48 * (nb ? nb : 1), err);
+    if (!f)
+        return NB_ERR_NOMEM;
+    for (size_t k = 0; k < nb; k++) {
+        pack_vec4(f + 12 * k, 1, v + 3 * k, NULL);
+        pack_vec4(f + 12 * k + 4, 1, a + 3 * k, NULL);
+        pack_vec4(f + 12 * k + 8, 1, jerk + 3 * k, NULL);
+    }
+    return upload(g, B_BVAJ, 48 * nb, f, "corrected block", err);
+}
+
+enum nb_status nb_gaj_compute_update_state(struct nb_gaj_compute *g, size_t nb,
+                                           const uint32_t *idx, const double *x,
+                                           const double *v, const double *a,
+                                           const double *jerk, const double *t0,
+                                           struct nb_error *err)
+{
+    GLuint prog;
+    if (nb == 0)
+        return NB_OK;
+    if (!g->buf[B_SX].id)
+        return nb_error_set(err, NB_ERR_ARGS, "update_state before load_state");
+    if (nb_gl_program(g->gl, "scatter_comp", &prog, err) != NB_OK ||
+        upload_indices(g, nb, idx, g->n, err) != NB_OK ||
+        upload(g, B_BX, 24 * nb, x, "corrected block", err) != NB_OK ||
+        upload(g, B_BT0, 8 * nb, t0, "corrected block", err) != NB_OK ||
+        upload_block_vaj(g, nb, v, a, jerk, err) != NB_OK)
+        return err->status;
+    static const struct { int binding, which; } bind[] = {
+        { NB_BIND_STATE_X, B_SX }, { NB_BIND_STATE_T0, B_ST0 }, { NB_BIND_STATE_V, B_SV },
+        { NB_BIND_STATE_A, B_SA }, { NB_BIND_STATE_J, B_SJ }, { NB_BIND_BLOCK_X, B_BX },
+        { NB_BIND_BLOCK_T0, B_BT0 }, { NB_BIND_BLOCK_VAJ, B_BVAJ },
+        { NB_BIND_ACTIVE, B_ACTIVE } };
+    glUseProgram(prog);
+    glUniform1i(NB_LOC_N_ACTIVE, (int)nb);
+    for (size_t k = 0; k < sizeof bind / sizeof bind[0]; k++)
+        glBindBufferBase(GL_SHADER_STORAGE_BUFFER, (GLuint)bind[k].binding,
+                         g->buf[bind[k].which].id);
+    glDispatchCompute((GLuint)nb_gl_ceil_div((int)nb, 256), 1, 1);
+    glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+    return nb_gl_check("scattering the corrected block", err);
+}
+
+enum nb_status nb_gaj_compute_predict(struct nb_gaj_compute *g, double t,
+                                      struct nb_error *err)
+{
+    GLuint prog;
+    if (!g->buf[B_SX].id)
+        return nb_error_set(err, NB_ERR_ARGS, "predict_j before load_state");
+    if (nb_gl_program(g->gl, "predict_comp", &prog, err) != NB_OK)
+        return err->status;
+    static const struct { int binding, which; } bind[] = {
+        { NB_BIND_STATE_X, B_SX }, { NB_BIND_STATE_T0, B_ST0 }, { NB_BIND_STATE_V, B_SV },
+        { NB_BIND_STATE_A, B_SA }, { NB_BIND_STATE_J, B_SJ }, { NB_BIND_POS, B_POS },
+        { NB_BIND_VEL, B_VEL } };
+    nb_gpu_timer_start(&g->timer);
+    glUseProgram(prog);
+    glUniform1i(NB_LOC_N, (int)g->n);
+    glUniform1d(NB_LOC_TIME, t);
+    for (size_t k = 0; k < sizeof bind / sizeof bind[0]; k++)
+        glBindBufferBase(GL_SHADER_STORAGE_BUFFER, (GLuint)bind[k].binding,
+                         g->buf[bind[k].which].id);
+    glDispatchCompute((GLuint)nb_gl_ceil_div((int)g->n, 256), 1, 1);
+    glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+    g->seconds = nb_gpu_timer_stop(&g->timer);
+    return nb_gl_check("device prediction", err);
+}
+
+double nb_gaj_compute_seconds(const struct nb_gaj_compute *g) { return g->seconds; }
+
+struct nb_gaj_compute *nb_gaj_compute_create(struct nb_gl *gl, struct nb_error *err)
+{
+    struct nb_gaj_compute *g = nb_alloc(1, sizeof *g, "GAJ pipeline", err);
+    if (!g)
+        return NULL;
+    g->gl = gl;
+    nb_gpu_timer_init(&g->timer, gl);
+    return g;
+}
+
+void nb_gaj_compute_destroy(struct nb_gaj_compute *g)
+{
+    if (!g)
+        return;
+    for (int k = 0; k < B_COUNT; k++)
+        if (g->buf[k].id)
+            glDeleteBuffers(1, &g->buf[k].id);
+    nb_gpu_timer_free(&g->timer);
+    free(g->staging);
+    free(g);
+}
