@@ -28,6 +28,9 @@
 /* Texture units and buffer binding points. */
 #define NB_UNIT_POS 0
 #define NB_UNIT_PREV 1          /* units 1..4: previous pass, one per target */
+#define NB_UNIT_VEL 5           /* GAJ: j velocities, i positions, i velocities */
+#define NB_UNIT_IPOS 6
+#define NB_UNIT_IVEL 7
 #define NB_BIND_POS 0
 #define NB_BIND_OUT 1
 #define NB_BIND_PARTIAL 2

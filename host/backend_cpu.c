@@ -1,7 +1,10 @@
 /* backend_cpu.c - the CPU reference behind the force-backend table.
  *
- * Always available and the tests' oracle: it wraps nb_cpu_ga, keeping its
- * own copies of the particles and of the last result. */
+ * Always available and the tests' oracle: it wraps nb_cpu_ga and
+ * nb_cpu_gaj, keeping its own copies of the particles and of the last
+ * result.  The GA set (set_particles) and the GAJ j-set (set_j) are kept
+ * apart, as on the GPU.  It keeps no Hermite state (load_state,
+ * update_state and predict_j stay NULL): --predict gpu is refused. */
 #include "nb_host.h"
 
 #include <omp.h>
@@ -18,6 +21,12 @@ struct cpu_state {
     double *pot;            /* n, last result */
     double seconds;         /* duration of the last compute */
     char renderer[64];
+    struct cpu_gaj {
+        size_t n;           /* j-particles */
+        double *x, *v, *m;  /* 3n, 3n, n */
+        size_t n_active;    /* i-particles of the last result */
+        double *acc, *jerk, *pot;   /* 3n, 3n, n: room for any block */
+    } gaj;
 };
 
 static enum nb_status cpu_set_variant(void *state, const char *variant,
@@ -120,10 +129,94 @@ static const char *const *cpu_variant_list(void *state)
     return cpu_variants;
 }
 
+static void free_gaj(struct cpu_gaj *g)
+{
+    free(g->x);
+    free(g->v);
+    free(g->m);
+    free(g->acc);
+    free(g->jerk);
+    free(g->pot);
+    memset(g, 0, sizeof *g);
+}
+
+/* Arrays for n j-particles and blocks of up to n; kept when n is unchanged,
+ * since a run calls set_j with the same n every block step. */
+static enum nb_status gaj_reserve(struct cpu_gaj *g, size_t n,
+                                  struct nb_error *err)
+{
+    if (g->x && g->n == n)
+        return NB_OK;
+    free_gaj(g);
+    if (!(g->x = nb_alloc(n, 3 * sizeof(double), "cpu j-positions", err)) ||
+        !(g->v = nb_alloc(n, 3 * sizeof(double), "cpu j-velocities", err)) ||
+        !(g->m = nb_alloc(n, sizeof(double), "cpu j-masses", err)) ||
+        !(g->acc = nb_alloc(n, 3 * sizeof(double), "cpu GAJ accelerations", err)) ||
+        !(g->jerk = nb_alloc(n, 3 * sizeof(double), "cpu GAJ jerks", err)) ||
+        !(g->pot = nb_alloc(n, sizeof(double), "cpu GAJ potentials", err))) {
+        free_gaj(g);
+        return NB_ERR_NOMEM;
+    }
+    g->n = n;
+    return NB_OK;
+}
+
+static enum nb_status cpu_set_j(void *state, size_t n, const double *x,
+                                const double *v, const double *m,
+                                struct nb_error *err)
+{
+    struct cpu_gaj *g = &((struct cpu_state *)state)->gaj;
+
+    if (gaj_reserve(g, n, err) != NB_OK)
+        return NB_ERR_NOMEM;
+    if (n > 0) {
+        memcpy(g->x, x, 3 * n * sizeof *x);
+        memcpy(g->v, v, 3 * n * sizeof *v);
+        memcpy(g->m, m, n * sizeof *m);
+    }
+    g->n_active = 0;
+    return NB_OK;
+}
+
+static enum nb_status cpu_compute_gaj(void *state, double eps, size_t n_active,
+                                      const uint32_t *active,
+                                      struct nb_error *err)
+{
+    struct cpu_state *s = state;
+    struct cpu_gaj *g = &s->gaj;
+    double t0 = nb_clock_seconds();
+    enum nb_status st;
+
+    if (n_active > g->n)
+        return nb_error_set(err, NB_ERR_ARGS, "cpu GAJ: %zu i-particles but "
+                            "only %zu j-particles (call set_j first)",
+                            n_active, g->n);
+    st = nb_cpu_gaj(g->n, g->x, g->v, g->m, eps, n_active, active, g->acc,
+                    g->jerk, g->pot, err);
+    s->seconds = nb_clock_seconds() - t0;
+    g->n_active = st == NB_OK ? n_active : 0;
+    return st;
+}
+
+static enum nb_status cpu_read_gaj(void *state, double *acc, double *jerk,
+                                   double *pot, struct nb_error *err)
+{
+    struct cpu_gaj *g = &((struct cpu_state *)state)->gaj;
+
+    (void)err;
+    if (g->n_active > 0) {
+        memcpy(acc, g->acc, 3 * g->n_active * sizeof *acc);
+        memcpy(jerk, g->jerk, 3 * g->n_active * sizeof *jerk);
+        memcpy(pot, g->pot, g->n_active * sizeof *pot);
+    }
+    return NB_OK;
+}
+
 static void cpu_destroy(void *state)
 {
     if (state) {
         free_arrays(state);
+        free_gaj(&((struct cpu_state *)state)->gaj);
         free(state);
     }
 }
@@ -146,6 +239,9 @@ enum nb_status nb_backend_cpu_create(struct nb_force_backend *b,
     b->variant = cpu_variant;
     b->renderer = cpu_renderer;
     b->variants = cpu_variant_list;
+    b->set_j = cpu_set_j;
+    b->compute_gaj = cpu_compute_gaj;
+    b->read_gaj = cpu_read_gaj;
     b->destroy = cpu_destroy;
     return NB_OK;
 }

@@ -1,4 +1,4 @@
-/* snapshot.c - the text snapshot reader.
+/* snapshot.c - the text snapshot reader and writer.
  *
  * One particle a line, `id m x y z vx vy vz` (8 columns) or
  * `id type m x y z vx vy vz` (9 columns), whitespace separated.  Lines of
@@ -267,4 +267,27 @@ enum nb_status nb_snapshot_read(const char *path, struct nb_particles *p,
     if (st != NB_OK)
         nb_particles_free(p);
     return st;
+}
+
+/* ---- writing ----------------------------------------------------------- */
+
+enum nb_status nb_snapshot_write(const char *path, const struct nb_particles *p,
+                                 const char *comment, struct nb_error *err)
+{
+    struct nb_outfile out;
+
+    if (nb_outfile_open(&out, path, err) != NB_OK)
+        return err->status;
+    if (comment)
+        fprintf(out.fp, "# %s\n", comment);
+    /* %.17g: every double reads back to itself, so a snapshot can be
+     * resumed from or compared without loss. */
+    for (size_t i = 0; i < p->n; i++) {
+        const double *x = &p->x[3 * i], *v = &p->v[3 * i];
+
+        fprintf(out.fp, "%lld %.17g %.17g %.17g %.17g %.17g %.17g %.17g\n",
+                (long long)p->id[i], p->m[i], x[0], x[1], x[2], v[0], v[1],
+                v[2]);
+    }
+    return nb_outfile_commit(&out, err);
 }

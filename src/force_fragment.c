@@ -54,7 +54,6 @@ struct fragment {
     double draw_budget;             /* interactions a draw, automatic passes */
     struct nb_gl_choice choice;     /* "auto" and what it chose for */
     GLuint pos_tex, vao;
-    int pos_rows;                   /* rows of pos_tex as allocated */
     size_t n;
     int npad, rows;                 /* stream length padded to 4, its rows */
     struct target_set sets[SET_COUNT];
@@ -64,6 +63,27 @@ struct fragment {
     float *staging;
     size_t staging_count;
     char variant[48];
+    /* GAJ: the j-set's velocities, the gathered active block, and host
+     * copies of the packed j-set that the gather reads. */
+    GLuint vel_tex, ipos_tex, ivel_tex;
+    int vel_rows, i_rows;           /* rows of those textures as allocated */
+    size_t n_active;
+    float *host_pos, *host_vel;
+    size_t host_count;
+};
+
+/* The shape of one kernel run over the streams: what choose_split,
+ * prepare and draw_passes need, the same for GA and GAJ. */
+struct shape {
+    const char *kernel;             /* program names */
+    const char *reduce;
+    int targets;                    /* render targets written per fragment */
+    int width, rows;                /* fragments of one replica */
+    int npad;                       /* j-stream length, a multiple of 4 */
+    double interactions;            /* per evaluation */
+    int extra_count;                /* textures the kernel reads beside pos */
+    int extra_units[3];
+    GLuint extra_textures[3];
 };
 
 static enum nb_status parse_variant(struct fragment *f, const char *name,
@@ -172,56 +192,79 @@ static enum nb_status ensure_staging(struct fragment *f, size_t texels,
     return f->staging ? NB_OK : NB_ERR_NOMEM;
 }
 
+/* Uploads rows x NB_STREAM_WIDTH texels, re-creating the texture when its
+ * height changes (immutable storage). */
+static void upload_stream(GLuint *tex, int old_rows, int rows, const float *texels)
+{
+    if (*tex && old_rows != rows) {
+        glDeleteTextures(1, tex);
+        *tex = 0;
+    }
+    if (!*tex)
+        *tex = new_texture(NB_STREAM_WIDTH, rows);
+    glBindTexture(GL_TEXTURE_2D, *tex);
+    glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, NB_STREAM_WIDTH, rows, GL_RGBA, GL_FLOAT,
+                    texels);
+}
+
+/* Rows of a stream of n particles padded to 4; NB_ERR_LIMIT past the
+ * texture size. */
+static enum nb_status stream_rows(size_t n, int *rows, struct nb_error *err)
+{
+    size_t npad = (n + 3) / 4 * 4;
+    size_t r = npad ? (npad + NB_STREAM_WIDTH - 1) / NB_STREAM_WIDTH : 1;
+    if (n > INT_MAX / 8 || r > (size_t)max_texture_size())
+        return nb_error_set(err, NB_ERR_LIMIT, "%zu particles need a %dx%zu texture, "
+                            "over this GL's GL_MAX_TEXTURE_SIZE of %d", n,
+                            NB_STREAM_WIDTH, r, max_texture_size());
+    *rows = (int)r;
+    return NB_OK;
+}
+
+/* Texels t >= from of a packed stream become padding: far away, no mass
+ * (w = pad_w: the mass, or -1 as the index of an i-stream). */
+static void pad_stream(float *texels, size_t from, size_t to, float pad_w)
+{
+    for (size_t t = from; t < to; t++) {
+        float *p = texels + 4 * t;
+        p[0] = p[1] = p[2] = (float)NB_PAD_COORD;
+        p[3] = pad_w;
+    }
+}
+
 /* The particle stream: whole rows, padding particles after the last. */
 static enum nb_status fragment_set_particles(void *state, size_t n,
                                              const double *x, const double *m,
                                              struct nb_error *err)
 {
     struct fragment *f = state;
-    size_t npad = (n + 3) / 4 * 4;
-    size_t rows = npad ? (npad + NB_STREAM_WIDTH - 1) / NB_STREAM_WIDTH : 1;
-    if (n > INT_MAX / 8 || rows > (size_t)max_texture_size())
-        return nb_error_set(err, NB_ERR_LIMIT, "%zu particles need a %dx%zu texture, "
-                            "over this GL's GL_MAX_TEXTURE_SIZE of %d", n,
-                            NB_STREAM_WIDTH, rows, max_texture_size());
-    size_t texels = rows * NB_STREAM_WIDTH;
+    int rows = 0;
+    if (stream_rows(n, &rows, err) != NB_OK)
+        return err->status;
+    size_t texels = (size_t)rows * NB_STREAM_WIDTH;
     if (ensure_staging(f, texels, err) != NB_OK)
         return err->status;
     nb_gl_pack_particles(f->staging, n, x, m);
-    for (size_t t = n; t < texels; t++) {
-        float *p = f->staging + 4 * t;
-        p[0] = p[1] = p[2] = (float)NB_PAD_COORD;
-        p[3] = (float)NB_PAD_MASS;
-    }
-    if (f->pos_tex && f->pos_rows != (int)rows) {
-        glDeleteTextures(1, &f->pos_tex);
-        f->pos_tex = 0;
-    }
-    if (!f->pos_tex)
-        f->pos_tex = new_texture(NB_STREAM_WIDTH, (int)rows);
-    glBindTexture(GL_TEXTURE_2D, f->pos_tex);
-    glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, NB_STREAM_WIDTH, (int)rows, GL_RGBA,
-                    GL_FLOAT, f->staging);
-    f->pos_rows = (int)rows;
+    pad_stream(f->staging, n, texels, (float)NB_PAD_MASS);
+    upload_stream(&f->pos_tex, f->rows, rows, f->staging);
     f->n = n;
-    f->npad = (int)npad;
-    f->rows = (int)rows;
+    f->npad = (int)((n + 3) / 4 * 4);
+    f->rows = rows;
     return nb_gl_check("uploading the particle texture", err);
 }
 
 /* Replicas fill the GPU with fragments; passes bound a draw's length. */
-static void choose_split(struct fragment *f)
+static void choose_split(struct fragment *f, const struct shape *sh)
 {
-    int fragments = NB_STREAM_WIDTH / f->per_frag * f->rows;
+    int fragments = sh->width * sh->rows;
     int r = f->replicas ? f->replicas : nb_gl_ceil_div(NB_FRAGMENT_FILL, fragments);
-    int r_max = max_texture_size() / f->rows;
-    if (!f->replicas && r > f->npad / NB_FRAGMENT_MIN_SLICE)
-        r = f->npad / NB_FRAGMENT_MIN_SLICE;
+    int r_max = max_texture_size() / sh->rows;
+    if (!f->replicas && r > sh->npad / NB_FRAGMENT_MIN_SLICE)
+        r = sh->npad / NB_FRAGMENT_MIN_SLICE;
     r = r < 1 ? 1 : r > r_max ? r_max : r;
-    double total = (double)f->npad * f->npad;
-    int p = f->passes ? f->passes : (int)(total / f->draw_budget) + 1;
+    int p = f->passes ? f->passes : (int)(sh->interactions / f->draw_budget) + 1;
     /* Every slice keeps at least one 4-particle block. */
-    while (r * p > f->npad / 4 && (p > 1 || r > 1))
+    while (r * p > sh->npad / 4 && (p > 1 || r > 1))
         p > 1 ? p-- : r--;
     f->used_replicas = r;
     f->used_passes = p;
@@ -235,43 +278,45 @@ static void bind_textures(int first_unit, const struct target_set *s, int count)
     }
 }
 
-/* Builds the programs and the render targets the current variant needs,
- * so that compilation and allocation stay out of the timings. */
-static enum nb_status prepare(struct fragment *f, GLuint *ga, GLuint *reduce,
-                              struct nb_error *err)
+/* Builds the programs and the render targets a run needs, so that
+ * compilation and allocation stay out of the timings. */
+static enum nb_status prepare(struct fragment *f, const struct shape *sh, GLuint *kernel,
+                              GLuint *reduce, struct nb_error *err)
 {
-    char name[32];
-    int width = NB_STREAM_WIDTH / f->per_frag, r = f->used_replicas;
-    snprintf(name, sizeof name, "ga_frag_%dx%d", f->per_frag, f->unroll);
-    if (nb_gl_program(f->gl, name, ga, err) != NB_OK)
-        return err->status;
-    snprintf(name, sizeof name, "reduce_frag_%d", f->per_frag);
-    if (nb_gl_program(f->gl, name, reduce, err) != NB_OK)
+    int r = f->used_replicas;
+    if (nb_gl_program(f->gl, sh->kernel, kernel, err) != NB_OK ||
+        nb_gl_program(f->gl, sh->reduce, reduce, err) != NB_OK)
         return err->status;
     for (int s = SET_PING; s <= (f->used_passes > 1 ? SET_PONG : SET_PING); s++)
-        if (ensure_set(&f->sets[s], width, f->rows * r, f->per_frag, err) != NB_OK)
+        if (ensure_set(&f->sets[s], sh->width, sh->rows * r, sh->targets, err) != NB_OK)
             return err->status;
-    if (r > 1 && ensure_set(&f->sets[SET_FINAL], width, f->rows, f->per_frag, err) != NB_OK)
+    if (r > 1 && ensure_set(&f->sets[SET_FINAL], sh->width, sh->rows, sh->targets,
+                            err) != NB_OK)
         return err->status;
     return NB_OK;
 }
 
-static void draw_passes(struct fragment *f, GLuint prog, float eps2)
+/* The passes over the j-stream; the kernel's own textures are bound. */
+static void draw_passes(struct fragment *f, const struct shape *sh, GLuint prog, float eps2)
 {
-    int r = f->used_replicas, p = f->used_passes, width = NB_STREAM_WIDTH / f->per_frag;
-    int slice_len = nb_gl_ceil_div(nb_gl_ceil_div(f->npad, r * p), 4) * 4;
+    int r = f->used_replicas, p = f->used_passes;
+    int slice_len = nb_gl_ceil_div(nb_gl_ceil_div(sh->npad, r * p), 4) * 4;
     glUseProgram(prog);
     glUniform1f(NB_LOC_EPS2, eps2);
-    glUniform1i(NB_LOC_NPAD, f->npad);
+    glUniform1i(NB_LOC_NPAD, sh->npad);
     glUniform1i(NB_LOC_SLICE_LEN, slice_len);
     glUniform1i(NB_LOC_PASSES, p);
-    glUniform1i(NB_LOC_ROWS, f->rows);
+    glUniform1i(NB_LOC_ROWS, sh->rows);
     glActiveTexture(GL_TEXTURE0 + NB_UNIT_POS);
     glBindTexture(GL_TEXTURE_2D, f->pos_tex);
-    glViewport(0, 0, width, f->rows * r);
+    for (int k = 0; k < sh->extra_count; k++) {
+        glActiveTexture(GL_TEXTURE0 + (GLenum)sh->extra_units[k]);
+        glBindTexture(GL_TEXTURE_2D, sh->extra_textures[k]);
+    }
+    glViewport(0, 0, sh->width, sh->rows * r);
     for (int pass = 0; pass < p; pass++) {
         int cur = pass & 1;
-        bind_textures(NB_UNIT_PREV, pass ? &f->sets[!cur] : NULL, f->per_frag);
+        bind_textures(NB_UNIT_PREV, pass ? &f->sets[!cur] : NULL, sh->targets);
         glBindFramebuffer(GL_FRAMEBUFFER, f->sets[cur].fbo);
         glUniform1i(NB_LOC_PASS, pass);
         glUniform1i(NB_LOC_ACCUMULATE, pass > 0);
@@ -281,14 +326,14 @@ static void draw_passes(struct fragment *f, GLuint prog, float eps2)
 }
 
 /* Sums the replicas into the final set. */
-static void reduce_replicas(struct fragment *f, GLuint prog)
+static void reduce_replicas(struct fragment *f, const struct shape *sh, GLuint prog)
 {
     glUseProgram(prog);
-    glUniform1i(NB_LOC_ROWS, f->rows);
+    glUniform1i(NB_LOC_ROWS, sh->rows);
     glUniform1i(NB_LOC_REPLICAS, f->used_replicas);
-    bind_textures(NB_UNIT_PREV, &f->sets[f->result_set], f->per_frag);
+    bind_textures(NB_UNIT_PREV, &f->sets[f->result_set], sh->targets);
     glBindFramebuffer(GL_FRAMEBUFFER, f->sets[SET_FINAL].fbo);
-    glViewport(0, 0, NB_STREAM_WIDTH / f->per_frag, f->rows);
+    glViewport(0, 0, sh->width, sh->rows);
     glDrawArrays(GL_TRIANGLES, 0, 3);
     f->result_set = SET_FINAL;
 }
@@ -303,25 +348,153 @@ static void adapt_draw_budget(struct fragment *f)
         f->draw_budget *= 0.5;
 }
 
-static enum nb_status run_timed(struct fragment *f, float eps2, struct nb_error *err)
+/* One evaluation of a shape: passes, then the replicas' reduction. */
+static enum nb_status run_shape(struct fragment *f, const struct shape *sh, float eps2,
+                                struct nb_error *err)
 {
-    GLuint ga, reduce;
-    choose_split(f);
-    if (prepare(f, &ga, &reduce, err) != NB_OK)
+    GLuint kernel, reduce;
+    choose_split(f, sh);
+    if (prepare(f, sh, &kernel, &reduce, err) != NB_OK)
         return err->status;
     glBindVertexArray(f->vao);
     nb_gpu_timer_start(&f->timer);
-    draw_passes(f, ga, eps2);
+    draw_passes(f, sh, kernel, eps2);
     if (f->used_replicas > 1)
-        reduce_replicas(f, reduce);
+        reduce_replicas(f, sh, reduce);
     f->seconds = nb_gpu_timer_stop(&f->timer);
     adapt_draw_budget(f);
-    return nb_gl_check("fragment GA draws", err);
+    return nb_gl_check(sh->kernel, err);
+}
+
+/* The GA kernel: the i-stream is the j-stream itself. */
+static enum nb_status run_timed(struct fragment *f, float eps2, struct nb_error *err)
+{
+    char kernel[32], reduce[32];
+    snprintf(kernel, sizeof kernel, "ga_frag_%dx%d", f->per_frag, f->unroll);
+    snprintf(reduce, sizeof reduce, "reduce_frag_%d", f->per_frag);
+    const struct shape sh = { kernel, reduce, f->per_frag, NB_STREAM_WIDTH / f->per_frag,
+                              f->rows, f->npad, (double)f->npad * f->npad, 0, { 0 }, { 0 } };
+    return run_shape(f, &sh, eps2, err);
 }
 
 static enum nb_status run_state(void *state, float eps2, struct nb_error *err)
 {
     return run_timed(state, eps2, err);
+}
+
+/* ---- GAJ: the Hermite kernel on an active block (gaj.frag) ------------ */
+
+static enum nb_status ensure_host_copies(struct fragment *f, size_t texels,
+                                         struct nb_error *err)
+{
+    if (f->host_count >= texels)
+        return NB_OK;
+    free(f->host_pos);
+    free(f->host_vel);
+    f->host_pos = nb_alloc(4 * texels, sizeof(float), "GAJ host stream", err);
+    f->host_vel = f->host_pos ? nb_alloc(4 * texels, sizeof(float), "GAJ host stream", err)
+                              : NULL;
+    f->host_count = f->host_vel ? texels : 0;
+    return f->host_vel ? NB_OK : NB_ERR_NOMEM;
+}
+
+/* The j-set: positions as for GA, velocities beside them; both also kept
+ * on the host, packed, for gathering the active blocks. */
+static enum nb_status fragment_set_j(void *state, size_t n, const double *x,
+                                     const double *v, const double *m,
+                                     struct nb_error *err)
+{
+    struct fragment *f = state;
+    if (fragment_set_particles(f, n, x, m, err) != NB_OK)
+        return err->status;
+    size_t texels = (size_t)f->rows * NB_STREAM_WIDTH;
+    if (ensure_host_copies(f, texels, err) != NB_OK)
+        return err->status;
+    memcpy(f->host_pos, f->staging, 16 * texels);
+    memset(f->host_vel, 0, 16 * texels);
+    for (size_t i = 0; i < n; i++)
+        for (int d = 0; d < 3; d++)
+            f->host_vel[4 * i + d] = (float)v[3 * i + d];
+    upload_stream(&f->vel_tex, f->vel_rows, f->rows, f->host_vel);
+    f->vel_rows = f->rows;
+    return nb_gl_check("uploading the velocity texture", err);
+}
+
+/* Gathers the active block into the i-textures; position w carries the
+ * particle's index (exact in float below 2^24), -1 marks padding. */
+static enum nb_status gather_block(struct fragment *f, size_t na, const uint32_t *active,
+                                   struct nb_error *err)
+{
+    int rows = 0;
+    if (stream_rows(na, &rows, err) != NB_OK)
+        return err->status;
+    size_t texels = (size_t)rows * NB_STREAM_WIDTH;
+    if (ensure_staging(f, 2 * texels, err) != NB_OK)
+        return err->status;
+    float *ipos = f->staging, *ivel = f->staging + 4 * texels;
+    for (size_t k = 0; k < na; k++) {
+        if (active[k] >= f->n || active[k] >= (1u << 24))
+            return nb_error_set(err, active[k] >= f->n ? NB_ERR_ARGS : NB_ERR_LIMIT,
+                                "GAJ: active index %u out of range (%zu particles, "
+                                "at most 2^24 in the fragment pipeline)",
+                                (unsigned)active[k], f->n);
+        memcpy(ipos + 4 * k, f->host_pos + 4 * (size_t)active[k], 12);
+        ipos[4 * k + 3] = (float)active[k];
+        memcpy(ivel + 4 * k, f->host_vel + 4 * (size_t)active[k], 16);
+    }
+    pad_stream(ipos, na, texels, -1.0f);
+    memset(ivel + 4 * na, 0, 16 * (texels - na));
+    upload_stream(&f->ipos_tex, f->i_rows, rows, ipos);
+    upload_stream(&f->ivel_tex, f->i_rows, rows, ivel);
+    f->i_rows = rows;
+    f->n_active = na;
+    return nb_gl_check("uploading the active block", err);
+}
+
+static enum nb_status fragment_gaj(void *state, double eps, size_t na,
+                                   const uint32_t *active, struct nb_error *err)
+{
+    struct fragment *f = state;
+    if (!f->vel_tex)
+        return nb_error_set(err, NB_ERR_ARGS, "compute_gaj before set_j");
+    if (gather_block(f, na, active, err) != NB_OK || na == 0)
+        return err->status;
+    const struct shape sh = {
+        "gaj_frag_1x4", "reduce_frag_2", 2, NB_STREAM_WIDTH, f->i_rows, f->npad,
+        (double)na * f->npad, 3, { NB_UNIT_VEL, NB_UNIT_IPOS, NB_UNIT_IVEL },
+        { f->vel_tex, f->ipos_tex, f->ivel_tex } };
+    return run_shape(f, &sh, (float)(eps * eps), err);
+}
+
+/* Target 0 holds acc + pot, target 1 jerk, at texel k of the block. */
+static enum nb_status fragment_read_gaj(void *state, double *acc, double *jerk,
+                                        double *pot, struct nb_error *err)
+{
+    struct fragment *f = state;
+    const struct target_set *s = &f->sets[f->result_set];
+    size_t texels = (size_t)f->i_rows * NB_STREAM_WIDTH;
+    if (f->n_active == 0)
+        return NB_OK;
+    if (ensure_staging(f, 2 * texels, err) != NB_OK)
+        return err->status;
+    glBindFramebuffer(GL_READ_FRAMEBUFFER, s->fbo);
+    glPixelStorei(GL_PACK_ALIGNMENT, 4);
+    for (int k = 0; k < 2; k++) {
+        glReadBuffer(GL_COLOR_ATTACHMENT0 + (GLenum)k);
+        glReadPixels(0, 0, NB_STREAM_WIDTH, f->i_rows, GL_RGBA, GL_FLOAT,
+                     f->staging + 4 * texels * (size_t)k);
+    }
+    if (nb_gl_check("reading the GAJ targets", err) != NB_OK)
+        return err->status;
+    const float *ap = f->staging, *jk = f->staging + 4 * texels;
+    for (size_t k = 0; k < f->n_active; k++) {
+        for (int d = 0; d < 3; d++) {
+            acc[3 * k + d] = ap[4 * k + d];
+            jerk[3 * k + d] = jk[4 * k + d];
+        }
+        pot[k] = ap[4 * k + 3];
+    }
+    return NB_OK;
 }
 
 static double fragment_last_seconds(void *state) { return ((struct fragment *)state)->seconds; }
@@ -399,6 +572,11 @@ static void fragment_destroy(void *state)
     for (int s = 0; s < SET_COUNT; s++)
         release_set(&f->sets[s]);
     glDeleteTextures(1, &f->pos_tex);
+    glDeleteTextures(1, &f->vel_tex);
+    glDeleteTextures(1, &f->ipos_tex);
+    glDeleteTextures(1, &f->ivel_tex);
+    free(f->host_pos);
+    free(f->host_vel);
     glDeleteVertexArrays(1, &f->vao);
     nb_gpu_timer_free(&f->timer);
     free(f->staging);
@@ -426,6 +604,8 @@ enum nb_status nb_backend_fragment_create(struct nb_force_backend *b,
         .set_particles = fragment_set_particles, .compute = fragment_compute,
         .read = fragment_read, .last_seconds = fragment_last_seconds,
         .variant = fragment_variant, .renderer = fragment_renderer,
-        .variants = fragment_variant_list, .destroy = fragment_destroy };
+        .variants = fragment_variant_list, .set_j = fragment_set_j,
+        .compute_gaj = fragment_gaj, .read_gaj = fragment_read_gaj,
+        .destroy = fragment_destroy };
     return NB_OK;
 }

@@ -297,6 +297,189 @@ START_TEST(texture_limit_refused)
 }
 END_TEST
 
+/* ---- GAJ: the Hermite kernel on active blocks ------------------------- */
+
+/* A random system with velocities; float-representable like make_system. */
+static void make_moving_system(struct nb_particles *p, size_t n, uint64_t s)
+{
+    struct nb_rng rng;
+    make_system(p, n, s);
+    nb_rng_seed(&rng, s * 7919u + 1u);
+    for (size_t k = 0; k < 3 * n; k++)
+        p->v[k] = (double)(float)(2.0 * nb_rng_uniform(&rng) - 1.0);
+}
+
+/* Sorted distinct indices: every particle, every third, or the last one. */
+static size_t make_active(uint32_t *active, size_t n, int kind)
+{
+    size_t count = 0;
+    for (size_t i = 0; i < n; i++)
+        if (kind == 0 || (kind == 1 && i % 3 == 1) || (kind == 2 && i == n - 1))
+            active[count++] = (uint32_t)i;
+    if (count == 0)
+        active[count++] = 0;
+    return count;
+}
+
+/* sum_j m_j (|v_ij| / r^3 + 3 |r.v| / r^4): bounds float rounding of jerk_i. */
+static double jerk_scale(const struct nb_particles *p, size_t i, double eps)
+{
+    double sum = 0.0;
+    for (size_t j = 0; j < p->n; j++) {
+        if (j == i)
+            continue;
+        double d, w, r2 = 0.0, rv = 0.0, v2 = 0.0;
+        for (int c = 0; c < 3; c++) {
+            d = p->x[3 * j + c] - p->x[3 * i + c];
+            w = p->v[3 * j + c] - p->v[3 * i + c];
+            r2 += d * d;
+            rv += d * w;
+            v2 += w * w;
+        }
+        double s2 = r2 + eps * eps;
+        sum += p->m[j] * (sqrt(v2) / pow(s2, 1.5) + 3.0 * fabs(rv) * sqrt(r2) / pow(s2, 2.5));
+    }
+    return sum;
+}
+
+static double norm3(const double *a, const double *b)
+{
+    return sqrt(pow(a[0] - b[0], 2) + pow(a[1] - b[1], 2) + pow(a[2] - b[2], 2));
+}
+
+/* One GAJ evaluation of `p` for `active` against the CPU in double. */
+static void check_gaj_once(struct nb_force_backend *b, const struct nb_particles *p,
+                           double eps, const uint32_t *active, size_t na, const char *what)
+{
+    struct nb_error err = { 0 };
+    double *acc = malloc(3 * na * sizeof(double)), *jerk = malloc(3 * na * sizeof(double));
+    double *pot = malloc(na * sizeof(double)), *racc = malloc(3 * na * sizeof(double));
+    double *rjerk = malloc(3 * na * sizeof(double)), *rpot = malloc(na * sizeof(double));
+    double *aabs = malloc(p->n * sizeof(double)), *pabs = malloc(p->n * sizeof(double));
+    ck_assert_msg(b->compute_gaj(b->state, eps, na, active, &err) == NB_OK, "%s: %s",
+                  what, err.message);
+    ck_assert_int_eq(b->read_gaj(b->state, acc, jerk, pot, &err), NB_OK);
+    ck_assert_int_eq(nb_cpu_gaj(p->n, p->x, p->v, p->m, eps, na, active, racc, rjerk,
+                                rpot, &err), NB_OK);
+    ck_assert_int_eq(nb_cpu_ga_magnitudes(p->n, p->x, p->m, eps, aabs, pabs, &err), NB_OK);
+    for (size_t k = 0; k < na; k++) {
+        size_t i = active[k];
+        double js = jerk_scale(p, i, eps);
+        ck_assert_msg(norm3(acc + 3 * k, racc + 3 * k) <= TOLERANCE * aabs[i] &&
+                      fabs(pot[k] - rpot[k]) <= TOLERANCE * pabs[i] &&
+                      norm3(jerk + 3 * k, rjerk + 3 * k) <= TOLERANCE * js,
+                      "%s: particle %zu off: da %.3g dphi %.3g dj %.3g of scale (seed %llu)",
+                      what, i, norm3(acc + 3 * k, racc + 3 * k) / aabs[i],
+                      fabs(pot[k] - rpot[k]) / pabs[i],
+                      norm3(jerk + 3 * k, rjerk + 3 * k) / js, (unsigned long long)seed);
+    }
+    free(acc); free(jerk); free(pot); free(racc); free(rjerk); free(rpot);
+    free(aabs); free(pabs);
+}
+
+START_TEST(gaj_matches_cpu)
+{
+    static const size_t gaj_sizes[] = { 1, 2, 3, 7, 31, 256, 1000, 4097 };
+    static const char *const backends[] = { "compute", "fragment" };
+    /* Variants change between evaluations so that targets and buffers are
+     * re-made (a stale texture binding once hid there). */
+    static const char *const variants[][4] = {
+        { "t64i1", "t128i4", "t256i8", "auto" }, { "1x4", "4x4-r3-p2", "1x1-r2", "auto" } };
+    for (size_t bk = 0; bk < COUNT(backends); bk++) {
+        struct nb_force_backend b;
+        struct nb_error err = { 0 };
+        ck_assert_int_eq(nb_backend_create(&b, backends[bk], gl, &err), NB_OK);
+        for (size_t s = 0; s < COUNT(gaj_sizes); s++) {
+            struct nb_particles p = { 0 };
+            size_t n = gaj_sizes[s];
+            uint32_t *active = malloc(n * sizeof *active);
+            make_moving_system(&p, n, seed + 300 + s);
+            ck_assert_int_eq(b.set_j(b.state, n, p.x, p.v, p.m, &err), NB_OK);
+            for (int kind = 0; kind < 3; kind++)
+                for (size_t e = 0; e < COUNT(softenings); e++) {
+                    char what[96];
+                    size_t na = make_active(active, n, kind);
+                    ck_assert_int_eq(b.set_variant(b.state, variants[bk][(2 * kind + e) % 4],
+                                                   &err), NB_OK);
+                    snprintf(what, sizeof what, "%s GAJ N=%zu active=%zu eps=%g",
+                             backends[bk], n, na, softenings[e]);
+                    check_gaj_once(&b, &p, softenings[e], active, na, what);
+                }
+            free(active);
+            nb_particles_free(&p);
+        }
+        b.destroy(b.state);
+    }
+}
+END_TEST
+
+/* The device-resident state: predicting on the GPU gives the j-set the
+ * host would have made, and a scattered block replaces exactly its
+ * particles. */
+START_TEST(device_prediction_matches_host)
+{
+    const size_t n = 1031;
+    const double t = 10.0 + 1.0 / 64;
+    struct nb_force_backend b;
+    struct nb_error err = { 0 };
+    struct nb_particles p = { 0 }, q = { 0 };
+    struct nb_rng rng;
+    double *a = malloc(3 * n * sizeof(double)), *jk = malloc(3 * n * sizeof(double));
+    double *t0 = malloc(n * sizeof(double));
+    uint32_t *all = malloc(n * sizeof(uint32_t));
+    ck_assert_int_eq(nb_backend_create(&b, "compute", gl, &err), NB_OK);
+    make_moving_system(&p, n, seed + 400);
+    make_moving_system(&q, n, seed + 400);
+    nb_rng_seed(&rng, seed + 401);
+    for (size_t i = 0; i < n; i++) {
+        t0[i] = t - ldexp(1.0, -(int)(3 + i % 8));      /* block times behind t */
+        for (int c = 0; c < 3; c++) {
+            a[3 * i + c] = 2.0 * nb_rng_uniform(&rng) - 1.0;
+            jk[3 * i + c] = 8.0 * nb_rng_uniform(&rng) - 4.0;
+        }
+        all[i] = (uint32_t)i;
+    }
+    /* Half the particles first get stale values, then the true ones as a
+     * corrected block. */
+    size_t nb = 0;
+    uint32_t *blk = malloc(n * sizeof(uint32_t));
+    double *bx = malloc(3 * n * sizeof(double)), *bv = malloc(3 * n * sizeof(double));
+    double *ba = malloc(3 * n * sizeof(double)), *bj = malloc(3 * n * sizeof(double));
+    double *bt = malloc(n * sizeof(double));
+    for (size_t i = 0; i < n; i += 2, nb++) {
+        blk[nb] = (uint32_t)i;
+        bt[nb] = t0[i];
+        for (int c = 0; c < 3; c++) {
+            q.x[3 * i + c] += 0.5;                       /* stale on the device */
+            bx[3 * nb + c] = p.x[3 * i + c];
+            bv[3 * nb + c] = p.v[3 * i + c];
+            ba[3 * nb + c] = a[3 * i + c];
+            bj[3 * nb + c] = jk[3 * i + c];
+        }
+    }
+    ck_assert_int_eq(b.load_state(b.state, n, q.x, q.v, a, jk, t0, p.m, &err), NB_OK);
+    ck_assert_msg(b.update_state(b.state, nb, blk, bx, bv, ba, bj, bt, &err) == NB_OK,
+                  "%s", err.message);
+    ck_assert_msg(b.predict_j(b.state, t, &err) == NB_OK, "%s", err.message);
+    /* The host's prediction in double, for the reference. */
+    for (size_t i = 0; i < n; i++) {
+        double dt = t - t0[i];
+        for (int c = 0; c < 3; c++) {
+            double x = p.x[3 * i + c], v = p.v[3 * i + c];
+            double aa = a[3 * i + c], jj = jk[3 * i + c];
+            p.x[3 * i + c] = x + dt * (v + dt * (aa / 2 + dt * jj / 6));
+            p.v[3 * i + c] = v + dt * (aa + dt * jj / 2);
+        }
+    }
+    check_gaj_once(&b, &p, 0.01, all, n, "GAJ after device prediction");
+    free(a); free(jk); free(t0); free(all); free(blk);
+    free(bx); free(bv); free(ba); free(bj); free(bt);
+    nb_particles_free(&p);
+    nb_particles_free(&q);
+    b.destroy(b.state);
+}
+END_TEST
+
 static Suite *gpu_suite(void)
 {
     Suite *s = suite_create("gpu");
@@ -310,6 +493,8 @@ static Suite *gpu_suite(void)
     tcase_add_test(tc, unknown_variants_refused);
     tcase_add_test(tc, broken_shader_reported);
     tcase_add_test(tc, texture_limit_refused);
+    tcase_add_test(tc, gaj_matches_cpu);
+    tcase_add_test(tc, device_prediction_matches_host);
     suite_add_tcase(s, tc);
     return s;
 }

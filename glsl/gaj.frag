@@ -1,0 +1,97 @@
+/* gaj.frag - the GAJ kernel as a fragment program (seed 001 Appendix A):
+ * two render targets per i-particle, acceleration + potential and jerk.
+ *
+ * The j-set is two RGBA32F textures (x, y, z, m) and (vx, vy, vz, 0) with
+ * rows of NB_STREAM_WIDTH; the i-set is the active block gathered into two
+ * textures of the same layout whose position w holds the particle's index
+ * in the j-set (exact in float below 2^24), -1 for padding.  One i per
+ * fragment, four j per step in the lanes of a vec4 (1x4); replicas,
+ * ping-pong passes and the exclusion of i == j work as in ga.frag. */
+layout(location = NB_LOC_EPS2) uniform float eps2;
+layout(location = NB_LOC_NPAD) uniform int npad;
+layout(location = NB_LOC_SLICE_LEN) uniform int slice_len;
+layout(location = NB_LOC_PASS) uniform int pass;
+layout(location = NB_LOC_PASSES) uniform int passes;
+layout(location = NB_LOC_ROWS) uniform int rows;
+layout(location = NB_LOC_ACCUMULATE) uniform int accumulate;
+layout(binding = NB_UNIT_POS) uniform sampler2D pos;
+layout(binding = NB_UNIT_VEL) uniform sampler2D vel;
+layout(binding = NB_UNIT_IPOS) uniform sampler2D ipos;
+layout(binding = NB_UNIT_IVEL) uniform sampler2D ivel;
+layout(binding = NB_UNIT_PREV) uniform sampler2D prev[2];
+
+layout(location = 0) out vec4 result[2];
+
+vec3 xi, vi;
+vec4 ax, ay, az, jx, jy, jz, ap;
+
+ivec2 texel_of(int j)
+{
+    return ivec2(j & (NB_STREAM_WIDTH - 1), j >> NB_STREAM_SHIFT);
+}
+
+/* Four j-particles from texel `at` against this fragment's i; `self`
+ * masks the pair i == j in the diagonal block. */
+void interact(ivec2 at, bvec4 self)
+{
+    vec4 p0 = texelFetch(pos, at, 0), p1 = texelFetch(pos, at + ivec2(1, 0), 0);
+    vec4 p2 = texelFetch(pos, at + ivec2(2, 0), 0), p3 = texelFetch(pos, at + ivec2(3, 0), 0);
+    vec4 w0 = texelFetch(vel, at, 0), w1 = texelFetch(vel, at + ivec2(1, 0), 0);
+    vec4 w2 = texelFetch(vel, at + ivec2(2, 0), 0), w3 = texelFetch(vel, at + ivec2(3, 0), 0);
+    nb_gaj_accumulate(vec4(p0.x, p1.x, p2.x, p3.x) - xi.x, vec4(p0.y, p1.y, p2.y, p3.y) - xi.y,
+                      vec4(p0.z, p1.z, p2.z, p3.z) - xi.z, vec4(w0.x, w1.x, w2.x, w3.x) - vi.x,
+                      vec4(w0.y, w1.y, w2.y, w3.y) - vi.y, vec4(w0.z, w1.z, w2.z, w3.z) - vi.z,
+                      vec4(p0.w, p1.w, p2.w, p3.w), eps2, self, ax, ay, az, jx, jy, jz, ap);
+}
+
+/* j in [ja, jb), multiples of 4, row by row; each row summed apart. */
+void accumulate_span(int ja, int jb)
+{
+    while (ja < jb) {
+        int y = ja >> NB_STREAM_SHIFT;
+        int row_start = y << NB_STREAM_SHIFT;
+        int x_end = min(NB_STREAM_WIDTH, jb - row_start);
+        vec4 sx = ax, sy = ay, sz = az, tx = jx, ty = jy, tz = jz, sp = ap;
+        ax = ay = az = jx = jy = jz = ap = vec4(0.0);
+        for (int x = ja - row_start; x < x_end; x += 4)
+            interact(ivec2(x, y), bvec4(false));
+        ax += sx; ay += sy; az += sz; jx += tx; jy += ty; jz += tz; ap += sp;
+        ja = row_start + x_end;
+    }
+}
+
+float lane_sum(vec4 v)
+{
+    return (v.x + v.y) + (v.z + v.w);
+}
+
+vec4 previous(int k, ivec2 frag)
+{
+    return accumulate != 0 ? texelFetch(prev[k], frag, 0) : vec4(0.0);
+}
+
+void main()
+{
+    ivec2 frag = ivec2(gl_FragCoord.xy);
+    int replica = frag.y / rows;
+    ivec2 at_i = ivec2(frag.x, frag.y - replica * rows);
+    vec4 pi = texelFetch(ipos, at_i, 0);
+    xi = pi.xyz;
+    vi = texelFetch(ivel, at_i, 0).xyz;
+    int self = int(pi.w);
+    ax = ay = az = jx = jy = jz = ap = vec4(0.0);
+
+    int slice = replica * passes + pass;
+    int j0 = min(slice * slice_len, npad);
+    int j1 = min(j0 + slice_len, npad);
+    int diagonal = self & ~3;
+    if (self >= 0 && diagonal >= j0 && diagonal < j1) {
+        accumulate_span(j0, diagonal);
+        interact(texel_of(diagonal), equal(ivec4(diagonal) + ivec4(0, 1, 2, 3), ivec4(self)));
+        accumulate_span(diagonal + 4, j1);
+    } else {
+        accumulate_span(j0, j1);
+    }
+    result[0] = vec4(lane_sum(ax), lane_sum(ay), lane_sum(az), lane_sum(ap)) + previous(0, frag);
+    result[1] = vec4(lane_sum(jx), lane_sum(jy), lane_sum(jz), 0.0) + previous(1, frag);
+}
