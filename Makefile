@@ -10,13 +10,14 @@ LDLIBS  += -lm -fopenmp
 GLSLANG ?= glslangValidator
 
 HOST_SRC := host/accuracy.c host/error.c host/particles.c host/rng.c host/snapshot.c \
-            host/outfile.c host/force_cpu.c host/backend_cpu.c host/timing.c
+            host/outfile.c host/force_cpu.c host/backend_cpu.c host/timing.c \
+            host/plummer.c host/sim.c host/integrator_hermite4.c host/diagnostics.c
 GL_SRC   := src/context.c src/shader.c src/programs.c src/gpu_timer.c src/gaj_compute.c \
             src/force_compute.c src/force_fragment.c src/backends.c
 CLI_SRC  := host/main.c host/options.c host/measure.c host/cmd_forces.c host/cmd_bench.c \
-            host/cmd_compare.c host/cmd_shaders.c
+            host/cmd_compare.c host/cmd_shaders.c host/cmd_run.c
 GLSL     := $(wildcard glsl/*.glsl glsl/*.frag glsl/*.vert glsl/*.comp glsl/*.h)
-TESTS    := tests/check_host tests/check_gpu tests/check_cli
+TESTS    := tests/check_host tests/check_gpu tests/check_cli tests/check_run
 
 LIB_OBJ  := $(HOST_SRC:.c=.o) $(GL_SRC:.c=.o)
 CLI_OBJ  := $(CLI_SRC:.c=.o)
@@ -47,7 +48,7 @@ tests/%: tests/%.c libglnbody.a
 	    $$(pkg-config --libs $(PKGS) check) $(LDLIBS)
 
 run: all
-	./glnbody compare --n 4096
+	./glnbody run
 
 test: all $(TESTS)
 	@tools/run_tests.sh $(TESTS)

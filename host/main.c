@@ -9,6 +9,7 @@ static const struct {
     int (*run)(int argc, char **argv);
     const char *summary;
 } commands[] = {
+    { "run", nb_cmd_run, "a Hermite block-step N-body simulation (seed 001)" },
     { "forces", nb_cmd_forces, "forces of a snapshot file (GA kernel) on one backend" },
     { "bench", nb_cmd_bench, "interactions/s of the force kernels, per backend and variant" },
     { "compare", nb_cmd_compare, "every backend against the CPU reference on a random system" },
@@ -19,7 +20,8 @@ static void usage(FILE *out)
 {
     fprintf(out, "usage: glnbody COMMAND [options]   (glnbody COMMAND --help)\n\n"
                  "Direct N-body forces on any OpenGL 4.3 GPU: fragment-shader streams\n"
-                 "and compute shaders, checked against a double-precision CPU code.\n\n"
+                 "and compute shaders, checked against a double-precision CPU code,\n"
+                 "and a Hermite block-step integrator on top of them.\n\n"
                  "commands:\n");
     for (size_t k = 0; k < sizeof commands / sizeof commands[0]; k++)
         fprintf(out, "  %-10s %s\n", commands[k].name, commands[k].summary);

@@ -280,7 +280,8 @@ void nb_sim_params_default(struct nb_sim_params *par);
 
 /* Counters and the time split of seed 001 eq. 10, summed over the steps. */
 struct nb_sim_stats {
-    uint64_t block_steps;       /* force evaluations of a block */
+    uint64_t block_steps;       /* block steps taken (the initial force
+                                   evaluation of all n is not counted) */
     uint64_t particle_steps;    /* particles corrected, summed over blocks */
     double t_host;      /* wall seconds on the host: prediction, correction,
                            time steps (everything not in a backend call) */
@@ -293,8 +294,10 @@ struct nb_sim;
 
 /* An integrator: a private state behind four functions (one file each, no
  * GL type).  create evaluates the initial forces and steps; step advances
- * one block; predict writes every particle at a time t between s->t and
- * the next block time (x, v: 3n each) without changing the state. */
+ * one block (indices passed to compute_gaj in ascending order); predict
+ * writes every particle at a time t between s->t and the next block time
+ * (x, v: 3n each) without changing the state.  create and step return
+ * NB_OK or the status of the message they left in s->err. */
 struct nb_integrator {
     const char *name;
     enum nb_status (*create)(struct nb_sim *s, void **state);

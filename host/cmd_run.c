@@ -1,0 +1,538 @@
+/* cmd_run.c - glnbody run: a Hermite block-step simulation (seed 001).
+ *
+ * Everything on the command line is checked before anything is read,
+ * created or written, so a refused command line (exit 2) leaves no file.
+ * Outputs between block times are predictions of every particle to the
+ * output time in double (nb_sim_predict): nobody is made to step for a log
+ * line or a snapshot, so the trajectory does not depend on the outputs.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cli.h"
+
+#define DEFAULT_N 512          /* a few seconds on llvmpipe (2 cores) */
+#define DEFAULT_SEED 1
+#define DEFAULT_T_END 1.0
+#define DEFAULT_LOG_EVERY 0.125
+#define MAX_LOG_ROWS 1e7        /* a typo in --log-every, not a wish */
+#define MAX_SNAPSHOTS 99999     /* snap_NNNNN.txt keeps five digits */
+#define PROGRESS_SECONDS 0.25   /* at most four progress updates a second */
+
+/* The options as typed. */
+struct run_args {
+    const char *input, *ic, *n, *seed, *t_end, *eta, *softening, *dt_max;
+    const char *backend, *variant, *predict, *energy_log, *log_every;
+    const char *snapshot_every, *snapshot_dir, *output;
+    int shared_dt;
+    struct nb_gl_cli gl;
+};
+
+/* The options checked and converted. */
+struct run_config {
+    const char *input;          /* NULL: a Plummer sphere of n, seed */
+    size_t n;
+    uint64_t seed;
+    double t_end;
+    struct nb_sim_params par;
+    const char *backend, *variant;
+    const char *energy_log, *snapshot_dir, *output;
+    double log_every, snapshot_every;   /* 0: none */
+};
+
+/* ---- the command line -------------------------------------------------- */
+
+static enum nb_status parse_positive(const char *option, const char *text,
+                                     double *out, struct nb_error *err)
+{
+    if (nb_parse_double(option, text, 0.0, out, err) != NB_OK)
+        return err->status;
+    if (!(*out > 0.0))
+        return nb_error_set(err, NB_ERR_ARGS, "--%s: %s must be > 0", option,
+                            text);
+    return NB_OK;
+}
+
+/* --input excludes --ic, --n and --seed; --ic knows only plummer. */
+static enum nb_status check_source(const struct run_args *a,
+                                   struct run_config *c, struct nb_error *err)
+{
+    long n = DEFAULT_N, seed = DEFAULT_SEED;
+
+    if (a->input && (a->ic || a->n || a->seed))
+        return nb_error_set(err, NB_ERR_ARGS, "run: --input excludes --ic, --n "
+                            "and --seed (initial conditions come from the file)");
+    if (a->ic && strcmp(a->ic, "plummer") != 0)
+        return nb_error_set(err, NB_ERR_ARGS, "--ic: unknown initial conditions "
+                            "'%s' (known: plummer)", a->ic);
+    if ((a->n && nb_parse_long("n", a->n, 2, (long)UINT32_MAX, &n, err) != NB_OK) ||
+        (a->seed && nb_parse_long("seed", a->seed, 0, LONG_MAX, &seed, err) != NB_OK))
+        return err->status;
+    c->input = a->input;
+    c->n = (size_t)n;
+    c->seed = (uint64_t)seed;
+    return NB_OK;
+}
+
+/* eta, softening, dt-max, --shared-dt, --predict. */
+static enum nb_status check_integration(const struct run_args *a,
+                                        struct run_config *c,
+                                        struct nb_error *err)
+{
+    struct nb_sim_params *par = &c->par;
+
+    nb_sim_params_default(par);
+    par->shared_dt = a->shared_dt;
+    if ((a->eta && parse_positive("eta", a->eta, &par->eta, err) != NB_OK) ||
+        (a->softening && nb_parse_double("softening", a->softening, 0.0,
+                                         &par->eps, err) != NB_OK) ||
+        (a->dt_max && parse_positive("dt-max", a->dt_max, &par->dt_max, err) != NB_OK))
+        return err->status;
+    if (par->dt_max < NB_DT_FLOOR || par->dt_max > NB_T_MAX)
+        return nb_error_set(err, NB_ERR_ARGS, "--dt-max: %s is outside 2^-40..%g",
+                            a->dt_max, NB_T_MAX);
+    if (a->predict && strcmp(a->predict, "gpu") == 0)
+        par->predict = NB_PREDICT_GPU;
+    else if (a->predict && strcmp(a->predict, "host") != 0)
+        return nb_error_set(err, NB_ERR_ARGS, "--predict: '%s' is not host or gpu",
+                            a->predict);
+    return NB_OK;
+}
+
+/* --t-end and the backend. */
+static enum nb_status check_run(const struct run_args *a, struct run_config *c,
+                                struct nb_error *err)
+{
+    c->t_end = DEFAULT_T_END;
+    if (a->t_end && nb_parse_double("t-end", a->t_end, 0.0, &c->t_end, err) != NB_OK)
+        return err->status;
+    if (c->t_end > NB_T_MAX)
+        return nb_error_set(err, NB_ERR_ARGS, "--t-end: %s is above %g (block "
+                            "times are exact binary fractions only up to there)",
+                            a->t_end, NB_T_MAX);
+    c->backend = a->backend ? a->backend : "compute";
+    c->variant = a->variant ? a->variant : "auto";
+    if (nb_backend_name_check(c->backend, err) != NB_OK ||
+        nb_gl_cli_validate(&a->gl, err) != NB_OK)
+        return err->status;
+    if (c->par.predict == NB_PREDICT_GPU && strcmp(c->backend, "cpu") == 0)
+        return nb_error_set(err, NB_ERR_ARGS, "--predict gpu: backend cpu keeps "
+                            "no Hermite state on the device (no load_state); use "
+                            "--predict host");
+    return NB_OK;
+}
+
+/* An output interval: > 0, and not so small that the run would drown. */
+static enum nb_status check_every(const char *option, const char *text,
+                                  double t_end, double max_count, double *out,
+                                  struct nb_error *err)
+{
+    if (parse_positive(option, text, out, err) != NB_OK)
+        return err->status;
+    if (t_end / *out > max_count)
+        return nb_error_set(err, NB_ERR_ARGS, "--%s: %s would write more than "
+                            "%.0f outputs up to t = %g", option, text, max_count,
+                            t_end);
+    return NB_OK;
+}
+
+/* The energy log, snapshots and the final output. */
+static enum nb_status check_outputs(const struct run_args *a,
+                                    struct run_config *c, struct nb_error *err)
+{
+    if (a->log_every && !a->energy_log)
+        return nb_error_set(err, NB_ERR_ARGS, "run: --log-every needs --energy-log");
+    if (!a->snapshot_every != !a->snapshot_dir)
+        return nb_error_set(err, NB_ERR_ARGS, "run: --snapshot-every and "
+                            "--snapshot-dir go together");
+    c->energy_log = a->energy_log;
+    c->snapshot_dir = a->snapshot_dir;
+    c->output = a->output;
+    c->log_every = a->energy_log ? DEFAULT_LOG_EVERY : 0.0;
+    if ((a->log_every && check_every("log-every", a->log_every, c->t_end,
+                                     MAX_LOG_ROWS, &c->log_every, err) != NB_OK) ||
+        (a->snapshot_every && check_every("snapshot-every", a->snapshot_every,
+                                          c->t_end, MAX_SNAPSHOTS,
+                                          &c->snapshot_every, err) != NB_OK))
+        return err->status;
+    return NB_OK;
+}
+
+static enum nb_status check_args(const struct run_args *a, struct run_config *c,
+                                 struct nb_error *err)
+{
+    memset(c, 0, sizeof *c);
+    if (check_source(a, c, err) != NB_OK || check_integration(a, c, err) != NB_OK ||
+        check_run(a, c, err) != NB_OK || check_outputs(a, c, err) != NB_OK)
+        return err->status;
+    return NB_OK;
+}
+
+/* ---- outputs ----------------------------------------------------------- */
+
+/* Everything written while the run goes on. */
+struct outputs {
+    const struct run_config *c;
+    struct nb_outfile log;      /* fp NULL: no energy log */
+    uint64_t log_k, snap_k;     /* index of the next log row and snapshot */
+    struct nb_diag first, last; /* the exact rows at 0 and t_end: each
+                                   costs an O(n^2) CPU sum, so made once */
+    int have_last;
+    double e0;                  /* E at t = 0, in double on the CPU */
+    double *x, *v;              /* every particle predicted to an output time */
+    double seconds;             /* wall time spent on outputs */
+    double progress_at;         /* wall time of the last progress line */
+    int progress;               /* 1: stderr is a terminal */
+};
+
+/* The row at t (the state predicted to t in o->x, o->v).  The first and
+ * last rows are exact (CPU double): E0 is the reference, and the last row
+ * is what the summary reports. */
+static enum nb_status write_row(struct nb_sim *s, struct outputs *o, double t,
+                                struct nb_error *err)
+{
+    const struct run_config *c = o->c;
+    struct nb_diag d = o->first;
+
+    if (t != 0.0 && nb_diag_compute(s, t, o->x, o->v, o->e0, t == c->t_end
+                                    ? NB_EPOT_CPU : NB_EPOT_AUTO, &d, err) != NB_OK)
+        return err->status;
+    if (t == c->t_end) {
+        o->last = d;
+        o->have_last = 1;
+    }
+    nb_diag_csv_row(o->log.fp, &d);
+    return NB_OK;
+}
+
+/* The predicted state of s at t as a particle set (borrowed arrays). */
+static struct nb_particles predicted_set(const struct nb_sim *s,
+                                         const struct outputs *o)
+{
+    struct nb_particles view = s->p;
+
+    view.type = NULL;
+    view.x = o->x;
+    view.v = o->v;
+    return view;
+}
+
+static enum nb_status write_snapshot(struct nb_sim *s, struct outputs *o,
+                                     const char *path, double t,
+                                     struct nb_error *err)
+{
+    struct nb_particles view = predicted_set(s, o);
+    char comment[128];
+
+    snprintf(comment, sizeof comment, "glnbody run t=%.17g n=%zu columns: id m "
+             "x y z vx vy vz", t, s->p.n);
+    return nb_snapshot_write(path, &view, comment, err);
+}
+
+static enum nb_status write_numbered_snapshot(struct nb_sim *s, struct outputs *o,
+                                              double t, struct nb_error *err)
+{
+    size_t len = strlen(o->c->snapshot_dir) + 32;
+    char *path = nb_alloc(len, 1, "a snapshot name", err);
+    enum nb_status st;
+
+    if (!path)
+        return NB_ERR_NOMEM;
+    snprintf(path, len, "%s/snap_%05llu.txt", o->c->snapshot_dir,
+             (unsigned long long)o->snap_k);
+    st = write_snapshot(s, o, path, t, err);
+    free(path);
+    return st;
+}
+
+/* Writes every log row and snapshot due before `before` (and not after
+ * t_end), each from the state predicted to its own time. */
+static enum nb_status write_due(struct nb_sim *s, struct outputs *o,
+                                double before, struct nb_error *err)
+{
+    const struct run_config *c = o->c;
+    double t0 = nb_clock_seconds();
+    enum nb_status st = NB_OK;
+
+    while (st == NB_OK && o->log.fp) {
+        double t = (double)o->log_k * c->log_every;
+        if (!(t < before && t <= c->t_end))
+            break;
+        if ((st = nb_sim_predict(s, t, o->x, o->v)) == NB_OK &&
+            (st = write_row(s, o, t, err)) == NB_OK)
+            o->log_k++;
+    }
+    while (st == NB_OK && c->snapshot_dir) {
+        double t = (double)o->snap_k * c->snapshot_every;
+        if (!(t < before && t <= c->t_end))
+            break;
+        if ((st = nb_sim_predict(s, t, o->x, o->v)) == NB_OK &&
+            (st = write_numbered_snapshot(s, o, t, err)) == NB_OK)
+            o->snap_k++;
+    }
+    if (st != NB_OK && err->status == NB_OK)   /* a prediction failed */
+        *err = s->err;
+    o->seconds += nb_clock_seconds() - t0;
+    return st;
+}
+
+/* The snapshot directory, made if missing (one level). */
+static enum nb_status make_dir(const char *dir, struct nb_error *err)
+{
+    struct stat st;
+
+    if (mkdir(dir, 0777) == 0 || (errno == EEXIST && stat(dir, &st) == 0 &&
+                                  S_ISDIR(st.st_mode)))
+        return NB_OK;
+    return nb_error_set(err, NB_ERR_IO, "--snapshot-dir %s: cannot make the "
+                        "directory: %s", dir, errno == EEXIST ? "a file of that "
+                        "name exists" : strerror(errno));
+}
+
+static enum nb_status outputs_open(struct outputs *o, const struct run_config *c,
+                                   size_t n, struct nb_error *err)
+{
+    memset(o, 0, sizeof *o);
+    o->c = c;
+    o->progress = isatty(STDERR_FILENO);
+    if (!(o->x = nb_alloc(n, 3 * sizeof *o->x, "output positions", err)) ||
+        !(o->v = nb_alloc(n, 3 * sizeof *o->v, "output velocities", err)))
+        return NB_ERR_NOMEM;
+    if (c->snapshot_dir && make_dir(c->snapshot_dir, err) != NB_OK)
+        return err->status;
+    if (c->energy_log) {
+        if (nb_outfile_open(&o->log, c->energy_log, err) != NB_OK)
+            return err->status;
+        nb_diag_csv_header(o->log.fp);
+    }
+    return NB_OK;
+}
+
+static void outputs_close(struct outputs *o)
+{
+    nb_outfile_abort(&o->log);      /* a no-op after a commit */
+    free(o->x);
+    free(o->v);
+}
+
+/* ---- the run ----------------------------------------------------------- */
+
+static void progress(const struct nb_sim *s, struct outputs *o, double wall0,
+                     int last)
+{
+    double now = nb_clock_seconds();
+
+    if (!o->progress || (!last && now - o->progress_at < PROGRESS_SECONDS))
+        return;
+    o->progress_at = now;
+    fprintf(stderr, "\rglnbody run: t = %-12.6g of %g (%3.0f%%), %llu block "
+            "steps, %.1f s%s", s->t, o->c->t_end,
+            o->c->t_end > 0 ? 100.0 * s->t / o->c->t_end : 100.0,
+            (unsigned long long)s->stats.block_steps, now - wall0,
+            last ? "\n" : "   ");
+    fflush(stderr);
+}
+
+/* E0 from the exact initial state, and the outputs at t = 0. */
+static enum nb_status start(struct nb_sim *s, struct outputs *o,
+                            struct nb_error *err)
+{
+    if (nb_sim_predict(s, 0.0, o->x, o->v) != NB_OK) {
+        *err = s->err;
+        return err->status;
+    }
+    if (nb_diag_compute(s, 0.0, o->x, o->v, 0.0, NB_EPOT_CPU, &o->first, err)
+        != NB_OK)
+        return err->status;
+    o->e0 = o->first.etot;
+    o->first.de_rel = 0.0;      /* exactly, also when e0 = 0 */
+    return NB_OK;
+}
+
+/* Block steps up to the last block time <= t_end, outputs on the way. */
+static enum nb_status integrate(struct nb_sim *s, struct outputs *o,
+                                struct nb_error *err)
+{
+    double wall0 = nb_clock_seconds();
+
+    for (;;) {
+        double next = nb_sim_next_time(s);
+
+        if (write_due(s, o, next, err) != NB_OK)
+            return err->status;
+        if (next > o->c->t_end)
+            break;
+        if (nb_sim_step(s) != NB_OK) {
+            *err = s->err;
+            return err->status;
+        }
+        progress(s, o, wall0, 0);
+    }
+    progress(s, o, wall0, 1);
+    return NB_OK;
+}
+
+/* The state at t_end: the last log row (unless one fell there already),
+ * the --output file, and *final for the summary. */
+static enum nb_status finish(struct nb_sim *s, struct outputs *o,
+                             struct nb_diag *final, struct nb_error *err)
+{
+    const struct run_config *c = o->c;
+    double t0 = nb_clock_seconds();
+
+    if (nb_sim_predict(s, c->t_end, o->x, o->v) != NB_OK) {
+        *err = s->err;
+        return err->status;
+    }
+    if (!o->have_last && (o->log.fp ? write_row(s, o, c->t_end, err)
+                          : nb_diag_compute(s, c->t_end, o->x, o->v, o->e0,
+                                            NB_EPOT_CPU, &o->last, err)) != NB_OK)
+        return err->status;
+    *final = o->last;
+    if ((o->log.fp && nb_outfile_commit(&o->log, err) != NB_OK) ||
+        (c->output && write_snapshot(s, o, c->output, c->t_end, err) != NB_OK))
+        return err->status;
+    o->seconds += nb_clock_seconds() - t0;
+    return NB_OK;
+}
+
+static void print_summary(FILE *fp, const struct run_config *c,
+                          const struct nb_sim *s, const struct nb_diag *d,
+                          double seconds, double wall)
+{
+    const struct nb_force_backend *b = s->backend;
+    const struct nb_sim_stats *st = &s->stats;
+
+    if (c->input)
+        fprintf(fp, "glnbody run: %zu particles from %s", s->p.n, c->input);
+    else
+        fprintf(fp, "glnbody run: Plummer sphere, N = %zu, seed %llu", s->p.n,
+                (unsigned long long)c->seed);
+    fprintf(fp, ", eta %g, softening %g, dt_max %g, %s steps\n", s->par.eta,
+            s->par.eps, s->par.dt_max, s->par.shared_dt ? "shared" : "block");
+    fprintf(fp, "backend %s, variant %s, predict %s, renderer %s\n", b->name,
+            b->variant(b->state), s->par.predict == NB_PREDICT_GPU ? "gpu" : "host",
+            b->renderer(b->state));
+    fprintf(fp, "t = %g: relative energy error (E - E0)/|E0| = %.3e, "
+            "2K/|W| = %.4f\n", d->t, d->de_rel, d->virial);
+    fprintf(fp, "block steps %llu, particle steps %llu (%.1f per block)\n",
+            (unsigned long long)st->block_steps,
+            (unsigned long long)st->particle_steps,
+            st->block_steps ? (double)st->particle_steps / (double)st->block_steps
+                            : 0.0);
+    fprintf(fp, "time split (seed 001 eq. 10): t_host %.3f s, t_force %.3f s, "
+            "t_comm %.3f s; diagnostics and output %.3f s; wall %.3f s\n",
+            st->t_host, st->t_force, st->t_comm, seconds, wall);
+}
+
+/* Reads or makes the initial conditions. */
+static enum nb_status initial_conditions(const struct run_config *c,
+                                         struct nb_particles *p,
+                                         struct nb_error *err)
+{
+    if (c->input)
+        return nb_snapshot_read(c->input, p, err);
+    return nb_plummer(p, c->n, c->seed, err);
+}
+
+static enum nb_status simulate(const struct run_config *c, struct nb_gl **gl,
+                               const struct nb_gl_cli *g, struct nb_force_backend *b,
+                               struct nb_sim *s, struct nb_error *err)
+{
+    double wall0 = nb_clock_seconds();
+    struct nb_particles p = { 0 };
+    struct outputs o = { 0 };
+    struct nb_diag final = { 0 };
+    enum nb_status st = initial_conditions(c, &p, err);
+
+    if (st == NB_OK && (st = nb_backend_open(b, c->backend, g, gl, err)) == NB_OK &&
+        (st = b->set_variant(b->state, c->variant, err)) == NB_OK &&
+        (st = nb_sim_init(s, &p, &c->par, b)) != NB_OK)
+        *err = s->err;
+    nb_particles_free(&p);
+    if (st == NB_OK && (st = outputs_open(&o, c, s->p.n, err)) == NB_OK &&
+        (st = start(s, &o, err)) == NB_OK &&
+        (st = integrate(s, &o, err)) == NB_OK &&
+        (st = finish(s, &o, &final, err)) == NB_OK) {
+        int to_stderr = (c->output && strcmp(c->output, "-") == 0) ||
+                        (c->energy_log && strcmp(c->energy_log, "-") == 0);
+        print_summary(to_stderr ? stderr : stdout, c, s, &final, o.seconds,
+                      nb_clock_seconds() - wall0);
+    }
+    outputs_close(&o);
+    return st;
+}
+
+static void print_help(const struct nb_option *table)
+{
+    nb_options_print(stdout, "glnbody run [--input FILE | --ic plummer --n N "
+                     "--seed S] [--t-end T] [--eta E] [--softening EPS] "
+                     "[--dt-max D] [--shared-dt] [--backend cpu|compute|fragment] "
+                     "[--predict host|gpu] [--energy-log FILE] [--log-every DT] "
+                     "[--snapshot-every DT --snapshot-dir DIR] [--output FILE]",
+                     "Integrates an N-body system with the fourth-order Hermite "
+                     "scheme and block time steps (G = 1), and prints the "
+                     "relative energy error and the time split.  Steps are "
+                     "powers of two down to 2^-40; a particle needing less "
+                     "stops the run (exit 1).", table);
+}
+
+int nb_cmd_run(int argc, char **argv)
+{
+    struct run_args a = { 0 };
+    const struct nb_option table[] = {
+        { "input", "FILE", "initial snapshot `id m x y z vx vy vz` (any units, "
+          "G = 1; not rescaled)", &a.input, NULL },
+        { "ic", "plummer", "generated initial conditions (the default)", &a.ic, NULL },
+        { "n", "N", "particles of the Plummer sphere (default 512)", &a.n, NULL },
+        { "seed", "S", "random seed of the Plummer sphere (default 1)", &a.seed, NULL },
+        { "t-end", "T", "end time (default 1)", &a.t_end, NULL },
+        { "eta", "E", "accuracy parameter of the step criteria (default 0.02)",
+          &a.eta, NULL },
+        { "softening", "EPS", "Plummer softening (default 0.01)", &a.softening, NULL },
+        { "dt-max", "D", "largest step, rounded down to a power of two "
+          "(default 0.125)", &a.dt_max, NULL },
+        { "shared-dt", NULL, "every particle takes the smallest step", NULL,
+          &a.shared_dt },
+        { "backend", "cpu|compute|fragment", "force engine (default compute)",
+          &a.backend, NULL },
+        { "variant", "NAME", "kernel variant (default auto)", &a.variant, NULL },
+        { "predict", "host|gpu", "who predicts the j-particles (default host)",
+          &a.predict, NULL },
+        { "energy-log", "FILE", "energy log, CSV", &a.energy_log, NULL },
+        { "log-every", "DT", "energy log interval (default 0.125)", &a.log_every, NULL },
+        { "snapshot-every", "DT", "snapshot interval (needs --snapshot-dir)",
+          &a.snapshot_every, NULL },
+        { "snapshot-dir", "DIR", "where snap_NNNNN.txt go (made if missing)",
+          &a.snapshot_dir, NULL },
+        { "output", "FILE", "final state, `id m x y z vx vy vz`", &a.output, NULL },
+        NB_GL_OPTIONS(a.gl),
+        { 0 } };
+    struct nb_error err = { 0 };
+    struct run_config c;
+    int help;
+
+    if (nb_options_parse("run", table, argc, argv, &help, &err) != NB_OK)
+        return nb_cli_fail(&err);
+    if (help) {
+        print_help(table);
+        return 0;
+    }
+    if (check_args(&a, &c, &err) != NB_OK)
+        return nb_cli_fail(&err);
+
+    struct nb_gl *gl = NULL;
+    struct nb_force_backend b = { 0 };
+    struct nb_sim s = { 0 };
+    simulate(&c, &gl, &a.gl, &b, &s, &err);
+    nb_sim_free(&s);
+    if (b.destroy)
+        b.destroy(b.state);
+    nb_gl_destroy(gl);
+    return err.status == NB_OK ? 0 : nb_cli_fail(&err);
+}

@@ -1,0 +1,500 @@
+/* integrator_hermite4.c - fourth-order Hermite predictor-corrector with
+ * block time steps (Makino and Aarseth 1992; seed 001, section 2).
+ *
+ * All arithmetic is double precision on the host.  Each block step:
+ *   1. the block: every particle due at t1 = min_i t0_i + dt_i, in
+ *      ascending index order (the fragment kernel relies on the order);
+ *   2. the j-set at t1: the host predicts all n (eqs. 3-4) and calls set_j,
+ *      or the backend predicts its own copy (predict_j); the corrector
+ *      always uses the host's own prediction of the block;
+ *   3. acceleration and jerk of the block at t1 (compute_gaj, read_gaj);
+ *   4. the corrector (eqs. 5-8) with a2, a3 from the Hermite interpolation;
+ *   5. new steps from the Aarseth criterion (eq. 9), quantised: the largest
+ *      power of two <= the criterion that divides t1, at most twice the old
+ *      step and at most dt_max (McMillan and Aarseth 1993).
+ * Time steps are powers of two and every t0_i is a multiple of dt_i, so
+ * block times are exact binary fractions and blocks really share a time.
+ */
+#include "nb_host.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Predicting all n on the host is O(n) and memory bound: threads only pay
+ * above a few thousand particles. */
+#define PREDICT_PARALLEL_MIN 4096
+
+struct hermite4 {
+    double *a, *jerk;       /* at t0, 3n each */
+    double *a2, *a3;        /* 2nd, 3rd derivative of a at t0 from the last
+                               correction (0 before the first), 3n each */
+    double *xp, *vp;        /* predicted positions and velocities, 3n */
+    uint32_t *active;       /* the block, ascending */
+    size_t n_active;
+    double *ba, *bj, *bpot; /* the block's GAJ result, in block order */
+    double *bx, *bv, *bt;   /* the corrected block for update_state */
+    double *crit;           /* eq. 9 step of each block particle */
+};
+
+/* Seconds spent in backend calls during one step, for the time split. */
+struct split {
+    double wall;            /* wall seconds inside backend calls */
+    double device;          /* of which compute_gaj's last_seconds */
+};
+
+/* ---- allocation -------------------------------------------------------- */
+
+static void hermite_free(void *state)
+{
+    struct hermite4 *h = state;
+
+    if (!h)
+        return;
+    free(h->a), free(h->jerk), free(h->a2), free(h->a3);
+    free(h->xp), free(h->vp), free(h->active);
+    free(h->ba), free(h->bj), free(h->bpot);
+    free(h->bx), free(h->bv), free(h->bt), free(h->crit);
+    free(h);
+}
+
+static struct hermite4 *hermite_alloc(size_t n, struct nb_error *err)
+{
+    struct hermite4 *h = nb_alloc(1, sizeof *h, "the Hermite state", err);
+    double **vec3[] = {&h->a, &h->jerk, &h->a2, &h->a3, &h->xp, &h->vp,
+                       &h->ba, &h->bj, &h->bx, &h->bv};
+    double **scalar[] = {&h->bpot, &h->bt, &h->crit};
+
+    if (!h)
+        return NULL;
+    for (size_t k = 0; k < sizeof vec3 / sizeof vec3[0]; k++)
+        if (!(*vec3[k] = nb_alloc(n, 3 * sizeof(double), "Hermite arrays", err)))
+            goto fail;
+    for (size_t k = 0; k < sizeof scalar / sizeof scalar[0]; k++)
+        if (!(*scalar[k] = nb_alloc(n, sizeof(double), "Hermite arrays", err)))
+            goto fail;
+    if (!(h->active = nb_alloc(n, sizeof *h->active, "the block list", err)))
+        goto fail;
+    return h;
+fail:
+    hermite_free(h);
+    return NULL;
+}
+
+/* ---- time steps -------------------------------------------------------- */
+
+static double norm3(const double *u)
+{
+    return sqrt(u[0] * u[0] + u[1] * u[1] + u[2] * u[2]);
+}
+
+/* Eq. 2, eta |a| / |jerk|, where both are non-zero.  Either can be exactly
+ * zero at the start: the jerk of an input at rest (a cold collapse), the
+ * acceleration at a point of symmetry (the figure-eight's middle body);
+ * eq. 2 would then give dt_max or 0.  There we take eta times a dynamical
+ * time built from the potential instead, sqrt|phi| / |a| or
+ * |phi|^{1/4} / |jerk|^{1/2}: both r^{3/2} / sqrt(m) for one pair, like
+ * |a| / |jerk|.  Infinite when the particle feels nothing at all. */
+static double initial_criterion(double eta, const double *a, const double *j,
+                                double pot)
+{
+    double an = norm3(a), jn = norm3(j), phi = fabs(pot);
+
+    if (an > 0.0 && jn > 0.0)
+        return eta * an / jn;
+    if (an > 0.0)
+        return eta * sqrt(phi) / an;
+    return jn > 0.0 ? eta * sqrt(sqrt(phi) / jn) : INFINITY;
+}
+
+/* Eq. 9; infinite where the denominator vanishes (no higher derivatives:
+ * nothing limits the step but dt_max). */
+static double aarseth_criterion(double eta, const double *a, const double *j,
+                                const double *a2, const double *a3)
+{
+    double an = norm3(a), jn = norm3(j), a2n = norm3(a2), a3n = norm3(a3);
+    double den = jn * a3n + a2n * a2n;
+
+    return den > 0.0 ? sqrt(eta * (an * a2n + jn * jn) / den) : INFINITY;
+}
+
+/* The quantised step after a correction at t1: halve while above the
+ * criterion (any halving still divides t1); double only when the criterion
+ * allows it, dt_max does and t1 is a multiple of the doubled step.  May
+ * return a step below NB_DT_FLOOR: the caller reports it. */
+static double next_step(double dt, double crit, double t1, double dt_max)
+{
+    if (crit < dt) {
+        while (dt > crit && dt >= NB_DT_FLOOR)
+            dt *= 0.5;
+    } else if (crit >= 2.0 * dt && 2.0 * dt <= dt_max &&
+               fmod(t1, 2.0 * dt) == 0.0) {
+        dt *= 2.0;
+    }
+    return dt;
+}
+
+/* The first step: the largest power of two <= the criterion and dt_max;
+ * at t = 0 every power of two is commensurate. */
+static double first_step(double crit, double dt_max)
+{
+    int e;
+
+    if (!(crit > 0.0))
+        return 0.0;             /* below any floor: reported by the caller */
+    if (!(crit < dt_max))
+        return dt_max;
+    frexp(crit, &e);
+    return ldexp(1.0, e - 1);
+}
+
+static enum nb_status step_too_small(struct nb_sim *s, size_t i, double crit,
+                                     double t)
+{
+    return nb_error_set(&s->err, NB_ERR_NUMERIC, "particle %lld (index %zu) "
+                        "at t = %.17g: the time-step criterion %.3g is below "
+                        "the floor 2^-40 (a close encounter? raise "
+                        "--softening)", (long long)s->p.id[i], i, t, crit);
+}
+
+/* Index of the block particle with the smallest criterion. */
+static size_t smallest_criterion(const struct hermite4 *h)
+{
+    size_t best = 0;
+
+    for (size_t k = 1; k < h->n_active; k++)
+        if (h->crit[k] < h->crit[best])
+            best = k;
+    return best;
+}
+
+/* New steps of the block at t1: each its own, or (shared_dt) everyone
+ * the step the smallest criterion allows. */
+static enum nb_status new_steps(struct nb_sim *s, struct hermite4 *h,
+                                double t1)
+{
+    size_t worst = smallest_criterion(h);
+    double shared = next_step(s->dt[h->active[worst]], h->crit[worst], t1,
+                              s->par.dt_max);
+
+    for (size_t k = 0; k < h->n_active; k++) {
+        size_t i = h->active[k];
+        double dt = s->par.shared_dt ? shared
+                  : next_step(s->dt[i], h->crit[k], t1, s->par.dt_max);
+
+        if (dt < NB_DT_FLOOR)
+            return step_too_small(s, s->par.shared_dt ? h->active[worst] : i,
+                                  s->par.shared_dt ? h->crit[worst] : h->crit[k],
+                                  t1);
+        s->dt[i] = dt;
+    }
+    return NB_OK;
+}
+
+/* ---- prediction -------------------------------------------------------- */
+
+/* Eqs. 3-4, Horner form: x + v dt + a dt^2/2 + j dt^3/6, v + a dt +
+ * j dt^2/2. */
+static void predict_one(const struct nb_sim *s, const struct hermite4 *h,
+                        size_t i, double t, double *xp, double *vp)
+{
+    double dt = t - s->t0[i];
+
+    for (size_t c = 3 * i; c < 3 * i + 3; c++) {
+        double a = h->a[c], j = h->jerk[c];
+
+        xp[c] = s->p.x[c] + dt * (s->p.v[c] + dt / 2 * (a + dt / 3 * j));
+        vp[c] = s->p.v[c] + dt * (a + dt / 2 * j);
+    }
+}
+
+/* The same to fifth order with a2, a3: the diagnostics' state between
+ * block times, as accurate as the corrector itself. */
+static void hermite_predict(const struct nb_sim *s, const void *state, double t,
+                            double *x, double *v)
+{
+    const struct hermite4 *h = state;
+
+    #pragma omp parallel for schedule(static) if (s->p.n > PREDICT_PARALLEL_MIN)
+    for (size_t i = 0; i < s->p.n; i++) {
+        double dt = t - s->t0[i];
+
+        for (size_t c = 3 * i; c < 3 * i + 3; c++) {
+            double a = h->a[c], j = h->jerk[c], a2 = h->a2[c], a3 = h->a3[c];
+
+            x[c] = s->p.x[c] + dt * (s->p.v[c] + dt / 2 * (a + dt / 3 *
+                   (j + dt / 4 * (a2 + dt / 5 * a3))));
+            v[c] = s->p.v[c] + dt * (a + dt / 2 * (j + dt / 3 *
+                   (a2 + dt / 4 * a3)));
+        }
+    }
+}
+
+/* ---- the backend ------------------------------------------------------- */
+
+/* Hands the backend the j-set at t1: everyone predicted on the host, or
+ * the backend's own prediction; the block is predicted on the host either
+ * way, for the corrector. */
+static enum nb_status feed_j(struct nb_sim *s, struct hermite4 *h, double t1,
+                             struct split *sp)
+{
+    struct nb_force_backend *b = s->backend;
+    enum nb_status st;
+    double t0;
+
+    if (s->par.predict == NB_PREDICT_GPU) {
+        for (size_t k = 0; k < h->n_active; k++)
+            predict_one(s, h, h->active[k], t1, h->xp, h->vp);
+        t0 = nb_clock_seconds();
+        st = b->predict_j(b->state, t1, &s->err);
+    } else {
+        #pragma omp parallel for schedule(static) if (s->p.n > PREDICT_PARALLEL_MIN)
+        for (size_t i = 0; i < s->p.n; i++)
+            predict_one(s, h, i, t1, h->xp, h->vp);
+        t0 = nb_clock_seconds();
+        st = b->set_j(b->state, s->p.n, h->xp, h->vp, s->p.m, &s->err);
+    }
+    sp->wall += nb_clock_seconds() - t0;
+    return st;
+}
+
+/* GAJ of the block into ba, bj, bpot. */
+static enum nb_status evaluate(struct nb_sim *s, struct hermite4 *h,
+                               struct split *sp)
+{
+    struct nb_force_backend *b = s->backend;
+    double t0 = nb_clock_seconds();
+    enum nb_status st = b->compute_gaj(b->state, s->par.eps, h->n_active,
+                                       h->active, &s->err);
+
+    if (st == NB_OK) {
+        sp->device += b->last_seconds(b->state);
+        st = b->read_gaj(b->state, h->ba, h->bj, h->bpot, &s->err);
+    }
+    sp->wall += nb_clock_seconds() - t0;
+    return st;
+}
+
+/* The corrected block into the backend's own state (--predict gpu). */
+static enum nb_status push_block(struct nb_sim *s, struct hermite4 *h,
+                                 struct split *sp)
+{
+    struct nb_force_backend *b = s->backend;
+    double t0;
+    enum nb_status st;
+
+    for (size_t k = 0; k < h->n_active; k++) {
+        size_t i = h->active[k];
+
+        memcpy(&h->bx[3 * k], &s->p.x[3 * i], 3 * sizeof(double));
+        memcpy(&h->bv[3 * k], &s->p.v[3 * i], 3 * sizeof(double));
+        h->bt[k] = s->t0[i];
+    }
+    t0 = nb_clock_seconds();
+    st = b->update_state(b->state, h->n_active, h->active, h->bx, h->bv, h->ba,
+                         h->bj, h->bt, &s->err);
+    sp->wall += nb_clock_seconds() - t0;
+    return st;
+}
+
+/* ---- correction -------------------------------------------------------- */
+
+static enum nb_status not_finite(struct nb_sim *s, size_t i, double t)
+{
+    return nb_error_set(&s->err, NB_ERR_NUMERIC, "particle %lld (index %zu) "
+                        "at t = %.17g: non-finite position, velocity or force "
+                        "(two particles at one place with softening 0?)",
+                        (long long)s->p.id[i], i, t);
+}
+
+/* Eqs. 5-8 for block particle k (index i) with the new a1, j1 at t1; the
+ * Hermite interpolation gives a2 and a3 at t0, and a2 moves on to t1. */
+static enum nb_status correct_one(struct nb_sim *s, struct hermite4 *h,
+                                  size_t k, double t1)
+{
+    size_t i = h->active[k];
+    double dt = t1 - s->t0[i], dt2 = dt * dt, *a1 = &h->ba[3 * k];
+    double *j1 = &h->bj[3 * k];
+
+    for (size_t c = 0; c < 3; c++) {
+        size_t q = 3 * i + c;
+        double da = h->a[q] - a1[c];
+        double a2 = (-6.0 * da - dt * (4.0 * h->jerk[q] + 2.0 * j1[c])) / dt2;
+        double a3 = (12.0 * da + 6.0 * dt * (h->jerk[q] + j1[c])) / (dt2 * dt);
+
+        s->p.x[q] = h->xp[q] + dt2 * dt2 * (a2 / 24.0 + dt * a3 / 120.0);
+        s->p.v[q] = h->vp[q] + dt2 * dt * (a2 / 6.0 + dt * a3 / 24.0);
+        h->a[q] = a1[c];
+        h->jerk[q] = j1[c];
+        h->a2[q] = a2 + dt * a3;
+        h->a3[q] = a3;
+        if (!isfinite(s->p.x[q]) || !isfinite(s->p.v[q]) ||
+            !isfinite(h->a2[q]) || !isfinite(h->a3[q]))
+            return not_finite(s, i, t1);
+    }
+    s->t0[i] = t1;
+    h->crit[k] = aarseth_criterion(s->par.eta, &h->a[3 * i], &h->jerk[3 * i],
+                                   &h->a2[3 * i], &h->a3[3 * i]);
+    return NB_OK;
+}
+
+/* W at the corrected positions of a block holding everyone, from the GAJ
+ * potentials at the predicted ones: W(x1) = W(xp) - sum m a.(x1 - xp) to
+ * first order in the corrector's O(dt^4) displacement (dW/dx_i = -m_i a_i). */
+static void sync_potential(struct nb_sim *s, const struct hermite4 *h,
+                           double t1)
+{
+    double w = 0.0, dw = 0.0;
+
+    for (size_t i = 0; i < s->p.n; i++) {
+        w += 0.5 * s->p.m[i] * h->bpot[i];
+        for (size_t c = 3 * i; c < 3 * i + 3; c++)
+            dw += s->p.m[i] * h->ba[c] * (s->p.x[c] - h->xp[c]);
+    }
+    s->sync_t = t1;
+    s->sync_epot = w - dw;
+}
+
+/* ---- the step ---------------------------------------------------------- */
+
+/* Every particle due at t1, ascending. */
+static void collect_block(const struct nb_sim *s, struct hermite4 *h, double t1)
+{
+    h->n_active = 0;
+    for (size_t i = 0; i < s->p.n; i++)
+        if (s->t0[i] + s->dt[i] == t1)
+            h->active[h->n_active++] = (uint32_t)i;
+}
+
+static enum nb_status correct_block(struct nb_sim *s, struct hermite4 *h,
+                                    double t1)
+{
+    enum nb_status st = NB_OK;
+
+    for (size_t k = 0; k < h->n_active && st == NB_OK; k++)
+        st = correct_one(s, h, k, t1);
+    if (st == NB_OK && h->n_active == s->p.n)   /* block order = index order */
+        sync_potential(s, h, t1);
+    return st == NB_OK ? new_steps(s, h, t1) : st;
+}
+
+static void add_split(struct nb_sim *s, double wall0, const struct split *sp)
+{
+    s->stats.t_host += nb_clock_seconds() - wall0 - sp->wall;
+    s->stats.t_force += sp->device;
+    s->stats.t_comm += sp->wall - sp->device;
+}
+
+static enum nb_status hermite_step(struct nb_sim *s, void *state)
+{
+    struct hermite4 *h = state;
+    struct split sp = {0.0, 0.0};
+    double wall0 = nb_clock_seconds(), t1 = nb_sim_next_time(s);
+    enum nb_status st;
+
+    collect_block(s, h, t1);
+    st = feed_j(s, h, t1, &sp);
+    if (st == NB_OK)
+        st = evaluate(s, h, &sp);
+    if (st == NB_OK)
+        st = correct_block(s, h, t1);
+    if (st == NB_OK && s->par.predict == NB_PREDICT_GPU)
+        st = push_block(s, h, &sp);
+    if (st == NB_OK) {
+        s->t = t1;
+        s->stats.block_steps++;
+        s->stats.particle_steps += h->n_active;
+    }
+    add_split(s, wall0, &sp);
+    return st;
+}
+
+/* ---- start ------------------------------------------------------------- */
+
+/* Forces on everyone at t = 0 from the exact initial state, and eq. 2. */
+static enum nb_status initial_forces(struct nb_sim *s, struct hermite4 *h,
+                                     struct split *sp)
+{
+    size_t n = s->p.n;
+    double t0 = nb_clock_seconds();
+    enum nb_status st;
+
+    memcpy(h->xp, s->p.x, 3 * n * sizeof(double));     /* prediction to 0 */
+    h->n_active = n;
+    for (size_t i = 0; i < n; i++)
+        h->active[i] = (uint32_t)i;
+    st = s->backend->set_j(s->backend->state, n, s->p.x, s->p.v, s->p.m,
+                           &s->err);
+    sp->wall += nb_clock_seconds() - t0;
+    if (st == NB_OK)
+        st = evaluate(s, h, sp);
+    if (st != NB_OK)
+        return st;
+    memcpy(h->a, h->ba, 3 * n * sizeof(double));
+    memcpy(h->jerk, h->bj, 3 * n * sizeof(double));
+    for (size_t i = 0; i < n; i++)
+        h->crit[i] = initial_criterion(s->par.eta, &h->a[3 * i],
+                                       &h->jerk[3 * i], h->bpot[i]);
+    sync_potential(s, h, 0.0);
+    return NB_OK;
+}
+
+/* First steps: each its own, or everyone the smallest (shared_dt). */
+static enum nb_status first_steps(struct nb_sim *s, struct hermite4 *h)
+{
+    size_t worst = smallest_criterion(h);
+
+    for (size_t i = 0; i < s->p.n; i++) {
+        double crit = s->par.shared_dt ? h->crit[worst] : h->crit[i];
+
+        if (!isfinite(h->a[3 * i]) || !isfinite(h->a[3 * i + 1]) ||
+            !isfinite(h->a[3 * i + 2]))
+            return not_finite(s, i, 0.0);
+        s->t0[i] = 0.0;
+        s->dt[i] = first_step(crit, s->par.dt_max);
+        if (s->dt[i] < NB_DT_FLOOR)
+            return step_too_small(s, s->par.shared_dt ? worst : i, crit, 0.0);
+    }
+    return NB_OK;
+}
+
+/* The backend's own copy of the state (--predict gpu). */
+static enum nb_status load_state(struct nb_sim *s, struct hermite4 *h,
+                                 struct split *sp)
+{
+    double t0 = nb_clock_seconds();
+    enum nb_status st = s->backend->load_state(
+        s->backend->state, s->p.n, s->p.x, s->p.v, h->a, h->jerk, s->t0,
+        s->p.m, &s->err);
+
+    sp->wall += nb_clock_seconds() - t0;
+    return st;
+}
+
+static enum nb_status hermite_create(struct nb_sim *s, void **state)
+{
+    struct split sp = {0.0, 0.0};
+    double wall0 = nb_clock_seconds();
+    struct hermite4 *h = hermite_alloc(s->p.n, &s->err);
+    enum nb_status st;
+
+    *state = h;
+    if (!h)
+        return NB_ERR_NOMEM;
+    st = initial_forces(s, h, &sp);
+    if (st == NB_OK)
+        st = first_steps(s, h);
+    if (st == NB_OK && s->par.predict == NB_PREDICT_GPU)
+        st = load_state(s, h, &sp);
+    s->t = 0.0;
+    add_split(s, wall0, &sp);
+    return st;
+}
+
+const struct nb_integrator nb_integrator_hermite4 = {
+    .name = "hermite4",
+    .create = hermite_create,
+    .step = hermite_step,
+    .predict = hermite_predict,
+    .free = hermite_free,
+};
