@@ -243,6 +243,7 @@ static enum nb_status feed_j(struct nb_sim *s, struct hermite4 *h, double t1,
     double t0;
 
     if (s->par.predict == NB_PREDICT_GPU) {
+        #pragma omp parallel for schedule(static) if (h->n_active > PREDICT_PARALLEL_MIN)
         for (size_t k = 0; k < h->n_active; k++)
             predict_one(s, h, h->active[k], t1, h->xp, h->vp);
         t0 = nb_clock_seconds();
@@ -308,9 +309,10 @@ static enum nb_status not_finite(struct nb_sim *s, size_t i, double t)
 }
 
 /* Eqs. 5-8 for block particle k (index i) with the new a1, j1 at t1; the
- * Hermite interpolation gives a2 and a3 at t0, and a2 moves on to t1. */
-static enum nb_status correct_one(struct nb_sim *s, struct hermite4 *h,
-                                  size_t k, double t1)
+ * Hermite interpolation gives a2 and a3 at t0, and a2 moves on to t1.
+ * Returns 0 when a result is not finite.  Touches only particle i and
+ * slot k, so block particles correct in parallel. */
+static int correct_one(struct nb_sim *s, struct hermite4 *h, size_t k, double t1)
 {
     size_t i = h->active[k];
     double dt = t1 - s->t0[i], dt2 = dt * dt, *a1 = &h->ba[3 * k];
@@ -330,12 +332,12 @@ static enum nb_status correct_one(struct nb_sim *s, struct hermite4 *h,
         h->a3[q] = a3;
         if (!isfinite(s->p.x[q]) || !isfinite(s->p.v[q]) ||
             !isfinite(h->a2[q]) || !isfinite(h->a3[q]))
-            return not_finite(s, i, t1);
+            return 0;
     }
     s->t0[i] = t1;
     h->crit[k] = aarseth_criterion(s->par.eta, &h->a[3 * i], &h->jerk[3 * i],
                                    &h->a2[3 * i], &h->a3[3 * i]);
-    return NB_OK;
+    return 1;
 }
 
 /* W at the corrected positions of a block holding everyone, from the GAJ
@@ -369,13 +371,18 @@ static void collect_block(const struct nb_sim *s, struct hermite4 *h, double t1)
 static enum nb_status correct_block(struct nb_sim *s, struct hermite4 *h,
                                     double t1)
 {
-    enum nb_status st = NB_OK;
+    size_t bad = h->n_active;      /* the first block particle gone non-finite */
 
-    for (size_t k = 0; k < h->n_active && st == NB_OK; k++)
-        st = correct_one(s, h, k, t1);
-    if (st == NB_OK && h->n_active == s->p.n)   /* block order = index order */
+    #pragma omp parallel for schedule(static) reduction(min : bad) \
+        if (h->n_active > PREDICT_PARALLEL_MIN)
+    for (size_t k = 0; k < h->n_active; k++)
+        if (!correct_one(s, h, k, t1) && k < bad)
+            bad = k;
+    if (bad < h->n_active)
+        return not_finite(s, h->active[bad], t1);
+    if (h->n_active == s->p.n)              /* block order = index order */
         sync_potential(s, h, t1);
-    return st == NB_OK ? new_steps(s, h, t1) : st;
+    return new_steps(s, h, t1);
 }
 
 static void add_split(struct nb_sim *s, double wall0, const struct split *sp)

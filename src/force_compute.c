@@ -299,12 +299,8 @@ static enum nb_status compute_update_state(void *state, size_t nb, const uint32_
 
 static enum nb_status compute_predict_j(void *state, double t, struct nb_error *err)
 {
-    struct compute *c = state;
-    struct nb_gaj_compute *g = gaj_of(c, err);
-    if (!g || nb_gaj_compute_predict(g, t, err) != NB_OK)
-        return err->status;
-    c->seconds = nb_gaj_compute_seconds(g);
-    return NB_OK;
+    struct nb_gaj_compute *g = gaj_of(state, err);
+    return g ? nb_gaj_compute_predict(g, t, err) : NB_ERR_NOMEM;
 }
 
 static void compute_destroy(void *state)

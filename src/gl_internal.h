@@ -87,7 +87,7 @@ enum nb_status nb_gaj_compute_update_state(struct nb_gaj_compute *g, size_t nb,
                                            struct nb_error *err);
 enum nb_status nb_gaj_compute_predict(struct nb_gaj_compute *g, double t,
                                       struct nb_error *err);
-/* Device seconds of the last GAJ evaluation or prediction. */
+/* Device seconds of the last GAJ evaluation. */
 double nb_gaj_compute_seconds(const struct nb_gaj_compute *g);
 
 /* Deletes every cached program (the context must be current). */
