@@ -31,6 +31,10 @@
 #define NB_UNIT_VEL 5           /* GAJ: j velocities, i positions, i velocities */
 #define NB_UNIT_IPOS 6
 #define NB_UNIT_IVEL 7
+#define NB_UNIT_INDEX 8         /* device-resident Hermite state (fragment) */
+#define NB_UNIT_STATE 9         /* units 9..13: x_hi+m, x_lo, v+t0_hi, a+t0_lo, j */
+#define NB_UNIT_BLOCK 1         /* units 1..5 (free in the scatter pass): a corrected block */
+#define NB_STATE_TARGETS 5
 #define NB_BIND_POS 0
 #define NB_BIND_OUT 1
 #define NB_BIND_PARTIAL 2
@@ -59,6 +63,7 @@
 #define NB_LOC_SLICES 9
 #define NB_LOC_N_ACTIVE 10      /* active i-particles of a block */
 #define NB_LOC_TIME 11          /* prediction time (double) */
-#define NB_LOC_OFFSET 12        /* first element a reduction reads */
+#define NB_LOC_TIME_HI 13       /* prediction time as a float pair */
+#define NB_LOC_TIME_LO 14
 
 #endif

@@ -70,6 +70,14 @@ struct fragment {
     size_t n_active;
     float *host_pos, *host_vel;
     size_t host_count;
+    /* Hermite state on the device (--predict gpu): five state textures
+     * (x_hi+m, x_lo, v+t0_hi, a+t0_lo, j), a corrected block in the same
+     * layout, index textures, and framebuffers over state, j-set, i-set. */
+    GLuint state_tex[NB_STATE_TARGETS], block_tex[NB_STATE_TARGETS];
+    GLuint block_index_tex, active_index_tex;
+    int state_rows, block_rows, block_index_rows, active_rows;
+    GLuint state_fbo, jset_fbo, iset_fbo;
+    int j_on_device;                /* the j-set was predicted on the GPU */
 };
 
 /* The shape of one kernel run over the streams: what choose_split,
@@ -134,16 +142,21 @@ static int max_texture_size(void)
     return max;
 }
 
-static GLuint new_texture(int width, int height)
+static GLuint new_texture_of(int width, int height, GLenum format)
 {
     GLuint tex;
     glGenTextures(1, &tex);
     glBindTexture(GL_TEXTURE_2D, tex);
-    glTexStorage2D(GL_TEXTURE_2D, 1, GL_RGBA32F, width, height);
+    glTexStorage2D(GL_TEXTURE_2D, 1, format, width, height);
     /* texelFetch needs a complete texture: no mipmaps. */
     glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
     glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
     return tex;
+}
+
+static GLuint new_texture(int width, int height)
+{
+    return new_texture_of(width, height, GL_RGBA32F);
 }
 
 static void release_set(struct target_set *s)
@@ -391,6 +404,12 @@ static enum nb_status ensure_host_copies(struct fragment *f, size_t texels,
         return NB_OK;
     free(f->host_pos);
     free(f->host_vel);
+    glDeleteTextures(NB_STATE_TARGETS, f->state_tex);
+    glDeleteTextures(NB_STATE_TARGETS, f->block_tex);
+    glDeleteTextures(1, &f->block_index_tex);
+    glDeleteTextures(1, &f->active_index_tex);
+    GLuint fbos[3] = { f->state_fbo, f->jset_fbo, f->iset_fbo };
+    glDeleteFramebuffers(3, fbos);
     f->host_pos = nb_alloc(4 * texels, sizeof(float), "GAJ host stream", err);
     f->host_vel = f->host_pos ? nb_alloc(4 * texels, sizeof(float), "GAJ host stream", err)
                               : NULL;
@@ -417,6 +436,7 @@ static enum nb_status fragment_set_j(void *state, size_t n, const double *x,
             f->host_vel[4 * i + d] = (float)v[3 * i + d];
     upload_stream(&f->vel_tex, f->vel_rows, f->rows, f->host_vel);
     f->vel_rows = f->rows;
+    f->j_on_device = 0;
     return nb_gl_check("uploading the velocity texture", err);
 }
 
@@ -451,13 +471,234 @@ static enum nb_status gather_block(struct fragment *f, size_t na, const uint32_t
     return nb_gl_check("uploading the active block", err);
 }
 
+/* ---- the Hermite state on the device (--predict gpu) ------------------ */
+
+/* A framebuffer over `count` textures (re-attached on every call: cheap,
+ * and the textures may have been re-made). */
+static enum nb_status attach(GLuint *fbo, const GLuint *tex, int count,
+                             struct nb_error *err)
+{
+    static const GLenum slots[] = {
+        GL_COLOR_ATTACHMENT0, GL_COLOR_ATTACHMENT1, GL_COLOR_ATTACHMENT2,
+        GL_COLOR_ATTACHMENT3, GL_COLOR_ATTACHMENT4 };
+    if (!*fbo)
+        glGenFramebuffers(1, fbo);
+    glBindFramebuffer(GL_FRAMEBUFFER, *fbo);
+    for (int k = 0; k < count; k++)
+        glFramebufferTexture2D(GL_FRAMEBUFFER, slots[k], GL_TEXTURE_2D, tex[k], 0);
+    glDrawBuffers(count, slots);
+    GLenum status = glCheckFramebufferStatus(GL_FRAMEBUFFER);
+    if (status != GL_FRAMEBUFFER_COMPLETE)
+        return nb_error_set(err, NB_ERR_GL, "framebuffer over %d stream textures "
+                            "incomplete (0x%04x)", count, status);
+    return nb_gl_check("state framebuffer", err);
+}
+
+/* Indices as an R32I stream texture, -1 after the last. */
+static void upload_indices(struct fragment *f, GLuint *tex, int *allocated, int rows,
+                           size_t count, const uint32_t *index)
+{
+    size_t texels = (size_t)rows * NB_STREAM_WIDTH;
+    int32_t *dst = (int32_t *)f->staging;         /* ensured by the caller */
+    for (size_t k = 0; k < texels; k++)
+        dst[k] = k < count ? (int32_t)index[k] : -1;
+    if (*tex && *allocated != rows) {
+        glDeleteTextures(1, tex);
+        *tex = 0;
+    }
+    if (!*tex)
+        *tex = new_texture_of(NB_STREAM_WIDTH, rows, GL_R32I);
+    glBindTexture(GL_TEXTURE_2D, *tex);
+    glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, NB_STREAM_WIDTH, rows, GL_RED_INTEGER,
+                    GL_INT, dst);
+    *allocated = rows;
+}
+
+/* Five state texels per particle from double arrays: positions and times
+ * split into float hi/lo pairs (x = hi + lo, about 48 bits). */
+static void pack_state(float *out[NB_STATE_TARGETS], size_t count, size_t texels,
+                       const double *x, const double *v, const double *a,
+                       const double *jerk, const double *t0, const double *m)
+{
+    for (size_t k = 0; k < texels; k++)
+        for (int q = 0; q < NB_STATE_TARGETS; q++)
+            for (int c = 0; c < 4; c++)
+                out[q][4 * k + c] = k >= count && q == 0 && c < 3 ? (float)NB_PAD_COORD : 0.0f;
+    for (size_t k = 0; k < count; k++) {
+        for (int c = 0; c < 3; c++) {
+            float hi = (float)x[3 * k + c];
+            out[0][4 * k + c] = hi;
+            out[1][4 * k + c] = (float)(x[3 * k + c] - hi);
+            out[2][4 * k + c] = (float)v[3 * k + c];
+            out[3][4 * k + c] = (float)a[3 * k + c];
+            out[4][4 * k + c] = (float)jerk[3 * k + c];
+        }
+        float t_hi = (float)t0[k];
+        out[0][4 * k + 3] = m ? (float)m[k] : 0.0f;
+        out[2][4 * k + 3] = t_hi;
+        out[3][4 * k + 3] = (float)(t0[k] - t_hi);
+    }
+}
+
+/* Packs and uploads five textures of `rows` rows (state or block). */
+static enum nb_status upload_state_set(struct fragment *f, GLuint tex[NB_STATE_TARGETS],
+                                       int old_rows, int rows, size_t count,
+                                       const double *x, const double *v, const double *a,
+                                       const double *jerk, const double *t0,
+                                       const double *m, struct nb_error *err)
+{
+    size_t texels = (size_t)rows * NB_STREAM_WIDTH;
+    if (ensure_staging(f, NB_STATE_TARGETS * texels, err) != NB_OK)
+        return err->status;
+    float *planes[NB_STATE_TARGETS];
+    for (int q = 0; q < NB_STATE_TARGETS; q++)
+        planes[q] = f->staging + 4 * texels * (size_t)q;
+    pack_state(planes, count, texels, x, v, a, jerk, t0, m);
+    for (int q = 0; q < NB_STATE_TARGETS; q++)
+        upload_stream(&tex[q], old_rows, rows, planes[q]);
+    return nb_gl_check("uploading Hermite state", err);
+}
+
+static enum nb_status fragment_load_state(void *state, size_t n, const double *x,
+                                          const double *v, const double *a,
+                                          const double *jerk, const double *t0,
+                                          const double *m, struct nb_error *err)
+{
+    struct fragment *f = state;
+    int rows = 0;
+    if (stream_rows(n, &rows, err) != NB_OK ||
+        upload_state_set(f, f->state_tex, f->state_rows, rows, n, x, v, a, jerk, t0, m,
+                         err) != NB_OK)
+        return err->status;
+    f->state_rows = rows;
+    /* The j-textures the predictor writes: made to size if set_j was not. */
+    if (f->rows != rows || !f->pos_tex || f->vel_rows != rows) {
+        float *pad = f->staging;
+        memset(pad, 0, 16 * (size_t)rows * NB_STREAM_WIDTH);
+        upload_stream(&f->pos_tex, f->rows, rows, pad);
+        upload_stream(&f->vel_tex, f->vel_rows, rows, pad);
+        f->vel_rows = rows;
+    }
+    f->n = n;
+    f->npad = (int)((n + 3) / 4 * 4);
+    f->rows = rows;
+    return attach(&f->state_fbo, f->state_tex, NB_STATE_TARGETS, err);
+}
+
+/* Scatter: one point per block particle onto its texel of the state. */
+static enum nb_status fragment_update_state(void *state, size_t nb, const uint32_t *idx,
+                                            const double *x, const double *v,
+                                            const double *a, const double *jerk,
+                                            const double *t0, struct nb_error *err)
+{
+    struct fragment *f = state;
+    GLuint prog;
+    int rows = 0;
+    if (nb == 0)
+        return NB_OK;
+    if (!f->state_fbo)
+        return nb_error_set(err, NB_ERR_ARGS, "update_state before load_state");
+    for (size_t k = 0; k < nb; k++)
+        if (idx[k] >= f->n)
+            return nb_error_set(err, NB_ERR_ARGS, "update_state: index %u out of range",
+                                (unsigned)idx[k]);
+    if (stream_rows(nb, &rows, err) != NB_OK ||
+        nb_gl_program(f->gl, "scatter_frag", &prog, err) != NB_OK ||
+        upload_state_set(f, f->block_tex, f->block_rows, rows, nb, x, v, a, jerk, t0,
+                         NULL, err) != NB_OK)
+        return err->status;
+    f->block_rows = rows;
+    upload_indices(f, &f->block_index_tex, &f->block_index_rows, rows, nb, idx);
+    if (attach(&f->state_fbo, f->state_tex, NB_STATE_TARGETS, err) != NB_OK)
+        return err->status;
+    glUseProgram(prog);
+    glUniform1i(NB_LOC_ROWS, f->state_rows);
+    glActiveTexture(GL_TEXTURE0 + NB_UNIT_INDEX);
+    glBindTexture(GL_TEXTURE_2D, f->block_index_tex);
+    for (int q = 0; q < NB_STATE_TARGETS; q++) {
+        glActiveTexture(GL_TEXTURE0 + NB_UNIT_BLOCK + (GLenum)q);
+        glBindTexture(GL_TEXTURE_2D, f->block_tex[q]);
+    }
+    glViewport(0, 0, NB_STREAM_WIDTH, f->state_rows);
+    glBindVertexArray(f->vao);
+    /* The masses live in w of target 0 and the block carries none: keep them. */
+    glColorMaski(0, GL_TRUE, GL_TRUE, GL_TRUE, GL_FALSE);
+    glDrawArrays(GL_POINTS, 0, (GLsizei)nb);
+    glColorMaski(0, GL_TRUE, GL_TRUE, GL_TRUE, GL_TRUE);
+    return nb_gl_check("scattering the corrected block", err);
+}
+
+static enum nb_status fragment_predict_j(void *state, double t, struct nb_error *err)
+{
+    struct fragment *f = state;
+    GLuint prog;
+    if (!f->state_fbo)
+        return nb_error_set(err, NB_ERR_ARGS, "predict_j before load_state");
+    const GLuint jset[2] = { f->pos_tex, f->vel_tex };
+    if (nb_gl_program(f->gl, "predict_frag", &prog, err) != NB_OK ||
+        attach(&f->jset_fbo, jset, 2, err) != NB_OK)
+        return err->status;
+    float t_hi = (float)t;
+    glUseProgram(prog);
+    glUniform1f(NB_LOC_TIME_HI, t_hi);
+    glUniform1f(NB_LOC_TIME_LO, (float)(t - t_hi));
+    for (int q = 0; q < NB_STATE_TARGETS; q++) {
+        glActiveTexture(GL_TEXTURE0 + NB_UNIT_STATE + (GLenum)q);
+        glBindTexture(GL_TEXTURE_2D, f->state_tex[q]);
+    }
+    glViewport(0, 0, NB_STREAM_WIDTH, f->rows);
+    glBindVertexArray(f->vao);
+    glDrawArrays(GL_TRIANGLES, 0, 3);
+    f->j_on_device = 1;
+    return nb_gl_check("device prediction", err);
+}
+
+/* The active block into the i-textures on the device (gather.frag). */
+static enum nb_status gather_on_device(struct fragment *f, size_t na,
+                                       const uint32_t *active, struct nb_error *err)
+{
+    GLuint prog;
+    int rows = 0;
+    for (size_t k = 0; k < na; k++)
+        if (active[k] >= f->n || active[k] >= (1u << 24))
+            return nb_error_set(err, NB_ERR_ARGS, "GAJ: active index %u out of range",
+                                (unsigned)active[k]);
+    if (stream_rows(na, &rows, err) != NB_OK ||
+        ensure_staging(f, (size_t)rows * NB_STREAM_WIDTH, err) != NB_OK ||
+        nb_gl_program(f->gl, "gather_frag", &prog, err) != NB_OK)
+        return err->status;
+    upload_indices(f, &f->active_index_tex, &f->active_rows, rows, na, active);
+    if (f->i_rows != rows || !f->ipos_tex) {
+        memset(f->staging, 0, 16 * (size_t)rows * NB_STREAM_WIDTH);
+        upload_stream(&f->ipos_tex, f->i_rows, rows, f->staging);
+        upload_stream(&f->ivel_tex, f->i_rows, rows, f->staging);
+        f->i_rows = rows;
+    }
+    const GLuint iset[2] = { f->ipos_tex, f->ivel_tex };
+    if (attach(&f->iset_fbo, iset, 2, err) != NB_OK)
+        return err->status;
+    glUseProgram(prog);
+    static const int units[] = { NB_UNIT_POS, NB_UNIT_VEL, NB_UNIT_INDEX };
+    const GLuint tex[] = { f->pos_tex, f->vel_tex, f->active_index_tex };
+    for (int k = 0; k < 3; k++) {
+        glActiveTexture(GL_TEXTURE0 + (GLenum)units[k]);
+        glBindTexture(GL_TEXTURE_2D, tex[k]);
+    }
+    glViewport(0, 0, NB_STREAM_WIDTH, rows);
+    glBindVertexArray(f->vao);
+    glDrawArrays(GL_TRIANGLES, 0, 3);
+    f->n_active = na;
+    return nb_gl_check("gathering the active block", err);
+}
+
 static enum nb_status fragment_gaj(void *state, double eps, size_t na,
                                    const uint32_t *active, struct nb_error *err)
 {
     struct fragment *f = state;
     if (!f->vel_tex)
         return nb_error_set(err, NB_ERR_ARGS, "compute_gaj before set_j");
-    if (gather_block(f, na, active, err) != NB_OK || na == 0)
+    if ((f->j_on_device ? gather_on_device(f, na, active, err)
+                        : gather_block(f, na, active, err)) != NB_OK || na == 0)
         return err->status;
     const struct shape sh = {
         "gaj_frag_1x4", "reduce_frag_2", 2, NB_STREAM_WIDTH, f->i_rows, f->npad,
@@ -606,6 +847,7 @@ enum nb_status nb_backend_fragment_create(struct nb_force_backend *b,
         .variant = fragment_variant, .renderer = fragment_renderer,
         .variants = fragment_variant_list, .set_j = fragment_set_j,
         .compute_gaj = fragment_gaj, .read_gaj = fragment_read_gaj,
-        .destroy = fragment_destroy };
+        .load_state = fragment_load_state, .update_state = fragment_update_state,
+        .predict_j = fragment_predict_j, .destroy = fragment_destroy };
     return NB_OK;
 }

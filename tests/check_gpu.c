@@ -415,7 +415,10 @@ END_TEST
 
 /* The device-resident state: predicting on the GPU gives the j-set the
  * host would have made, and a scattered block replaces exactly its
- * particles. */
+ * particles (compute: predict.comp and scatter.comp; fragment:
+ * predict.frag, scatter by points, gather.frag). */
+static const char *const device_backends[] = { "compute", "fragment" };
+
 START_TEST(device_prediction_matches_host)
 {
     const size_t n = 1031;
@@ -427,7 +430,7 @@ START_TEST(device_prediction_matches_host)
     double *a = malloc(3 * n * sizeof(double)), *jk = malloc(3 * n * sizeof(double));
     double *t0 = malloc(n * sizeof(double));
     uint32_t *all = malloc(n * sizeof(uint32_t));
-    ck_assert_int_eq(nb_backend_create(&b, "compute", gl, &err), NB_OK);
+    ck_assert_int_eq(nb_backend_create(&b, device_backends[_i], gl, &err), NB_OK);
     make_moving_system(&p, n, seed + 400);
     make_moving_system(&q, n, seed + 400);
     nb_rng_seed(&rng, seed + 401);
@@ -471,7 +474,8 @@ START_TEST(device_prediction_matches_host)
             p.v[3 * i + c] = v + dt * (aa + dt * jj / 2);
         }
     }
-    check_gaj_once(&b, &p, 0.01, all, n, "GAJ after device prediction");
+    check_gaj_once(&b, &p, 0.01, all, n, device_backends[_i]);
+    check_gaj_once(&b, &p, 0.0, blk, nb, device_backends[_i]);    /* a sparse block */
     free(a); free(jk); free(t0); free(all); free(blk);
     free(bx); free(bv); free(ba); free(bj); free(bt);
     nb_particles_free(&p);
@@ -494,7 +498,7 @@ static Suite *gpu_suite(void)
     tcase_add_test(tc, broken_shader_reported);
     tcase_add_test(tc, texture_limit_refused);
     tcase_add_test(tc, gaj_matches_cpu);
-    tcase_add_test(tc, device_prediction_matches_host);
+    tcase_add_loop_test(tc, device_prediction_matches_host, 0, COUNT(device_backends));
     suite_add_tcase(s, tc);
     return s;
 }

@@ -1,0 +1,24 @@
+/* gather.frag - gathers the active block from the j-textures into the
+ * i-textures of gaj.frag, on the device: fragment k reads the index of
+ * the k-th active particle and fetches its position and velocity (w of
+ * the position carries the index, -1 for padding). */
+layout(binding = NB_UNIT_POS) uniform sampler2D pos;
+layout(binding = NB_UNIT_VEL) uniform sampler2D vel;
+layout(binding = NB_UNIT_INDEX) uniform isampler2D active_index;
+
+layout(location = 0) out vec4 ipos;
+layout(location = 1) out vec4 ivel;
+
+void main()
+{
+    ivec2 at = ivec2(gl_FragCoord.xy);
+    int i = texelFetch(active_index, at, 0).x;
+    if (i < 0) {
+        ipos = vec4(vec3(NB_PAD_COORD), -1.0);
+        ivel = vec4(0.0);
+        return;
+    }
+    ivec2 src = ivec2(i & (NB_STREAM_WIDTH - 1), i >> NB_STREAM_SHIFT);
+    ipos = vec4(texelFetch(pos, src, 0).xyz, float(i));
+    ivel = texelFetch(vel, src, 0);
+}

@@ -1,0 +1,24 @@
+/* predict.frag - the Hermite predictor as a fragment program over the
+ * device-resident state (the stream counterpart of predict.comp): one
+ * fragment per particle writes its predicted position and velocity into
+ * the two j-textures the GAJ kernel reads.  Textures hold no doubles, so
+ * positions and times travel as float hi/lo pairs (x = hi + lo: about 48
+ * bits), which keeps dt = t - t0 exact to ~1e-14 up to t = 8192. */
+layout(location = NB_LOC_TIME_HI) uniform float t_hi;
+layout(location = NB_LOC_TIME_LO) uniform float t_lo;
+layout(binding = NB_UNIT_STATE) uniform sampler2D state[5];   /* x_hi+m, x_lo, v+t0_hi, a+t0_lo, j */
+
+layout(location = 0) out vec4 pos;
+layout(location = 1) out vec4 vel;
+
+void main()
+{
+    ivec2 at = ivec2(gl_FragCoord.xy);
+    vec4 xh = texelFetch(state[0], at, 0), xl = texelFetch(state[1], at, 0);
+    vec4 v = texelFetch(state[2], at, 0), a = texelFetch(state[3], at, 0);
+    vec3 j = texelFetch(state[4], at, 0).xyz;
+    float dt = (t_hi - v.w) + (t_lo - a.w);
+    vec3 dx = dt * (v.xyz + dt * (0.5 * a.xyz + (dt / 6.0) * j));
+    pos = vec4(xh.xyz + (xl.xyz + dx), xh.w);
+    vel = vec4(v.xyz + dt * (a.xyz + (0.5 * dt) * j), 0.0);
+}
