@@ -13,11 +13,12 @@ HOST_SRC := host/accuracy.c host/error.c host/particles.c host/rng.c host/snapsh
             host/outfile.c host/force_cpu.c host/backend_cpu.c host/timing.c \
             host/plummer.c host/sim.c host/integrator_hermite4.c host/diagnostics.c
 GL_SRC   := src/context.c src/shader.c src/programs.c src/gpu_timer.c src/gaj_compute.c \
-            src/force_compute.c src/force_fragment.c src/backends.c
+            src/force_compute.c src/force_precision.c src/force_fragment.c src/backends.c
 CLI_SRC  := host/main.c host/options.c host/measure.c host/cmd_forces.c host/cmd_bench.c \
             host/cmd_compare.c host/cmd_shaders.c host/cmd_run.c
 GLSL     := $(wildcard glsl/*.glsl glsl/*.frag glsl/*.vert glsl/*.comp glsl/*.h)
-TESTS    := tests/check_host tests/check_gpu tests/check_cli tests/check_run
+TESTS    := tests/check_host tests/check_gpu tests/check_cli tests/check_run \
+            tests/check_precision
 
 LIB_OBJ  := $(HOST_SRC:.c=.o) $(GL_SRC:.c=.o)
 CLI_OBJ  := $(CLI_SRC:.c=.o)
@@ -28,7 +29,7 @@ all: deps glnbody spirv/.stamp
 deps:
 	@tools/deps.sh
 
-%.o: %.c host/nb_host.h src/nb_gl.h glsl/nb_config.h
+%.o: %.c host/nb_host.h src/nb_gl.h glsl/nb_config.h glsl/nb_precision.h
 	$(CC) $(CFLAGS) $$(pkg-config --cflags $(PKGS)) -c -o $@ $<
 
 libglnbody.a: $(LIB_OBJ)

@@ -9,23 +9,25 @@
 #include "cli.h"
 
 struct forces_args {
-    const char *input, *softening, *backend, *variant, *output;
+    const char *input, *softening, *backend, *variant, *output, *precision;
+    enum nb_precision mode;
     struct nb_gl_cli gl;
 };
 
 static enum nb_status write_forces(const char *path, const struct nb_force_backend *b,
+                                   enum nb_precision mode,
                                    const struct nb_particles *p, double eps,
                                    const double *acc, const double *pot,
                                    struct nb_error *err)
 {
     struct nb_outfile out;
-    const char *fmt = strcmp(b->name, "cpu") == 0
+    const char *fmt = strcmp(b->name, "cpu") == 0 || mode != NB_PRECISION_A
         ? "%lld %.17g %.17g %.17g %.17g\n" : "%lld %.9g %.9g %.9g %.9g\n";
     if (nb_outfile_open(&out, path, err) != NB_OK)
         return err->status;
-    fprintf(out.fp, "# glnbody forces kernel=ga backend=%s variant=%s renderer=\"%s\" "
+    fprintf(out.fp, "# glnbody forces kernel=ga backend=%s variant=%s precision=%s renderer=\"%s\" "
             "softening=%.17g n=%zu columns: id ax ay az pot\n", b->name,
-            b->variant(b->state), b->renderer(b->state), eps, p->n);
+            b->variant(b->state), nb_precision_name(mode), b->renderer(b->state), eps, p->n);
     for (size_t i = 0; i < p->n; i++)
         fprintf(out.fp, fmt, (long long)p->id[i], acc[3 * i], acc[3 * i + 1],
                 acc[3 * i + 2], pot[i]);
@@ -39,12 +41,17 @@ static enum nb_status evaluate(const struct forces_args *a, double eps,
 {
     if (nb_backend_open(b, a->backend ? a->backend : "compute", &a->gl, gl, err) != NB_OK)
         return err->status;
+    if (a->mode != NB_PRECISION_A && !b->set_precision)
+        return nb_error_set(err, NB_ERR_UNSUPPORTED, "forces: backend %s has no "
+                            "--precision modes (only A); use --backend compute",
+                            b->name);
     if (b->set_variant(b->state, a->variant ? a->variant : "auto", err) != NB_OK ||
+        (b->set_precision && b->set_precision(b->state, a->mode, err) != NB_OK) ||
         b->set_particles(b->state, p->n, p->x, p->m, err) != NB_OK ||
         b->compute(b->state, NB_KERNEL_GA, eps, err) != NB_OK ||
         b->read(b->state, acc, pot, err) != NB_OK)
         return err->status;
-    return write_forces(a->output, b, p, eps, acc, pot, err);
+    return write_forces(a->output, b, a->mode, p, eps, acc, pot, err);
 }
 
 int nb_cmd_forces(int argc, char **argv)
@@ -59,6 +66,10 @@ int nb_cmd_forces(int argc, char **argv)
           "glnbody bench lists them)", &a.variant, NULL },
         { "output", "FILE", "where to write the forces (default stdout; written "
           "whole or not at all)", &a.output, NULL },
+        { "precision", "A..H", "accumulation (seed 004 Table 1; compute backend): "
+          "A float (default), B double sums, C Takahashi-Iitaka, D Nitadori, "
+          "E modified Nitadori, F Narumi, G double, H int64 fixed point", &a.precision,
+          NULL },
         NB_GL_OPTIONS(a.gl),
         { 0 } };
     struct nb_error err = { 0 };
@@ -67,7 +78,8 @@ int nb_cmd_forces(int argc, char **argv)
         return nb_cli_fail(&err);
     if (help) {
         nb_options_print(stdout, "glnbody forces --input FILE --softening EPS "
-                         "[--backend cpu|compute|fragment] [--variant NAME] [--output FILE]",
+                         "[--backend cpu|compute|fragment] [--variant NAME] [--precision A..H] "
+                         "[--output FILE]",
                          "Evaluates the GA kernel (acceleration and potential, G = 1) of "
                          "every particle of a snapshot and writes `id ax ay az pot` lines.",
                          table);
@@ -81,6 +93,7 @@ int nb_cmd_forces(int argc, char **argv)
     }
     if (nb_parse_double("softening", a.softening, 0.0, &eps, &err) != NB_OK ||
         nb_gl_cli_validate(&a.gl, &err) != NB_OK ||
+        (a.precision && nb_precision_parse(a.precision, &a.mode, &err) != NB_OK) ||
         (a.backend && nb_backend_name_check(a.backend, &err) != NB_OK))
         return nb_cli_fail(&err);
 

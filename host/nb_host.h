@@ -177,6 +177,20 @@ enum nb_kernel {
     NB_KERNEL_GAJ       /* acceleration, jerk and potential (Hermite) */
 };
 
+/* How the GA kernel sums its pair terms: seed 004 Table 1, plus H. */
+enum nb_precision {
+    NB_PRECISION_A,     /* float pair terms, float sums (the fast kernels) */
+    NB_PRECISION_B,     /* float pair terms, double sums */
+    NB_PRECISION_C,     /* float pair terms, Takahashi & Iitaka float pair */
+    NB_PRECISION_D,     /* float pair terms, Nitadori's trick */
+    NB_PRECISION_E,     /* float pair terms, modified Nitadori (LARGE) */
+    NB_PRECISION_F,     /* float pair terms, Narumi's float + int32 pair */
+    NB_PRECISION_G,     /* double pair terms, double sums */
+    NB_PRECISION_H,     /* float pair forces m_i m_j f_ij rounded to int64
+                           fixed point: exact, order-independent sums */
+    NB_PRECISION_COUNT
+};
+
 /* One force engine: cpu (src-free, always there), compute or fragment.
  * Usage: set_variant (optional), set_particles, compute, read. */
 struct nb_force_backend {
@@ -204,6 +218,12 @@ struct nb_force_backend {
     const char *(*renderer)(void *state);
     /* Every variant name, NULL-terminated, for --variant all. */
     const char *const *(*variants)(void *state);
+    /* Optional (NULL: only NB_PRECISION_A): the accumulation mode of the
+     * GA kernel for the next set_particles and compute; call it before
+     * set_particles.  NB_ERR_UNSUPPORTED naming what is missing (a GL
+     * extension) where the mode cannot run. */
+    enum nb_status (*set_precision)(void *state, enum nb_precision mode,
+                                    struct nb_error *err);
 
     /* ---- the GAJ kernel for block time steps (seed 001) ---- */
     /* Uploads the j-particles: positions (3n), velocities (3n), masses. */

@@ -41,6 +41,8 @@ struct compute {
     float *staging;
     size_t staging_count;
     struct nb_gaj_compute *gaj;     /* created on the first GAJ call */
+    enum nb_precision precision;    /* A: the kernels above */
+    struct nb_prec *prec;           /* modes B..H, created on first use */
 };
 
 static enum nb_status parse_variant(struct compute *c, const char *name,
@@ -104,6 +106,8 @@ static enum nb_status compute_set_particles(void *state, size_t n,
     if (ensure_staging(c, n, err) != NB_OK ||
         nb_gl_ensure_buffer(&c->pos_buf, &c->pos_capacity, 16 * (n ? n : 1),
                       "particle buffer", err) != NB_OK)
+        return err->status;
+    if (c->prec && nb_prec_set_particles(c->prec, n, x, m, err) != NB_OK)
         return err->status;
     nb_gl_pack_particles(c->staging, n, x, m);
     glBindBuffer(GL_SHADER_STORAGE_BUFFER, c->pos_buf);
@@ -198,6 +202,11 @@ static enum nb_status compute_compute(void *state, enum nb_kernel kernel,
     if (kernel != NB_KERNEL_GA)
         return nb_error_set(err, NB_ERR_UNSUPPORTED, "compute backend: kernel %d "
                             "not implemented", (int)kernel);
+    if (c->precision != NB_PRECISION_A) {
+        enum nb_status st = nb_prec_run(c->prec, c->precision, c->n, eps, err);
+        c->seconds = nb_prec_seconds(c->prec);
+        return st;
+    }
     if (c->n == 0)
         return NB_OK;
     float eps2 = (float)(eps * eps);
@@ -210,6 +219,8 @@ static enum nb_status compute_read(void *state, double *acc, double *pot,
                                    struct nb_error *err)
 {
     struct compute *c = state;
+    if (c->precision != NB_PRECISION_A)
+        return nb_prec_read(c->prec, acc, pot, err);
     if (c->n == 0)
         return NB_OK;
     glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
@@ -225,10 +236,39 @@ static enum nb_status compute_read(void *state, double *acc, double *pot,
     return NB_OK;
 }
 
-/* The variant as run, with its slice count: "t64i1-s16". */
+/* Selects the accumulation mode; B..H run ga_precision.comp. */
+static enum nb_status compute_set_precision(void *state, enum nb_precision mode,
+                                            struct nb_error *err)
+{
+    struct compute *c = state;
+    if (mode >= NB_PRECISION_COUNT)
+        return nb_error_set(err, NB_ERR_ARGS, "compute backend: precision %d", (int)mode);
+    if (mode != NB_PRECISION_A &&
+        (nb_prec_supported(mode, err) != NB_OK ||
+         (!c->prec && !(c->prec = nb_prec_create(c->gl, err)))))
+        return err->status;
+    c->precision = mode;
+    return NB_OK;
+}
+
+enum nb_status nb_backend_compute_read_fixed(const struct nb_force_backend *b,
+                                             int64_t *fixed, int *acc_log2,
+                                             int *pot_log2, struct nb_error *err)
+{
+    const struct compute *c = b->state;
+    if (strcmp(b->name, "compute") != 0 || c->precision != NB_PRECISION_H || !c->prec)
+        return nb_error_set(err, NB_ERR_ARGS, "fixed-point sums: not a compute backend "
+                            "in precision H");
+    return nb_prec_read_fixed(c->prec, fixed, acc_log2, pot_log2, err);
+}
+
+/* The variant as run, with its slice count: "t64i1-s16"; the precision
+ * kernels run "t128i1-s1". */
 static const char *compute_variant(void *state)
 {
     struct compute *c = state;
+    if (c->precision != NB_PRECISION_A)
+        return "t128i1-s1";
     snprintf(c->variant, sizeof c->variant, "t%di%d-s%d", c->tile, c->ipt,
              c->used_slices ? c->used_slices : c->slices ? c->slices : 1);
     return c->variant;
@@ -312,6 +352,7 @@ static void compute_destroy(void *state)
     glDeleteBuffers(3, bufs);
     nb_gpu_timer_free(&c->timer);
     nb_gaj_compute_destroy(c->gaj);
+    nb_prec_destroy(c->prec);
     free(c->staging);
     free(c);
 }
@@ -330,7 +371,8 @@ enum nb_status nb_backend_compute_create(struct nb_force_backend *b,
         .set_particles = compute_set_particles, .compute = compute_compute,
         .read = compute_read, .last_seconds = compute_last_seconds,
         .variant = compute_variant, .renderer = compute_renderer,
-        .variants = compute_variant_list, .set_j = compute_set_j,
+        .variants = compute_variant_list, .set_precision = compute_set_precision,
+        .set_j = compute_set_j,
         .compute_gaj = compute_gaj, .read_gaj = compute_read_gaj,
         .load_state = compute_load_state, .update_state = compute_update_state,
         .predict_j = compute_predict_j, .destroy = compute_destroy };

@@ -90,6 +90,24 @@ enum nb_status nb_gaj_compute_predict(struct nb_gaj_compute *g, double t,
 /* Device seconds of the last GAJ evaluation. */
 double nb_gaj_compute_seconds(const struct nb_gaj_compute *g);
 
+/* The GA kernel with an accumulation mode B..H (force_precision.c); the
+ * compute backend forwards to it when its precision is not A. */
+struct nb_prec;
+/* NB_ERR_UNSUPPORTED naming the missing extension where mode cannot run. */
+enum nb_status nb_prec_supported(enum nb_precision mode, struct nb_error *err);
+struct nb_prec *nb_prec_create(struct nb_gl *gl, struct nb_error *err);
+void nb_prec_destroy(struct nb_prec *p);
+enum nb_status nb_prec_set_particles(struct nb_prec *p, size_t n, const double *x,
+                                     const double *m, struct nb_error *err);
+/* Evaluates mode on the particles last set (n must match). */
+enum nb_status nb_prec_run(struct nb_prec *p, enum nb_precision mode, size_t n,
+                           double eps, struct nb_error *err);
+enum nb_status nb_prec_read(struct nb_prec *p, double *acc, double *pot,
+                            struct nb_error *err);
+enum nb_status nb_prec_read_fixed(struct nb_prec *p, int64_t *fixed, int *acc_log2,
+                                  int *pot_log2, struct nb_error *err);
+double nb_prec_seconds(const struct nb_prec *p);
+
 /* Deletes every cached program (the context must be current). */
 void nb_gl_programs_release(struct nb_gl *gl);
 

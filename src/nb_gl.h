@@ -124,6 +124,23 @@ enum nb_status nb_backend_fragment_create(struct nb_force_backend *b,
                                           struct nb_gl *gl,
                                           struct nb_error *err);
 
+/* ---- accumulation modes (seed 004 Table 1; src/force_precision.c) ---- */
+
+/* "A".."H" (either case) to a mode; NB_ERR_ARGS naming the option
+ * otherwise. */
+enum nb_status nb_precision_parse(const char *text, enum nb_precision *mode,
+                                  struct nb_error *err);
+/* "A".."H". */
+const char *nb_precision_name(enum nb_precision mode);
+
+/* Test hook: the raw int64 sums of the last mode-H evaluation of a compute
+ * backend: fixed (4n: F_x, F_y, F_z, m_i phi_i per particle, each in units
+ * of 2^-acc_log2 or 2^-pot_log2).  NB_ERR_ARGS when the last evaluation was
+ * not mode H on the compute backend. */
+enum nb_status nb_backend_compute_read_fixed(const struct nb_force_backend *b,
+                                             int64_t *fixed, int *acc_log2,
+                                             int *pot_log2, struct nb_error *err);
+
 /* Creates a backend by name ("cpu", "compute", "fragment"). */
 enum nb_status nb_backend_create(struct nb_force_backend *b, const char *name,
                                  struct nb_gl *gl, struct nb_error *err);

@@ -17,6 +17,12 @@
     { "ga_comp_t" #T "_i" #I, "#define NB_TILE " #T "\n#define NB_IPT " #I "\n", \
       { 0 }, { "ga.glsl", "ga.comp" }, NB_STAGE_COMPUTE }
 
+/* The GA kernel with accumulation mode M (seed 004 Table 1; B..H). */
+#define PRECISION_GA(m, M)                                                  \
+    { "ga_prec_comp_" m, "#define NB_PRECISION_" M "\n", { 0 },              \
+      { "nb_precision.h", "accumulate.glsl", "ga.glsl", "ga_precision.comp" }, \
+      NB_STAGE_COMPUTE }
+
 #define GAJ_COMPUTE(T)                                                      \
     { "gaj_comp_t" #T, "#define NB_TILE " #T "\n", { 0 }, { "gaj.glsl", "gaj.comp" }, \
       NB_STAGE_COMPUTE }
@@ -40,6 +46,9 @@ static const struct nb_program_desc catalogue[] = {
     GAJ_COMPUTE(64), GAJ_COMPUTE(128), GAJ_COMPUTE(256),
     { "predict_comp", "", { 0 }, { "predict.comp" }, NB_STAGE_COMPUTE },
     { "scatter_comp", "", { 0 }, { "scatter.comp" }, NB_STAGE_COMPUTE },
+    PRECISION_GA("b", "B"), PRECISION_GA("c", "C"), PRECISION_GA("d", "D"),
+    PRECISION_GA("e", "E"), PRECISION_GA("f", "F"), PRECISION_GA("g", "G"),
+    PRECISION_GA("h", "H"),
     { 0 }
 };
 

@@ -1,0 +1,78 @@
+/* ga_precision.comp - the GA kernel with a selectable accumulation (seed
+ * 004 Table 1, modes B-H; mode A is ga.comp).  One i-particle per
+ * invocation, NB_PREC_TILE j-particles per shared-memory tile, every j in
+ * one pass (no j-splitting).  The pair term comes from the force law of
+ * ga.glsl with zero sums, i.e. exactly the float term that ga.comp adds;
+ * the accumulator of accumulate.glsl sums it.  Mode G evaluates the same
+ * law in double from double positions (nb_pair_double below: ga.glsl's law
+ * takes a float eps^2, which would round eps^2 to float).  Mode H passes
+ * m_i m_j as the mass, so the terms are forces m_i m_j f_ij, computed
+ * symmetrically in i and j: the terms of (i, j) and (j, i) are exact
+ * negatives and their fixed-point sum over all i is exactly zero. */
+layout(local_size_x = NB_PREC_TILE) in;
+
+layout(location = NB_LOC_EPS2) uniform float eps2;
+layout(location = NB_LOC_N) uniform int n;
+
+#if defined(NB_PRECISION_G)
+#define POS dvec4
+layout(std430, binding = NB_BIND_PREC_DPOS) readonly buffer Positions { dvec4 pos[]; };
+layout(location = NB_LOC_PREC_EPS2D) uniform double eps2d;
+
+/* The GA law of ga.glsl in double. */
+dvec4 nb_pair_double(dvec4 pi, dvec4 pj, bool excluded)
+{
+    dvec3 d = pj.xyz - pi.xyz;
+    double r2 = fma(d.x, d.x, fma(d.y, d.y, fma(d.z, d.z, eps2d)));
+    double rinv = excluded ? 0.0LF : 1.0LF / sqrt(r2);
+    double mr = pj.w * rinv;
+    double s = mr * rinv * rinv;
+    return dvec4(s * d, -mr);
+}
+#else
+#define POS vec4
+layout(std430, binding = NB_BIND_POS) readonly buffer Positions { vec4 pos[]; };
+#endif
+
+shared POS tile[NB_PREC_TILE];
+
+POS load(int j)
+{
+    return j < n ? pos[j] : POS(vec3(NB_PAD_COORD), NB_PAD_MASS);
+}
+
+void main()
+{
+    int lid = int(gl_LocalInvocationID.x);
+    int i = int(gl_WorkGroupID.x) * NB_PREC_TILE + lid;
+    POS pi = load(i);
+    acc_init();
+    int tiles = (n + NB_PREC_TILE - 1) / NB_PREC_TILE;
+    for (int t = 0; t < tiles; ++t) {
+        int first_j = t * NB_PREC_TILE;
+        tile[lid] = load(first_j + lid);
+        memoryBarrierShared();
+        barrier();
+        for (int jj = 0; jj < NB_PREC_TILE; ++jj) {
+            POS pj = tile[jj];
+            bool excluded = first_j + jj == i;
+#if defined(NB_PRECISION_G)
+            acc_add_double(nb_pair_double(pi, pj, excluded));
+#else
+#if defined(NB_PRECISION_H)
+            float mass = pi.w * pj.w;       /* commutative: symmetric in i, j */
+#else
+            float mass = pj.w;
+#endif
+            precise float tx = 0.0, ty = 0.0, tz = 0.0, tp = 0.0;
+            nb_ga_accumulate(pj.x - pi.x, pj.y - pi.y, pj.z - pi.z, mass, eps2,
+                             excluded, tx, ty, tz, tp);
+            acc_add(vec4(tx, ty, tz, tp));
+#endif
+        }
+        acc_tile_end();
+        barrier();
+    }
+    if (i < n)
+        acc_store(i);
+}

@@ -1,0 +1,35 @@
+/* nb_precision.h - constants of the accumulation modes (seed 004, Table 1),
+ * shared by src/force_precision.c and glsl/accumulate.glsl.  Only #define
+ * lines with literal values: valid C and valid GLSL.
+ *
+ * Narumi's trick (seed 004 section 3.3, Figs. 8 and 9), as the paper sets
+ * it: LARGE = 3 << (LARGE_SHIFT - 1) with LARGE_SHIFT 21, LOWER_SHIFT 7
+ * (LOWER_LOOP = 128 additions between carries), LOWER_FACTOR =
+ * 2^(23 - LARGE_SHIFT + 32 - LOWER_SHIFT) = 2^27, LOWER_FACTOR_1 its
+ * inverse.  The pair (float hs, int li) is a 48-bit fixed-point number
+ * with quantum 2^-27 for |sum| < 2^20. */
+#ifndef NB_PRECISION_CONSTANTS_H
+#define NB_PRECISION_CONSTANTS_H
+
+#define NB_LARGE_SHIFT 21
+#define NB_LOWER_SHIFT 7
+#define NB_LOWER_FACTOR_LOG2 27     /* 23 - NB_LARGE_SHIFT + 32 - NB_LOWER_SHIFT */
+
+/* Work-group size of the precision kernels; equal to LOWER_LOOP, so that
+ * Narumi's carry runs once per shared-memory tile. */
+#define NB_PREC_TILE 128
+
+/* Per-run power-of-two scales: pair terms are multiplied by 2^k with k the
+ * largest integer such that the bound on every partial sum, times 2^k, is at
+ * most 2^NB_PREC_BITS_LARGE (modes E, F: below LARGE / 3 = 2^20 with a
+ * factor 2 to spare) or 2^NB_PREC_BITS_FIXED (mode H: int64, a factor 2 to
+ * spare below 2^63). */
+#define NB_PREC_BITS_LARGE 19
+#define NB_PREC_BITS_FIXED 62
+
+/* Binding and uniform locations used only by the precision kernels. */
+#define NB_BIND_PREC_DPOS 14
+#define NB_LOC_PREC_SCALE 15
+#define NB_LOC_PREC_EPS2D 16
+
+#endif

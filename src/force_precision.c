@@ -1,0 +1,284 @@
+/* force_precision.c - the GA kernel with a selectable accumulation mode
+ * (seed 004 Table 1: B..G, and H: int64 fixed point), glsl/ga_precision.comp.
+ *
+ * One program per mode ("ga_prec_comp_<m>"), tile NB_PREC_TILE, one
+ * i-particle per invocation, no j-splitting.  Results come back at their
+ * full precision and are finished on the host in double:
+ *   B, G  dvec4 sums;
+ *   C, D  hs + ls (floats);
+ *   E     (hs - LARGE) + ls, divided by the input scale 2^k;
+ *   F     (hs - LARGE) + li 2^-27 (LOWER_FACTOR_1), divided by 2^k;
+ *   H     int64 sums of m_i m_j f_ij 2^k, times 2^-k, divided by m_i.
+ * The scales 2^k of E, F and H (nb_precision.h) come from a bound on every
+ * partial sum: |a_ij| <= m_j 2 / (3 sqrt 3) / eps^2 (the maximum of
+ * r / (r^2 + eps^2)^{3/2}) and |phi_ij| <= m_j / eps, summed over j (mass M),
+ * times m_max for H's forces.  So those modes need eps > 0, and H needs
+ * every mass > 0 (it divides by m_i). */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gl_internal.h"
+#include "nb_precision.h"
+
+/* The largest |r| / (r^2 + eps^2)^{3/2} is this over eps^2. */
+#define NB_PAIR_BOUND 0.38490017945975050   /* 2 / (3 sqrt 3) */
+/* Scales stay inside float range (2^k is a float uniform). */
+#define NB_PREC_SCALE_MAX_LOG2 100
+
+struct nb_prec {
+    struct nb_gl *gl;
+    GLuint pos_buf, dpos_buf, out_buf;
+    size_t pos_capacity, dpos_capacity, out_capacity;
+    size_t n;
+    double *m;                  /* host copy of the masses (mode H) */
+    double mass_sum, mass_max, mass_min;
+    void *staging;              /* 32 bytes a particle */
+    size_t staging_n;
+    enum nb_precision mode;     /* of the last run */
+    size_t run_n;
+    int acc_log2, pot_log2;     /* scales 2^k of the last run */
+    struct nb_gpu_timer timer;
+    double seconds;
+};
+
+enum nb_status nb_precision_parse(const char *text, enum nb_precision *mode,
+                                  struct nb_error *err)
+{
+    if (text && text[0] && !text[1]) {
+        int c = text[0] >= 'a' ? text[0] - 'a' : text[0] - 'A';
+        if (c >= 0 && c < NB_PRECISION_COUNT) {
+            *mode = (enum nb_precision)c;
+            return NB_OK;
+        }
+    }
+    return nb_error_set(err, NB_ERR_ARGS, "unknown precision '%s' (A single, B double "
+                        "sums, C Takahashi-Iitaka, D Nitadori, E modified Nitadori, "
+                        "F Narumi, G double, H int64 fixed point)", text ? text : "");
+}
+
+const char *nb_precision_name(enum nb_precision mode)
+{
+    static const char *const names[] = { "A", "B", "C", "D", "E", "F", "G", "H" };
+    return mode < NB_PRECISION_COUNT ? names[mode] : "?";
+}
+
+enum nb_status nb_prec_supported(enum nb_precision mode, struct nb_error *err)
+{
+    if (mode == NB_PRECISION_H && !epoxy_has_gl_extension("GL_ARB_gpu_shader_int64"))
+        return nb_error_set(err, NB_ERR_UNSUPPORTED, "precision H needs the GL "
+                            "extension GL_ARB_gpu_shader_int64, which this driver "
+                            "(%s) lacks", (const char *)glGetString(GL_RENDERER));
+    /* B and G use double, core since GL 4.0 (ARB_gpu_shader_fp64). */
+    return NB_OK;
+}
+
+struct nb_prec *nb_prec_create(struct nb_gl *gl, struct nb_error *err)
+{
+    struct nb_prec *p = nb_alloc(1, sizeof *p, "precision kernel", err);
+    if (!p)
+        return NULL;
+    p->gl = gl;
+    nb_gpu_timer_init(&p->timer, gl);
+    return p;
+}
+
+void nb_prec_destroy(struct nb_prec *p)
+{
+    if (!p)
+        return;
+    GLuint bufs[3] = { p->pos_buf, p->dpos_buf, p->out_buf };
+    glDeleteBuffers(3, bufs);
+    nb_gpu_timer_free(&p->timer);
+    free(p->m);
+    free(p->staging);
+    free(p);
+}
+
+static enum nb_status ensure_host(struct nb_prec *p, size_t n, struct nb_error *err)
+{
+    if (p->staging_n >= n && p->staging)
+        return NB_OK;
+    free(p->staging);
+    free(p->m);
+    p->staging = nb_alloc(n ? n : 1, 32, "precision staging", err);
+    p->m = nb_alloc(n ? n : 1, sizeof *p->m, "precision masses", err);
+    p->staging_n = p->staging && p->m ? n : 0;
+    return p->staging_n == n ? NB_OK : NB_ERR_NOMEM;
+}
+
+enum nb_status nb_prec_set_particles(struct nb_prec *p, size_t n, const double *x,
+                                     const double *m, struct nb_error *err)
+{
+    size_t bytes = n ? n : 1;
+    if (ensure_host(p, n, err) != NB_OK ||
+        nb_gl_ensure_buffer(&p->pos_buf, &p->pos_capacity, 16 * bytes,
+                            "precision particle buffer", err) != NB_OK ||
+        nb_gl_ensure_buffer(&p->dpos_buf, &p->dpos_capacity, 32 * bytes,
+                            "double particle buffer", err) != NB_OK)
+        return err->status;
+    double *d = p->staging;
+    p->mass_sum = p->mass_max = 0.0;
+    p->mass_min = n ? INFINITY : 0.0;
+    for (size_t i = 0; i < n; i++) {
+        d[4 * i] = x[3 * i], d[4 * i + 1] = x[3 * i + 1], d[4 * i + 2] = x[3 * i + 2];
+        d[4 * i + 3] = p->m[i] = m[i];
+        p->mass_sum += m[i];
+        p->mass_max = fmax(p->mass_max, m[i]);
+        p->mass_min = fmin(p->mass_min, m[i]);
+    }
+    glBindBuffer(GL_SHADER_STORAGE_BUFFER, p->dpos_buf);
+    glBufferSubData(GL_SHADER_STORAGE_BUFFER, 0, (GLsizeiptr)(32 * n), d);
+    nb_gl_pack_particles(p->staging, n, x, m);
+    glBindBuffer(GL_SHADER_STORAGE_BUFFER, p->pos_buf);
+    glBufferSubData(GL_SHADER_STORAGE_BUFFER, 0, (GLsizeiptr)(16 * n), p->staging);
+    p->n = n;
+    return nb_gl_check("uploading particles (precision kernel)", err);
+}
+
+/* The k of 2^k with bound 2^k <= 2^bits. */
+static int scale_log2(double bound, int bits)
+{
+    int k = bound > 0.0 ? (int)floor(bits - log2(bound)) : NB_PREC_SCALE_MAX_LOG2;
+    while (k > -NB_PREC_SCALE_MAX_LOG2 && ldexp(bound, k) > ldexp(1.0, bits))
+        k--;        /* guard against log2 rounding */
+    return k > NB_PREC_SCALE_MAX_LOG2 ? NB_PREC_SCALE_MAX_LOG2 : k;
+}
+
+/* The input scales of E, F and H, or a refusal. */
+static enum nb_status choose_scales(struct nb_prec *p, enum nb_precision mode,
+                                    double eps, struct nb_error *err)
+{
+    p->acc_log2 = p->pot_log2 = 0;
+    if (mode != NB_PRECISION_E && mode != NB_PRECISION_F && mode != NB_PRECISION_H)
+        return NB_OK;
+    if (!(eps > 0.0))
+        return nb_error_set(err, NB_ERR_UNSUPPORTED, "precision %s needs softening > 0: "
+                            "its fixed-point range is set from the bound M / eps^2 on "
+                            "the pair forces", nb_precision_name(mode));
+    if (mode == NB_PRECISION_H && !(p->mass_min > 0.0))
+        return nb_error_set(err, NB_ERR_UNSUPPORTED, "precision H sums forces m_i m_j "
+                            "f_ij and divides by m_i: every mass must be > 0 (the "
+                            "smallest is %g)", p->mass_min);
+    double weight = mode == NB_PRECISION_H ? p->mass_max : 1.0;
+    double acc_bound = weight * p->mass_sum * NB_PAIR_BOUND / (eps * eps);
+    double pot_bound = weight * p->mass_sum / eps;
+    int bits = mode == NB_PRECISION_H ? NB_PREC_BITS_FIXED : NB_PREC_BITS_LARGE;
+    p->acc_log2 = scale_log2(acc_bound, bits);
+    p->pot_log2 = scale_log2(pot_bound, bits);
+    if (ldexp(acc_bound, p->acc_log2) > ldexp(1.0, bits) ||
+        ldexp(pot_bound, p->pot_log2) > ldexp(1.0, bits))
+        return nb_error_set(err, NB_ERR_LIMIT, "precision %s: force bound %g or "
+                            "potential bound %g too large for the fixed-point range",
+                            nb_precision_name(mode), acc_bound, pot_bound);
+    return NB_OK;
+}
+
+enum nb_status nb_prec_run(struct nb_prec *p, enum nb_precision mode, size_t n,
+                           double eps, struct nb_error *err)
+{
+    char name[32];
+    GLuint program;
+    if (mode == NB_PRECISION_A || mode >= NB_PRECISION_COUNT)
+        return nb_error_set(err, NB_ERR_ARGS, "precision kernel: mode %d", (int)mode);
+    if (n != p->n)
+        return nb_error_set(err, NB_ERR_ARGS, "precision %s: call set_particles after "
+                            "set_precision", nb_precision_name(mode));
+    snprintf(name, sizeof name, "ga_prec_comp_%c", 'a' + (int)mode);
+    if (nb_prec_supported(mode, err) != NB_OK || choose_scales(p, mode, eps, err) != NB_OK ||
+        nb_gl_program(p->gl, name, &program, err) != NB_OK ||
+        nb_gl_ensure_buffer(&p->out_buf, &p->out_capacity, 32 * (n ? n : 1),
+                            "precision result buffer", err) != NB_OK)
+        return err->status;
+    p->mode = mode;
+    p->run_n = n;
+    if (n == 0)
+        return NB_OK;
+    float sa = ldexpf(1.0f, p->acc_log2), sp = ldexpf(1.0f, p->pot_log2);
+    glUseProgram(program);
+    if (mode != NB_PRECISION_G)     /* G's law reads the double eps2d */
+        glUniform1f(NB_LOC_EPS2, (float)(eps * eps));
+    glUniform1i(NB_LOC_N, (int)n);
+    if (mode == NB_PRECISION_E || mode == NB_PRECISION_F || mode == NB_PRECISION_H)
+        glUniform4f(NB_LOC_PREC_SCALE, sa, sa, sa, sp);
+    if (mode == NB_PRECISION_G)
+        glUniform1d(NB_LOC_PREC_EPS2D, eps * eps);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, NB_BIND_POS, p->pos_buf);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, NB_BIND_PREC_DPOS, p->dpos_buf);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, NB_BIND_OUT, p->out_buf);
+    nb_gpu_timer_start(&p->timer);
+    glDispatchCompute((GLuint)nb_gl_ceil_div((int)n, NB_PREC_TILE), 1, 1);
+    p->seconds = nb_gpu_timer_stop(&p->timer);
+    return nb_gl_check("precision GA dispatch", err);
+}
+
+double nb_prec_seconds(const struct nb_prec *p) { return p->seconds; }
+
+static enum nb_status fetch(struct nb_prec *p, struct nb_error *err)
+{
+    glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
+    glBindBuffer(GL_SHADER_STORAGE_BUFFER, p->out_buf);
+    glGetBufferSubData(GL_SHADER_STORAGE_BUFFER, 0, (GLsizeiptr)(32 * p->run_n), p->staging);
+    return nb_gl_check("reading results (precision kernel)", err);
+}
+
+/* Component c of particle i from the (hi, lo) words of modes C..F. */
+static double finish_pair(const struct nb_prec *p, size_t i, int c)
+{
+    const uint32_t *w = (const uint32_t *)p->staging + 8 * i;
+    float hi, lo;
+    int32_t li;
+    memcpy(&hi, &w[c], sizeof hi);
+    memcpy(&lo, &w[4 + c], sizeof lo);
+    memcpy(&li, &w[4 + c], sizeof li);
+    double large = ldexp(3.0, NB_LARGE_SHIFT - 1);
+    int k = c < 3 ? p->acc_log2 : p->pot_log2;
+    switch (p->mode) {
+    case NB_PRECISION_E:
+        return ldexp((double)hi - large + (double)lo, -k);
+    case NB_PRECISION_F:
+        return ldexp((double)hi - large + ldexp((double)li, -NB_LOWER_FACTOR_LOG2), -k);
+    default:
+        return (double)hi + (double)lo;
+    }
+}
+
+enum nb_status nb_prec_read(struct nb_prec *p, double *acc, double *pot,
+                            struct nb_error *err)
+{
+    if (p->run_n == 0)
+        return NB_OK;
+    if (fetch(p, err) != NB_OK)
+        return err->status;
+    for (size_t i = 0; i < p->run_n; i++)
+        for (int c = 0; c < 4; c++) {
+            double v;
+            if (p->mode == NB_PRECISION_B || p->mode == NB_PRECISION_G) {
+                v = ((const double *)p->staging)[4 * i + c];
+            } else if (p->mode == NB_PRECISION_H) {
+                int64_t q = ((const int64_t *)p->staging)[4 * i + c];
+                v = ldexp((double)q, c < 3 ? -p->acc_log2 : -p->pot_log2) / p->m[i];
+            } else {
+                v = finish_pair(p, i, c);
+            }
+            if (c < 3)
+                acc[3 * i + c] = v;
+            else
+                pot[i] = v;
+        }
+    return NB_OK;
+}
+
+enum nb_status nb_prec_read_fixed(struct nb_prec *p, int64_t *fixed, int *acc_log2,
+                                  int *pot_log2, struct nb_error *err)
+{
+    if (p->mode != NB_PRECISION_H)
+        return nb_error_set(err, NB_ERR_ARGS, "fixed-point sums: the last evaluation "
+                            "was not precision H");
+    if (p->run_n && fetch(p, err) != NB_OK)
+        return err->status;
+    memcpy(fixed, p->staging, 32 * p->run_n);
+    *acc_log2 = p->acc_log2;
+    *pot_log2 = p->pot_log2;
+    return NB_OK;
+}

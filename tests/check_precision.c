@@ -1,0 +1,234 @@
+/* check_precision.c - the accumulation modes of seed 004 Table 1 (A..G)
+ * and the int64 fixed-point mode H on the compute backend, against the
+ * double-precision CPU reference (nb_cpu_ga), on fresh random inputs
+ * (NB_TEST_SEED=S replays).  Inputs are float-representable, so only the
+ * kernels' arithmetic is measured.
+ *
+ * Bounds, with u = 2^-24 and S_i = sum_j |a_ij| (nb_cpu_ga_magnitudes):
+ *   A  float sums: rounding grows with the number of additions (~ N u S_i
+ *      worst case, ga.comp's tiles bring it to ~ (tile + N / tile) u S_i);
+ *      the test bound of check_gpu, 1e-5 S_i.
+ *   B, C, F, H  only the float rounding of each pair term (a few u |a_ij|,
+ *      inversesqrt included) survives: |da| <= 8 u S_i = 4.8e-7 S_i,
+ *      independent of N.  F's 48-bit pair (seed 004 section 3.4) and H's
+ *      int64 add at most 2^-48 resp. 2^-62 of the range per addition.
+ *   D  Nitadori: as B, plus ls's own float rounding (seed 004 section 3.1:
+ *      up to N times 2^-48 of the sum); bound 1e-6 S_i.
+ *   E  modified Nitadori: ls collects N errors of up to ulp(LARGE) / 2 each
+ *      and rounds its own sum, ~ sqrt(N) u ulp(LARGE) 2^-k; with the
+ *      conservative scale 2^k (LARGE far above the actual sums, which seed
+ *      004 section 3.2 warns costs accuracy) that is ~1e-6 S_i: bound
+ *      5e-6 S_i, f_err 3e-6.
+ *   G  double pair terms and sums: ~ 1e-15 S_i; bound 1e-12.
+ * f_err (seed 004 eq. 10) of B, C, H: <= 1e-7 (the pair rounding
+ * averages out).  F: measured f_err ~2e-7 on llvmpipe, 8x B's, not the
+ * double-like summation seed 004 reports: the 48-bit range is set from
+ * the conservative bound M 0.385 / eps^2 (2^11 above the actual sums), so
+ * the quantum 2^-27 2^-k truncated at every addition dominates; bound
+ * 1e-6 S_i, f_err 5e-7 until the scale is chosen tighter.
+ * H: sum_i F_i is exactly zero in the raw int64 sums, and reversing the
+ * particle order gives bit-identical sums. */
+#include <check.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "nb_gl.h"
+
+#define N_TEST 4096
+#define EPS 0.01
+
+static struct nb_gl *gl;
+static uint64_t seed;
+/* f_err of each mode in the accuracy test, for F against B. */
+static double f_err_of[NB_PRECISION_COUNT];
+
+struct run {
+    double *acc, *pot;
+};
+
+static void make_system(struct nb_particles *p, size_t n, uint64_t s, int equal_mass)
+{
+    struct nb_error err = { 0 };
+    struct nb_rng rng;
+    ck_assert_int_eq(nb_particles_random_cube(p, n, s, &err), NB_OK);
+    nb_rng_seed(&rng, s ^ 0x9e3779b97f4a7c15ull);
+    if (!equal_mass)
+        for (size_t i = 0; i < n; i++)
+            p->m[i] = (double)(float)((0.5 + nb_rng_uniform(&rng)) / (double)n);
+}
+
+static void evaluate(struct nb_force_backend *b, enum nb_precision mode,
+                     const struct nb_particles *p, double eps, double *acc, double *pot)
+{
+    struct nb_error err = { 0 };
+    ck_assert_msg(b->set_precision(b->state, mode, &err) == NB_OK, "%s", err.message);
+    ck_assert_msg(b->set_particles(b->state, p->n, p->x, p->m, &err) == NB_OK, "%s",
+                  err.message);
+    ck_assert_msg(b->compute(b->state, NB_KERNEL_GA, eps, &err) == NB_OK, "%s: %s",
+                  nb_precision_name(mode), err.message);
+    for (size_t i = 0; i < 3 * p->n; i++)
+        acc[i] = NAN;
+    for (size_t i = 0; i < p->n; i++)
+        pot[i] = NAN;
+    ck_assert_msg(b->read(b->state, acc, pot, &err) == NB_OK, "%s", err.message);
+}
+
+static const double max_rel[NB_PRECISION_COUNT] = {
+    1e-5, 4.8e-7, 4.8e-7, 1e-6, 5e-6, 1e-6, 1e-12, 4.8e-7 };
+static const double max_f_err[NB_PRECISION_COUNT] = {
+    1e-6, 1e-7, 1e-7, 1e-6, 3e-6, 5e-7, 1e-12, 1e-7 };
+
+START_TEST(modes_match_cpu)
+{
+    struct nb_force_backend b;
+    struct nb_error err = { 0 };
+    struct nb_particles p = { 0 };
+    make_system(&p, N_TEST, seed, _i);
+    size_t n = p.n;
+    double *ref = calloc(3 * n, 8), *ref_pot = calloc(n, 8), *aabs = calloc(n, 8),
+           *pabs = calloc(n, 8), *acc = calloc(3 * n, 8), *pot = calloc(n, 8);
+    ck_assert(ref && ref_pot && aabs && pabs && acc && pot);
+    ck_assert_int_eq(nb_cpu_ga(n, p.x, p.m, EPS, ref, ref_pot, &err), NB_OK);
+    ck_assert_int_eq(nb_cpu_ga_magnitudes(n, p.x, p.m, EPS, aabs, pabs, &err), NB_OK);
+    ck_assert_msg(nb_backend_create(&b, "compute", gl, &err) == NB_OK, "%s", err.message);
+    ck_assert_int_eq(b.set_variant(b.state, "t256i8", &err), NB_OK);
+    printf("N = %zu random cube, %s masses, eps %g, seed %llu\n", n,
+           _i ? "equal" : "unequal", EPS, (unsigned long long)seed);
+    printf("mode  max da/|a|  max dphi/|phi|      f_err   f_offset\n");
+    for (int m = 0; m < NB_PRECISION_COUNT; m++) {
+        struct nb_accuracy q;
+        evaluate(&b, (enum nb_precision)m, &p, EPS, acc, pot);
+        nb_accuracy_ga(n, p.m, acc, pot, ref, ref_pot, aabs, pabs, &q);
+        printf("%-4s  %10.3e  %14.3e  %9.3e  %9.3e\n", nb_precision_name(m),
+               q.acc_rel_max, q.pot_rel_max, q.f_err, q.f_offset);
+        ck_assert_msg(q.nonfinite == 0 && q.acc_rel_max <= max_rel[m] &&
+                      q.pot_rel_max <= max_rel[m] && q.f_err <= max_f_err[m],
+                      "precision %s: da %.3g dphi %.3g f_err %.3g over %.3g/%.3g (seed %llu)",
+                      nb_precision_name(m), q.acc_rel_max, q.pot_rel_max, q.f_err,
+                      max_rel[m], max_f_err[m], (unsigned long long)seed);
+        f_err_of[m] = q.f_err;
+    }
+    /* the summation modes B, C, H improve on A's float sums */
+    ck_assert(f_err_of[NB_PRECISION_B] < f_err_of[NB_PRECISION_A] &&
+              f_err_of[NB_PRECISION_C] < f_err_of[NB_PRECISION_A] &&
+              f_err_of[NB_PRECISION_H] < f_err_of[NB_PRECISION_A]);
+    b.destroy(b.state);
+    free(ref); free(ref_pot); free(aabs); free(pabs); free(acc); free(pot);
+    nb_particles_free(&p);
+}
+END_TEST
+
+/* Mode H: the raw fixed-point force sums add up to exactly zero, and the
+ * reversed particle order gives the same sums bit for bit. */
+START_TEST(fixed_point_exact)
+{
+    struct nb_force_backend b;
+    struct nb_error err = { 0 };
+    struct nb_particles p = { 0 }, r = { 0 };
+    size_t n = 3001;       /* not a multiple of the tile: padding too */
+    make_system(&p, n, seed + 7, 0);
+    ck_assert_int_eq(nb_particles_alloc(&r, n, &err), NB_OK);
+    for (size_t i = 0; i < n; i++) {
+        r.m[i] = p.m[n - 1 - i];
+        memcpy(&r.x[3 * i], &p.x[3 * (n - 1 - i)], 3 * sizeof(double));
+    }
+    int64_t *f = malloc(32 * n), *g = malloc(32 * n);
+    double *acc = malloc(24 * n), *pot = malloc(8 * n);
+    int ka, kp, ka2, kp2;
+    ck_assert_msg(nb_backend_create(&b, "compute", gl, &err) == NB_OK, "%s", err.message);
+    evaluate(&b, NB_PRECISION_H, &p, EPS, acc, pot);
+    ck_assert_int_eq(nb_backend_compute_read_fixed(&b, f, &ka, &kp, &err), NB_OK);
+    evaluate(&b, NB_PRECISION_H, &r, EPS, acc, pot);
+    ck_assert_int_eq(nb_backend_compute_read_fixed(&b, g, &ka2, &kp2, &err), NB_OK);
+    ck_assert_int_eq(ka, ka2);
+    int64_t sum[3] = { 0 };
+    for (size_t i = 0; i < n; i++)
+        for (int c = 0; c < 4; c++) {
+            ck_assert_msg(f[4 * i + c] == g[4 * (n - 1 - i) + c], "particle %zu "
+                          "component %d differs with the order reversed (seed %llu)", i, c,
+                          (unsigned long long)seed);
+            if (c < 3)
+                sum[c] += f[4 * i + c];
+        }
+    ck_assert_msg(sum[0] == 0 && sum[1] == 0 && sum[2] == 0, "sum of forces %lld %lld %lld "
+                  "(units 2^-%d), not zero (seed %llu)", (long long)sum[0],
+                  (long long)sum[1], (long long)sum[2], ka, (unsigned long long)seed);
+    b.destroy(b.state);
+    free(f); free(g); free(acc); free(pot);
+    nb_particles_free(&p);
+    nb_particles_free(&r);
+}
+END_TEST
+
+START_TEST(refusals)
+{
+    struct nb_force_backend b;
+    struct nb_error err = { 0 };
+    enum nb_precision mode;
+    ck_assert_int_eq(nb_precision_parse("I", &mode, &err), NB_ERR_ARGS);
+    ck_assert_int_eq(nb_precision_parse("AB", &mode, &err), NB_ERR_ARGS);
+    ck_assert_int_eq(nb_precision_parse("h", &mode, &err), NB_OK);
+    ck_assert_int_eq(mode, NB_PRECISION_H);
+    /* cpu and fragment offer no modes */
+    ck_assert_int_eq(nb_backend_create(&b, "cpu", gl, &err), NB_OK);
+    ck_assert(b.set_precision == NULL);
+    b.destroy(b.state);
+    ck_assert_int_eq(nb_backend_create(&b, "fragment", gl, &err), NB_OK);
+    ck_assert(b.set_precision == NULL);
+    b.destroy(b.state);
+    /* E, F, H need eps > 0; H needs masses > 0 */
+    struct nb_particles p = { 0 };
+    make_system(&p, 100, seed + 3, 0);
+    ck_assert_int_eq(nb_backend_create(&b, "compute", gl, &err), NB_OK);
+    enum nb_precision need_eps[] = { NB_PRECISION_E, NB_PRECISION_F, NB_PRECISION_H };
+    for (int k = 0; k < 3; k++) {
+        ck_assert_int_eq(b.set_precision(b.state, need_eps[k], &err), NB_OK);
+        ck_assert_int_eq(b.set_particles(b.state, p.n, p.x, p.m, &err), NB_OK);
+        ck_assert_int_eq(b.compute(b.state, NB_KERNEL_GA, 0.0, &err), NB_ERR_UNSUPPORTED);
+        ck_assert_msg(strstr(err.message, "softening") != NULL, "%s", err.message);
+    }
+    p.m[5] = 0.0;
+    ck_assert_int_eq(b.set_particles(b.state, p.n, p.x, p.m, &err), NB_OK);
+    ck_assert_int_eq(b.compute(b.state, NB_KERNEL_GA, EPS, &err), NB_ERR_UNSUPPORTED);
+    ck_assert_msg(strstr(err.message, "mass") != NULL, "%s", err.message);
+    b.destroy(b.state);
+    nb_particles_free(&p);
+}
+END_TEST
+
+static Suite *precision_suite(void)
+{
+    Suite *s = suite_create("precision");
+    TCase *tc = tcase_create("modes");
+    tcase_set_timeout(tc, 600);
+    tcase_add_loop_test(tc, modes_match_cpu, 0, 2);
+    tcase_add_test(tc, fixed_point_exact);
+    tcase_add_test(tc, refusals);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+int main(void)
+{
+    const char *env = getenv("NB_TEST_SEED");
+    seed = env ? strtoull(env, NULL, 10) : (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 16);
+    printf("check_precision: seed %llu (NB_TEST_SEED to replay)\n", (unsigned long long)seed);
+    struct nb_gl_options opt;
+    struct nb_error err = { 0 };
+    nb_gl_options_default(&opt);
+    if (nb_gl_create(&gl, &opt, &err) != NB_OK) {
+        fprintf(stderr, "check_precision: no GL context: %s\n", err.message);
+        return 1;
+    }
+    SRunner *sr = srunner_create(precision_suite());
+    srunner_set_fork_status(sr, CK_NOFORK);
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    nb_gl_destroy(gl);
+    return failed ? 1 : 0;
+}
