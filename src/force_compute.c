@@ -41,6 +41,7 @@ struct compute {
     float *staging;
     size_t staging_count;
     struct nb_gaj_compute *gaj;     /* created on the first GAJ call */
+    int last_gaj;                   /* the last evaluation was GAJ (for variant()) */
     enum nb_precision precision;    /* A: the kernels above */
     struct nb_prec *prec;           /* modes B..H, created on first use */
 };
@@ -202,6 +203,7 @@ static enum nb_status compute_compute(void *state, enum nb_kernel kernel,
     if (kernel != NB_KERNEL_GA)
         return nb_error_set(err, NB_ERR_UNSUPPORTED, "compute backend: kernel %d "
                             "not implemented", (int)kernel);
+    c->last_gaj = 0;
     if (c->precision != NB_PRECISION_A) {
         enum nb_status st = nb_prec_run(c->prec, c->precision, c->n, eps, err);
         c->seconds = nb_prec_seconds(c->prec);
@@ -267,6 +269,10 @@ enum nb_status nb_backend_compute_read_fixed(const struct nb_force_backend *b,
 static const char *compute_variant(void *state)
 {
     struct compute *c = state;
+    if (c->last_gaj) {
+        nb_gaj_compute_describe(c->gaj, c->variant, sizeof c->variant);
+        return c->variant;
+    }
     if (c->precision != NB_PRECISION_A)
         return "t128i1-s1";
     snprintf(c->variant, sizeof c->variant, "t%di%d-s%d", c->tile, c->ipt,
@@ -308,6 +314,7 @@ static enum nb_status compute_gaj(void *state, double eps, size_t n_active,
     if (!g || nb_gaj_compute_run(g, c->tile, eps, n_active, active, err) != NB_OK)
         return err->status;
     c->seconds = nb_gaj_compute_seconds(g);
+    c->last_gaj = 1;
     return NB_OK;
 }
 

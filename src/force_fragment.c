@@ -78,6 +78,7 @@ struct fragment {
     int state_rows, block_rows, block_index_rows, active_rows;
     GLuint state_fbo, jset_fbo, iset_fbo;
     int j_on_device;                /* the j-set was predicted on the GPU */
+    int last_gaj;                   /* the last evaluation was GAJ (for variant()) */
 };
 
 /* The shape of one kernel run over the streams: what choose_split,
@@ -704,6 +705,7 @@ static enum nb_status fragment_gaj(void *state, double eps, size_t na,
         "gaj_frag_1x4", "reduce_frag_2", 2, NB_STREAM_WIDTH, f->i_rows, f->npad,
         (double)na * f->npad, 3, { NB_UNIT_VEL, NB_UNIT_IPOS, NB_UNIT_IVEL },
         { f->vel_tex, f->ipos_tex, f->ivel_tex } };
+    f->last_gaj = 1;
     return run_shape(f, &sh, (float)(eps * eps), err);
 }
 
@@ -747,6 +749,7 @@ static enum nb_status fragment_compute(void *state, enum nb_kernel kernel,
     if (kernel != NB_KERNEL_GA)
         return nb_error_set(err, NB_ERR_UNSUPPORTED, "fragment backend: kernel %d "
                             "not implemented", (int)kernel);
+    f->last_gaj = 0;
     if (f->n == 0)
         return NB_OK;
     float eps2 = (float)(eps * eps);
@@ -788,6 +791,11 @@ static enum nb_status fragment_read(void *state, double *acc, double *pot,
 static const char *fragment_variant(void *state)
 {
     struct fragment *f = state;
+    if (f->last_gaj) {
+        snprintf(f->variant, sizeof f->variant, "gaj-1x4-r%d-p%d", f->used_replicas,
+                 f->used_passes);
+        return f->variant;
+    }
     snprintf(f->variant, sizeof f->variant, "%dx%d-r%d-p%d", f->per_frag, f->unroll,
              f->used_replicas ? f->used_replicas : f->replicas ? f->replicas : 1,
              f->used_passes ? f->used_passes : f->passes ? f->passes : 1);

@@ -24,6 +24,7 @@ struct nb_gaj_compute {
     struct nb_gl *gl;
     struct buffer buf[B_COUNT];
     size_t n, n_active;
+    int tile, slices;               /* of the last evaluation */
     void *staging;
     size_t staging_bytes;
     struct nb_gpu_timer timer;
@@ -134,6 +135,8 @@ enum nb_status nb_gaj_compute_run(struct nb_gaj_compute *g, int tile, double eps
     int per_slice = slice_tiles(groups, tiles), slices = nb_gl_ceil_div(tiles, per_slice);
     size_t out_bytes = 16 * n_active, part_bytes = out_bytes * (size_t)slices;
     snprintf(name, sizeof name, "gaj_comp_t%d", tile);
+    g->tile = tile;
+    g->slices = slices;
     if (upload_indices(g, n_active, active, g->n, err) != NB_OK ||
         nb_gl_program(g->gl, name, &gaj, err) != NB_OK ||
         nb_gl_program(g->gl, "reduce_comp", &red, err) != NB_OK ||
@@ -284,6 +287,11 @@ enum nb_status nb_gaj_compute_predict(struct nb_gaj_compute *g, double t,
 }
 
 double nb_gaj_compute_seconds(const struct nb_gaj_compute *g) { return g->seconds; }
+
+void nb_gaj_compute_describe(const struct nb_gaj_compute *g, char *buf, size_t size)
+{
+    snprintf(buf, size, "gaj-t%d-s%d", g->tile, g->slices ? g->slices : 1);
+}
 
 struct nb_gaj_compute *nb_gaj_compute_create(struct nb_gl *gl, struct nb_error *err)
 {

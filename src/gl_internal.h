@@ -87,6 +87,8 @@ enum nb_status nb_gaj_compute_update_state(struct nb_gaj_compute *g, size_t nb,
                                            struct nb_error *err);
 enum nb_status nb_gaj_compute_predict(struct nb_gaj_compute *g, double t,
                                       struct nb_error *err);
+/* The last GAJ evaluation as a variant name: "gaj-t<T>-s<S>". */
+void nb_gaj_compute_describe(const struct nb_gaj_compute *g, char *buf, size_t size);
 /* Device seconds of the last GAJ evaluation. */
 double nb_gaj_compute_seconds(const struct nb_gaj_compute *g);
 
