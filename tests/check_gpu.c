@@ -22,6 +22,7 @@
 
 #include "nb_config.h"
 #include "nb_gl.h"
+#include "gl_suite.h"
 
 #define TOLERANCE 1e-5
 #define F_ERR_MAX 1e-6
@@ -505,22 +506,5 @@ static Suite *gpu_suite(void)
 
 int main(void)
 {
-    const char *env = getenv("NB_TEST_SEED");
-    seed = env ? strtoull(env, NULL, 10) : (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 16);
-    printf("check_gpu: seed %llu (NB_TEST_SEED to replay)\n", (unsigned long long)seed);
-
-    struct nb_gl_options opt;
-    struct nb_error err = { 0 };
-    nb_gl_options_default(&opt);
-    if (nb_gl_create(&gl, &opt, &err) != NB_OK) {
-        fprintf(stderr, "check_gpu: no GL context: %s\n", err.message);
-        return 1;
-    }
-    SRunner *sr = srunner_create(gpu_suite());
-    srunner_set_fork_status(sr, CK_NOFORK);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    nb_gl_destroy(gl);
-    return failed ? 1 : 0;
+    return run_gl_suite("check_gpu", gpu_suite(), &gl, &seed);
 }

@@ -1,0 +1,38 @@
+/* gl_suite.h - the main() of a Check suite that needs a GL context: a
+ * fresh random seed (NB_TEST_SEED replays one), one context for every
+ * test, and no fork (a forked child cannot use the parent's llvmpipe
+ * threads).  Included by one test file each. */
+#ifndef NB_TEST_GL_SUITE_H
+#define NB_TEST_GL_SUITE_H
+
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "nb_gl.h"
+
+static int run_gl_suite(const char *name, Suite *suite, struct nb_gl **gl, uint64_t *seed)
+{
+    const char *env = getenv("NB_TEST_SEED");
+    *seed = env ? strtoull(env, NULL, 10) : (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 16);
+    printf("%s: seed %llu (NB_TEST_SEED to replay)\n", name, (unsigned long long)*seed);
+
+    struct nb_gl_options opt;
+    struct nb_error err = { 0 };
+    nb_gl_options_default(&opt);
+    if (nb_gl_create(gl, &opt, &err) != NB_OK) {
+        fprintf(stderr, "%s: no GL context: %s\n", name, err.message);
+        return 1;
+    }
+    SRunner *sr = srunner_create(suite);
+    srunner_set_fork_status(sr, CK_NOFORK);
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    nb_gl_destroy(*gl);
+    return failed ? 1 : 0;
+}
+
+#endif
