@@ -1,6 +1,14 @@
 # device_env.sh - sourced by the device scripts: unpacks the GL loaders
 # carried in .gl/ (the device image has the NVIDIA driver but no libEGL or
-# libepoxy) and points EGL at NVIDIA's vendor file.
+# libepoxy) and points EGL at NVIDIA's vendor file.  Fill .gl/ once, on a
+# Debian 12 machine, in the project root:
+#   mkdir -p .gl/extra .gl/lib /tmp/amd64/partial
+#   o='-oAPT::Architecture=amd64 -oAPT::Architectures=amd64 -oDir::State::Lists=/tmp/amd64'
+#   apt-get $o update; (cd .gl && apt-get $o download libvulkan1 libegl1 \
+#       libglvnd0 libopengl0 libgl1 libglx0 libgles2 libepoxy0)
+#   (cd .gl/extra && apt-get $o download libgomp1)
+#   cp -L /lib/x86_64-linux-gnu/libsubunit.so.0 .gl/lib/   # for tests/check_gpu
+# and carry .gl, glnbody, spirv (and tests/check_gpu) with each call.
 OUT=${OUT:-/tmp/out}
 mkdir -p "$OUT"
 for f in .gl/*.deb; do dpkg -x "$f" /; done
