@@ -247,24 +247,31 @@ static void pad_stream(float *texels, size_t from, size_t to, float pad_w)
 }
 
 /* The particle stream: whole rows, padding particles after the last. */
+/* Packs the positions and masses into `texels` (rows whole rows, padded)
+ * and uploads them as the j-stream. */
+static enum nb_status upload_positions(struct fragment *f, size_t n, const double *x,
+                                       const double *m, int rows, float *texels,
+                                       struct nb_error *err)
+{
+    nb_gl_pack_particles(texels, n, x, m);
+    pad_stream(texels, n, (size_t)rows * NB_STREAM_WIDTH, (float)NB_PAD_MASS);
+    upload_stream(&f->pos_tex, f->rows, rows, texels);
+    f->n = n;
+    f->npad = (int)((n + 3) / 4 * 4);
+    f->rows = rows;
+    return nb_gl_check("uploading the particle texture", err);
+}
+
 static enum nb_status fragment_set_particles(void *state, size_t n,
                                              const double *x, const double *m,
                                              struct nb_error *err)
 {
     struct fragment *f = state;
     int rows = 0;
-    if (stream_rows(n, &rows, err) != NB_OK)
+    if (stream_rows(n, &rows, err) != NB_OK ||
+        ensure_staging(f, (size_t)rows * NB_STREAM_WIDTH, err) != NB_OK)
         return err->status;
-    size_t texels = (size_t)rows * NB_STREAM_WIDTH;
-    if (ensure_staging(f, texels, err) != NB_OK)
-        return err->status;
-    nb_gl_pack_particles(f->staging, n, x, m);
-    pad_stream(f->staging, n, texels, (float)NB_PAD_MASS);
-    upload_stream(&f->pos_tex, f->rows, rows, f->staging);
-    f->n = n;
-    f->npad = (int)((n + 3) / 4 * 4);
-    f->rows = rows;
-    return nb_gl_check("uploading the particle texture", err);
+    return upload_positions(f, n, x, m, rows, f->staging, err);
 }
 
 /* Replicas fill the GPU with fragments; passes bound a draw's length. */
@@ -418,19 +425,20 @@ static enum nb_status ensure_host_copies(struct fragment *f, size_t texels,
     return f->host_vel ? NB_OK : NB_ERR_NOMEM;
 }
 
-/* The j-set: positions as for GA, velocities beside them; both also kept
- * on the host, packed, for gathering the active blocks. */
+/* The j-set: positions as for GA, velocities beside them, both packed
+ * straight into the host copies that the gather of the active blocks
+ * reads. */
 static enum nb_status fragment_set_j(void *state, size_t n, const double *x,
                                      const double *v, const double *m,
                                      struct nb_error *err)
 {
     struct fragment *f = state;
-    if (fragment_set_particles(f, n, x, m, err) != NB_OK)
+    int rows = 0;
+    if (stream_rows(n, &rows, err) != NB_OK ||
+        ensure_host_copies(f, (size_t)rows * NB_STREAM_WIDTH, err) != NB_OK ||
+        upload_positions(f, n, x, m, rows, f->host_pos, err) != NB_OK)
         return err->status;
-    size_t texels = (size_t)f->rows * NB_STREAM_WIDTH;
-    if (ensure_host_copies(f, texels, err) != NB_OK)
-        return err->status;
-    memcpy(f->host_pos, f->staging, 16 * texels);
+    size_t texels = (size_t)rows * NB_STREAM_WIDTH;
     memset(f->host_vel, 0, 16 * texels);
     for (size_t i = 0; i < n; i++)
         for (int d = 0; d < 3; d++)

@@ -1020,8 +1020,9 @@ START_TEST(test_plummer_gpu)
 END_TEST
 
 /* --predict host and --predict gpu on one backend: the same trajectory up
- * to float rounding of the j-particles (the device predicts in float from
- * float state, the host in double then rounds), which chaos amplifies
+ * to float rounding of the j-particles (the device predicts with float
+ * increments on double (compute) or hi/lo float (fragment) positions, the
+ * host in double then rounds), which chaos amplifies
  * only a little by t = 0.125; bound 1e-4 on positions (measured ~1e-6 on
  * llvmpipe), both energies within 1e-5. */
 START_TEST(test_predict_host_vs_gpu)
