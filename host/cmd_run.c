@@ -181,18 +181,20 @@ struct outputs {
     struct nb_outfile log;      /* fp NULL: no energy log */
     uint64_t log_k, snap_k;     /* index of the next log row and snapshot */
     struct nb_diag first, last; /* the exact rows at 0 and t_end: each
-                                   costs an O(n^2) CPU sum, so made once */
+                                   costs an O(n^2) sum, so made once */
     int have_last;
-    double e0;                  /* E at t = 0, in double on the CPU */
+    double e0;                  /* E at t = 0, in double */
     double *x, *v;              /* every particle predicted to an output time */
     double seconds;             /* wall time spent on outputs */
     double progress_at;         /* wall time of the last progress line */
+    char variant[64];           /* the GAJ variant of the last block step
+                                   (diagnostics may run other kernels) */
     int progress;               /* 1: stderr is a terminal */
 };
 
 /* The row at t (the state predicted to t in o->x, o->v).  The first and
- * last rows are exact (CPU double): E0 is the reference, and the last row
- * is what the summary reports. */
+ * last rows are exact (double, nb_potential_energy): E0 is the reference,
+ * and the last row is what the summary reports. */
 static enum nb_status write_row(struct nb_sim *s, struct outputs *o, double t,
                                 struct nb_error *err)
 {
@@ -200,7 +202,7 @@ static enum nb_status write_row(struct nb_sim *s, struct outputs *o, double t,
     struct nb_diag d = o->first;
 
     if (t != 0.0 && nb_diag_compute(s, t, o->x, o->v, o->e0, t == c->t_end
-                                    ? NB_EPOT_CPU : NB_EPOT_AUTO, &d, err) != NB_OK)
+                                    ? NB_EPOT_DOUBLE : NB_EPOT_AUTO, &d, err) != NB_OK)
         return err->status;
     if (t == c->t_end) {
         o->last = d;
@@ -342,15 +344,18 @@ static void progress(const struct nb_sim *s, struct outputs *o, double wall0,
 static enum nb_status start(struct nb_sim *s, struct outputs *o,
                             struct nb_error *err)
 {
+    double t0 = nb_clock_seconds();
+
     if (nb_sim_predict(s, 0.0, o->x, o->v) != NB_OK) {
         *err = s->err;
         return err->status;
     }
-    if (nb_diag_compute(s, 0.0, o->x, o->v, 0.0, NB_EPOT_CPU, &o->first, err)
+    if (nb_diag_compute(s, 0.0, o->x, o->v, 0.0, NB_EPOT_DOUBLE, &o->first, err)
         != NB_OK)
         return err->status;
     o->e0 = o->first.etot;
     o->first.de_rel = 0.0;      /* exactly, also when e0 = 0 */
+    o->seconds += nb_clock_seconds() - t0;
     return NB_OK;
 }
 
@@ -371,6 +376,8 @@ static enum nb_status integrate(struct nb_sim *s, struct outputs *o,
             *err = s->err;
             return err->status;
         }
+        snprintf(o->variant, sizeof o->variant, "%s",
+                 s->backend->variant(s->backend->state));
         progress(s, o, wall0, 0);
     }
     progress(s, o, wall0, 1);
@@ -391,7 +398,7 @@ static enum nb_status finish(struct nb_sim *s, struct outputs *o,
     }
     if (!o->have_last && (o->log.fp ? write_row(s, o, c->t_end, err)
                           : nb_diag_compute(s, c->t_end, o->x, o->v, o->e0,
-                                            NB_EPOT_CPU, &o->last, err)) != NB_OK)
+                                            NB_EPOT_DOUBLE, &o->last, err)) != NB_OK)
         return err->status;
     *final = o->last;
     if ((o->log.fp && nb_outfile_commit(&o->log, err) != NB_OK) ||
@@ -402,8 +409,8 @@ static enum nb_status finish(struct nb_sim *s, struct outputs *o,
 }
 
 static void print_summary(FILE *fp, const struct run_config *c,
-                          const struct nb_sim *s, const struct nb_diag *d,
-                          double seconds, double wall)
+                          const struct nb_sim *s, const struct outputs *o,
+                          const struct nb_diag *d, double wall)
 {
     const struct nb_force_backend *b = s->backend;
     const struct nb_sim_stats *st = &s->stats;
@@ -416,7 +423,7 @@ static void print_summary(FILE *fp, const struct run_config *c,
     fprintf(fp, ", eta %g, softening %g, dt_max %g, %s steps\n", s->par.eta,
             s->par.eps, s->par.dt_max, s->par.shared_dt ? "shared" : "block");
     fprintf(fp, "backend %s, variant %s, predict %s, renderer %s\n", b->name,
-            b->variant(b->state), s->par.predict == NB_PREDICT_GPU ? "gpu" : "host",
+            o->variant[0] ? o->variant : "none (no block step)", s->par.predict == NB_PREDICT_GPU ? "gpu" : "host",
             b->renderer(b->state));
     fprintf(fp, "t = %g: relative energy error (E - E0)/|E0| = %.3e, "
             "2K/|W| = %.4f\n", d->t, d->de_rel, d->virial);
@@ -427,17 +434,23 @@ static void print_summary(FILE *fp, const struct run_config *c,
                             : 0.0);
     fprintf(fp, "time split (seed 001 eq. 10): t_host %.3f s, t_force %.3f s, "
             "t_comm %.3f s; diagnostics and output %.3f s; wall %.3f s\n",
-            st->t_host, st->t_force, st->t_comm, seconds, wall);
+            st->t_host, st->t_force, st->t_comm, o->seconds, wall);
 }
 
-/* Reads or makes the initial conditions. */
-static enum nb_status initial_conditions(const struct run_config *c,
-                                         struct nb_particles *p,
-                                         struct nb_error *err)
+/* Reads the initial conditions (a bad file is reported before any GL
+ * work), opens the backend, and makes the Plummer sphere with it (its
+ * Henon scaling is an O(n^2) potential energy: nb_potential_energy). */
+static enum nb_status prepare(const struct run_config *c, struct nb_gl **gl,
+                              const struct nb_gl_cli *g, struct nb_force_backend *b,
+                              struct nb_particles *p, struct nb_error *err)
 {
-    if (c->input)
-        return nb_snapshot_read(c->input, p, err);
-    return nb_plummer(p, c->n, c->seed, err);
+    if (c->input && nb_snapshot_read(c->input, p, err) != NB_OK)
+        return err->status;
+    if (nb_backend_open(b, c->backend, g, gl, err) != NB_OK)
+        return err->status;
+    if (!c->input && nb_plummer(p, c->n, c->seed, b, err) != NB_OK)
+        return err->status;
+    return b->set_variant(b->state, c->variant, err);
 }
 
 static enum nb_status simulate(const struct run_config *c, struct nb_gl **gl,
@@ -448,11 +461,9 @@ static enum nb_status simulate(const struct run_config *c, struct nb_gl **gl,
     struct nb_particles p = { 0 };
     struct outputs o = { 0 };
     struct nb_diag final = { 0 };
-    enum nb_status st = initial_conditions(c, &p, err);
+    enum nb_status st = prepare(c, gl, g, b, &p, err);
 
-    if (st == NB_OK && (st = nb_backend_open(b, c->backend, g, gl, err)) == NB_OK &&
-        (st = b->set_variant(b->state, c->variant, err)) == NB_OK &&
-        (st = nb_sim_init(s, &p, &c->par, b)) != NB_OK)
+    if (st == NB_OK && (st = nb_sim_init(s, &p, &c->par, b)) != NB_OK)
         *err = s->err;
     nb_particles_free(&p);
     if (st == NB_OK && (st = outputs_open(&o, c, s->p.n, err)) == NB_OK &&
@@ -461,7 +472,7 @@ static enum nb_status simulate(const struct run_config *c, struct nb_gl **gl,
         (st = finish(s, &o, &final, err)) == NB_OK) {
         int to_stderr = (c->output && strcmp(c->output, "-") == 0) ||
                         (c->energy_log && strcmp(c->energy_log, "-") == 0);
-        print_summary(to_stderr ? stderr : stdout, c, s, &final, o.seconds,
+        print_summary(to_stderr ? stderr : stdout, c, s, &o, &final,
                       nb_clock_seconds() - wall0);
     }
     outputs_close(&o);

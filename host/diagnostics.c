@@ -6,38 +6,14 @@
  * to step for it.  The potential energy W = 1/2 sum_i m_i phi_i is either
  * the one the integrator kept from a block holding every particle at
  * exactly t (GAJ potentials, first-order corrected to the corrected
- * positions: no extra force evaluation), or an exact O(n^2) double sum
- * by the CPU kernel.  GPU potentials are single precision, so rows taken
- * from them carry ~1e-7 relative noise in epot; E0 should come from the
- * CPU (NB_EPOT_CPU).
+ * positions: no extra force evaluation), or an O(n^2) sum in double
+ * (nb_potential_energy: the backend's precision-G kernel or the CPU).
+ * GAJ potentials are single precision, so rows taken from them carry
+ * ~1e-7 relative noise in epot; E0 should be exact (NB_EPOT_DOUBLE).
  */
 #include "nb_host.h"
 
 #include <math.h>
-#include <stdlib.h>
-
-/* W = 1/2 sum m phi in double with the CPU kernel. */
-static enum nb_status cpu_potential(size_t n, const double *x, const double *m,
-                                    double eps, double *epot,
-                                    struct nb_error *err)
-{
-    double *acc = nb_alloc(n, 3 * sizeof *acc, "diagnostic forces", err);
-    double *pot = acc ? nb_alloc(n, sizeof *pot, "diagnostic potentials", err)
-                      : NULL;
-    enum nb_status st = pot ? nb_cpu_ga(n, x, m, eps, acc, pot, err)
-                            : NB_ERR_NOMEM;
-
-    if (st == NB_OK) {
-        double w = 0.0;
-
-        for (size_t i = 0; i < n; i++)
-            w += 0.5 * m[i] * pot[i];
-        *epot = w;
-    }
-    free(acc);
-    free(pot);
-    return st;
-}
 
 /* Kinetic energy, |P|, |L| and the centre of mass. */
 static void moments(size_t n, const double *m, const double *x,
@@ -75,8 +51,8 @@ enum nb_status nb_diag_compute(const struct nb_sim *s, double t,
     d->epot_from_gaj = source == NB_EPOT_AUTO && s->sync_t == t;
     if (d->epot_from_gaj)
         d->epot = s->sync_epot;
-    else if (cpu_potential(s->p.n, x, s->p.m, s->par.eps, &d->epot, err)
-             != NB_OK)
+    else if (nb_potential_energy(s->backend, s->p.n, x, s->p.m, s->par.eps,
+                                 &d->epot, err) != NB_OK)
         return err->status;
     moments(s->p.n, s->p.m, x, v, d);
     d->etot = d->ekin + d->epot;

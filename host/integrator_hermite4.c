@@ -18,12 +18,16 @@
 #include "nb_host.h"
 
 #include <math.h>
+#include <omp.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* Predicting all n on the host is O(n) and memory bound: threads only pay
- * above a few thousand particles. */
+/* Predicting or scanning all n on the host is memory bound: threads only
+ * pay above a few thousand particles. */
 #define PREDICT_PARALLEL_MIN 4096
+/* Correcting a block particle is ~200 flops and four square roots: threads
+ * pay from a few hundred on. */
+#define BLOCK_PARALLEL_MIN 256
 
 struct hermite4 {
     double *a, *jerk;       /* at t0, 3n each */
@@ -35,6 +39,7 @@ struct hermite4 {
     double *ba, *bj, *bpot; /* the block's GAJ result, in block order */
     double *bx, *bv, *bt;   /* the corrected block for update_state */
     double *crit;           /* eq. 9 step of each block particle */
+    size_t *range_hits;     /* block members per thread range (collect) */
 };
 
 /* Seconds spent in backend calls during one step, for the time split. */
@@ -55,6 +60,7 @@ static void hermite_free(void *state)
     free(h->xp), free(h->vp), free(h->active);
     free(h->ba), free(h->bj), free(h->bpot);
     free(h->bx), free(h->bv), free(h->bt), free(h->crit);
+    free(h->range_hits);
     free(h);
 }
 
@@ -73,7 +79,9 @@ static struct hermite4 *hermite_alloc(size_t n, struct nb_error *err)
     for (size_t k = 0; k < sizeof scalar / sizeof scalar[0]; k++)
         if (!(*scalar[k] = nb_alloc(n, sizeof(double), "Hermite arrays", err)))
             goto fail;
-    if (!(h->active = nb_alloc(n, sizeof *h->active, "the block list", err)))
+    if (!(h->active = nb_alloc(n, sizeof *h->active, "the block list", err)) ||
+        !(h->range_hits = nb_alloc((size_t)omp_get_max_threads(),
+                                   sizeof *h->range_hits, "the block list", err)))
         goto fail;
     return h;
 fail:
@@ -243,7 +251,7 @@ static enum nb_status feed_j(struct nb_sim *s, struct hermite4 *h, double t1,
     double t0;
 
     if (s->par.predict == NB_PREDICT_GPU) {
-        #pragma omp parallel for schedule(static) if (h->n_active > PREDICT_PARALLEL_MIN)
+        #pragma omp parallel for schedule(static) if (h->n_active > BLOCK_PARALLEL_MIN)
         for (size_t k = 0; k < h->n_active; k++)
             predict_one(s, h, h->active[k], t1, h->xp, h->vp);
         t0 = nb_clock_seconds();
@@ -259,7 +267,8 @@ static enum nb_status feed_j(struct nb_sim *s, struct hermite4 *h, double t1,
     return st;
 }
 
-/* GAJ of the block into ba, bj, bpot. */
+/* GAJ of the block into ba, bj, bpot.  The device time is asked for after
+ * the read-back, which has waited for the work already. */
 static enum nb_status evaluate(struct nb_sim *s, struct hermite4 *h,
                                struct split *sp)
 {
@@ -268,10 +277,10 @@ static enum nb_status evaluate(struct nb_sim *s, struct hermite4 *h,
     enum nb_status st = b->compute_gaj(b->state, s->par.eps, h->n_active,
                                        h->active, &s->err);
 
-    if (st == NB_OK) {
-        sp->device += b->last_seconds(b->state);
+    if (st == NB_OK)
         st = b->read_gaj(b->state, h->ba, h->bj, h->bpot, &s->err);
-    }
+    if (st == NB_OK)
+        sp->device += b->last_seconds(b->state);
     sp->wall += nb_clock_seconds() - t0;
     return st;
 }
@@ -359,13 +368,31 @@ static void sync_potential(struct nb_sim *s, const struct hermite4 *h,
 
 /* ---- the step ---------------------------------------------------------- */
 
-/* Every particle due at t1, ascending. */
+/* Every particle due at t1, ascending.  Each thread scans a contiguous
+ * range twice: it counts its members, then writes them after those of the
+ * ranges before it, so the block comes out in order with no sort. */
 static void collect_block(const struct nb_sim *s, struct hermite4 *h, double t1)
 {
-    h->n_active = 0;
-    for (size_t i = 0; i < s->p.n; i++)
-        if (s->t0[i] + s->dt[i] == t1)
-            h->active[h->n_active++] = (uint32_t)i;
+    size_t n = s->p.n;
+
+    #pragma omp parallel if (n > PREDICT_PARALLEL_MIN)
+    {
+        size_t threads = (size_t)omp_get_num_threads();
+        size_t me = (size_t)omp_get_thread_num(), hits = 0, at = 0;
+        size_t lo = n * me / threads, hi = n * (me + 1) / threads;
+
+        for (size_t i = lo; i < hi; i++)
+            hits += s->t0[i] + s->dt[i] == t1;
+        h->range_hits[me] = hits;
+        #pragma omp barrier
+        for (size_t k = 0; k < me; k++)
+            at += h->range_hits[k];
+        for (size_t i = lo; i < hi; i++)
+            if (s->t0[i] + s->dt[i] == t1)
+                h->active[at++] = (uint32_t)i;
+        if (me == threads - 1)
+            h->n_active = at;
+    }
 }
 
 static enum nb_status correct_block(struct nb_sim *s, struct hermite4 *h,
@@ -374,7 +401,7 @@ static enum nb_status correct_block(struct nb_sim *s, struct hermite4 *h,
     size_t bad = h->n_active;      /* the first block particle gone non-finite */
 
     #pragma omp parallel for schedule(static) reduction(min : bad) \
-        if (h->n_active > PREDICT_PARALLEL_MIN)
+        if (h->n_active > BLOCK_PARALLEL_MIN)
     for (size_t k = 0; k < h->n_active; k++)
         if (!correct_one(s, h, k, t1) && k < bad)
             bad = k;

@@ -102,10 +102,12 @@ enum nb_status nb_snapshot_write(const char *path, const struct nb_particles *p,
  * positions so that the (unsoftened, eps = 0) potential energy W = -1/2,
  * velocities so that the kinetic energy K = 1/4, hence 2K/|W| = 1 and
  * E = -1/4 to rounding.  Masses 1/n, ids 0..n-1.  Deterministic for a
- * seed (nb_rng).  W is summed exactly in O(n^2) (nb_cpu_ga, OpenMP).
- * Errors: NB_ERR_ARGS (n < 2), NB_ERR_NOMEM. */
+ * seed (nb_rng).  W is summed in O(n^2) in double by
+ * nb_potential_energy on backend b (NULL: the CPU).
+ * Errors: NB_ERR_ARGS (n < 2), NB_ERR_NOMEM, the backend's. */
+struct nb_force_backend;
 enum nb_status nb_plummer(struct nb_particles *p, size_t n, uint64_t seed,
-                          struct nb_error *err);
+                          struct nb_force_backend *b, struct nb_error *err);
 
 /* ---- output files ------------------------------------------------------ */
 
@@ -209,8 +211,9 @@ struct nb_force_backend {
     /* Copies the last result to the host: acc (3n), pot (n). */
     enum nb_status (*read)(void *state, double *acc, double *pot,
                            struct nb_error *err);
-    /* Seconds the last compute took on the device (timer query where it
-     * works, else glFinish and a monotonic clock). */
+    /* Seconds the last compute or compute_gaj took on the device (timer
+     * query where it works, else glFinish and a monotonic clock); may wait
+     * for that work, so callers ask after reading its result. */
     double (*last_seconds)(void *state);
     /* The variant in use, resolved ("auto" never comes back). */
     const char *(*variant)(void *state);
@@ -265,6 +268,14 @@ struct nb_force_backend {
 
     void (*destroy)(void *state);
 };
+
+/* W = 1/2 sum_i m_i phi_i of n particles (x 3n, m n) with softening eps,
+ * in double: on b's GA kernel in precision G where b has it (fp64 pair
+ * terms and sums; b is left in precision A), else on the CPU reference
+ * (b may be NULL).  Errors: NB_ERR_NOMEM, the backend's. */
+enum nb_status nb_potential_energy(struct nb_force_backend *b, size_t n,
+                                   const double *x, const double *m, double eps,
+                                   double *w, struct nb_error *err);
 
 /* The CPU reference backend (variant "newton3"). */
 enum nb_status nb_backend_cpu_create(struct nb_force_backend *b,
@@ -381,13 +392,13 @@ struct nb_diag {
     double p_abs, l_abs;    /* |sum m v|, |sum m x cross v| */
     double com[3];          /* sum m x / sum m */
     uint64_t block_steps, particle_steps;
-    int epot_from_gaj;      /* 1: s->sync_epot; 0: the CPU kernel */
+    int epot_from_gaj;      /* 1: s->sync_epot; 0: nb_potential_energy */
 };
 
 /* Where the potential energy of a row comes from. */
 enum nb_epot_source {
-    NB_EPOT_AUTO,   /* s->sync_epot when t == s->sync_t, else the CPU */
-    NB_EPOT_CPU     /* always nb_cpu_ga in double, O(n^2) */
+    NB_EPOT_AUTO,   /* s->sync_epot when t == s->sync_t, else as DOUBLE */
+    NB_EPOT_DOUBLE  /* always nb_potential_energy, O(n^2) in double */
 };
 
 /* The row for the state x, v (3n each) of s at time t (from

@@ -67,36 +67,21 @@ static void remove_mean(size_t n, double *u)
         u[i] -= mean[i % 3] / (double)n;
 }
 
-/* K and the unsoftened W, both in double. */
-static enum nb_status energies(const struct nb_particles *p, double *k,
-                               double *w, struct nb_error *err)
-{
-    double *acc = nb_alloc(p->n, 3 * sizeof *acc, "Plummer forces", err);
-    double *pot = acc ? nb_alloc(p->n, sizeof *pot, "Plummer potentials", err)
-                      : NULL;
-    enum nb_status st = pot ? nb_cpu_ga(p->n, p->x, p->m, 0.0, acc, pot, err)
-                            : NB_ERR_NOMEM;
-
-    *k = *w = 0.0;
-    for (size_t i = 0; st == NB_OK && i < p->n; i++) {
-        const double *v = &p->v[3 * i];
-
-        *k += 0.5 * p->m[i] * (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
-        *w += 0.5 * p->m[i] * pot[i];
-    }
-    free(acc);
-    free(pot);
-    return st;
-}
-
-/* Scales positions so that W = -1/2 and velocities so that K = 1/4. */
+/* Scales positions so that the unsoftened W = -1/2 and velocities so that
+ * K = 1/4. */
 static enum nb_status scale_to_henon(struct nb_particles *p,
+                                     struct nb_force_backend *b,
                                      struct nb_error *err)
 {
-    double k, w;
+    double k = 0.0, w;
 
-    if (energies(p, &k, &w, err) != NB_OK)
+    if (nb_potential_energy(b, p->n, p->x, p->m, 0.0, &w, err) != NB_OK)
         return err->status;
+    for (size_t i = 0; i < p->n; i++) {
+        const double *v = &p->v[3 * i];
+
+        k += 0.5 * p->m[i] * (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
+    }
     if (!(w < 0.0) || !(k > 0.0))
         return nb_error_set(err, NB_ERR_NUMERIC, "Plummer sphere: cannot scale "
                             "(K = %g, W = %g)", k, w);
@@ -110,7 +95,7 @@ static enum nb_status scale_to_henon(struct nb_particles *p,
 }
 
 enum nb_status nb_plummer(struct nb_particles *p, size_t n, uint64_t seed,
-                          struct nb_error *err)
+                          struct nb_force_backend *b, struct nb_error *err)
 {
     struct nb_rng rng;
 
@@ -127,7 +112,7 @@ enum nb_status nb_plummer(struct nb_particles *p, size_t n, uint64_t seed,
     }
     remove_mean(n, p->x);
     remove_mean(n, p->v);
-    if (scale_to_henon(p, err) != NB_OK) {
+    if (scale_to_henon(p, b, err) != NB_OK) {
         nb_particles_free(p);
         return err->status;
     }

@@ -194,7 +194,11 @@ static enum nb_status run_state(void *state, float eps2, struct nb_error *err)
     return run_timed(state, eps2, err);
 }
 
-static double compute_last_seconds(void *state) { return ((struct compute *)state)->seconds; }
+static double compute_last_seconds(void *state)
+{
+    struct compute *c = state;
+    return c->last_gaj ? nb_gaj_compute_seconds(c->gaj) : c->seconds;
+}
 
 static enum nb_status compute_compute(void *state, enum nb_kernel kernel,
                                       double eps, struct nb_error *err)
@@ -313,7 +317,6 @@ static enum nb_status compute_gaj(void *state, double eps, size_t n_active,
     struct nb_gaj_compute *g = gaj_of(c, err);
     if (!g || nb_gaj_compute_run(g, c->tile, eps, n_active, active, err) != NB_OK)
         return err->status;
-    c->seconds = nb_gaj_compute_seconds(g);
     c->last_gaj = 1;
     return NB_OK;
 }

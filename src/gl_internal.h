@@ -90,7 +90,7 @@ enum nb_status nb_gaj_compute_predict(struct nb_gaj_compute *g, double t,
 /* The last GAJ evaluation as a variant name: "gaj-t<T>-s<S>". */
 void nb_gaj_compute_describe(const struct nb_gaj_compute *g, char *buf, size_t size);
 /* Device seconds of the last GAJ evaluation. */
-double nb_gaj_compute_seconds(const struct nb_gaj_compute *g);
+double nb_gaj_compute_seconds(struct nb_gaj_compute *g);   /* may wait */
 
 /* The GA kernel with an accumulation mode B..H (force_precision.c); the
  * compute backend forwards to it when its precision is not A. */

@@ -18,6 +18,8 @@ void nb_gpu_timer_init(struct nb_gpu_timer *t, const struct nb_gl *gl)
     glGenQueries(1, &t->query);
     t->use_query = !software_renderer(nb_gl_renderer(gl));
     t->t0 = 0.0;
+    t->seconds = 0.0;
+    t->pending = 0;
 }
 
 /* With a query, no glFinish: the query times only the GPU work between
@@ -33,16 +35,32 @@ void nb_gpu_timer_start(struct nb_gpu_timer *t)
     t->t0 = nb_clock_seconds();
 }
 
-double nb_gpu_timer_stop(struct nb_gpu_timer *t)
+void nb_gpu_timer_end(struct nb_gpu_timer *t)
 {
     if (t->use_query) {
-        GLuint64 ns = 0;
         glEndQuery(GL_TIME_ELAPSED);
-        glGetQueryObjectui64v(t->query, GL_QUERY_RESULT, &ns);   /* waits */
-        return (double)ns * 1e-9;
+        t->pending = 1;
+        return;
     }
     glFinish();
-    return nb_clock_seconds() - t->t0;
+    t->seconds = nb_clock_seconds() - t->t0;
+}
+
+double nb_gpu_timer_result(struct nb_gpu_timer *t)
+{
+    if (t->pending) {
+        GLuint64 ns = 0;
+        glGetQueryObjectui64v(t->query, GL_QUERY_RESULT, &ns);   /* waits */
+        t->seconds = (double)ns * 1e-9;
+        t->pending = 0;
+    }
+    return t->seconds;
+}
+
+double nb_gpu_timer_stop(struct nb_gpu_timer *t)
+{
+    nb_gpu_timer_end(t);
+    return nb_gpu_timer_result(t);
 }
 
 void nb_gpu_timer_free(struct nb_gpu_timer *t)

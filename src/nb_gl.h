@@ -101,10 +101,16 @@ struct nb_gpu_timer {
     unsigned query;
     int use_query;
     double t0;          /* wall clock at start */
+    double seconds;     /* the last result */
+    int pending;        /* a query ended whose result was not fetched */
 };
 void nb_gpu_timer_init(struct nb_gpu_timer *t, const struct nb_gl *gl);
 void nb_gpu_timer_start(struct nb_gpu_timer *t);
-/* Waits for the work and returns its seconds. */
+/* Ends the stretch without waiting for it (on a software renderer, waits). */
+void nb_gpu_timer_end(struct nb_gpu_timer *t);
+/* The seconds of the last ended stretch; waits for its work if needed. */
+double nb_gpu_timer_result(struct nb_gpu_timer *t);
+/* end, then result. */
 double nb_gpu_timer_stop(struct nb_gpu_timer *t);
 void nb_gpu_timer_free(struct nb_gpu_timer *t);
 

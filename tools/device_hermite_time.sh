@@ -1,14 +1,22 @@
 #!/bin/bash
-# device_hermite_time.sh - wall-clock seconds per N-body time unit against
-# N with the t_host/t_force/t_comm split (seed 001 Table 2, eq. 10),
-# measured over t = 0..0.25 (multiply by 4 for one time unit).
+# device_hermite_time.sh - the Hermite GPU paths on the card, then the
+# wall-clock seconds per N-body time unit against N with the
+# t_host/t_force/t_comm split (seed 001 Table 2, eq. 10), measured over
+# t = 0..0.25 (multiply by 4 for one time unit).  Run from the project root:
+#   run(command="bash tools/device_hermite_time.sh",
+#       carry=[".gl", "glnbody", "spirv", "tests/check_gpu", "tests/check_run"])
 set -u
 source tools/device_env.sh
 source tools/hermite_lib.sh
+for t in check_gpu check_run; do
+    tests/$t > "$OUT/$t.log" 2>&1
+    echo "$t: exit $? -- $(grep -E '^[0-9]+%' "$OUT/$t.log")" >&2
+done
 echo "$HERMITE_CSV_HEADER" > "$OUT/hermite_time.csv"
-for n in 1024 4096 16384 65536 262144; do
+for n in ${HERMITE_SIZES:-1024 4096 16384 65536 262144}; do
     run $n compute gpu 0.02 0.25
     run $n compute host 0.02 0.25
+    [ $n -le 65536 ] && run $n fragment gpu 0.02 0.25
     [ $n -le 16384 ] && run $n fragment host 0.02 0.25
     [ $n -le 16384 ] && run $n cpu host 0.02 0.25
 done | tee -a "$OUT/hermite_time.csv"
