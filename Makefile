@@ -12,7 +12,7 @@ GLSLANG ?= glslangValidator
 HOST_SRC := host/accuracy.c host/error.c host/particles.c host/rng.c host/snapshot.c \
             host/outfile.c host/force_cpu.c host/backend_cpu.c host/timing.c \
             host/plummer.c host/potential.c host/sim.c host/integrator_hermite4.c host/diagnostics.c
-GL_SRC   := src/context.c src/shader.c src/programs.c src/gpu_timer.c src/gaj_compute.c \
+GL_SRC   := src/context.c src/shader.c src/programs.c src/gpu_timer.c src/staging.c src/gaj_compute.c \
             src/force_compute.c src/force_precision.c src/force_fragment.c src/backends.c
 CLI_SRC  := host/main.c host/options.c host/measure.c host/cmd_forces.c host/cmd_bench.c \
             host/cmd_compare.c host/cmd_shaders.c host/cmd_run.c

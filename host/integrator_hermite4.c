@@ -126,6 +126,15 @@ static double aarseth_criterion(double eta, const double *a, const double *j,
     return den > 0.0 ? sqrt(eta * (an * a2n + jn * jn) / den) : INFINITY;
 }
 
+/* Whether the power of two `step` divides t: t / step is exact, so an
+ * integer quotient says it (fmod says the same, many times slower). */
+static int divides(double step, double t)
+{
+    double q = t / step;
+
+    return q == floor(q);
+}
+
 /* The quantised step after a correction at t1: halve while above the
  * criterion (any halving still divides t1); double only when the criterion
  * allows it, dt_max does and t1 is a multiple of the doubled step.  May
@@ -135,8 +144,7 @@ static double next_step(double dt, double crit, double t1, double dt_max)
     if (crit < dt) {
         while (dt > crit && dt >= NB_DT_FLOOR)
             dt *= 0.5;
-    } else if (crit >= 2.0 * dt && 2.0 * dt <= dt_max &&
-               fmod(t1, 2.0 * dt) == 0.0) {
+    } else if (crit >= 2.0 * dt && 2.0 * dt <= dt_max && divides(2.0 * dt, t1)) {
         dt *= 2.0;
     }
     return dt;
@@ -176,26 +184,20 @@ static size_t smallest_criterion(const struct hermite4 *h)
     return best;
 }
 
-/* New steps of the block at t1: each its own, or (shared_dt) everyone
- * the step the smallest criterion allows. */
-static enum nb_status new_steps(struct nb_sim *s, struct hermite4 *h,
-                                double t1)
+/* Shared steps (shared_dt): the block is everyone, and everyone gets the
+ * step the smallest criterion allows. */
+static enum nb_status shared_steps(struct nb_sim *s, struct hermite4 *h,
+                                   double t1)
 {
     size_t worst = smallest_criterion(h);
-    double shared = next_step(s->dt[h->active[worst]], h->crit[worst], t1,
-                              s->par.dt_max);
+    double dt = next_step(s->dt[h->active[worst]], h->crit[worst], t1,
+                          s->par.dt_max);
 
-    for (size_t k = 0; k < h->n_active; k++) {
-        size_t i = h->active[k];
-        double dt = s->par.shared_dt ? shared
-                  : next_step(s->dt[i], h->crit[k], t1, s->par.dt_max);
-
-        if (dt < NB_DT_FLOOR)
-            return step_too_small(s, s->par.shared_dt ? h->active[worst] : i,
-                                  s->par.shared_dt ? h->crit[worst] : h->crit[k],
-                                  t1);
-        s->dt[i] = dt;
-    }
+    if (dt < NB_DT_FLOOR)
+        return step_too_small(s, h->active[worst], h->crit[worst], t1);
+    for (size_t k = 0; k < h->n_active; k++)
+        s->dt[h->active[k]] = dt;
+    s->t_next = t1 + dt;
     return NB_OK;
 }
 
@@ -241,8 +243,8 @@ static void hermite_predict(const struct nb_sim *s, const void *state, double t,
 /* ---- the backend ------------------------------------------------------- */
 
 /* Hands the backend the j-set at t1: everyone predicted on the host, or
- * the backend's own prediction; the block is predicted on the host either
- * way, for the corrector. */
+ * the backend's own prediction (the block was predicted on the host for
+ * the corrector by collect_block). */
 static enum nb_status feed_j(struct nb_sim *s, struct hermite4 *h, double t1,
                              struct split *sp)
 {
@@ -250,10 +252,7 @@ static enum nb_status feed_j(struct nb_sim *s, struct hermite4 *h, double t1,
     enum nb_status st;
     double t0;
 
-    if (s->par.predict == NB_PREDICT_GPU) {
-        #pragma omp parallel for schedule(static) if (h->n_active > BLOCK_PARALLEL_MIN)
-        for (size_t k = 0; k < h->n_active; k++)
-            predict_one(s, h, h->active[k], t1, h->xp, h->vp);
+    if (s->par.predict == NB_PREDICT_GPU) {      /* block: in collect_block */
         t0 = nb_clock_seconds();
         st = b->predict_j(b->state, t1, &s->err);
     } else {
@@ -368,48 +367,85 @@ static void sync_potential(struct nb_sim *s, const struct hermite4 *h,
 
 /* ---- the step ---------------------------------------------------------- */
 
-/* Every particle due at t1, ascending.  Each thread scans a contiguous
- * range twice: it counts its members, then writes them after those of the
- * ranges before it, so the block comes out in order with no sort. */
-static void collect_block(const struct nb_sim *s, struct hermite4 *h, double t1)
+/* Every particle due at t1, ascending, into h->active; returns the next
+ * time of the others, min t0 + dt (infinite if none).  Each thread scans a
+ * contiguous range twice: it counts its members, then writes them after
+ * those of the ranges before it, so the block comes out in order with no
+ * sort.  With predict_block, the second pass also predicts each member to
+ * t1 (the corrector's xp, vp), while its data are in cache. */
+static double collect_block(const struct nb_sim *s, struct hermite4 *h, double t1,
+                            int predict_block)
 {
     size_t n = s->p.n;
+    double rest = INFINITY;
 
-    #pragma omp parallel if (n > PREDICT_PARALLEL_MIN)
+    #pragma omp parallel if (n > PREDICT_PARALLEL_MIN) reduction(min : rest)
     {
         size_t threads = (size_t)omp_get_num_threads();
         size_t me = (size_t)omp_get_thread_num(), hits = 0, at = 0;
         size_t lo = n * me / threads, hi = n * (me + 1) / threads;
 
-        for (size_t i = lo; i < hi; i++)
-            hits += s->t0[i] + s->dt[i] == t1;
+        for (size_t i = lo; i < hi; i++) {
+            double next = s->t0[i] + s->dt[i];
+
+            if (next == t1)
+                hits++;
+            else if (next < rest)
+                rest = next;
+        }
         h->range_hits[me] = hits;
         #pragma omp barrier
         for (size_t k = 0; k < me; k++)
             at += h->range_hits[k];
         for (size_t i = lo; i < hi; i++)
-            if (s->t0[i] + s->dt[i] == t1)
+            if (s->t0[i] + s->dt[i] == t1) {
                 h->active[at++] = (uint32_t)i;
+                if (predict_block)
+                    predict_one(s, h, i, t1, h->xp, h->vp);
+            }
         if (me == threads - 1)
             h->n_active = at;
     }
+    return rest;
 }
 
+/* Corrects the block at t1 and gives each particle its new step (shared
+ * steps after all are corrected); rest is the next time of everyone else,
+ * so s->t_next needs no scan of all n.  The first failure in block order
+ * is reported, as a serial loop would. */
 static enum nb_status correct_block(struct nb_sim *s, struct hermite4 *h,
-                                    double t1)
+                                    double t1, double rest)
 {
-    size_t bad = h->n_active;      /* the first block particle gone non-finite */
+    size_t na = h->n_active, bad = na, small = na;
+    int own = !s->par.shared_dt;
+    double next = rest;
 
-    #pragma omp parallel for schedule(static) reduction(min : bad) \
-        if (h->n_active > BLOCK_PARALLEL_MIN)
-    for (size_t k = 0; k < h->n_active; k++)
-        if (!correct_one(s, h, k, t1) && k < bad)
-            bad = k;
-    if (bad < h->n_active)
+    #pragma omp parallel for schedule(static) reduction(min : bad, small, next) \
+        if (na > BLOCK_PARALLEL_MIN)
+    for (size_t k = 0; k < na; k++) {
+        size_t i = h->active[k];
+        double dt;
+
+        if (!correct_one(s, h, k, t1)) {
+            bad = k < bad ? k : bad;
+        } else if (own) {
+            dt = next_step(s->dt[i], h->crit[k], t1, s->par.dt_max);
+            if (dt < NB_DT_FLOOR)
+                small = k < small ? k : small;
+            s->dt[i] = dt;
+            next = t1 + dt < next ? t1 + dt : next;
+        }
+    }
+    if (bad < na && bad <= small)
         return not_finite(s, h->active[bad], t1);
-    if (h->n_active == s->p.n)              /* block order = index order */
+    if (small < na)
+        return step_too_small(s, h->active[small], h->crit[small], t1);
+    if (na == s->p.n)                       /* block order = index order */
         sync_potential(s, h, t1);
-    return new_steps(s, h, t1);
+    if (!own)
+        return shared_steps(s, h, t1);
+    s->t_next = next;
+    return NB_OK;
 }
 
 static void add_split(struct nb_sim *s, double wall0, const struct split *sp)
@@ -423,15 +459,14 @@ static enum nb_status hermite_step(struct nb_sim *s, void *state)
 {
     struct hermite4 *h = state;
     struct split sp = {0.0, 0.0};
-    double wall0 = nb_clock_seconds(), t1 = nb_sim_next_time(s);
-    enum nb_status st;
+    double wall0 = nb_clock_seconds(), t1 = s->t_next;
+    double rest = collect_block(s, h, t1, s->par.predict == NB_PREDICT_GPU);
+    enum nb_status st = feed_j(s, h, t1, &sp);
 
-    collect_block(s, h, t1);
-    st = feed_j(s, h, t1, &sp);
     if (st == NB_OK)
         st = evaluate(s, h, &sp);
     if (st == NB_OK)
-        st = correct_block(s, h, t1);
+        st = correct_block(s, h, t1, rest);
     if (st == NB_OK && s->par.predict == NB_PREDICT_GPU)
         st = push_block(s, h, &sp);
     if (st == NB_OK) {
@@ -478,6 +513,7 @@ static enum nb_status first_steps(struct nb_sim *s, struct hermite4 *h)
 {
     size_t worst = smallest_criterion(h);
 
+    s->t_next = INFINITY;
     for (size_t i = 0; i < s->p.n; i++) {
         double crit = s->par.shared_dt ? h->crit[worst] : h->crit[i];
 
@@ -488,6 +524,8 @@ static enum nb_status first_steps(struct nb_sim *s, struct hermite4 *h)
         s->dt[i] = first_step(crit, s->par.dt_max);
         if (s->dt[i] < NB_DT_FLOOR)
             return step_too_small(s, s->par.shared_dt ? worst : i, crit, 0.0);
+        if (s->dt[i] < s->t_next)
+            s->t_next = s->dt[i];
     }
     return NB_OK;
 }

@@ -349,6 +349,7 @@ struct nb_sim {
     double *dt;                 /* each particle's step: a power of two that
                                    divides t0[i], NB_DT_FLOOR..dt_max */
     double t;                   /* time of the last block step */
+    double t_next;              /* min_i t0[i] + dt[i], kept by the integrator */
     struct nb_sim_params par;   /* dt_max rounded to a power of two */
     struct nb_force_backend *backend;   /* borrowed, not freed */
     const struct nb_integrator *integrator;

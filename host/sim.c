@@ -116,13 +116,7 @@ enum nb_status nb_sim_step(struct nb_sim *s)
 
 double nb_sim_next_time(const struct nb_sim *s)
 {
-    double next = INFINITY;
-
-    #pragma omp parallel for schedule(static) reduction(min : next) if (s->p.n > 16384)
-    for (size_t i = 0; i < s->p.n; i++)
-        if (s->t0[i] + s->dt[i] < next)
-            next = s->t0[i] + s->dt[i];
-    return next;
+    return s->t_next;
 }
 
 enum nb_status nb_sim_predict(struct nb_sim *s, double t, double *x,

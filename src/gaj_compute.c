@@ -25,36 +25,21 @@ struct nb_gaj_compute {
     struct buffer buf[B_COUNT];
     size_t n, n_active;
     int tile, slices;               /* of the last evaluation */
-    void *staging;
-    size_t staging_bytes;
+    /* Transfers, one area per purpose so that none waits for another's
+     * copy: the j-set (set_j), the block's indices (run), the corrected
+     * block (update_state), the results (read). */
+    struct nb_gl_staging up_j, up_index, up_block, down;
     struct nb_gpu_timer timer;
 };
+
+/* Offsets of the pieces in a staging area, 256-byte aligned. */
+static size_t align256(size_t bytes) { return (bytes + 255) & ~(size_t)255; }
 
 static enum nb_status grow(struct nb_gaj_compute *g, int which, size_t bytes,
                            const char *what, struct nb_error *err)
 {
     return nb_gl_ensure_buffer(&g->buf[which].id, &g->buf[which].capacity,
                                bytes ? bytes : 16, what, err);
-}
-
-static enum nb_status upload(struct nb_gaj_compute *g, int which, size_t bytes,
-                             const void *data, const char *what, struct nb_error *err)
-{
-    if (grow(g, which, bytes, what, err) != NB_OK)
-        return err->status;
-    glBindBuffer(GL_SHADER_STORAGE_BUFFER, g->buf[which].id);
-    glBufferSubData(GL_SHADER_STORAGE_BUFFER, 0, (GLsizeiptr)bytes, data);
-    return nb_gl_check(what, err);
-}
-
-static void *staging(struct nb_gaj_compute *g, size_t bytes, struct nb_error *err)
-{
-    if (g->staging_bytes < bytes) {
-        free(g->staging);
-        g->staging = nb_alloc(bytes, 1, "GAJ staging", err);
-        g->staging_bytes = g->staging ? bytes : 0;
-    }
-    return g->staging;
 }
 
 /* count vec4s: xyz from v3 (3 per element), w from w1 (or 0). */
@@ -68,17 +53,7 @@ static void pack_vec4(float *dst, size_t count, const double *v3, const double *
     }
 }
 
-static enum nb_status upload_vec4(struct nb_gaj_compute *g, int which, size_t count,
-                                  const double *v3, const double *w1,
-                                  const char *what, struct nb_error *err)
-{
-    float *f = staging(g, 16 * (count ? count : 1), err);
-    if (!f)
-        return NB_ERR_NOMEM;
-    pack_vec4(f, count, v3, w1);
-    return upload(g, which, 16 * count, f, what, err);
-}
-
+/* The indices into B_ACTIVE, checked against the particle count. */
 static enum nb_status upload_indices(struct nb_gaj_compute *g, size_t count,
                                      const uint32_t *index, size_t limit,
                                      struct nb_error *err)
@@ -87,7 +62,15 @@ static enum nb_status upload_indices(struct nb_gaj_compute *g, size_t count,
         if (index[k] >= limit)
             return nb_error_set(err, NB_ERR_ARGS, "GAJ: particle index %u out of "
                                 "range (%zu particles)", (unsigned)index[k], limit);
-    return upload(g, B_ACTIVE, 4 * count, index, "active indices", err);
+    uint32_t *dst = nb_gl_staging_write(&g->up_index, 4 * count, err);
+    if (!dst || grow(g, B_ACTIVE, 4 * count, "active indices", err) != NB_OK)
+        return err->status;
+    memcpy(dst, index, 4 * count);
+    if (nb_gl_staging_send(&g->up_index, g->buf[B_ACTIVE].id, 0, 4 * count,
+                           "active indices", err) != NB_OK)
+        return err->status;
+    nb_gl_staging_sent(&g->up_index);
+    return NB_OK;
 }
 
 enum nb_status nb_gaj_compute_set_j(struct nb_gaj_compute *g, size_t n,
@@ -96,10 +79,21 @@ enum nb_status nb_gaj_compute_set_j(struct nb_gaj_compute *g, size_t n,
 {
     if (n > (size_t)INT32_MAX / 64)
         return nb_error_set(err, NB_ERR_LIMIT, "%zu particles: too many to index", n);
+    size_t bytes = 16 * n, at_v = align256(bytes);
+    float *f = nb_gl_staging_write(&g->up_j, at_v + bytes, err);
     g->n = n;
-    if (upload_vec4(g, B_POS, n, x, m, "GAJ positions", err) != NB_OK)
+    if (!f || grow(g, B_POS, bytes, "GAJ positions", err) != NB_OK ||
+        grow(g, B_VEL, bytes, "GAJ velocities", err) != NB_OK)
         return err->status;
-    return upload_vec4(g, B_VEL, n, v, NULL, "GAJ velocities", err);
+    pack_vec4(f, n, x, m);
+    pack_vec4((float *)((char *)f + at_v), n, v, NULL);
+    if (nb_gl_staging_send(&g->up_j, g->buf[B_POS].id, 0, bytes, "GAJ positions",
+                           err) != NB_OK ||
+        nb_gl_staging_send(&g->up_j, g->buf[B_VEL].id, at_v, bytes, "GAJ velocities",
+                           err) != NB_OK)
+        return err->status;
+    nb_gl_staging_sent(&g->up_j);
+    return NB_OK;
 }
 
 /* Slices so that about NB_GAJ_FILL_GROUPS groups run, at most one per tile. */
@@ -174,17 +168,16 @@ enum nb_status nb_gaj_compute_read(struct nb_gaj_compute *g, double *acc,
                                    double *jerk, double *pot, struct nb_error *err)
 {
     size_t na = g->n_active;
-    float *f = staging(g, 32 * (na ? na : 1), err);
-    if (!f)
-        return NB_ERR_NOMEM;
+    const float *f;
     if (na == 0)
         return NB_OK;
     glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
-    glBindBuffer(GL_SHADER_STORAGE_BUFFER, g->buf[B_OUT].id);
-    glGetBufferSubData(GL_SHADER_STORAGE_BUFFER, 0, (GLsizeiptr)(16 * na), f);
-    glBindBuffer(GL_SHADER_STORAGE_BUFFER, g->buf[B_OUT2].id);
-    glGetBufferSubData(GL_SHADER_STORAGE_BUFFER, 0, (GLsizeiptr)(16 * na), f + 4 * na);
-    if (nb_gl_check("reading GAJ results", err) != NB_OK)
+    if (nb_gl_staging_reserve(&g->down, 32 * na, err) != NB_OK ||
+        nb_gl_staging_fetch(&g->down, g->buf[B_OUT].id, 0, 16 * na, "reading GAJ results",
+                            err) != NB_OK ||
+        nb_gl_staging_fetch(&g->down, g->buf[B_OUT2].id, 16 * na, 16 * na,
+                            "reading GAJ results", err) != NB_OK ||
+        !(f = nb_gl_staging_arrived(&g->down, err)))
         return err->status;
     for (size_t k = 0; k < na; k++)
         for (int d = 0; d < 3; d++) {
@@ -196,38 +189,59 @@ enum nb_status nb_gaj_compute_read(struct nb_gaj_compute *g, double *acc,
     return NB_OK;
 }
 
+/* One piece of a staged upload: `bytes` for buffer `which`, at offset `at`
+ * of the staging area (set by stage()). */
+struct piece {
+    int which;
+    size_t bytes, at;
+};
+
+/* Lays the pieces out 256-byte aligned in area s, grows their buffers, and
+ * returns the area for the caller to fill. */
+static char *stage(struct nb_gaj_compute *g, struct nb_gl_staging *s, struct piece *p,
+                   size_t count, const char *what, struct nb_error *err)
+{
+    size_t total = 0;
+    for (size_t k = 0; k < count; k++) {
+        p[k].at = total;
+        total += align256(p[k].bytes);
+        if (grow(g, p[k].which, p[k].bytes, what, err) != NB_OK)
+            return NULL;
+    }
+    return nb_gl_staging_write(s, total, err);
+}
+
+static enum nb_status send(struct nb_gaj_compute *g, struct nb_gl_staging *s,
+                           const struct piece *p, size_t count, const char *what,
+                           struct nb_error *err)
+{
+    for (size_t k = 0; k < count; k++)
+        if (nb_gl_staging_send(s, g->buf[p[k].which].id, p[k].at, p[k].bytes, what,
+                               err) != NB_OK)
+            return err->status;
+    nb_gl_staging_sent(s);
+    return NB_OK;
+}
+
 enum nb_status nb_gaj_compute_load_state(struct nb_gaj_compute *g, size_t n,
                                          const double *x, const double *v,
                                          const double *a, const double *jerk,
                                          const double *t0, const double *m,
                                          struct nb_error *err)
 {
+    struct piece p[] = { { B_SX, 24 * n, 0 }, { B_ST0, 8 * n, 0 }, { B_SV, 16 * n, 0 },
+                         { B_SA, 16 * n, 0 }, { B_SJ, 16 * n, 0 } };
+    char *area = stage(g, &g->up_j, p, 5, "Hermite state", err);
     g->n = n;
-    if (upload(g, B_SX, 24 * n, x, "Hermite positions", err) != NB_OK ||
-        upload(g, B_ST0, 8 * n, t0, "Hermite times", err) != NB_OK ||
-        upload_vec4(g, B_SV, n, v, m, "Hermite velocities", err) != NB_OK ||
-        upload_vec4(g, B_SA, n, a, NULL, "Hermite accelerations", err) != NB_OK ||
-        upload_vec4(g, B_SJ, n, jerk, NULL, "Hermite jerks", err) != NB_OK ||
-        grow(g, B_POS, 16 * n, "GAJ positions", err) != NB_OK ||
+    if (!area || grow(g, B_POS, 16 * n, "GAJ positions", err) != NB_OK ||
         grow(g, B_VEL, 16 * n, "GAJ velocities", err) != NB_OK)
         return err->status;
-    return NB_OK;
-}
-
-/* The block's v, a and jerk as three vec4 per particle. */
-static enum nb_status upload_block_vaj(struct nb_gaj_compute *g, size_t nb,
-                                       const double *v, const double *a,
-                                       const double *jerk, struct nb_error *err)
-{
-    float *f = staging(g, 48 * (nb ? nb : 1), err);
-    if (!f)
-        return NB_ERR_NOMEM;
-    for (size_t k = 0; k < nb; k++) {
-        pack_vec4(f + 12 * k, 1, v + 3 * k, NULL);
-        pack_vec4(f + 12 * k + 4, 1, a + 3 * k, NULL);
-        pack_vec4(f + 12 * k + 8, 1, jerk + 3 * k, NULL);
-    }
-    return upload(g, B_BVAJ, 48 * nb, f, "corrected block", err);
+    memcpy(area + p[0].at, x, 24 * n);
+    memcpy(area + p[1].at, t0, 8 * n);
+    pack_vec4((float *)(area + p[2].at), n, v, m);
+    pack_vec4((float *)(area + p[3].at), n, a, NULL);
+    pack_vec4((float *)(area + p[4].at), n, jerk, NULL);
+    return send(g, &g->up_j, p, 5, "Hermite state", err);
 }
 
 enum nb_status nb_gaj_compute_update_state(struct nb_gaj_compute *g, size_t nb,
@@ -236,16 +250,31 @@ enum nb_status nb_gaj_compute_update_state(struct nb_gaj_compute *g, size_t nb,
                                            const double *jerk, const double *t0,
                                            struct nb_error *err)
 {
+    struct piece p[] = { { B_ACTIVE, 4 * nb, 0 }, { B_BX, 24 * nb, 0 },
+                         { B_BT0, 8 * nb, 0 }, { B_BVAJ, 48 * nb, 0 } };
     GLuint prog;
+    char *area;
     if (nb == 0)
         return NB_OK;
     if (!g->buf[B_SX].id)
         return nb_error_set(err, NB_ERR_ARGS, "update_state before load_state");
+    for (size_t k = 0; k < nb; k++)
+        if (idx[k] >= g->n)
+            return nb_error_set(err, NB_ERR_ARGS, "GAJ: particle index %u out of "
+                                "range (%zu particles)", (unsigned)idx[k], g->n);
     if (nb_gl_program(g->gl, "scatter_comp", &prog, err) != NB_OK ||
-        upload_indices(g, nb, idx, g->n, err) != NB_OK ||
-        upload(g, B_BX, 24 * nb, x, "corrected block", err) != NB_OK ||
-        upload(g, B_BT0, 8 * nb, t0, "corrected block", err) != NB_OK ||
-        upload_block_vaj(g, nb, v, a, jerk, err) != NB_OK)
+        !(area = stage(g, &g->up_block, p, 4, "corrected block", err)))
+        return err->status;
+    memcpy(area + p[0].at, idx, 4 * nb);
+    memcpy(area + p[1].at, x, 24 * nb);
+    memcpy(area + p[2].at, t0, 8 * nb);
+    float *vaj = (float *)(area + p[3].at);     /* v, a, jerk: three vec4 each */
+    for (size_t k = 0; k < nb; k++) {
+        pack_vec4(vaj + 12 * k, 1, v + 3 * k, NULL);
+        pack_vec4(vaj + 12 * k + 4, 1, a + 3 * k, NULL);
+        pack_vec4(vaj + 12 * k + 8, 1, jerk + 3 * k, NULL);
+    }
+    if (send(g, &g->up_block, p, 4, "corrected block", err) != NB_OK)
         return err->status;
     static const struct { int binding, which; } bind[] = {
         { NB_BIND_STATE_X, B_SX }, { NB_BIND_STATE_T0, B_ST0 }, { NB_BIND_STATE_V, B_SV },
@@ -304,6 +333,10 @@ struct nb_gaj_compute *nb_gaj_compute_create(struct nb_gl *gl, struct nb_error *
         return NULL;
     g->gl = gl;
     nb_gpu_timer_init(&g->timer, gl);
+    nb_gl_staging_init(&g->up_j, 0);
+    nb_gl_staging_init(&g->up_index, 0);
+    nb_gl_staging_init(&g->up_block, 0);
+    nb_gl_staging_init(&g->down, 1);
     return g;
 }
 
@@ -315,6 +348,9 @@ void nb_gaj_compute_destroy(struct nb_gaj_compute *g)
         if (g->buf[k].id)
             glDeleteBuffers(1, &g->buf[k].id);
     nb_gpu_timer_free(&g->timer);
-    free(g->staging);
+    nb_gl_staging_free(&g->up_j);
+    nb_gl_staging_free(&g->up_index);
+    nb_gl_staging_free(&g->up_block);
+    nb_gl_staging_free(&g->down);
     free(g);
 }

@@ -57,6 +57,31 @@ enum nb_status nb_gl_evaluate(const struct nb_gl_tunable *t, struct nb_gl_choice
 enum nb_status nb_gl_ensure_buffer(GLuint *buf, size_t *capacity, size_t bytes,
                                    const char *what, struct nb_error *err);
 
+/* A host<->GPU transfer area (staging.c): a persistently mapped buffer
+ * with GL 4.4 buffer storage, a malloc'd block with plain copies before.
+ * Upload: p = write(bytes); fill p; send(dst, offset in p, bytes) for each
+ * piece; sent().  The next write waits until the GPU has copied.
+ * Download: reserve(bytes); fetch(src, offset in the area, bytes) for each
+ * piece; arrived() waits and returns the area. */
+struct nb_gl_staging {
+    GLuint buffer;          /* 0: the fallback, host */
+    void *map, *host;
+    size_t capacity;
+    GLsync fence;
+    int download;
+};
+void nb_gl_staging_init(struct nb_gl_staging *s, int download);
+void *nb_gl_staging_write(struct nb_gl_staging *s, size_t bytes, struct nb_error *err);
+enum nb_status nb_gl_staging_send(struct nb_gl_staging *s, GLuint dst, size_t offset,
+                                  size_t bytes, const char *what, struct nb_error *err);
+void nb_gl_staging_sent(struct nb_gl_staging *s);
+enum nb_status nb_gl_staging_reserve(struct nb_gl_staging *s, size_t bytes,
+                                     struct nb_error *err);
+enum nb_status nb_gl_staging_fetch(struct nb_gl_staging *s, GLuint src, size_t offset,
+                                   size_t bytes, const char *what, struct nb_error *err);
+const void *nb_gl_staging_arrived(struct nb_gl_staging *s, struct nb_error *err);
+void nb_gl_staging_free(struct nb_gl_staging *s);
+
 static inline int nb_gl_ceil_div(int a, int b) { return (a + b - 1) / b; }
 
 /* Converts n particles to (x, y, z, m) float quadruples. */

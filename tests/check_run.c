@@ -395,26 +395,34 @@ static void check_invariants(const struct run *r, const double *dt_before,
     ck_assert_uint_eq(s->stats.particle_steps - particle_steps_before, in_block);
 }
 
+/* Cases: 128 particles with individual and with shared steps, and 4099
+ * (above the thresholds where the block is collected and corrected by
+ * threads) for a few steps. */
 START_TEST(test_block_invariants)
 {
     struct nb_particles p;
     struct nb_sim_params par = params(0.02, 0.01);
     struct run r;
+    double t_end = _i < 2 ? 0.5 : 0.01;
     par.dt_max = 0.1;           /* rounded down to 1/16 */
-    par.shared_dt = _i;
-    make_plummer(&p, 128, 5);
+    par.shared_dt = _i == 1;
+    make_plummer(&p, _i < 2 ? 128 : 4099, 5);
     run_start(&r, "cpu", &p, &par);
     ck_assert(r.s.par.dt_max == 0.0625);
     double *before = calloc(p.n, sizeof *before);
     ck_assert_ptr_nonnull(before);
     size_t distinct_max = 0;
-    while (r.s.t < 0.5) {
+    while (r.s.t < t_end) {
         memcpy(before, r.s.dt, p.n * sizeof *before);
         uint64_t ps = r.s.stats.particle_steps;
         double next = nb_sim_next_time(&r.s);
         step(&r);
         ck_assert(r.s.t == next);
         check_invariants(&r, before, ps);
+        double scan = INFINITY;         /* the integrator keeps it without one */
+        for (size_t i = 0; i < p.n; i++)
+            scan = fmin(scan, r.s.t0[i] + r.s.dt[i]);
+        ck_assert(nb_sim_next_time(&r.s) == scan);
         size_t distinct = 0;
         for (size_t i = 0; i < p.n; i++)
             distinct += r.s.dt[i] != r.s.dt[0];
@@ -1125,7 +1133,7 @@ static Suite *run_suite(void)
     tcase_add_test(tc, test_kepler_cpu);
     tcase_add_test(tc, test_figure8_cpu);
     tcase_add_test(tc, test_plummer_cpu);
-    tcase_add_loop_test(tc, test_block_invariants, 0, 2);
+    tcase_add_loop_test(tc, test_block_invariants, 0, 3);
     tcase_add_test(tc, test_two_sims);
     tcase_add_test(tc, test_sync_potential);
     tcase_add_test(tc, test_step_floor);
