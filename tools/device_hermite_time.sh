@@ -2,7 +2,10 @@
 # device_hermite_time.sh - the Hermite GPU paths on the card, then the
 # wall-clock seconds per N-body time unit against N with the
 # t_host/t_force/t_comm split (seed 001 Table 2, eq. 10), measured over
-# t = 0..0.25 (multiply by 4 for one time unit).  Run from the project root:
+# t = 0..0.25 (multiply by 4 for one time unit).  A second table repeats
+# the compute rows with OMP_WAIT_POLICY=active: OpenMP threads that spin
+# between block steps instead of sleeping through the GPU's share of each.
+# Run from the project root (about 4 minutes on the H200):
 #   run(command="bash tools/device_hermite_time.sh",
 #       carry=[".gl", "glnbody", "spirv", "tests/check_gpu", "tests/check_run"])
 set -u
@@ -20,3 +23,8 @@ for n in ${HERMITE_SIZES:-1024 4096 16384 65536 262144}; do
     [ $n -le 16384 ] && run $n fragment host 0.02 0.25
     [ $n -le 16384 ] && run $n cpu host 0.02 0.25
 done | tee -a "$OUT/hermite_time.csv"
+echo "$HERMITE_CSV_HEADER" > "$OUT/hermite_time_spin.csv"
+for n in 16384 65536 262144; do
+    OMP_WAIT_POLICY=active run $n compute gpu 0.02 0.25
+    OMP_WAIT_POLICY=active run $n compute host 0.02 0.25
+done | tee -a "$OUT/hermite_time_spin.csv"

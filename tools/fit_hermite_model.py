@@ -21,11 +21,14 @@ import sys
 #  host prediction: send all N positions and velocities (32 B) and the block's
 #  indices (4 B), receive acc+pot and jerk (32 B) per block particle;
 #  device prediction: send the corrected block (x, t0 in double, v a j as
-#  three float4: 80 B) and its indices (4 B twice), receive 32 B.
-def step_bytes(predict, n, nb):
+#  three float4: 80 B) and its indices (4 B twice), receive 32 B;
+#  the CPU backend moves nothing.
+def step_bytes(backend, predict, n, nb):
+    if backend == "cpu":
+        return 0
     if predict == "host":
         return 32 * n + 4 * nb + 32 * nb
-    return (80 + 8) * nb + 4 * nb + 32 * nb
+    return 80 * nb + 8 * nb + 32 * nb
 
 
 def host_particles(predict, n, nb):
@@ -55,8 +58,6 @@ def main():
     prefix = sys.argv[2] if len(sys.argv) > 2 else "hermite_model"
     groups = {}
     for r in rows:
-        if r["backend"] == "cpu":
-            continue
         groups.setdefault((r["backend"], r["predict"]), []).append(r)
     out, curves = [], []
     for (backend, predict), rs in sorted(groups.items()):
@@ -66,16 +67,17 @@ def main():
         nb = [int(r["particle_steps"]) / s for r, s in zip(rs, steps)]
         per = lambda key: [float(r[key]) / s for r, s in zip(rs, steps)]
         h0, h1 = fit_line([host_particles(predict, n, b) for n, b in zip(ns, nb)], per("t_host"))
-        L, tau = fit_line([step_bytes(predict, n, b) for n, b in zip(ns, nb)], per("t_comm"))
+        L, tau = fit_line([step_bytes(backend, predict, n, b) for n, b in zip(ns, nb)],
+                          per("t_comm"))
         g0, inv_r = fit_line([b * n for n, b in zip(ns, nb)], per("t_force"))
         a, bexp = fit_power(ns, [b for b in nb])
         c, d = fit_power(ns, [s / t for s, t in zip(steps, t_end)])
 
         def model(n, a=a, bexp=bexp, c=c, d=d, h0=h0, h1=h1, L=L, tau=tau,
-                  g0=g0, inv_r=inv_r, predict=predict):
+                  g0=g0, inv_r=inv_r, backend=backend, predict=predict):
             b = a * n ** bexp
             t = (h0 + h1 * host_particles(predict, n, b)) + \
-                (L + tau * step_bytes(predict, n, b)) + (g0 + b * n * inv_r)
+                (L + tau * step_bytes(backend, predict, n, b)) + (g0 + b * n * inv_r)
             return c * n ** d * t
 
         out.append(f"== {backend}, predict {predict}")

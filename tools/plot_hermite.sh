@@ -13,6 +13,14 @@ awk -F, -v dir="$work" 'FNR > 1 && $6 != "" {
         print $4, v >> (dir "/eta_" $1 "_" $2 "_" $3 ".dat") }' "$eta_csv"
 awk -F, -v dir="$work" 'FNR > 1 && $12 != "" {
         print $1, ($9 + $10 + $11) / $5 >> (dir "/time_" $2 "_" $3 ".dat") }' "$time_csv"
+models() {   # the model curves, named by their "# name" lines
+    k=0 plots=""
+    for name in $(sed -n 's/^# //p' "$model"); do
+        plots="$plots${plots:+, }'$model' index $k using 1:2 with lines dt 2 title 'model $name'"
+        k=$((k + 1))
+    done
+    echo "$plots"
+}
 series() {   # prefix -> gnuplot plot list
     plots=""
     for f in "$work"/"$1"_*.dat; do
@@ -35,6 +43,6 @@ set output "${out}_time.png"
 set title "Seconds per N-body time unit (t_host + t_force + t_comm), eta 0.02; lines: fitted model"
 set xlabel "N"
 set ylabel "seconds per time unit"
-plot $(series time), '$model' index 0 using 1:2 with lines dt 2 title 'model compute-gpu', '$model' index 1 using 1:2 with lines dt 2 title 'model compute-host', '$model' index 2 using 1:2 with lines dt 2 title 'model fragment-host'
+plot $(series time), $(models)
 GP
 echo "plot_hermite: wrote ${out}_energy.png ${out}_time.png"
