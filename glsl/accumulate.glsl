@@ -13,6 +13,8 @@
  *      LOWER_FACTOR, carried into hs every LOWER_LOOP additions (Fig. 8)
  *   G  double pair terms (acc_add_double), double sums
  *   H  each pair term times 2^k rounded to int64 and summed exactly
+ *   M  not a mode: float sums of |pair term|, the bound on every partial
+ *      sum from which E and F take their scale 2^k
  *
  * The `precise` temporaries keep the compiler from reassociating or fusing
  * the error-free transformations. */
@@ -39,6 +41,14 @@ void acc_init() { acc = i64vec4(0); }
  * rounding is odd (roundEven(-x) = -roundEven(x)), so the pair terms of
  * (i, j) and (j, i) become exact negatives. */
 void acc_add(vec4 t) { acc += i64vec4(roundEven(t * prec_scale)); }
+void acc_tile_end() {}
+void acc_store(int i) { result[i] = acc; }
+
+#elif defined(NB_PRECISION_M)
+layout(std430, binding = NB_BIND_OUT) writeonly buffer Results { vec4 result[]; };
+vec4 acc;
+void acc_init() { acc = vec4(0.0); }
+void acc_add(vec4 t) { acc += abs(t); }
 void acc_tile_end() {}
 void acc_store(int i) { result[i] = acc; }
 

@@ -10,10 +10,18 @@
  *   F     (hs - LARGE) + li 2^-27 (LOWER_FACTOR_1), divided by 2^k;
  *   H     int64 sums of m_i m_j f_ij 2^k, times 2^-k, divided by m_i.
  * The scales 2^k of E, F and H (nb_precision.h) come from a bound on every
- * partial sum: |a_ij| <= m_j 2 / (3 sqrt 3) / eps^2 (the maximum of
- * r / (r^2 + eps^2)^{3/2}) and |phi_ij| <= m_j / eps, summed over j (mass M),
- * times m_max for H's forces.  So those modes need eps > 0, and H needs
- * every mass > 0 (it divides by m_i). */
+ * partial sum.  H has 62 bits and takes the analytic bound |a_ij| <= m_j
+ * 2 / (3 sqrt 3) / eps^2 (the maximum of r / (r^2 + eps^2)^{3/2}) and
+ * |phi_ij| <= m_j / eps, summed over j (mass M), times m_max for its
+ * forces; so it needs eps > 0 and every mass > 0 (it divides by m_i).  E
+ * and F have only 2^20 above a quantum of 2^-27 (F) or ulp(LARGE) (E):
+ * the analytic bound is ~2^11 above the actual sums of a Plummer sphere or
+ * a random cube at eps = 0.01, and those 11 bits came straight off their
+ * accuracy (f_err 2e-7 for F instead of B's 3e-8).  So they first run the
+ * magnitude kernel ("m": float sums of |pair term| per particle, the
+ * largest possible partial sum) and take the scale from its maximum, twice
+ * over for the float rounding of those sums.  The pre-pass is a full O(N^2)
+ * pass of its own and is counted in their time. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -145,25 +153,11 @@ static int scale_log2(double bound, int bits)
     return k > NB_PREC_SCALE_MAX_LOG2 ? NB_PREC_SCALE_MAX_LOG2 : k;
 }
 
-/* The input scales of E, F and H, or a refusal. */
-static enum nb_status choose_scales(struct nb_prec *p, enum nb_precision mode,
-                                    double eps, struct nb_error *err)
+/* The scales 2^k that put both bounds at most 2^bits. */
+static enum nb_status apply_scales(struct nb_prec *p, enum nb_precision mode,
+                                   double acc_bound, double pot_bound, int bits,
+                                   struct nb_error *err)
 {
-    p->acc_log2 = p->pot_log2 = 0;
-    if (mode != NB_PRECISION_E && mode != NB_PRECISION_F && mode != NB_PRECISION_H)
-        return NB_OK;
-    if (!(eps > 0.0))
-        return nb_error_set(err, NB_ERR_UNSUPPORTED, "precision %s needs softening > 0: "
-                            "its fixed-point range is set from the bound M / eps^2 on "
-                            "the pair forces", nb_precision_name(mode));
-    if (mode == NB_PRECISION_H && !(p->mass_min > 0.0))
-        return nb_error_set(err, NB_ERR_UNSUPPORTED, "precision H sums forces m_i m_j "
-                            "f_ij and divides by m_i: every mass must be > 0 (the "
-                            "smallest is %g)", p->mass_min);
-    double weight = mode == NB_PRECISION_H ? p->mass_max : 1.0;
-    double acc_bound = weight * p->mass_sum * NB_PAIR_BOUND / (eps * eps);
-    double pot_bound = weight * p->mass_sum / eps;
-    int bits = mode == NB_PRECISION_H ? NB_PREC_BITS_FIXED : NB_PREC_BITS_LARGE;
     p->acc_log2 = scale_log2(acc_bound, bits);
     p->pot_log2 = scale_log2(pot_bound, bits);
     if (ldexp(acc_bound, p->acc_log2) > ldexp(1.0, bits) ||
@@ -174,26 +168,13 @@ static enum nb_status choose_scales(struct nb_prec *p, enum nb_precision mode,
     return NB_OK;
 }
 
-enum nb_status nb_prec_run(struct nb_prec *p, enum nb_precision mode, size_t n,
-                           double eps, struct nb_error *err)
+/* Dispatches program `name` over n particles into out_buf, timed. */
+static enum nb_status dispatch(struct nb_prec *p, const char *name, enum nb_precision mode,
+                               size_t n, double eps, double *seconds, struct nb_error *err)
 {
-    char name[32];
     GLuint program;
-    if (mode == NB_PRECISION_A || mode >= NB_PRECISION_COUNT)
-        return nb_error_set(err, NB_ERR_ARGS, "precision kernel: mode %d", (int)mode);
-    if (n != p->n)
-        return nb_error_set(err, NB_ERR_ARGS, "precision %s: call set_particles after "
-                            "set_precision", nb_precision_name(mode));
-    snprintf(name, sizeof name, "ga_prec_comp_%c", 'a' + (int)mode);
-    if (nb_prec_supported(mode, err) != NB_OK || choose_scales(p, mode, eps, err) != NB_OK ||
-        nb_gl_program(p->gl, name, &program, err) != NB_OK ||
-        nb_gl_ensure_buffer(&p->out_buf, &p->out_capacity, 32 * (n ? n : 1),
-                            "precision result buffer", err) != NB_OK)
+    if (nb_gl_program(p->gl, name, &program, err) != NB_OK)
         return err->status;
-    p->mode = mode;
-    p->run_n = n;
-    if (n == 0)
-        return NB_OK;
     float sa = ldexpf(1.0f, p->acc_log2), sp = ldexpf(1.0f, p->pot_log2);
     glUseProgram(program);
     if (mode != NB_PRECISION_G)     /* G's law reads the double eps2d */
@@ -208,8 +189,90 @@ enum nb_status nb_prec_run(struct nb_prec *p, enum nb_precision mode, size_t n,
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, NB_BIND_OUT, p->out_buf);
     nb_gpu_timer_start(&p->timer);
     glDispatchCompute((GLuint)nb_gl_ceil_div((int)n, NB_PREC_TILE), 1, 1);
-    p->seconds = nb_gpu_timer_stop(&p->timer);
+    *seconds += nb_gpu_timer_stop(&p->timer);
     return nb_gl_check("precision GA dispatch", err);
+}
+
+/* The largest float sum of |a_ij| components and of |phi_ij| over all i
+ * (the magnitude kernel), twice over for those sums' own rounding. */
+static enum nb_status measure_bounds(struct nb_prec *p, size_t n, double eps,
+                                     double *acc_bound, double *pot_bound,
+                                     struct nb_error *err)
+{
+    *acc_bound = *pot_bound = 0.0;
+    if (dispatch(p, "ga_prec_comp_m", NB_PRECISION_A, n, eps, &p->seconds, err) != NB_OK)
+        return err->status;
+    glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
+    glBindBuffer(GL_SHADER_STORAGE_BUFFER, p->out_buf);
+    glGetBufferSubData(GL_SHADER_STORAGE_BUFFER, 0, (GLsizeiptr)(16 * n), p->staging);
+    if (nb_gl_check("reading the magnitude sums", err) != NB_OK)
+        return err->status;
+    const float *s = p->staging;
+    for (size_t i = 0; i < n; i++) {
+        *acc_bound = fmax(*acc_bound, fmax(s[4 * i], fmax(s[4 * i + 1], s[4 * i + 2])));
+        *pot_bound = fmax(*pot_bound, s[4 * i + 3]);
+        if (!isfinite(s[4 * i]) || !isfinite(s[4 * i + 1]) || !isfinite(s[4 * i + 2]) ||
+            !isfinite(s[4 * i + 3]))
+            return nb_error_set(err, NB_ERR_NUMERIC, "precision E/F: the pair terms of "
+                                "particle %zu are not finite (two particles at one "
+                                "place with softening 0?)", i);
+    }
+    *acc_bound *= 2.0;
+    *pot_bound *= 2.0;
+    return NB_OK;
+}
+
+/* The input scales of E, F and H, or a refusal. */
+static enum nb_status choose_scales(struct nb_prec *p, enum nb_precision mode,
+                                    size_t n, double eps, struct nb_error *err)
+{
+    double acc_bound, pot_bound;
+    p->acc_log2 = p->pot_log2 = 0;
+    if (mode != NB_PRECISION_E && mode != NB_PRECISION_F && mode != NB_PRECISION_H)
+        return NB_OK;
+    if (mode != NB_PRECISION_H) {
+        if (measure_bounds(p, n, eps, &acc_bound, &pot_bound, err) != NB_OK)
+            return err->status;
+        return apply_scales(p, mode, acc_bound, pot_bound, NB_PREC_BITS_LARGE, err);
+    }
+    if (!(eps > 0.0))
+        return nb_error_set(err, NB_ERR_UNSUPPORTED, "precision %s needs softening > 0: "
+                            "its fixed-point range is set from the bound M / eps^2 on "
+                            "the pair forces", nb_precision_name(mode));
+    if (mode == NB_PRECISION_H && !(p->mass_min > 0.0))
+        return nb_error_set(err, NB_ERR_UNSUPPORTED, "precision H sums forces m_i m_j "
+                            "f_ij and divides by m_i: every mass must be > 0 (the "
+                            "smallest is %g)", p->mass_min);
+    acc_bound = p->mass_max * p->mass_sum * NB_PAIR_BOUND / (eps * eps);
+    pot_bound = p->mass_max * p->mass_sum / eps;
+    return apply_scales(p, mode, acc_bound, pot_bound, NB_PREC_BITS_FIXED, err);
+}
+
+enum nb_status nb_prec_run(struct nb_prec *p, enum nb_precision mode, size_t n,
+                           double eps, struct nb_error *err)
+{
+    char name[32];
+    if (mode == NB_PRECISION_A || mode >= NB_PRECISION_COUNT)
+        return nb_error_set(err, NB_ERR_ARGS, "precision kernel: mode %d", (int)mode);
+    if (n != p->n)
+        return nb_error_set(err, NB_ERR_ARGS, "precision %s: call set_particles after "
+                            "set_precision", nb_precision_name(mode));
+    snprintf(name, sizeof name, "ga_prec_comp_%c", 'a' + (int)mode);
+    p->seconds = 0.0;
+    p->run_n = 0;
+    if (nb_prec_supported(mode, err) != NB_OK ||
+        nb_gl_ensure_buffer(&p->out_buf, &p->out_capacity, 32 * (n ? n : 1),
+                            "precision result buffer", err) != NB_OK ||
+        (n > 0 && choose_scales(p, mode, n, eps, err) != NB_OK) ||
+        (n == 0 && nb_gl_program(p->gl, name, &(GLuint){ 0 }, err) != NB_OK))
+        return err->status;
+    p->mode = mode;
+    if (n == 0)
+        return NB_OK;
+    if (dispatch(p, name, mode, n, eps, &p->seconds, err) != NB_OK)
+        return err->status;
+    p->run_n = n;
+    return NB_OK;
 }
 
 double nb_prec_seconds(const struct nb_prec *p) { return p->seconds; }

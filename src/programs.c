@@ -17,7 +17,8 @@
     { "ga_comp_t" #T "_i" #I, "#define NB_TILE " #T "\n#define NB_IPT " #I "\n", \
       { 0 }, { "ga.glsl", "ga.comp" }, NB_STAGE_COMPUTE }
 
-/* The GA kernel with accumulation mode M (seed 004 Table 1; B..H). */
+/* The GA kernel with accumulation mode M (seed 004 Table 1; B..H), and
+ * "m": the magnitude sums that set the scales of E and F. */
 #define PRECISION_GA(m, M)                                                  \
     { "ga_prec_comp_" m, "#define NB_PRECISION_" M "\n", { 0 },              \
       { "nb_precision.h", "accumulate.glsl", "ga.glsl", "ga_precision.comp" }, \
@@ -48,7 +49,7 @@ static const struct nb_program_desc catalogue[] = {
     { "scatter_comp", "", { 0 }, { "scatter.comp" }, NB_STAGE_COMPUTE },
     PRECISION_GA("b", "B"), PRECISION_GA("c", "C"), PRECISION_GA("d", "D"),
     PRECISION_GA("e", "E"), PRECISION_GA("f", "F"), PRECISION_GA("g", "G"),
-    PRECISION_GA("h", "H"),
+    PRECISION_GA("h", "H"), PRECISION_GA("m", "M"),
     { 0 }
 };
 
