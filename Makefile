@@ -15,7 +15,7 @@ HOST_SRC := host/accuracy.c host/error.c host/particles.c host/rng.c host/snapsh
 GL_SRC   := src/context.c src/shader.c src/programs.c src/gpu_timer.c src/staging.c src/gaj_compute.c \
             src/force_compute.c src/force_precision.c src/force_fragment.c src/backends.c
 CLI_SRC  := host/main.c host/options.c host/measure.c host/cmd_forces.c host/cmd_bench.c \
-            host/cmd_compare.c host/cmd_shaders.c host/cmd_run.c
+            host/cmd_compare.c host/cmd_shaders.c host/cmd_run.c host/cmd_precision.c
 GLSL     := $(wildcard glsl/*.glsl glsl/*.frag glsl/*.vert glsl/*.comp glsl/*.h)
 TESTS    := tests/check_host tests/check_gpu tests/check_cli tests/check_run \
             tests/check_precision

@@ -39,8 +39,11 @@ i64vec4 acc;
 void acc_init() { acc = i64vec4(0); }
 /* |t| * 2^k < 2^62 by the choice of k: exact scaling, no overflow; the
  * rounding is odd (roundEven(-x) = -roundEven(x)), so the pair terms of
- * (i, j) and (j, i) become exact negatives. */
-void acc_add(vec4 t) { acc += i64vec4(roundEven(t * prec_scale)); }
+ * (i, j) and (j, i) become exact negatives.  The conversion goes through
+ * double (exact for a float): NVIDIA's driver (580) converted float to
+ * int64 wrongly beyond 2^31 (f_err 0.9 on the H200), double to int64
+ * correctly. */
+void acc_add(vec4 t) { acc += i64vec4(roundEven(dvec4(t) * dvec4(prec_scale))); }
 void acc_tile_end() {}
 void acc_store(int i) { result[i] = acc; }
 

@@ -12,6 +12,8 @@ static const struct {
     { "run", nb_cmd_run, "a Hermite block-step N-body simulation (seed 001)" },
     { "forces", nb_cmd_forces, "forces of a snapshot file (GA kernel) on one backend" },
     { "bench", nb_cmd_bench, "interactions/s of the force kernels, per backend and variant" },
+    { "precision", nb_cmd_precision, "force error, offset and speed of every accumulation "
+      "mode (seed 004)" },
     { "compare", nb_cmd_compare, "every backend against the CPU reference on a random system" },
     { "shaders", nb_cmd_shaders, "list or emit the shader programs (used by the build)" },
 };

@@ -1054,6 +1054,44 @@ static int split_csv(char *line, char **field, int max)
     }
 }
 
+/* glnbody precision: a row per mode asked for, each with its error against
+ * the CPU in double (G near 1e-15, the float modes near 1e-7 f_err: the
+ * Plummer coordinates are not float-representable), F's and H's offsets
+ * at most double rounding; a bad mode letter is refused (exit 2) before
+ * the CSV exists. */
+START_TEST(test_precision_report)
+{
+    const char *csv = in_dir("precision.csv");
+    struct run r;
+    RUN(&r, "precision", "--n", "211", "--modes", "AFGH", "--runs", "1", "--csv", csv);
+    assert_success(&r);
+    char *text = read_file(csv);
+    ck_assert_msg(text != NULL, "--csv did not create %s", csv);
+    char **lines;
+    size_t count = split_lines(text, &lines);
+    ck_assert_msg(count == 5, "%zu CSV lines, expected a header and 4 rows", count);
+    ck_assert_str_eq(lines[0], "system,n,softening,mode,f_err,f_offset,acc_rel_max,"
+                     "pot_rel_max,median_s,interactions_per_s,runs");
+    const char modes[] = "AFGH";
+    for (size_t k = 1; k < count; k++) {
+        char *f[16];
+        ck_assert_int_eq(split_csv(lines[k], f, 16), 11);
+        ck_assert_msg(number(f[1]) == 211 && f[3][0] == modes[k - 1] && !f[3][1],
+                      "row %zu: n %s mode %s", k, f[1], f[3]);
+        double f_err = number(f[4]), offset = number(f[5]), rate = number(f[9]);
+        ck_assert_msg(f[3][0] == 'G' ? f_err < 1e-13 : f_err > 1e-9 && f_err < 1e-6,
+                      "mode %s f_err %g", f[3], f_err);
+        if (f[3][0] == 'F' || f[3][0] == 'H')
+            ck_assert_msg(offset < 1e-15, "mode %s offset %g", f[3], offset);
+        ck_assert_msg(rate > 0 && number(f[8]) > 0, "mode %s rate %g", f[3], rate);
+    }
+    const char *csv2 = in_dir("refused.csv");
+    RUN(&r, "precision", "--n", "64", "--modes", "AQ", "--csv", csv2);
+    assert_failure(&r, 2, (const char *const[]){ "'Q'", NULL });
+    ck_assert_msg(access(csv2, F_OK) != 0, "a refused run left %s", csv2);
+}
+END_TEST
+
 START_TEST(test_bench_csv)
 {
     const char *csv = in_dir("bench.csv");
@@ -1289,6 +1327,7 @@ static Suite *cli_suite(void)
 
     tc = tcase(s, "bench");
     tcase_add_test(tc, test_bench_csv);
+    tcase_add_test(tc, test_precision_report);
     tcase_add_loop_test(tc, test_bench_refused, 0, COUNT(bench_bad));
 
     tc = tcase(s, "shaders");

@@ -1,0 +1,30 @@
+#!/bin/sh
+# plot_precision.sh CSV OUT.png - seed 004 Figs. 10-12 for one system from
+# `glnbody precision --csv`: f_err, f_offset (0 drawn at 1e-20) and
+# interactions/s per accumulation mode, three panels (gnuplot).
+set -eu
+csv=$1 out=$2
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+awk -F, 'NR > 1 { off = $6 > 0 ? $6 : 1e-20; print NR - 2, $4, $5, off, $10 }' "$csv" \
+    > "$work/rows.dat"
+system=$(awk -F, 'NR == 2 { gsub(/"/, "", $1); print $1 ", N = " $2; exit }' "$csv")
+gnuplot <<GP
+set terminal pngcairo size 1200,400 font ",10" noenhanced
+set output "$out"
+set multiplot layout 1,3 title "Accumulation modes (seed 004 Table 1), GA kernel, $system"
+set style fill solid 0.6
+set boxwidth 0.6
+set grid ytics
+set logscale y
+set xtics ()
+set xrange [-0.7:*]
+set title "f_err (eq. 10) against the CPU in double"
+plot "$work/rows.dat" using 1:3:xtic(2) with boxes notitle
+set title "f_offset (eq. 11); 0 drawn at 1e-20"
+plot "$work/rows.dat" using 1:4:xtic(2) with boxes notitle
+set title "interactions/s (median, GL timer)"
+plot "$work/rows.dat" using 1:5:xtic(2) with boxes notitle
+unset multiplot
+GP
+echo "plot_precision: wrote $out"
