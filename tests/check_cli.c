@@ -10,25 +10,14 @@
  */
 #include <check.h>
 
-#include <dirent.h>
-#include <errno.h>
-#include <fcntl.h>
 #include <math.h>
 #include <stdarg.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <sys/stat.h>
 #include <sys/types.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
-extern char **environ;
+#include "cli_harness.h"
 
 #define GPU_TIMEOUT 60          /* seconds a test case may take */
 
-static char g_root[1024];       /* the suite's temporary directory */
-static const char *g_bin;       /* the program under test */
 static char g_dir[4096];        /* the current test's own directory */
 
 /* ---- small utilities --------------------------------------------------- */
@@ -74,37 +63,6 @@ static const char *fmt(const char *format, ...)
     return buf;
 }
 
-static void write_file(const char *path, const char *text)
-{
-    FILE *fp = fopen(path, "w");
-    ck_assert_msg(fp != NULL, "cannot create %s: %s", path, strerror(errno));
-    ck_assert_int_ge(fputs(text, fp), 0);
-    ck_assert_int_eq(fclose(fp), 0);
-}
-
-/* The whole file, NUL-terminated; NULL if it cannot be opened. */
-static char *read_file(const char *path)
-{
-    FILE *fp = fopen(path, "rb");
-    if (!fp)
-        return NULL;
-    size_t cap = 4096, len = 0;
-    char *data = malloc(cap);
-    ck_assert_ptr_nonnull(data);
-    for (;;) {
-        len += fread(data + len, 1, cap - len - 1, fp);
-        if (len < cap - 1)
-            break;
-        cap *= 2;
-        data = realloc(data, cap);
-        ck_assert_ptr_nonnull(data);
-    }
-    ck_assert_int_eq(ferror(fp), 0);
-    fclose(fp);
-    data[len] = '\0';
-    return data;
-}
-
 static int path_exists(const char *path)
 {
     struct stat st;
@@ -115,31 +73,6 @@ static int is_directory(const char *path)
 {
     struct stat st;
     return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
-}
-
-/* rm -rf of a tree of plain files and directories. */
-static void remove_tree(const char *path)
-{
-    struct stat st;
-    if (lstat(path, &st) != 0)
-        return;
-    if (S_ISDIR(st.st_mode)) {
-        DIR *d = opendir(path);
-        if (d) {
-            struct dirent *e;
-            while ((e = readdir(d)) != NULL) {
-                if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
-                    continue;
-                char child[4096];
-                snprintf(child, sizeof child, "%s/%s", path, e->d_name);
-                remove_tree(child);
-            }
-            closedir(d);
-        }
-        rmdir(path);
-    } else {
-        unlink(path);
-    }
 }
 
 /* Copies the plain files of directory src into the new directory dst. */
@@ -242,92 +175,9 @@ static double number(const char *tok)
 
 /* ---- running the program ----------------------------------------------- */
 
-struct run {
-    int status;         /* exit status, or 128 + signal */
-    char *out, *err;    /* everything written to stdout and stderr */
-};
-
-static void run_free(struct run *r)
-{
-    free(r->out);
-    free(r->err);
-    memset(r, 0, sizeof *r);
-}
-
-static int capture_file(char *path, size_t size)
-{
-    snprintf(path, size, "%s/capture.XXXXXX", g_root);
-    int fd = mkstemp(path);
-    ck_assert_msg(fd >= 0, "mkstemp %s: %s", path, strerror(errno));
-    return fd;
-}
-
-/* Runs g_bin with args (NULL-terminated) and extra environment entries
- * ("NAME=VALUE", NULL-terminated or NULL), stdin from /dev/null.  The
- * inherited GLNBODY_DEBUG is dropped so that stderr holds only messages. */
-static void run_args(struct run *r, const char *const *env, const char *const *args)
-{
-    size_t nargs = 0, nenv = 0, nextra = 0;
-    while (args[nargs])
-        nargs++;
-    while (environ[nenv])
-        nenv++;
-    while (env && env[nextra])
-        nextra++;
-
-    const char **argv = calloc(nargs + 2, sizeof *argv);
-    const char **envp = calloc(nenv + nextra + 1, sizeof *envp);
-    ck_assert_ptr_nonnull(argv);
-    ck_assert_ptr_nonnull(envp);
-    argv[0] = g_bin;
-    memcpy(argv + 1, args, nargs * sizeof *args);
-    size_t k = 0;
-    for (size_t i = 0; i < nenv; i++) {
-        const char *e = environ[i];
-        int drop = strncmp(e, "GLNBODY_DEBUG=", 14) == 0;
-        for (size_t j = 0; j < nextra; j++) {
-            size_t name = strcspn(env[j], "=");
-            drop |= strncmp(e, env[j], name + 1) == 0;
-        }
-        if (!drop)
-            envp[k++] = e;
-    }
-    for (size_t j = 0; j < nextra; j++)
-        envp[k++] = env[j];
-
-    char out_path[4096], err_path[4096];
-    int out_fd = capture_file(out_path, sizeof out_path);
-    int err_fd = capture_file(err_path, sizeof err_path);
-    fflush(NULL);
-    pid_t pid = fork();
-    ck_assert_msg(pid >= 0, "fork: %s", strerror(errno));
-    if (pid == 0) {
-        int in_fd = open("/dev/null", O_RDONLY);
-        if (in_fd < 0 || dup2(in_fd, 0) < 0 || dup2(out_fd, 1) < 0 || dup2(err_fd, 2) < 0)
-            _exit(126);
-        execve(g_bin, (char *const *)argv, (char *const *)envp);
-        _exit(127);
-    }
-    close(out_fd);
-    close(err_fd);
-    int status;
-    while (waitpid(pid, &status, 0) < 0)
-        ck_assert_int_eq(errno, EINTR);
-    r->status = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-    r->out = read_file(out_path);
-    r->err = read_file(err_path);
-    ck_assert_ptr_nonnull(r->out);
-    ck_assert_ptr_nonnull(r->err);
-    unlink(out_path);
-    unlink(err_path);
-    free(argv);
-    free(envp);
-    ck_assert_msg(r->status != 127, "cannot execute %s (set GLNBODY_BIN)", g_bin);
-}
-
-#define RUN(r, ...) run_args((r), NULL, (const char *const[]){ __VA_ARGS__, NULL })
+#define RUN(r, ...) cli_run_in((r), NULL, NULL, (const char *const[]){ __VA_ARGS__, NULL })
 #define RUN_ENV(r, env, ...) \
-    run_args((r), (env), (const char *const[]){ __VA_ARGS__, NULL })
+    cli_run_in((r), NULL, (env), (const char *const[]){ __VA_ARGS__, NULL })
 
 /* stderr without the informational "glnbody: renderer ..." line a GPU run
  * prints; the messages of a failure are what is left. */
@@ -347,7 +197,7 @@ static char *messages(const char *err)
     return copy;
 }
 
-static void assert_success(const struct run *r)
+static void assert_success(const struct cli_run *r)
 {
     ck_assert_msg(r->status == 0, "exit status %d, stderr: %s", r->status, r->err);
     char *m = messages(r->err);
@@ -357,7 +207,7 @@ static void assert_success(const struct run *r)
 
 /* The run failed with status and one message line naming every needle;
  * stdout is empty unless allow_stdout. */
-static void assert_failed(const struct run *r, int status, const char *const *needles,
+static void assert_failed(const struct cli_run *r, int status, const char *const *needles,
                           int allow_stdout)
 {
     ck_assert_msg(r->status == status, "exit status %d, expected %d; stderr: %s",
@@ -375,7 +225,7 @@ static void assert_failed(const struct run *r, int status, const char *const *ne
     free(m);
 }
 
-static void assert_failure(const struct run *r, int status, const char *const *needles)
+static void assert_failure(const struct cli_run *r, int status, const char *const *needles)
 {
     assert_failed(r, status, needles, 0);
 }
@@ -534,7 +384,7 @@ START_TEST(test_forces_cpu_two_body_exact)
 {
     const char *in = in_dir("two.txt");
     write_system(in, &two_body, 0);
-    struct run r;
+    struct cli_run r;
     RUN(&r, "forces", "--input", in, "--softening", "0", "--backend", "cpu");
     assert_success(&r);
     check_forces(r.out, &two_body, 0.0, "cpu", "newton3");
@@ -551,7 +401,7 @@ START_TEST(test_forces_cpu_two_body_exact)
     }
     free(lines);
     free(copy);
-    run_free(&r);
+    cli_run_free(&r);
 }
 END_TEST
 
@@ -562,7 +412,7 @@ START_TEST(test_forces_cpu_17_digits)
     const struct system s = { 2, { "1", "2" }, { 1.0, 0.5 }, { { 0, 0, 0 }, { 0, 0, 3 } } };
     const char *in = in_dir("three.txt");
     write_system(in, &s, 0);
-    struct run r;
+    struct cli_run r;
     RUN(&r, "forces", "--input", in, "--softening", "0", "--backend", "cpu");
     assert_success(&r);
     check_forces(r.out, &s, 0.0, "cpu", "newton3");
@@ -575,7 +425,7 @@ START_TEST(test_forces_cpu_17_digits)
     ck_assert(fabs(number(w[4]) + 0.5 / 3.0) <= 4e-16 * (0.5 / 3.0));
     free(lines);
     free(copy);
-    run_free(&r);
+    cli_run_free(&r);
 }
 END_TEST
 
@@ -586,7 +436,7 @@ static void forces_file_case(int types)
 {
     const char *in = in_dir("in.txt"), *out = in_dir("out.txt");
     write_system(in, &four_body, types);
-    struct run r, s;
+    struct cli_run r, s;
     RUN(&r, "forces", "--input", in, "--softening", "0.125", "--backend", "cpu",
         "--output", out);
     assert_success(&r);
@@ -601,8 +451,8 @@ static void forces_file_case(int types)
     assert_success(&s);
     ck_assert_str_eq(s.out, text);
     free(text);
-    run_free(&r);
-    run_free(&s);
+    cli_run_free(&r);
+    cli_run_free(&s);
 }
 
 START_TEST(test_forces_8_columns)
@@ -623,14 +473,14 @@ START_TEST(test_forces_types_ignored)
     const char *in8 = in_dir("in8.txt"), *in9 = in_dir("in9.txt");
     write_system(in8, &four_body, 0);
     write_system(in9, &four_body, 1);
-    struct run a, b;
+    struct cli_run a, b;
     RUN(&a, "forces", "--input", in8, "--softening", "0", "--backend", "cpu");
     RUN(&b, "forces", "--input", in9, "--softening", "0", "--backend", "cpu");
     assert_success(&a);
     assert_success(&b);
     ck_assert_str_eq(a.out, b.out);
-    run_free(&a);
-    run_free(&b);
+    cli_run_free(&a);
+    cli_run_free(&b);
 }
 END_TEST
 
@@ -643,7 +493,7 @@ START_TEST(test_forces_single_particle)
     const struct system s = { 1, { "42" }, { 3.0 }, { { 0.5, -1, 2 } } };
     const char *in = in_dir("one.txt"), *out = in_dir("out.txt");
     write_system(in, &s, _i == 1);
-    struct run r;
+    struct cli_run r;
     RUN(&r, "forces", "--input", in, "--softening", "0", "--backend", backend,
         "--output", out);
     assert_success(&r);
@@ -659,7 +509,7 @@ START_TEST(test_forces_single_particle)
     free(lines);
     free(copy);
     free(text);
-    run_free(&r);
+    cli_run_free(&r);
 }
 END_TEST
 
@@ -679,7 +529,7 @@ START_TEST(test_forces_gpu)
     const char *out = in_dir("out.txt");
     write_system(in2, &two_body, 0);
     write_system(in4, &four_body, 1);
-    struct run r, s;
+    struct cli_run r, s;
     if (variant)
         RUN(&r, "forces", "--input", in4, "--softening", "0.125", "--backend", backend,
             "--variant", variant, "--output", out);
@@ -701,8 +551,8 @@ START_TEST(test_forces_gpu)
         RUN(&s, "forces", "--input", in2, "--softening", "0", "--backend", backend);
     assert_success(&s);
     check_forces(s.out, &two_body, 0.0, backend, variant ? variant : "");
-    run_free(&r);
-    run_free(&s);
+    cli_run_free(&r);
+    cli_run_free(&s);
 }
 END_TEST
 
@@ -711,11 +561,11 @@ START_TEST(test_forces_default_backend)
 {
     const char *in = in_dir("two.txt");
     write_system(in, &two_body, 0);
-    struct run r;
+    struct cli_run r;
     RUN(&r, "forces", "--input", in, "--softening", "0");
     assert_success(&r);
     check_forces(r.out, &two_body, 0.0, "compute", "t");
-    run_free(&r);
+    cli_run_free(&r);
 }
 END_TEST
 
@@ -883,15 +733,15 @@ START_TEST(test_forces_bad_input)
     for (int k = 0; k < 4 && c->needles[k]; k++)
         needles[k] = expand(c->needles[k]);
 
-    struct run r;
-    run_args(&r, NULL, args);
+    struct cli_run r;
+    cli_run_in(&r, NULL, NULL, args);
     ck_assert_msg(r.status == c->status, "%s: exit status %d, expected %d; stderr: %s",
                   c->name, r.status, c->status, r.err);
     assert_failure(&r, c->status, needles);
     ck_assert_msg(!path_exists(in_dir("out.txt")), "%s: output file created", c->name);
     const char *const names[] = { "in.txt", NULL };
     assert_dir_holds_only(g_dir, names);
-    run_free(&r);
+    cli_run_free(&r);
 }
 END_TEST
 
@@ -903,7 +753,7 @@ START_TEST(test_forces_output_is_directory)
     const char *in = in_dir("in.txt"), *out = in_dir("out");
     write_file(in, VALID);
     ck_assert_int_eq(mkdir(out, 0700), 0);
-    struct run r;
+    struct cli_run r;
     RUN(&r, "forces", "--input", in, "--softening", "0", "--backend", "cpu",
         "--output", out);
     const char *needles[] = { out, NULL };
@@ -913,7 +763,7 @@ START_TEST(test_forces_output_is_directory)
     assert_dir_holds_only(g_dir, names);
     const char *const none[] = { NULL };
     assert_dir_holds_only(out, none);
-    run_free(&r);
+    cli_run_free(&r);
 }
 END_TEST
 
@@ -923,7 +773,7 @@ START_TEST(test_forces_failure_keeps_old_output)
     const char *in = in_dir("in.txt"), *out = in_dir("out.txt");
     write_file(in, "1 1 0 0 0 0 0 0\n2 -1 0 0 0 0 0 0\n");
     write_file(out, "old contents\n");
-    struct run r;
+    struct cli_run r;
     RUN(&r, "forces", "--input", in, "--softening", "0", "--backend", "cpu",
         "--output", out);
     const char *needles[] = { "negative mass", NULL };
@@ -934,7 +784,7 @@ START_TEST(test_forces_failure_keeps_old_output)
     free(text);
     const char *const names[] = { "in.txt", "out.txt", NULL };
     assert_dir_holds_only(g_dir, names);
-    run_free(&r);
+    cli_run_free(&r);
 }
 END_TEST
 
@@ -942,7 +792,7 @@ END_TEST
 
 static void assert_help(const char *command, const char *const *options)
 {
-    struct run r;
+    struct cli_run r;
     if (command)
         RUN(&r, command, "--help");
     else
@@ -953,7 +803,7 @@ static void assert_help(const char *command, const char *const *options)
     for (const char *const *o = options; *o; o++)
         ck_assert_msg(has_option(r.out, *o), "%s --help does not mention %s:\n%s",
                       command ? command : "glnbody", *o, r.out);
-    run_free(&r);
+    cli_run_free(&r);
 }
 
 START_TEST(test_help_main)
@@ -994,33 +844,33 @@ END_TEST
 /* --help wins over missing required options and needs no input file. */
 START_TEST(test_help_forces_alone)
 {
-    struct run r;
+    struct cli_run r;
     RUN(&r, "forces", "--backend", "cpu", "--help");
     assert_success(&r);
     ck_assert(has_option(r.out, "--input"));
-    run_free(&r);
+    cli_run_free(&r);
 }
 END_TEST
 
 START_TEST(test_no_arguments)
 {
-    struct run r;
+    struct cli_run r;
     const char *const none[] = { NULL };
-    run_args(&r, NULL, none);
+    cli_run_in(&r, NULL, NULL, none);
     ck_assert_msg(r.status == 2, "exit status %d, expected 2", r.status);
     ck_assert_msg(strstr(r.err, "usage") != NULL, "no usage on stderr: %s", r.err);
     ck_assert_msg(*r.out == '\0', "stdout not empty: %s", r.out);
-    run_free(&r);
+    cli_run_free(&r);
 }
 END_TEST
 
 START_TEST(test_unknown_command)
 {
-    struct run r;
+    struct cli_run r;
     RUN(&r, "frobnicate", "--help");
     const char *needles[] = { "frobnicate", NULL };
     assert_failure(&r, 2, needles);
-    run_free(&r);
+    cli_run_free(&r);
 }
 END_TEST
 
@@ -1062,7 +912,7 @@ static int split_csv(char *line, char **field, int max)
 START_TEST(test_precision_report)
 {
     const char *csv = in_dir("precision.csv");
-    struct run r;
+    struct cli_run r;
     RUN(&r, "precision", "--n", "211", "--modes", "AFGH", "--runs", "1", "--csv", csv);
     assert_success(&r);
     char *text = read_file(csv);
@@ -1095,7 +945,7 @@ END_TEST
 START_TEST(test_bench_csv)
 {
     const char *csv = in_dir("bench.csv");
-    struct run r;
+    struct cli_run r;
     RUN(&r, "bench", "--kernel", "ga", "--backend", "cpu,compute", "--variant", "auto",
         "--n", "64,100", "--runs", "5", "--csv", csv);
     assert_success(&r);
@@ -1136,7 +986,7 @@ START_TEST(test_bench_csv)
             ck_assert_msg(seen[a][b] == 1, "expected one row per n and backend");
     free(lines);
     free(text);
-    run_free(&r);
+    cli_run_free(&r);
 }
 END_TEST
 
@@ -1161,7 +1011,7 @@ static const struct {
 START_TEST(test_bench_refused)
 {
     const char *csv = in_dir("bench.csv");
-    struct run r;
+    struct cli_run r;
     RUN(&r, "bench", "--kernel", "ga", "--backend", "cpu", "--n", "64", "--csv", csv,
         bench_bad[_i].option, bench_bad[_i].value);
     const char *needles[] = { bench_bad[_i].needle, NULL };
@@ -1169,7 +1019,7 @@ START_TEST(test_bench_refused)
     ck_assert_msg(!path_exists(csv), "CSV file created by a refused bench");
     const char *const none[] = { NULL };
     assert_dir_holds_only(g_dir, none);
-    run_free(&r);
+    cli_run_free(&r);
 }
 END_TEST
 
@@ -1189,13 +1039,13 @@ START_TEST(test_shader_compile_error)
     copy_directory("glsl", fmt("%s/glsl", shaders));
     const char *env[] = { fmt("GLNBODY_SHADER_DIR=%s", shaders), NULL };
 
-    struct run r;
+    struct cli_run r;
     RUN_ENV(&r, env, "forces", "--shaders", "glsl", "--backend", backend, "--input", in,
             "--softening", "0", "--output", out);
     assert_success(&r);
     ck_assert_msg(path_exists(out), "control run with the copied glsl/ wrote no output");
     ck_assert_int_eq(unlink(out), 0);
-    run_free(&r);
+    cli_run_free(&r);
 
     FILE *fp = fopen(fmt("%s/glsl/ga.glsl", shaders), "a");
     ck_assert_ptr_nonnull(fp);
@@ -1212,7 +1062,7 @@ START_TEST(test_shader_compile_error)
     ck_assert(!path_exists(out));
     const char *const names[] = { "in.txt", "shaders", NULL };
     assert_dir_holds_only(g_dir, names);
-    run_free(&r);
+    cli_run_free(&r);
 }
 END_TEST
 
@@ -1227,7 +1077,7 @@ START_TEST(test_shader_spirv_missing)
     ck_assert_int_eq(mkdir(fmt("%s/spirv", shaders), 0700), 0);
     const char *env[] = { fmt("GLNBODY_SHADER_DIR=%s", shaders), NULL };
 
-    struct run r;
+    struct cli_run r;
     RUN_ENV(&r, env, "forces", "--shaders", "spirv", "--backend", backend, "--input", in,
             "--softening", "0", "--output", out);
     const char *needles[] = { fmt("%s/spirv/", shaders), ".spv", strerror(ENOENT), NULL };
@@ -1235,7 +1085,7 @@ START_TEST(test_shader_spirv_missing)
     ck_assert(!path_exists(out));
     const char *const names[] = { "in.txt", "shaders", NULL };
     assert_dir_holds_only(g_dir, names);
-    run_free(&r);
+    cli_run_free(&r);
 }
 END_TEST
 
@@ -1243,7 +1093,7 @@ END_TEST
 
 START_TEST(test_compare)
 {
-    struct run r;
+    struct cli_run r;
     RUN(&r, "compare", "--n", "37", "--softening", "0");
     assert_success(&r);
     char *copy = xstrdup(r.out), **lines;
@@ -1267,21 +1117,21 @@ START_TEST(test_compare)
     ck_assert(strstr(r.out, "FAIL") == NULL);
     free(lines);
     free(copy);
-    run_free(&r);
+    cli_run_free(&r);
 }
 END_TEST
 
 START_TEST(test_compare_refused)
 {
-    struct run r;
+    struct cli_run r;
     RUN(&r, "compare", "--n", "0");
     const char *needles[] = { "--n", NULL };
     assert_failure(&r, 2, needles);
-    run_free(&r);
+    cli_run_free(&r);
     RUN(&r, "compare", "--n", "8", "--backends", "cpu,gpu");
     ck_assert_msg(r.status == 2, "exit status %d, expected 2: %s", r.status, r.err);
     ck_assert(strstr(r.err, "'gpu'") != NULL);
-    run_free(&r);
+    cli_run_free(&r);
 }
 END_TEST
 
@@ -1342,20 +1192,8 @@ static Suite *cli_suite(void)
 
 int main(void)
 {
-    g_bin = getenv("GLNBODY_BIN");
-    if (!g_bin || !*g_bin)
-        g_bin = "./glnbody";
-    if (access(g_bin, X_OK) != 0) {
-        fprintf(stderr, "check_cli: %s is not an executable (build it, or set "
-                "GLNBODY_BIN): %s\n", g_bin, strerror(errno));
+    if (cli_harness_start("check_cli") != 0)
         return EXIT_FAILURE;
-    }
-    const char *tmp = getenv("TMPDIR");
-    snprintf(g_root, sizeof g_root, "%s/check_cli.XXXXXX", tmp && *tmp ? tmp : "/tmp");
-    if (!mkdtemp(g_root)) {
-        fprintf(stderr, "check_cli: mkdtemp %s: %s\n", g_root, strerror(errno));
-        return EXIT_FAILURE;
-    }
     SRunner *sr = srunner_create(cli_suite());
     srunner_run_all(sr, CK_NORMAL);
     int failed = srunner_ntests_failed(sr);

@@ -15,20 +15,10 @@
  */
 #include <check.h>
 
-#include <dirent.h>
-#include <errno.h>
-#include <fcntl.h>
 #include <math.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <sys/stat.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
+#include "cli_harness.h"
 #include "nb_gl.h"
-
-extern char **environ;
 
 #define PI 3.14159265358979323846
 #define COUNT(a) ((int)(sizeof(a) / sizeof((a)[0])))
@@ -644,56 +634,19 @@ END_TEST
 
 /* ---- cli: the real binary ------------------------------------------------- */
 
-static const char *g_bin;
-static char g_dir[256];   /* the current CLI test's working directory */
+static char g_dir[1100];  /* the current CLI test's working directory */
 
-struct proc {
-    int status;
-    char out[1 << 16], err[1 << 14];
-};
-
-static void slurp(const char *path, char *buf, size_t size)
+/* Runs `g_bin run ARGS` in g_dir. */
+static void run_cli(struct cli_run *r, const char *const *args)
 {
-    FILE *fp = fopen(path, "r");
-    size_t len = fp ? fread(buf, 1, size - 1, fp) : 0;
-    buf[len] = '\0';
-    if (fp)
-        fclose(fp);
-}
-
-/* Runs g_bin run ARGS in g_dir, stdout and stderr to files. */
-static void run_cli(struct proc *pr, const char *const *args)
-{
-    char out[512], err[512];
-    const char *argv[64] = { g_bin, "run" };
-    int n = 2;
-    for (; args[n - 2]; n++)
-        argv[n] = args[n - 2];
-    argv[n] = NULL;
-    snprintf(out, sizeof out, "%s/../stdout.%d", g_dir, (int)getpid());
-    snprintf(err, sizeof err, "%s/../stderr.%d", g_dir, (int)getpid());
-    fflush(NULL);
-    pid_t pid = fork();
-    ck_assert(pid >= 0);
-    if (pid == 0) {
-        int o = open(out, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-        int e = open(err, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-        int in = open("/dev/null", O_RDONLY);
-        if (o < 0 || e < 0 || in < 0 || dup2(o, 1) < 0 || dup2(e, 2) < 0 ||
-            dup2(in, 0) < 0 || chdir(g_dir) != 0)
-            _exit(126);
-        execve(g_bin, (char *const *)argv, environ);
-        _exit(127);
+    const char *argv[64] = { "run" };
+    int n = 1;
+    for (; args[n - 1]; n++) {
+        ck_assert_int_lt(n, 63);
+        argv[n] = args[n - 1];
     }
-    int status;
-    while (waitpid(pid, &status, 0) < 0)
-        ck_assert_int_eq(errno, EINTR);
-    pr->status = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-    slurp(out, pr->out, sizeof pr->out);
-    slurp(err, pr->err, sizeof pr->err);
-    unlink(out);
-    unlink(err);
-    ck_assert_msg(pr->status != 127 && pr->status != 126, "cannot run %s", g_bin);
+    argv[n] = NULL;
+    cli_run_in(r, g_dir, NULL, argv);
 }
 
 #define RUN_CLI(pr, ...) run_cli((pr), (const char *const[]){ __VA_ARGS__, NULL })
@@ -710,53 +663,22 @@ static int dir_entries(const char *dir)
     return count;
 }
 
-static void remove_tree(const char *path)
-{
-    struct stat st;
-    if (lstat(path, &st) != 0)
-        return;
-    if (S_ISDIR(st.st_mode)) {
-        DIR *d = opendir(path);
-        struct dirent *e;
-        char child[1024];
-        while (d && (e = readdir(d)) != NULL) {
-            if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
-                continue;
-            snprintf(child, sizeof child, "%s/%s", path, e->d_name);
-            remove_tree(child);
-        }
-        if (d)
-            closedir(d);
-        rmdir(path);
-    } else {
-        unlink(path);
-    }
-}
-
-static char g_root[200];  /* holds g_dir and the captured output */
-
 static void cli_setup(void)
 {
-    const char *tmp = getenv("TMPDIR");
-    snprintf(g_root, sizeof g_root, "%s/check_run.XXXXXX", tmp && *tmp ? tmp : "/tmp");
-    ck_assert_ptr_nonnull(mkdtemp(g_root));
-    snprintf(g_dir, sizeof g_dir, "%s/work", g_root);
-    ck_assert_int_eq(mkdir(g_dir, 0700), 0);
+    snprintf(g_dir, sizeof g_dir, "%s/test.XXXXXX", g_root);
+    ck_assert_ptr_nonnull(mkdtemp(g_dir));
 }
 
 static void cli_teardown(void)
 {
-    remove_tree(g_root);
+    remove_tree(g_dir);
 }
 
 static void write_text(const char *name, const char *text)
 {
-    char path[512];
+    char path[1200];
     snprintf(path, sizeof path, "%s/%s", g_dir, name);
-    FILE *fp = fopen(path, "w");
-    ck_assert_ptr_nonnull(fp);
-    fputs(text, fp);
-    fclose(fp);
+    write_file(path, text);
 }
 
 /* Every refusal: exit 2, one line on stderr naming the problem, nothing on
@@ -796,10 +718,9 @@ static const struct {
 
 START_TEST(test_cli_refused)
 {
-    struct proc *pr = malloc(sizeof *pr);
+    struct cli_run run = { 0 }, *pr = &run;
     const char *args[16];
     int n = 0;
-    ck_assert_ptr_nonnull(pr);
     write_text("in.txt", "0 1 0 0 0 0 0 0\n1 1 1 0 0 0 1 0\n");
     for (const char *const *a = refusals[_i].args; *a; a++)
         args[n++] = *a;
@@ -826,7 +747,7 @@ START_TEST(test_cli_refused)
     ck_assert_msg(strstr(pr->err, refusals[_i].needle), "'%s' not named: %s",
                   refusals[_i].needle, pr->err);
     ck_assert_msg(dir_entries(g_dir) == 1, "files left after a refusal (%s)", pr->err);
-    free(pr);
+    cli_run_free(pr);
 }
 END_TEST
 
@@ -844,11 +765,10 @@ static int line_count(const char *text)
  * snap_00000..00002 at t = 0, 0.25, 0.5, the final state, the summary. */
 START_TEST(test_cli_outputs)
 {
-    struct proc *pr = malloc(sizeof *pr);
-    char path[512], text[1 << 16];
+    struct cli_run run = { 0 }, *pr = &run;
+    char path[1200];
     struct nb_particles p;
     struct nb_error err = { 0 };
-    ck_assert_ptr_nonnull(pr);
     RUN_CLI(pr, "--backend", "cpu", "--n", "64", "--t-end", "0.5", "--energy-log",
             "e.csv", "--log-every", "0.1", "--snapshot-every", "0.25",
             "--snapshot-dir", "snaps", "--output", "final.txt");
@@ -857,7 +777,8 @@ START_TEST(test_cli_outputs)
     ck_assert(strstr(pr->out, "relative energy error") && strstr(pr->out, "t_host") &&
               strstr(pr->out, "t_force") && strstr(pr->out, "t_comm"));
     snprintf(path, sizeof path, "%s/e.csv", g_dir);
-    slurp(path, text, sizeof text);
+    char *text = read_file(path);
+    ck_assert_ptr_nonnull(text);
     const char *header = "t,ekin,epot,etot,de_rel,virial,p_abs,l_abs,com_x,com_y,"
                          "com_z,block_steps,particle_steps\n";
     ck_assert(strncmp(text, header, strlen(header)) == 0);
@@ -890,7 +811,8 @@ START_TEST(test_cli_outputs)
     ck_assert_uint_eq(p.n, 64);
     nb_particles_free(&p);
     ck_assert_int_eq(dir_entries(g_dir), 3);       /* no temporary left */
-    free(pr);
+    free(text);
+    cli_run_free(pr);
 }
 END_TEST
 
@@ -898,11 +820,10 @@ END_TEST
  * the output is the input, digit for digit, ids kept. */
 START_TEST(test_cli_input_not_rescaled)
 {
-    struct proc *pr = malloc(sizeof *pr);
-    char path[512];
+    struct cli_run run = { 0 }, *pr = &run;
+    char path[1200];
     struct nb_particles p;
     struct nb_error err = { 0 };
-    ck_assert_ptr_nonnull(pr);
     write_text("in.txt", "# two\n7 3 0.1 0 0 0 0.2 0\n9 5 -1 0.5 0 0.3 0 0.1\n");
     RUN_CLI(pr, "--backend", "cpu", "--input", "in.txt", "--t-end", "0", "--output",
             "out.txt", "--softening", "0");
@@ -913,7 +834,7 @@ START_TEST(test_cli_input_not_rescaled)
     ck_assert(p.x[0] == 0.1 && p.x[3] == -1 && p.x[4] == 0.5 && p.v[1] == 0.2 &&
               p.v[3] == 0.3 && p.v[5] == 0.1);
     nb_particles_free(&p);
-    free(pr);
+    cli_run_free(pr);
 }
 END_TEST
 
@@ -921,8 +842,7 @@ END_TEST
  * and leaves neither the log nor the output behind. */
 START_TEST(test_cli_floor)
 {
-    struct proc *pr = malloc(sizeof *pr);
-    ck_assert_ptr_nonnull(pr);
+    struct cli_run run = { 0 }, *pr = &run;
     write_text("in.txt", "5 0.5 -0.001 0 0 0 0 0\n6 0.5 0.001 0 0 0 0 0\n");
     RUN_CLI(pr, "--backend", "cpu", "--input", "in.txt", "--softening", "0",
             "--energy-log", "e.csv", "--output", "out.txt");
@@ -930,24 +850,23 @@ START_TEST(test_cli_floor)
     ck_assert_msg(strstr(pr->err, "particle") && strstr(pr->err, "floor"), "%s",
                   pr->err);
     ck_assert_int_eq(dir_entries(g_dir), 1);
-    free(pr);
+    cli_run_free(pr);
 }
 END_TEST
 
 START_TEST(test_cli_help)
 {
-    struct proc *pr = malloc(sizeof *pr);
+    struct cli_run run = { 0 }, *pr = &run;
     const char *options[] = { "--input", "--ic", "--n", "--seed", "--t-end", "--eta",
                               "--softening", "--dt-max", "--shared-dt", "--backend",
                               "--predict", "--energy-log", "--log-every",
                               "--snapshot-every", "--snapshot-dir", "--output",
                               "--variant", "--gpu", "--shaders", "--debug" };
-    ck_assert_ptr_nonnull(pr);
     RUN_CLI(pr, "--help");
     ck_assert_int_eq(pr->status, 0);
     for (int k = 0; k < COUNT(options); k++)
         ck_assert_msg(strstr(pr->out, options[k]), "help lacks %s", options[k]);
-    free(pr);
+    cli_run_free(pr);
 }
 END_TEST
 
@@ -955,9 +874,8 @@ END_TEST
  * backend to t = 1, the energy error and the time split on stdout. */
 START_TEST(test_cli_default)
 {
-    struct proc *pr = malloc(sizeof *pr);
+    struct cli_run run = { 0 }, *pr = &run;
     double de;
-    ck_assert_ptr_nonnull(pr);
     run_cli(pr, (const char *const[]){ NULL });
     ck_assert_msg(pr->status == 0, "exit %d: %s", pr->status, pr->err);
     ck_assert(strstr(pr->out, "N = 512, seed 1") && strstr(pr->out, "backend compute"));
@@ -966,7 +884,7 @@ START_TEST(test_cli_default)
     ck_assert_int_eq(sscanf(e + 16, "%lf", &de), 1);
     ck_assert_msg(fabs(de) < 1e-5, "energy error %g", de);
     ck_assert(strstr(pr->out, "t_host") && strstr(pr->out, "t_force"));
-    free(pr);
+    cli_run_free(pr);
 }
 END_TEST
 
@@ -1170,18 +1088,12 @@ static Suite *run_suite(void)
 
 int main(void)
 {
-    g_bin = getenv("GLNBODY_BIN");
-    if (!g_bin || !*g_bin)
-        g_bin = "./glnbody";
-    static char abs_bin[4096];
-    if (g_bin[0] != '/' && getcwd(abs_bin, sizeof abs_bin - strlen(g_bin) - 2)) {
-        strcat(abs_bin, "/");
-        strcat(abs_bin, g_bin);
-        g_bin = abs_bin;        /* the CLI tests run in their own directory */
-    }
+    if (cli_harness_start("check_run") != 0)
+        return EXIT_FAILURE;
     SRunner *sr = srunner_create(run_suite());
     srunner_run_all(sr, CK_NORMAL);
     int failed = srunner_ntests_failed(sr);
     srunner_free(sr);
+    remove_tree(g_root);
     return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
 }
