@@ -57,6 +57,15 @@ enum nb_status nb_measure_ga(struct nb_force_backend *b, const struct nb_particl
                              double eps, int warmup, int runs, double *median,
                              struct nb_error *err);
 
+/* The CPU reference of a GA evaluation in double: acc (3n), pot (n), and
+ * the pair-magnitude sums the error bounds are relative to. */
+struct nb_reference {
+    double *acc, *pot, *acc_abs, *pot_abs;
+};
+enum nb_status nb_reference_make(struct nb_reference *r, const struct nb_particles *p,
+                                 double eps, struct nb_error *err);
+void nb_reference_free(struct nb_reference *r);
+
 /* Opens a context once for the GPU backends named in the list. */
 enum nb_status nb_backend_open(struct nb_force_backend *b, const char *name,
                                const struct nb_gl_cli *g, struct nb_gl **gl,

@@ -10,36 +10,11 @@
 /* The test suite's bound: |da| <= 1e-5 sum_j |a_ij|, same for phi. */
 #define NB_COMPARE_TOLERANCE 1e-5
 
-struct reference {
-    double *acc, *pot, *acc_abs, *pot_abs;
-};
-
-static enum nb_status reference_make(struct reference *r, const struct nb_particles *p,
-                                     double eps, struct nb_error *err)
-{
-    size_t n = p->n;
-    if (!(r->acc = nb_alloc(3 * n, sizeof(double), "reference", err)) ||
-        !(r->pot = nb_alloc(n, sizeof(double), "reference", err)) ||
-        !(r->acc_abs = nb_alloc(n, sizeof(double), "reference", err)) ||
-        !(r->pot_abs = nb_alloc(n, sizeof(double), "reference", err)))
-        return NB_ERR_NOMEM;
-    if (nb_cpu_ga(n, p->x, p->m, eps, r->acc, r->pot, err) != NB_OK)
-        return err->status;
-    return nb_cpu_ga_magnitudes(n, p->x, p->m, eps, r->acc_abs, r->pot_abs, err);
-}
-
-static void reference_free(struct reference *r)
-{
-    free(r->acc);
-    free(r->pot);
-    free(r->acc_abs);
-    free(r->pot_abs);
-}
 
 /* Runs one backend; *bad is set when its error exceeds the tolerance. */
 static enum nb_status compare_one(const char *name, const struct nb_gl_cli *g,
                                   struct nb_gl **gl, const struct nb_particles *p,
-                                  double eps, const struct reference *ref, int *bad,
+                                  double eps, const struct nb_reference *ref, int *bad,
                                   struct nb_error *err)
 {
     struct nb_force_backend b = { 0 };
@@ -96,12 +71,12 @@ int nb_cmd_compare(int argc, char **argv)
         return 0;
     }
     struct nb_particles p = { 0 };
-    struct reference ref = { 0 };
+    struct nb_reference ref = { 0 };
     struct nb_gl *gl = NULL;
     int bad = 0;
     char *list = strdup(backends ? backends : "cpu,compute,fragment"), *save = NULL;
     if (nb_particles_random_cube(&p, (size_t)n, (uint64_t)seed, &err) == NB_OK &&
-        reference_make(&ref, &p, eps, &err) == NB_OK) {
+        nb_reference_make(&ref, &p, eps, &err) == NB_OK) {
         printf("GA kernel, N = %ld particles uniform in [-1,1)^3, softening %g, seed %ld\n"
                "%-9s %-14s %11s %14s %12s %12s %10s %10s\n", n, eps, seed, "backend",
                "variant", "seconds", "interact./s", "max da/|a|", "max dphi/|phi|",
@@ -111,7 +86,7 @@ int nb_cmd_compare(int argc, char **argv)
                 break;
     }
     free(list);
-    reference_free(&ref);
+    nb_reference_free(&ref);
     nb_particles_free(&p);
     nb_gl_destroy(gl);
     if (err.status != NB_OK)

@@ -20,11 +20,6 @@ struct precision_config {
     int mode_count;
 };
 
-/* The CPU reference in double and the pair-magnitude sums. */
-struct reference {
-    double *acc, *pot, *acc_abs, *pot_abs;
-};
-
 static enum nb_status parse_modes(const char *text, struct precision_config *c,
                                   struct nb_error *err)
 {
@@ -69,33 +64,11 @@ static enum nb_status configure(const struct precision_args *a, struct precision
     return parse_modes(a->modes ? a->modes : "ABCDEFGH", c, err);
 }
 
-static enum nb_status reference_make(struct reference *r, const struct nb_particles *p,
-                                     double eps, struct nb_error *err)
-{
-    size_t n = p->n;
-    if (!(r->acc = nb_alloc(3 * n, sizeof(double), "reference", err)) ||
-        !(r->pot = nb_alloc(n, sizeof(double), "reference", err)) ||
-        !(r->acc_abs = nb_alloc(n, sizeof(double), "reference", err)) ||
-        !(r->pot_abs = nb_alloc(n, sizeof(double), "reference", err)))
-        return NB_ERR_NOMEM;
-    if (nb_cpu_ga(n, p->x, p->m, eps, r->acc, r->pot, err) != NB_OK)
-        return err->status;
-    return nb_cpu_ga_magnitudes(n, p->x, p->m, eps, r->acc_abs, r->pot_abs, err);
-}
-
-static void reference_free(struct reference *r)
-{
-    free(r->acc);
-    free(r->pot);
-    free(r->acc_abs);
-    free(r->pot_abs);
-}
-
 /* One mode: timed runs, then its error against the reference; a row on
  * stdout and in the CSV.  *a_rate is mode A's interactions/s once known. */
 static enum nb_status report_mode(struct nb_force_backend *b, enum nb_precision mode,
                                   const struct precision_config *c,
-                                  const struct nb_particles *p, const struct reference *ref,
+                                  const struct nb_particles *p, const struct nb_reference *ref,
                                   double *a_rate, FILE *csv, struct nb_error *err)
 {
     double seconds, *acc = nb_alloc(3 * p->n, sizeof *acc, "results", err);
@@ -133,11 +106,11 @@ static enum nb_status report(const struct precision_config *c, const struct nb_p
                              struct nb_error *err)
 {
     struct nb_force_backend b = { 0 };
-    struct reference ref = { 0 };
+    struct nb_reference ref = { 0 };
     struct nb_outfile csv = { 0 };
     struct nb_gl *gl = NULL;
     double a_rate = 0.0;
-    enum nb_status st = reference_make(&ref, p, c->eps, err);
+    enum nb_status st = nb_reference_make(&ref, p, c->eps, err);
     if (st == NB_OK)
         st = nb_backend_open(&b, "compute", g, &gl, err);
     if (st == NB_OK && csv_path && (st = nb_outfile_open(&csv, csv_path, err)) == NB_OK)
@@ -158,7 +131,7 @@ static enum nb_status report(const struct precision_config *c, const struct nb_p
     if (b.destroy)
         b.destroy(b.state);
     nb_gl_destroy(gl);
-    reference_free(&ref);
+    nb_reference_free(&ref);
     return st;
 }
 

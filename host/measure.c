@@ -1,4 +1,5 @@
-/* measure.c - timing a backend the way bench and compare do. */
+/* measure.c - what bench, compare and precision share: timing a backend,
+ * the CPU reference, opening backends by name. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -22,6 +23,28 @@ enum nb_status nb_measure_ga(struct nb_force_backend *b, const struct nb_particl
         *median = nb_median(seconds, (size_t)runs);
     free(seconds);
     return st;
+}
+
+enum nb_status nb_reference_make(struct nb_reference *r, const struct nb_particles *p,
+                                 double eps, struct nb_error *err)
+{
+    size_t n = p->n;
+    if (!(r->acc = nb_alloc(3 * n, sizeof(double), "reference", err)) ||
+        !(r->pot = nb_alloc(n, sizeof(double), "reference", err)) ||
+        !(r->acc_abs = nb_alloc(n, sizeof(double), "reference", err)) ||
+        !(r->pot_abs = nb_alloc(n, sizeof(double), "reference", err)))
+        return NB_ERR_NOMEM;
+    if (nb_cpu_ga(n, p->x, p->m, eps, r->acc, r->pot, err) != NB_OK)
+        return err->status;
+    return nb_cpu_ga_magnitudes(n, p->x, p->m, eps, r->acc_abs, r->pot_abs, err);
+}
+
+void nb_reference_free(struct nb_reference *r)
+{
+    free(r->acc);
+    free(r->pot);
+    free(r->acc_abs);
+    free(r->pot_abs);
 }
 
 enum nb_status nb_backend_name_check(const char *name, struct nb_error *err)
