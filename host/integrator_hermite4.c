@@ -24,7 +24,7 @@
 
 /* Predicting or scanning all n on the host is memory bound: threads only
  * pay above a few thousand particles. */
-#define PREDICT_PARALLEL_MIN 4096
+#define ALL_N_PARALLEL_MIN 4096
 /* Correcting a block particle is ~200 flops and four square roots: threads
  * pay from a few hundred on. */
 #define BLOCK_PARALLEL_MIN 256
@@ -225,7 +225,7 @@ static void hermite_predict(const struct nb_sim *s, const void *state, double t,
 {
     const struct hermite4 *h = state;
 
-    #pragma omp parallel for schedule(static) if (s->p.n > PREDICT_PARALLEL_MIN)
+    #pragma omp parallel for schedule(static) if (s->p.n > ALL_N_PARALLEL_MIN)
     for (size_t i = 0; i < s->p.n; i++) {
         double dt = t - s->t0[i];
 
@@ -256,7 +256,7 @@ static enum nb_status feed_j(struct nb_sim *s, struct hermite4 *h, double t1,
         t0 = nb_clock_seconds();
         st = b->predict_j(b->state, t1, &s->err);
     } else {
-        #pragma omp parallel for schedule(static) if (s->p.n > PREDICT_PARALLEL_MIN)
+        #pragma omp parallel for schedule(static) if (s->p.n > ALL_N_PARALLEL_MIN)
         for (size_t i = 0; i < s->p.n; i++)
             predict_one(s, h, i, t1, h->xp, h->vp);
         t0 = nb_clock_seconds();
@@ -284,7 +284,8 @@ static enum nb_status evaluate(struct nb_sim *s, struct hermite4 *h,
     return st;
 }
 
-/* The corrected block into the backend's own state (--predict gpu). */
+/* The corrected block (bx, bv, bt, gathered by correct_one) into the
+ * backend's own state (--predict gpu). */
 static enum nb_status push_block(struct nb_sim *s, struct hermite4 *h,
                                  struct split *sp)
 {
@@ -292,13 +293,6 @@ static enum nb_status push_block(struct nb_sim *s, struct hermite4 *h,
     double t0;
     enum nb_status st;
 
-    for (size_t k = 0; k < h->n_active; k++) {
-        size_t i = h->active[k];
-
-        memcpy(&h->bx[3 * k], &s->p.x[3 * i], 3 * sizeof(double));
-        memcpy(&h->bv[3 * k], &s->p.v[3 * i], 3 * sizeof(double));
-        h->bt[k] = s->t0[i];
-    }
     t0 = nb_clock_seconds();
     st = b->update_state(b->state, h->n_active, h->active, h->bx, h->bv, h->ba,
                          h->bj, h->bt, &s->err);
@@ -318,8 +312,9 @@ static enum nb_status not_finite(struct nb_sim *s, size_t i, double t)
 
 /* Eqs. 5-8 for block particle k (index i) with the new a1, j1 at t1; the
  * Hermite interpolation gives a2 and a3 at t0, and a2 moves on to t1.
- * Returns 0 when a result is not finite.  Touches only particle i and
- * slot k, so block particles correct in parallel. */
+ * The corrected x, v, t0 also go to slot k of bx, bv, bt (for
+ * update_state).  Returns 0 when a result is not finite.  Touches only
+ * particle i and slot k, so block particles correct in parallel. */
 static int correct_one(struct nb_sim *s, struct hermite4 *h, size_t k, double t1)
 {
     size_t i = h->active[k];
@@ -332,8 +327,9 @@ static int correct_one(struct nb_sim *s, struct hermite4 *h, size_t k, double t1
         double a2 = (-6.0 * da - dt * (4.0 * h->jerk[q] + 2.0 * j1[c])) / dt2;
         double a3 = (12.0 * da + 6.0 * dt * (h->jerk[q] + j1[c])) / (dt2 * dt);
 
-        s->p.x[q] = h->xp[q] + dt2 * dt2 * (a2 / 24.0 + dt * a3 / 120.0);
-        s->p.v[q] = h->vp[q] + dt2 * dt * (a2 / 6.0 + dt * a3 / 24.0);
+        s->p.x[q] = h->bx[3 * k + c] = h->xp[q] + dt2 * dt2 * (a2 / 24.0 +
+                                                                  dt * a3 / 120.0);
+        s->p.v[q] = h->bv[3 * k + c] = h->vp[q] + dt2 * dt * (a2 / 6.0 + dt * a3 / 24.0);
         h->a[q] = a1[c];
         h->jerk[q] = j1[c];
         h->a2[q] = a2 + dt * a3;
@@ -342,7 +338,7 @@ static int correct_one(struct nb_sim *s, struct hermite4 *h, size_t k, double t1
             !isfinite(h->a2[q]) || !isfinite(h->a3[q]))
             return 0;
     }
-    s->t0[i] = t1;
+    s->t0[i] = h->bt[k] = t1;
     h->crit[k] = aarseth_criterion(s->par.eta, &h->a[3 * i], &h->jerk[3 * i],
                                    &h->a2[3 * i], &h->a3[3 * i]);
     return 1;
@@ -379,7 +375,7 @@ static double collect_block(const struct nb_sim *s, struct hermite4 *h, double t
     size_t n = s->p.n;
     double rest = INFINITY;
 
-    #pragma omp parallel if (n > PREDICT_PARALLEL_MIN) reduction(min : rest)
+    #pragma omp parallel if (n > ALL_N_PARALLEL_MIN) reduction(min : rest)
     {
         size_t threads = (size_t)omp_get_num_threads();
         size_t me = (size_t)omp_get_thread_num(), hits = 0, at = 0;
