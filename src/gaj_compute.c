@@ -53,47 +53,78 @@ static void pack_vec4(float *dst, size_t count, const double *v3, const double *
     }
 }
 
-/* The indices into B_ACTIVE, checked against the particle count. */
-static enum nb_status upload_indices(struct nb_gaj_compute *g, size_t count,
-                                     const uint32_t *index, size_t limit,
-                                     struct nb_error *err)
+/* One piece of a staged upload: `bytes` for buffer `which`, at offset `at`
+ * of the staging area (set by stage()). */
+struct piece {
+    int which;
+    size_t bytes, at;
+};
+
+/* Lays the pieces out 256-byte aligned in area s, grows their buffers, and
+ * returns the area for the caller to fill. */
+static char *stage(struct nb_gaj_compute *g, struct nb_gl_staging *s, struct piece *p,
+                   size_t count, const char *what, struct nb_error *err)
+{
+    size_t total = 0;
+    for (size_t k = 0; k < count; k++) {
+        p[k].at = total;
+        total += align256(p[k].bytes);
+        if (grow(g, p[k].which, p[k].bytes, what, err) != NB_OK)
+            return NULL;
+    }
+    return nb_gl_staging_write(s, total, err);
+}
+
+static enum nb_status send(struct nb_gaj_compute *g, struct nb_gl_staging *s,
+                           const struct piece *p, size_t count, const char *what,
+                           struct nb_error *err)
 {
     for (size_t k = 0; k < count; k++)
-        if (index[k] >= limit)
-            return nb_error_set(err, NB_ERR_ARGS, "GAJ: particle index %u out of "
-                                "range (%zu particles)", (unsigned)index[k], limit);
-    uint32_t *dst = nb_gl_staging_write(&g->up_index, 4 * count, err);
-    if (!dst || grow(g, B_ACTIVE, 4 * count, "active indices", err) != NB_OK)
-        return err->status;
-    memcpy(dst, index, 4 * count);
-    if (nb_gl_staging_send(&g->up_index, g->buf[B_ACTIVE].id, 0, 4 * count,
-                           "active indices", err) != NB_OK)
-        return err->status;
-    nb_gl_staging_sent(&g->up_index);
+        if (nb_gl_staging_send(s, g->buf[p[k].which].id, p[k].at, p[k].bytes, what,
+                               err) != NB_OK)
+            return err->status;
+    nb_gl_staging_sent(s);
     return NB_OK;
+}
+
+/* NB_ERR_ARGS unless every index names one of the n particles. */
+static enum nb_status check_indices(const struct nb_gaj_compute *g, size_t count,
+                                    const uint32_t *index, struct nb_error *err)
+{
+    for (size_t k = 0; k < count; k++)
+        if (index[k] >= g->n)
+            return nb_error_set(err, NB_ERR_ARGS, "GAJ: particle index %u out of "
+                                "range (%zu particles)", (unsigned)index[k], g->n);
+    return NB_OK;
+}
+
+/* The block's indices into B_ACTIVE. */
+static enum nb_status upload_indices(struct nb_gaj_compute *g, size_t count,
+                                     const uint32_t *index, struct nb_error *err)
+{
+    struct piece p[] = { { B_ACTIVE, 4 * count, 0 } };
+    char *area;
+    if (check_indices(g, count, index, err) != NB_OK ||
+        !(area = stage(g, &g->up_index, p, 1, "active indices", err)))
+        return err->status;
+    memcpy(area, index, 4 * count);
+    return send(g, &g->up_index, p, 1, "active indices", err);
 }
 
 enum nb_status nb_gaj_compute_set_j(struct nb_gaj_compute *g, size_t n,
                                     const double *x, const double *v,
                                     const double *m, struct nb_error *err)
 {
+    struct piece p[] = { { B_POS, 16 * n, 0 }, { B_VEL, 16 * n, 0 } };
+    char *area;
     if (n > (size_t)INT32_MAX / 64)
         return nb_error_set(err, NB_ERR_LIMIT, "%zu particles: too many to index", n);
-    size_t bytes = 16 * n, at_v = align256(bytes);
-    float *f = nb_gl_staging_write(&g->up_j, at_v + bytes, err);
     g->n = n;
-    if (!f || grow(g, B_POS, bytes, "GAJ positions", err) != NB_OK ||
-        grow(g, B_VEL, bytes, "GAJ velocities", err) != NB_OK)
+    if (!(area = stage(g, &g->up_j, p, 2, "GAJ j-particles", err)))
         return err->status;
-    pack_vec4(f, n, x, m);
-    pack_vec4((float *)((char *)f + at_v), n, v, NULL);
-    if (nb_gl_staging_send(&g->up_j, g->buf[B_POS].id, 0, bytes, "GAJ positions",
-                           err) != NB_OK ||
-        nb_gl_staging_send(&g->up_j, g->buf[B_VEL].id, at_v, bytes, "GAJ velocities",
-                           err) != NB_OK)
-        return err->status;
-    nb_gl_staging_sent(&g->up_j);
-    return NB_OK;
+    pack_vec4((float *)(area + p[0].at), n, x, m);
+    pack_vec4((float *)(area + p[1].at), n, v, NULL);
+    return send(g, &g->up_j, p, 2, "GAJ j-particles", err);
 }
 
 /* Slices so that about NB_GAJ_FILL_GROUPS groups run, at most one per tile. */
@@ -130,7 +161,7 @@ enum nb_status nb_gaj_compute_run(struct nb_gaj_compute *g, int tile, double eps
     snprintf(name, sizeof name, "gaj_comp_t%d", tile);
     g->tile = tile;
     g->slices = slices;
-    if (upload_indices(g, n_active, active, g->n, err) != NB_OK ||
+    if (upload_indices(g, n_active, active, err) != NB_OK ||
         nb_gl_program(g->gl, name, &gaj, err) != NB_OK ||
         nb_gl_program(g->gl, "reduce_comp", &red, err) != NB_OK ||
         grow(g, B_OUT, out_bytes, "GAJ results", err) != NB_OK ||
@@ -189,40 +220,6 @@ enum nb_status nb_gaj_compute_read(struct nb_gaj_compute *g, double *acc,
     return NB_OK;
 }
 
-/* One piece of a staged upload: `bytes` for buffer `which`, at offset `at`
- * of the staging area (set by stage()). */
-struct piece {
-    int which;
-    size_t bytes, at;
-};
-
-/* Lays the pieces out 256-byte aligned in area s, grows their buffers, and
- * returns the area for the caller to fill. */
-static char *stage(struct nb_gaj_compute *g, struct nb_gl_staging *s, struct piece *p,
-                   size_t count, const char *what, struct nb_error *err)
-{
-    size_t total = 0;
-    for (size_t k = 0; k < count; k++) {
-        p[k].at = total;
-        total += align256(p[k].bytes);
-        if (grow(g, p[k].which, p[k].bytes, what, err) != NB_OK)
-            return NULL;
-    }
-    return nb_gl_staging_write(s, total, err);
-}
-
-static enum nb_status send(struct nb_gaj_compute *g, struct nb_gl_staging *s,
-                           const struct piece *p, size_t count, const char *what,
-                           struct nb_error *err)
-{
-    for (size_t k = 0; k < count; k++)
-        if (nb_gl_staging_send(s, g->buf[p[k].which].id, p[k].at, p[k].bytes, what,
-                               err) != NB_OK)
-            return err->status;
-    nb_gl_staging_sent(s);
-    return NB_OK;
-}
-
 enum nb_status nb_gaj_compute_load_state(struct nb_gaj_compute *g, size_t n,
                                          const double *x, const double *v,
                                          const double *a, const double *jerk,
@@ -258,11 +255,8 @@ enum nb_status nb_gaj_compute_update_state(struct nb_gaj_compute *g, size_t nb,
         return NB_OK;
     if (!g->buf[B_SX].id)
         return nb_error_set(err, NB_ERR_ARGS, "update_state before load_state");
-    for (size_t k = 0; k < nb; k++)
-        if (idx[k] >= g->n)
-            return nb_error_set(err, NB_ERR_ARGS, "GAJ: particle index %u out of "
-                                "range (%zu particles)", (unsigned)idx[k], g->n);
-    if (nb_gl_program(g->gl, "scatter_comp", &prog, err) != NB_OK ||
+    if (check_indices(g, nb, idx, err) != NB_OK ||
+        nb_gl_program(g->gl, "scatter_comp", &prog, err) != NB_OK ||
         !(area = stage(g, &g->up_block, p, 4, "corrected block", err)))
         return err->status;
     memcpy(area + p[0].at, idx, 4 * nb);

@@ -477,6 +477,11 @@ START_TEST(device_prediction_matches_host)
     }
     check_gaj_once(&b, &p, 0.01, all, n, device_backends[_i]);
     check_gaj_once(&b, &p, 0.0, blk, nb, device_backends[_i]);    /* a sparse block */
+    blk[nb - 1] = (uint32_t)n;                  /* one past the last particle */
+    ck_assert_int_eq(b.compute_gaj(b.state, 0.01, nb, blk, &err), NB_ERR_ARGS);
+    ck_assert_msg(strstr(err.message, "out of range"), "%s", err.message);
+    ck_assert_int_eq(b.update_state(b.state, nb, blk, bx, bv, ba, bj, bt, &err),
+                     NB_ERR_ARGS);
     free(a); free(jk); free(t0); free(all); free(blk);
     free(bx); free(bv); free(ba); free(bj); free(bt);
     nb_particles_free(&p);
