@@ -193,6 +193,16 @@ static enum nb_status dispatch(struct nb_prec *p, const char *name, enum nb_prec
     return nb_gl_check("precision GA dispatch", err);
 }
 
+/* The first `bytes` of the result buffer into the host staging. */
+static enum nb_status fetch(struct nb_prec *p, size_t bytes, const char *what,
+                            struct nb_error *err)
+{
+    glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
+    glBindBuffer(GL_SHADER_STORAGE_BUFFER, p->out_buf);
+    glGetBufferSubData(GL_SHADER_STORAGE_BUFFER, 0, (GLsizeiptr)bytes, p->staging);
+    return nb_gl_check(what, err);
+}
+
 /* The largest float sum of |a_ij| components and of |phi_ij| over all i
  * (the magnitude kernel), twice over for those sums' own rounding. */
 static enum nb_status measure_bounds(struct nb_prec *p, size_t n, double eps,
@@ -200,12 +210,9 @@ static enum nb_status measure_bounds(struct nb_prec *p, size_t n, double eps,
                                      struct nb_error *err)
 {
     *acc_bound = *pot_bound = 0.0;
-    if (dispatch(p, "ga_prec_comp_m", NB_PRECISION_A, n, eps, &p->seconds, err) != NB_OK)
-        return err->status;
-    glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
-    glBindBuffer(GL_SHADER_STORAGE_BUFFER, p->out_buf);
-    glGetBufferSubData(GL_SHADER_STORAGE_BUFFER, 0, (GLsizeiptr)(16 * n), p->staging);
-    if (nb_gl_check("reading the magnitude sums", err) != NB_OK)
+    /* As mode A for its uniforms: a float eps^2, no scale. */
+    if (dispatch(p, "ga_prec_comp_m", NB_PRECISION_A, n, eps, &p->seconds, err) != NB_OK ||
+        fetch(p, 16 * n, "reading the magnitude sums", err) != NB_OK)
         return err->status;
     const float *s = p->staging;
     for (size_t i = 0; i < n; i++) {
@@ -257,19 +264,20 @@ enum nb_status nb_prec_run(struct nb_prec *p, enum nb_precision mode, size_t n,
     if (n != p->n)
         return nb_error_set(err, NB_ERR_ARGS, "precision %s: call set_particles after "
                             "set_precision", nb_precision_name(mode));
+    GLuint program;     /* built here so that a broken shader fails even at n = 0 */
     snprintf(name, sizeof name, "ga_prec_comp_%c", 'a' + (int)mode);
     p->seconds = 0.0;
     p->run_n = 0;
     if (nb_prec_supported(mode, err) != NB_OK ||
+        nb_gl_program(p->gl, name, &program, err) != NB_OK ||
         nb_gl_ensure_buffer(&p->out_buf, &p->out_capacity, 32 * (n ? n : 1),
-                            "precision result buffer", err) != NB_OK ||
-        (n > 0 && choose_scales(p, mode, n, eps, err) != NB_OK) ||
-        (n == 0 && nb_gl_program(p->gl, name, &(GLuint){ 0 }, err) != NB_OK))
+                            "precision result buffer", err) != NB_OK)
         return err->status;
     p->mode = mode;
     if (n == 0)
         return NB_OK;
-    if (dispatch(p, name, mode, n, eps, &p->seconds, err) != NB_OK)
+    if (choose_scales(p, mode, n, eps, err) != NB_OK ||
+        dispatch(p, name, mode, n, eps, &p->seconds, err) != NB_OK)
         return err->status;
     p->run_n = n;
     return NB_OK;
@@ -277,13 +285,6 @@ enum nb_status nb_prec_run(struct nb_prec *p, enum nb_precision mode, size_t n,
 
 double nb_prec_seconds(const struct nb_prec *p) { return p->seconds; }
 
-static enum nb_status fetch(struct nb_prec *p, struct nb_error *err)
-{
-    glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
-    glBindBuffer(GL_SHADER_STORAGE_BUFFER, p->out_buf);
-    glGetBufferSubData(GL_SHADER_STORAGE_BUFFER, 0, (GLsizeiptr)(32 * p->run_n), p->staging);
-    return nb_gl_check("reading results (precision kernel)", err);
-}
 
 /* Component c of particle i from the (hi, lo) words of modes C..F. */
 static double finish_pair(const struct nb_prec *p, size_t i, int c)
@@ -311,7 +312,7 @@ enum nb_status nb_prec_read(struct nb_prec *p, double *acc, double *pot,
 {
     if (p->run_n == 0)
         return NB_OK;
-    if (fetch(p, err) != NB_OK)
+    if (fetch(p, 32 * p->run_n, "reading results (precision kernel)", err) != NB_OK)
         return err->status;
     for (size_t i = 0; i < p->run_n; i++)
         for (int c = 0; c < 4; c++) {
@@ -338,7 +339,8 @@ enum nb_status nb_prec_read_fixed(struct nb_prec *p, int64_t *fixed, int *acc_lo
     if (p->mode != NB_PRECISION_H)
         return nb_error_set(err, NB_ERR_ARGS, "fixed-point sums: the last evaluation "
                             "was not precision H");
-    if (p->run_n && fetch(p, err) != NB_OK)
+    if (p->run_n && fetch(p, 32 * p->run_n, "reading results (precision kernel)",
+                          err) != NB_OK)
         return err->status;
     memcpy(fixed, p->staging, 32 * p->run_n);
     *acc_log2 = p->acc_log2;
