@@ -64,8 +64,8 @@ enum nb_status nb_gl_ensure_buffer(GLuint *buf, size_t *capacity, size_t bytes,
  * Download: reserve(bytes); fetch(src, offset in the area, bytes) for each
  * piece; arrived() waits and returns the area. */
 struct nb_gl_staging {
-    GLuint buffer;          /* 0: the fallback, host */
-    void *map, *host;
+    GLuint buffer;          /* 0: the fallback, map is malloc'd */
+    void *map;
     size_t capacity;
     GLsync fence;
     int download;
