@@ -998,6 +998,21 @@ END_TEST
  * sums of n ~ 1e3 terms with ~1e-16 rounding each; measured ~1e-15).  The
  * compute backend must come back in precision A: its next GA is the
  * float kernel's. */
+static enum nb_status precision_unsupported(void *state, enum nb_precision mode,
+                                            struct nb_error *err)
+{
+    (void)state;
+    return nb_error_set(err, NB_ERR_UNSUPPORTED, "no precision %d here", (int)mode);
+}
+
+static enum nb_status precision_broken(void *state, enum nb_precision mode,
+                                       struct nb_error *err)
+{
+    (void)state;
+    (void)mode;
+    return nb_error_set(err, NB_ERR_GL, "broken backend");
+}
+
 START_TEST(test_potential_energy)
 {
     static const size_t sizes[] = { 1, 2, 3, 257, 1031 };
@@ -1023,6 +1038,21 @@ START_TEST(test_potential_energy)
                       gpu_backends[_i], n, w_gpu, w_cpu, w_ref);
         nb_particles_free(&p);
     }
+    /* The dispatch: a backend without the mode falls back to the CPU (bit for
+     * bit the CPU's W), a backend that fails reports its failure. */
+    struct nb_force_backend fake = b;
+    struct nb_particles p;
+    double w_fake, w_cpu;
+    make_plummer(&p, 64, 7);
+    ck_assert_int_eq(nb_potential_energy(NULL, p.n, p.x, p.m, 0.01, &w_cpu, &err), NB_OK);
+    fake.set_precision = precision_unsupported;
+    ck_assert_int_eq(nb_potential_energy(&fake, p.n, p.x, p.m, 0.01, &w_fake, &err), NB_OK);
+    ck_assert(w_fake == w_cpu);
+    fake.set_precision = precision_broken;
+    ck_assert_int_eq(nb_potential_energy(&fake, p.n, p.x, p.m, 0.01, &w_fake, &err),
+                     NB_ERR_GL);
+    ck_assert_msg(strstr(err.message, "broken"), "%s", err.message);
+    nb_particles_free(&p);
     if (b.set_precision) {      /* back in A: a float GA, not a double one */
         const double x[6] = { 0, 0, 0, 1, 0, 0 }, m[2] = { 1.0 / 3.0, 1 };
         double acc[6], pot[2];
