@@ -9,11 +9,15 @@ CFLAGS  += -std=c11 -Wall -Wextra -Wpedantic -fopenmp -D_POSIX_C_SOURCE=200809L 
 LDLIBS  += -lm -fopenmp
 GLSLANG ?= glslangValidator
 
+MD_SRC   := host/md_potential.c host/md_force_cpu.c host/md_engine_cpu.c host/md_sim.c
+MD_IO_SRC := host/md_ic.c host/md_files.c
 HOST_SRC := host/accuracy.c host/error.c host/particles.c host/rng.c host/snapshot.c \
             host/outfile.c host/force_cpu.c host/backend_cpu.c host/timing.c \
-            host/plummer.c host/potential.c host/sim.c host/integrator_hermite4.c host/diagnostics.c
+            host/plummer.c host/potential.c host/sim.c host/integrator_hermite4.c host/diagnostics.c \
+            $(MD_SRC) $(MD_IO_SRC)
 GL_SRC   := src/context.c src/shader.c src/programs.c src/gpu_timer.c src/staging.c src/gaj_compute.c \
-            src/force_compute.c src/force_precision.c src/force_fragment.c src/backends.c
+            src/force_compute.c src/force_precision.c src/force_fragment.c src/backends.c \
+            src/md_compute.c src/md_fragment.c
 CLI_SRC  := host/main.c host/options.c host/measure.c host/cmd_forces.c host/cmd_bench.c \
             host/cmd_compare.c host/cmd_shaders.c host/cmd_run.c host/cmd_precision.c
 GLSL     := $(wildcard glsl/*.glsl glsl/*.frag glsl/*.vert glsl/*.comp glsl/*.h)

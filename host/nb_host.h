@@ -50,7 +50,9 @@ void *nb_alloc(size_t count, size_t size, const char *what,
 struct nb_particles {
     size_t n;           /* number of particles */
     int64_t *id;        /* identifiers, as read or 0..n-1 */
-    int *type;          /* types, or NULL when the set has no type column */
+    int *type;          /* types, or NULL when the set has no type column;
+                           molecular dynamics numbers them from 1 (LAMMPS) */
+    double *q;          /* charges, or NULL when the set has none */
     double *m;          /* masses, n */
     double *x;          /* positions, 3n: x0 y0 z0 x1 ... */
     double *v;          /* velocities, 3n */
@@ -62,6 +64,9 @@ enum nb_status nb_particles_alloc(struct nb_particles *p, size_t n,
 /* Adds the type column (zeroed). */
 enum nb_status nb_particles_add_types(struct nb_particles *p,
                                       struct nb_error *err);
+/* Adds the charge column (zeroed). */
+enum nb_status nb_particles_add_charges(struct nb_particles *p,
+                                        struct nb_error *err);
 void nb_particles_free(struct nb_particles *p);
 
 /* n particles with masses 1/n, positions uniform in [-1, 1]^3 rounded to
@@ -413,6 +418,276 @@ enum nb_status nb_diag_compute(const struct nb_sim *s, double t,
 void nb_diag_csv_header(FILE *fp);
 /* One row, %.17g for the reals. */
 void nb_diag_csv_row(FILE *fp, const struct nb_diag *d);
+
+/* ---- molecular dynamics: force laws (seeds 000, 002, 003) --------------- */
+
+/* Reduced units (sigma = epsilon = m = 1, Boltzmann and Coulomb constants
+ * 1).  Every law is a central pair force F_i = fr(r) (x_i - x_j) derived
+ * exactly from its pair energy u(r), so that MD conserves energy:
+ *   LJ        u = c12/r^12 - c6/r^6, c12 = 4 eps sigma^12, c6 = 4 eps sigma^6
+ *             (seed 002 eqs. 9-10)
+ *   LJC       LJ + q_i q_j / (D(r) r), seed 000 Table 1, with D(r) = D
+ *             (constant), D r (linear) or zeta(r) = exp(a r^3 + b r^2 +
+ *             c r + d) (sigmoidal).  Table 1 writes the Coulomb force as
+ *             q_i q_j r_ij / (D(r) r^3), which omits D'(r); we keep the
+ *             derivative (linear: twice Table 1's force), so u and F agree.
+ *   ionic     seed 003: F_i = (x_i - x_j) (cx / r^3 + (cy / r)^cz), per
+ *             type pair (cx = q_i q_j of the pair), u = cx / r + cy^cz
+ *             r^(2-cz) / (cz - 2), cz > 2.
+ * With a cutoff rc, pairs at r >= rc contribute nothing; with shift, u(rc)
+ * is subtracted inside (seed 002 eq. 10; forces unchanged). */
+enum nb_md_law {
+    NB_LAW_LJ,
+    NB_LAW_LJC_CONSTANT,
+    NB_LAW_LJC_LINEAR,
+    NB_LAW_LJC_SIGMOIDAL,
+    NB_LAW_IONIC,
+    NB_LAW_COUNT
+};
+
+/* "lj", "ljc-constant", "ljc-linear", "ljc-sigmoidal", "ionic". */
+const char *nb_md_law_name(enum nb_md_law law);
+/* The reverse; NB_ERR_ARGS naming the text and the choices. */
+enum nb_status nb_md_law_parse(const char *text, enum nb_md_law *law,
+                               struct nb_error *err);
+
+#define NB_MD_MAX_TYPES 16
+
+/* Per-type and per-pair parameters.  Type t of a particle (1..count, as in
+ * LAMMPS) is row t-1.  Pair tables are symmetric. */
+struct nb_md_types {
+    int count;                                  /* 1..NB_MD_MAX_TYPES */
+    double mass[NB_MD_MAX_TYPES];               /* for inputs without masses */
+    double charge[NB_MD_MAX_TYPES];             /* for inputs without charges */
+    double eps[NB_MD_MAX_TYPES][NB_MD_MAX_TYPES];   /* LJ well depth */
+    double sigma[NB_MD_MAX_TYPES][NB_MD_MAX_TYPES]; /* LJ zero crossing */
+    double ionic[NB_MD_MAX_TYPES][NB_MD_MAX_TYPES][3]; /* cx, cy, cz */
+};
+
+/* A force law with its parameters. */
+struct nb_md_potential {
+    enum nb_md_law law;
+    struct nb_md_types types;
+    double dielectric;      /* D of ljc-constant and ljc-linear (> 0) */
+    double sigmoid[4];      /* a, b, c, d of ljc-sigmoidal's zeta(r) */
+    double cutoff;          /* rc > 0, or 0 for none */
+    int shift;              /* 1: u(rc) subtracted inside the cutoff */
+};
+
+/* count types of mass 1, charge 0, eps = sigma = 1, ionic (0, 0, 12);
+ * dielectric 1, sigmoid (0, 0, 1, 0), no cutoff, no shift. */
+void nb_md_potential_default(struct nb_md_potential *pot, enum nb_md_law law,
+                             int count);
+
+/* How a pair table is completed from the diagonal. */
+enum nb_md_mixing {
+    NB_MIX_ARITHMETIC,      /* Lorentz-Berthelot: sigma mean, eps geometric */
+    NB_MIX_GEOMETRIC        /* both geometric (OPLS) */
+};
+/* Fills the off-diagonal eps and sigma of pot from the diagonal. */
+void nb_md_potential_mix(struct nb_md_potential *pot, enum nb_md_mixing mix);
+
+/* Reads a coefficient table (text, `#` comments), one entry a line:
+ *   types T                          (first; 1..NB_MD_MAX_TYPES)
+ *   mass I M | charge I Q
+ *   lj I J EPS SIGMA                 (I == J: the type; mixing fills pairs)
+ *   mix arithmetic|geometric         (applied to pairs not given)
+ *   ionic I J CX CY CZ               (pair I-J and J-I)
+ * into pot->types (law and the other fields untouched).  Errors
+ * (NB_ERR_IO, NB_ERR_PARSE) name the file, the line and the reason. */
+enum nb_status nb_md_types_read(const char *path, struct nb_md_potential *pot,
+                                struct nb_error *err);
+
+/* Checks the parameters: count, finite values, eps >= 0, sigma > 0,
+ * dielectric > 0, cz > 2, cutoff >= 0; NB_ERR_ARGS naming the entry. */
+enum nb_status nb_md_potential_check(const struct nb_md_potential *pot,
+                                     struct nb_error *err);
+
+/* What the kernels read for an ordered type pair. */
+struct nb_md_pair_coeff {
+    double c12, c6;         /* 4 eps sigma^12, 4 eps sigma^6 */
+    double cx, a, cz;       /* ionic: cx, cy^cz, cz */
+    double u_shift;         /* the LJ or ionic u(rc) when shifting, else 0 */
+};
+/* count^2 coefficients, row-major by (type i - 1, type j - 1); also the
+ * Coulomb shift u_c(rc) / (q_i q_j) in *coulomb_shift (0 without shift). */
+void nb_md_pair_coeffs(const struct nb_md_potential *pot,
+                       struct nb_md_pair_coeff *out, double *coulomb_shift);
+
+/* One pair in double at squared distance r2 > 0 inside the cutoff:
+ * F_i = *fr (x_i - x_j), *u the pair energy (shifted where asked). */
+void nb_md_pair(const struct nb_md_potential *pot,
+                const struct nb_md_pair_coeff *c, double coulomb_shift,
+                double qq, double r2, double *fr, double *u);
+
+/* A rectangular box, periodic or open along each axis. */
+struct nb_md_box {
+    double lo[3], hi[3];
+    int periodic[3];
+};
+/* Checks lo < hi, finite bounds, and for a periodic axis that cutoff
+ * (> 0 required) is at most half its length; NB_ERR_ARGS naming it. */
+enum nb_status nb_md_box_check(const struct nb_md_box *box, double cutoff,
+                               struct nb_error *err);
+/* Wraps the periodic coordinates of n positions (3n) into [lo, hi). */
+void nb_md_box_wrap(const struct nb_md_box *box, size_t n, double *x);
+
+/* What a force engine evaluates. */
+struct nb_md_system {
+    size_t n;
+    const int *type;        /* 1..pot->types.count */
+    const double *m;        /* masses */
+    const double *q;        /* charges (NULL: the type table's) */
+    const struct nb_md_potential *pot;
+    const struct nb_md_box *box;
+    int cell_list;          /* 1: cell lists (cutoff required), 0: all pairs */
+};
+/* Checks sys: types in range, positive finite masses, finite charges,
+ * the potential and the box; a cell list needs a cutoff and at least 3
+ * cells of width >= rc along each periodic axis.  NB_ERR_ARGS. */
+enum nb_status nb_md_system_check(const struct nb_md_system *sys,
+                                  struct nb_error *err);
+
+/* CPU reference in double for positions x (3n): forces f (3n), per-particle
+ * energy pe (n: half of each pair energy) and virial vir (n: half of each
+ * pair's r_ij . F_ij); minimum image along periodic axes.  All pairs, or
+ * cell lists when sys->cell_list (same sums to rounding).  OpenMP. */
+enum nb_status nb_md_cpu_forces(const struct nb_md_system *sys, const double *x,
+                                double *f, double *pe, double *vir,
+                                struct nb_error *err);
+
+/* ---- molecular dynamics: engines and velocity Verlet (seed 002) -------- */
+
+/* Device seconds by phase, summed since setup. */
+struct nb_md_timings {
+    double k1;              /* kick + drift + wrap (seed 002 K1) */
+    double cells;           /* cell-list build: hash, sort, reorder */
+    double force;           /* pair forces */
+    double k2;              /* second kick (seed 002 K2 less the forces) */
+    uint64_t evaluations;   /* force evaluations */
+};
+
+/* A force engine for MD: cpu, compute or fragment. */
+struct nb_md_engine {
+    const char *name;
+    void *state;
+    /* Takes the system (copied: the caller may free its arrays). */
+    enum nb_status (*setup)(void *state, const struct nb_md_system *sys,
+                            struct nb_error *err);
+    /* Forces, energies and virials (as nb_md_cpu_forces) at x. */
+    enum nb_status (*forces)(void *state, const double *x, double *f,
+                             double *pe, double *vir, struct nb_error *err);
+    /* Optional (NULL: the host integrates): velocity Verlet on the device.
+     * load uploads x, v (3n each) and evaluates the forces; steps advances
+     * count steps of dt (kick dt/2, drift dt, wrap, forces, kick dt/2)
+     * with nothing read back; fetch reads the current x, v, f, pe, vir. */
+    enum nb_status (*load)(void *state, const double *x, const double *v,
+                           struct nb_error *err);
+    enum nb_status (*steps)(void *state, double dt, uint64_t count,
+                            struct nb_error *err);
+    enum nb_status (*fetch)(void *state, double *x, double *v, double *f,
+                            double *pe, double *vir, struct nb_error *err);
+    void (*timings)(void *state, struct nb_md_timings *t);
+    const char *(*renderer)(void *state);
+    void (*destroy)(void *state);
+};
+
+/* The CPU engine (nb_md_cpu_forces, OpenMP). */
+enum nb_status nb_md_engine_cpu_create(struct nb_md_engine *e,
+                                       struct nb_error *err);
+
+/* One MD run: the state in double on the host, the engine borrowed. */
+struct nb_md_sim {
+    struct nb_md_potential pot;
+    struct nb_md_box box;
+    struct nb_md_system sys;    /* points at the arrays below */
+    size_t n;
+    int *type;
+    double *m, *q;
+    double *x, *v, *f, *pe, *vir;   /* current where synced */
+    double dt;
+    uint64_t step;
+    int synced;                 /* 1: x..vir are the state at step */
+    struct nb_md_engine *engine;
+};
+
+/* Copies p (types required; masses and charges from p, or from the type
+ * table where p has no charges), wraps x into the box, sets the engine up
+ * and evaluates the initial forces.  Errors: the checks above, the
+ * engine's.  Call nb_md_sim_free even after a failure. */
+enum nb_status nb_md_sim_init(struct nb_md_sim *s, const struct nb_particles *p,
+                              const struct nb_md_potential *pot,
+                              const struct nb_md_box *box, int cell_list,
+                              double dt, struct nb_md_engine *engine,
+                              struct nb_error *err);
+/* Advances count velocity Verlet steps (on the device where the engine
+ * can); NB_ERR_NUMERIC when a force or velocity goes non-finite. */
+enum nb_status nb_md_sim_advance(struct nb_md_sim *s, uint64_t count,
+                                 struct nb_error *err);
+/* Makes x, v, f, pe, vir current (a device fetch where needed). */
+enum nb_status nb_md_sim_sync(struct nb_md_sim *s, struct nb_error *err);
+void nb_md_sim_free(struct nb_md_sim *s);
+
+/* The thermodynamic state and first integrals of a synced sim. */
+struct nb_md_thermo {
+    uint64_t step;
+    double time;
+    double temp;            /* 2 ke / (3n - 3), as LAMMPS counts (n > 1) */
+    double pe, ke, etotal;  /* totals */
+    double press;           /* (2 ke + W) / (3 V), W = sum_pairs r.F, V the
+                               box volume */
+    double p[3], l[3];      /* linear, angular momentum (about the origin) */
+    double com[3];          /* centre of mass */
+};
+void nb_md_thermo(const struct nb_md_sim *s, struct nb_md_thermo *th);
+
+/* ---- molecular dynamics: initial conditions and files ------------------- */
+
+/* fcc lattice of cells^3 unit cells (4 atoms each) at number density rho,
+ * type 1, mass 1, box [0, L)^3 periodic; Maxwell velocities at temperature
+ * T, zero total momentum, rescaled to exactly T (3n - 3 degrees).  Errors:
+ * NB_ERR_ARGS, NB_ERR_NOMEM. */
+enum nb_status nb_md_fcc(struct nb_particles *p, struct nb_md_box *box,
+                         int cells, double rho, double temp, uint64_t seed,
+                         struct nb_error *err);
+/* Simple cubic grid of side^3 particles filling [-1, 1)^3 (seed 002),
+ * Gaussian velocities, zero momentum, rescaled so that the total energy
+ * under pot is e_target (seed 002 eqs. 12-14); NB_ERR_ARGS when the
+ * potential energy already exceeds it. */
+enum nb_status nb_md_grid(struct nb_particles *p, struct nb_md_box *box,
+                          int side, const struct nb_md_potential *pot,
+                          double e_target, uint64_t seed, struct nb_error *err);
+/* The 12-particle two-type cubic cell of seed 003 (fluorite, as UO2: 4
+ * type-1 cations and 8 type-2 anions, types in ratio 2:1) repeated cells^3
+ * times with lattice constant a, ids 1..n, zero velocities, masses and
+ * charges from pot's type table; the box is the crystal's extent with a
+ * margin of a, open on every axis. */
+enum nb_status nb_md_ionic_crystal(struct nb_particles *p, struct nb_md_box *box,
+                                   int cells, double a,
+                                   const struct nb_md_potential *pot,
+                                   struct nb_error *err);
+/* Default ionic coefficients for the crystal: charges +2 and -1 (cx =
+ * q_i q_j), a repulsion of cz = 12 fitted so that lattice constant 1 is
+ * the equilibrium; 2 types. */
+void nb_md_ionic_default(struct nb_md_potential *pot);
+
+/* LAMMPS `write_dump ... custom` text: the header's box bounds and
+ * boundary flags (p periodic; f, s, m open), ITEM: ATOMS columns by name
+ * (id, type, x, y, z required; mass, q, vx, vy, vz optional; masses from
+ * pot's table when absent).  Errors name the file, line and reason. */
+enum nb_status nb_lammps_dump_read(const char *path, struct nb_particles *p,
+                                   struct nb_md_box *box,
+                                   const struct nb_md_potential *pot,
+                                   struct nb_error *err);
+/* Appends one timestep as `ITEM: ATOMS id type mass x y z vx vy vz`. */
+enum nb_status nb_lammps_dump_write(FILE *fp, uint64_t step,
+                                    const struct nb_particles *p,
+                                    const struct nb_md_box *box,
+                                    struct nb_error *err);
+/* Appends one extended-XYZ frame (Lattice, Properties=species:S:1:
+ * pos:R:3:velo:R:3, pbc, Time), readable by OVITO and ASE. */
+enum nb_status nb_extxyz_write(FILE *fp, double time, const struct nb_particles *p,
+                               const struct nb_md_box *box, struct nb_error *err);
 
 /* ---- timing and statistics --------------------------------------------- */
 

@@ -33,10 +33,20 @@ enum nb_status nb_particles_add_types(struct nb_particles *p,
     return p->type ? NB_OK : NB_ERR_NOMEM;
 }
 
+enum nb_status nb_particles_add_charges(struct nb_particles *p,
+                                        struct nb_error *err)
+{
+    if (p->q)
+        return NB_OK;
+    p->q = nb_alloc(p->n, sizeof *p->q, "particle charges", err);
+    return p->q ? NB_OK : NB_ERR_NOMEM;
+}
+
 void nb_particles_free(struct nb_particles *p)
 {
     free(p->id);
     free(p->type);
+    free(p->q);
     free(p->m);
     free(p->x);
     free(p->v);

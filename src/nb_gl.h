@@ -147,6 +147,21 @@ enum nb_status nb_backend_compute_read_fixed(const struct nb_force_backend *b,
                                              int64_t *fixed, int *acc_log2,
                                              int *pot_log2, struct nb_error *err);
 
+/* ---- molecular dynamics engines ---------------------------------------- */
+
+/* The compute pipeline's MD engine: all-pairs tiles or cell lists (hash,
+ * counting sort, reorder, 27-cell traversal), velocity Verlet K1/K2 on the
+ * device with x and v in double, forces in float. */
+enum nb_status nb_md_engine_compute_create(struct nb_md_engine *e, struct nb_gl *gl,
+                                           struct nb_error *err);
+/* The fragment pipeline's MD engine: all-pairs forces as a stream kernel
+ * (the host integrates); cell lists refused with NB_ERR_UNSUPPORTED. */
+enum nb_status nb_md_engine_fragment_create(struct nb_md_engine *e, struct nb_gl *gl,
+                                            struct nb_error *err);
+/* By name: "cpu", "compute", "fragment". */
+enum nb_status nb_md_engine_create(struct nb_md_engine *e, const char *name,
+                                   struct nb_gl *gl, struct nb_error *err);
+
 /* Creates a backend by name ("cpu", "compute", "fragment"). */
 enum nb_status nb_backend_create(struct nb_force_backend *b, const char *name,
                                  struct nb_gl *gl, struct nb_error *err);

@@ -1,0 +1,2 @@
+/* md_files.c - being written. */
+#include "nb_host.h"

@@ -1,0 +1,2 @@
+/* md_ic.c - being written. */
+#include "nb_host.h"

@@ -1,0 +1,2 @@
+/* md_potential.c - being written. */
+#include "nb_host.h"

@@ -1,0 +1,2 @@
+/* md_sim.c - being written. */
+#include "nb_host.h"

@@ -1,0 +1,2 @@
+/* md_compute.c - being written. */
+#include "nb_host.h"

@@ -1,0 +1,2 @@
+/* md_fragment.c - being written. */
+#include "nb_host.h"
