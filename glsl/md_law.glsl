@@ -67,3 +67,29 @@ void nb_md_pair(float r2, vec4 lj, vec4 ion, float qq, vec4 law, vec4 sig,
     u += uc - qq * law.y;
 #endif
 }
+
+/* One j-particle's contribution to i: d = x_i - x_j after the minimum
+ * image, qq = q_i q_j, skipped (masked, never branched on per lane) when
+ * excluded or at r >= rc.  f, pe and vir collect F_i, sum u and sum fr r^2;
+ * the caller halves pe and vir (each pair is seen from both ends). */
+void nb_md_accumulate(vec3 d, bool excluded, vec4 lj, vec4 ion, float qq,
+                      float rc2, vec4 law, vec4 sig,
+                      inout vec3 f, inout float pe, inout float vir)
+{
+    float r2 = dot(d, d);
+    bool skip = excluded || !(r2 < rc2);
+    float fr, u;
+    nb_md_pair(r2, lj, ion, qq, law, sig, fr, u);
+    fr = mix(fr, 0.0, skip);
+    u = mix(u, 0.0, skip);
+    f += fr * d;
+    pe += u;
+    vir += fr * r2;
+}
+
+/* The minimum image of d along the periodic axes (box = inv_box = 0 on
+ * open ones). */
+vec3 nb_md_minimum_image(vec3 d, vec3 box, vec3 inv_box)
+{
+    return d - box * round(d * inv_box);
+}

@@ -66,4 +66,49 @@
 #define NB_LOC_TIME_HI 13       /* prediction time as a float pair */
 #define NB_LOC_TIME_LO 14
 
+/* Molecular dynamics (md_*.comp, md.frag): uniforms shared by both
+ * pipelines.  The box lengths are 0 (and their inverses 0) along open axes,
+ * so that the minimum image d -= L round(d / L) leaves those alone. */
+#define NB_LOC_MD_BOX 16        /* vec3 box lengths */
+#define NB_LOC_MD_INV_BOX 17    /* vec3 their inverses */
+#define NB_LOC_MD_RC2 18        /* cutoff squared (a huge value: none) */
+#define NB_LOC_MD_LAW 19        /* vec4 (D, Coulomb shift, -, -) */
+#define NB_LOC_MD_SIGMOID 20    /* vec4 (a, b, c, d) */
+#define NB_LOC_MD_TYPES 21      /* number of types */
+#define NB_LOC_MD_LO 22         /* vec3 box lower corner */
+#define NB_LOC_MD_CELLS 23      /* ivec3 cells per axis */
+#define NB_LOC_MD_CELL_INV 24   /* vec3 cells per unit length */
+#define NB_LOC_MD_DT 25         /* dvec2 (dt/2, dt) */
+#define NB_LOC_MD_PERIODIC 27   /* ivec3 1 along periodic axes */
+#define NB_LOC_MD_COUNT 28      /* cells (scan) or particles */
+
+/* Types of an MD system (nb_host.h repeats it for the host API). */
+#define NB_MD_MAX_TYPES 16
+
+/* Compute MD buffers. */
+#define NB_BIND_MD_POS 0        /* vec4 (x, y, z, q) in float */
+#define NB_BIND_MD_TYPE 1       /* int type - 1 */
+#define NB_BIND_MD_COEFF 2      /* 2 vec4 per type pair: lj, ion */
+#define NB_BIND_MD_FORCE 3      /* vec4 (F, pe) */
+#define NB_BIND_MD_VIRIAL 4     /* float */
+#define NB_BIND_MD_X 5          /* dvec4 positions (w unused) */
+#define NB_BIND_MD_V 6          /* dvec4 (v, 1/m) */
+#define NB_BIND_MD_CELL_OF 7    /* int cell of each particle */
+#define NB_BIND_MD_CELL_COUNT 8 /* int particles per cell */
+#define NB_BIND_MD_CELL_START 9 /* int first slot of each cell */
+#define NB_BIND_MD_PERM 10      /* int particle of each sorted slot */
+#define NB_BIND_MD_SPOS 11      /* vec4 sorted positions */
+#define NB_BIND_MD_STYPE 12     /* int sorted types */
+#define NB_BIND_MD_SCAN 13      /* scan partial sums */
+
+/* Fragment MD (md.frag): texture units.  A fragment owns 4 i-particles and
+ * writes NB_UNIT_MD_PREV_COUNT targets: (F, pair-energy sum) of each i,
+ * then the four virial sums; the previous pass's targets are read back on
+ * units NB_UNIT_MD_PREV onwards, one per target. */
+#define NB_UNIT_MD_POS 0        /* (x, y, z, q), particles sorted by type */
+#define NB_UNIT_MD_COEFF 1      /* 2 texels per type pair: lj, ion */
+#define NB_UNIT_MD_SEGMENT 2    /* int first slot of each type, then n */
+#define NB_UNIT_MD_PREV 3       /* units 3..7 */
+#define NB_UNIT_MD_PREV_COUNT 5
+
 #endif

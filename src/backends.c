@@ -85,3 +85,20 @@ enum nb_status nb_backend_create(struct nb_force_backend *b, const char *name,
     return nb_error_set(err, NB_ERR_ARGS, "unknown backend '%s' (cpu, compute or "
                         "fragment)", name);
 }
+
+enum nb_status nb_md_engine_create(struct nb_md_engine *e, const char *name,
+                                   struct nb_gl *gl, struct nb_error *err)
+{
+    if (strcmp(name, "cpu") == 0)
+        return nb_md_engine_cpu_create(e, err);
+    if (strcmp(name, "compute") == 0 || strcmp(name, "fragment") == 0) {
+        if (!gl)
+            return nb_error_set(err, NB_ERR_ARGS, "MD engine %s needs a GL context", name);
+        if (nb_gl_make_current(gl, err) != NB_OK)
+            return err->status;
+        return name[0] == 'c' ? nb_md_engine_compute_create(e, gl, err)
+                              : nb_md_engine_fragment_create(e, gl, err);
+    }
+    return nb_error_set(err, NB_ERR_ARGS, "unknown MD backend '%s' (cpu, compute or "
+                        "fragment)", name);
+}

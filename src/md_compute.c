@@ -1,2 +1,560 @@
-/* md_compute.c - being written. */
-#include "nb_host.h"
+/* md_compute.c - the compute pipeline's molecular-dynamics engine.
+ *
+ * Forces over all pairs (md_pairs.comp) or through cell lists rebuilt on
+ * the device before every evaluation (md_cells.comp: hash, scan, place,
+ * sort, gather; md_cellforce.comp: 27-cell traversal), and velocity
+ * Verlet as seed 002's kernels (md_verlet.comp: K1 kick-drift-wrap, K2
+ * kick after the forces), so that positions, velocities and forces stay on
+ * the GPU between steps; the host reads them back only for output.
+ *
+ * x and v live on the device in double (GL 4.0 made fp64 shaders core), so
+ * that long runs do not lose the small position increments of a float
+ * state; the force kernels read a float copy (x, y, z, q) that K1 rewrites.
+ * Cell lists are rebuilt every evaluation rather than kept with a skin:
+ * the build is O(N) and a few percent of the force pass (see the README's
+ * MD timings), and it needs no displacement check read back per step. */
+#include <float.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gl_internal.h"
+
+/* Invocations per work group of the O(N) passes and of the force kernels
+ * (the programs' NB_GROUP and NB_TILE). */
+#define MD_GROUP 256
+#define MD_TILE 128
+/* Dispatch limit: 65535 work groups along x. */
+#define MD_MAX_PARTICLES ((size_t)65535 * MD_TILE)
+#define MD_MAX_CELLS ((size_t)65535 * MD_GROUP)
+/* GPU timestamps kept before their results are read. */
+#define CLOCK_RING 512
+
+enum {
+    B_POS, B_TYPE, B_COEFF, B_FORCE, B_VIRIAL, B_X, B_V, B_CELL_OF, B_CELL_COUNT,
+    B_CELL_START, B_CELL_FILL, B_PERM, B_SPOS, B_STYPE, B_COUNT
+};
+static const GLuint binding[B_COUNT] = {
+    NB_BIND_MD_POS, NB_BIND_MD_TYPE, NB_BIND_MD_COEFF, NB_BIND_MD_FORCE,
+    NB_BIND_MD_VIRIAL, NB_BIND_MD_X, NB_BIND_MD_V, NB_BIND_MD_CELL_OF,
+    NB_BIND_MD_CELL_COUNT, NB_BIND_MD_CELL_START, NB_BIND_MD_SCAN, NB_BIND_MD_PERM,
+    NB_BIND_MD_SPOS, NB_BIND_MD_STYPE
+};
+
+enum phase { PH_START = -1, PH_K1, PH_CELLS, PH_FORCE, PH_K2, PH_COUNT };
+
+/* Device seconds per phase from GL timestamps between the passes (on
+ * NVIDIA, results read in batches), or glFinish and the wall clock on the
+ * software renderers, whose timestamps do not cover compute work. */
+struct phase_clock {
+    int use_query;
+    GLuint query[CLOCK_RING];
+    int label[CLOCK_RING];      /* phase that ended at this stamp */
+    int used;
+    double wall_prev;
+    double sum[PH_COUNT];
+};
+
+struct md_compute {
+    struct nb_gl *gl;
+    GLuint buf[B_COUNT];
+    size_t cap[B_COUNT];
+    size_t n, cell_total;
+    int ntypes, cell_list, periodic[3], cells[3];
+    float box[3], inv_box[3], lo[3], cell_inv[3], rc2, law[4], sigmoid[4];
+    double lo_d[3], len_d[3];
+    double *inv_mass, *charge;
+    char force_name[40];
+    int loaded;                 /* X and V on the device (load) */
+    struct phase_clock clock;
+    struct nb_md_timings t;
+};
+
+/* ---- timing ------------------------------------------------------------ */
+
+static void clock_drain(struct phase_clock *pc)
+{
+    GLuint64 prev = 0;
+    for (int k = 0; k < pc->used; k++) {
+        GLuint64 stamp;
+        glGetQueryObjectui64v(pc->query[k], GL_QUERY_RESULT, &stamp);
+        if (k > 0 && pc->label[k] >= 0)
+            pc->sum[pc->label[k]] += (double)(stamp - prev) * 1e-9;
+        prev = stamp;
+    }
+    if (pc->used > 0) {         /* the last stamp starts the next batch */
+        GLuint last = pc->query[pc->used - 1];
+        pc->query[pc->used - 1] = pc->query[0];
+        pc->query[0] = last;
+        pc->label[0] = PH_START;
+        pc->used = 1;
+    }
+}
+
+/* Marks the end of phase `label` (PH_START: the start of a sequence). */
+static void clock_mark(struct phase_clock *pc, int label)
+{
+    if (!pc->use_query) {
+        glFinish();
+        double now = nb_clock_seconds();
+        if (label >= 0)
+            pc->sum[label] += now - pc->wall_prev;
+        pc->wall_prev = now;
+        return;
+    }
+    if (pc->used == CLOCK_RING)
+        clock_drain(pc);
+    if (label == PH_START && pc->used > 0 && pc->label[pc->used - 1] == PH_START)
+        pc->used--;             /* two starts in a row: keep the later */
+    glQueryCounter(pc->query[pc->used], GL_TIMESTAMP);
+    pc->label[pc->used++] = label;
+}
+
+/* ---- buffers and uploads ----------------------------------------------- */
+
+static enum nb_status grow(struct md_compute *c, int which, size_t bytes, const char *what,
+                           struct nb_error *err)
+{
+    return nb_gl_ensure_buffer(&c->buf[which], &c->cap[which], bytes ? bytes : 16, what, err);
+}
+
+static void upload(struct md_compute *c, int which, const void *data, size_t bytes)
+{
+    glBindBuffer(GL_SHADER_STORAGE_BUFFER, c->buf[which]);
+    glBufferSubData(GL_SHADER_STORAGE_BUFFER, 0, (GLsizeiptr)bytes, data);
+}
+
+static enum nb_status download(struct md_compute *c, int which, void *data, size_t bytes,
+                               const char *what, struct nb_error *err)
+{
+    glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
+    glBindBuffer(GL_SHADER_STORAGE_BUFFER, c->buf[which]);
+    glGetBufferSubData(GL_SHADER_STORAGE_BUFFER, 0, (GLsizeiptr)bytes, data);
+    return nb_gl_check(what, err);
+}
+
+static void bind_all(const struct md_compute *c)
+{
+    for (int b = 0; b < B_COUNT; b++)
+        if (c->buf[b])
+            glBindBufferBase(GL_SHADER_STORAGE_BUFFER, binding[b], c->buf[b]);
+}
+
+/* The float stream the force kernels read: (x, y, z, q). */
+static enum nb_status upload_positions(struct md_compute *c, const double *x,
+                                       struct nb_error *err)
+{
+    float *p = nb_alloc(c->n ? 4 * c->n : 4, sizeof *p, "MD position stream", err);
+    if (!p)
+        return err->status;
+    for (size_t i = 0; i < c->n; i++) {
+        for (int a = 0; a < 3; a++)
+            p[4 * i + a] = (float)x[3 * i + a];
+        p[4 * i + 3] = (float)c->charge[i];
+    }
+    upload(c, B_POS, p, 16 * c->n);
+    free(p);
+    return nb_gl_check("uploading MD positions", err);
+}
+
+/* ---- setup ------------------------------------------------------------- */
+
+static const char *law_suffix(enum nb_md_law law)
+{
+    static const char *const suffix[NB_LAW_COUNT] = {
+        "lj", "ljc_constant", "ljc_linear", "ljc_sigmoidal", "ionic"
+    };
+    return suffix[law];
+}
+
+static void set_geometry(struct md_compute *c, const struct nb_md_system *sys)
+{
+    const struct nb_md_box *box = sys->box;
+    double rc = sys->pot->cutoff;
+    c->cell_total = 1;
+    for (int a = 0; a < 3; a++) {
+        double len = box->hi[a] - box->lo[a];
+        c->periodic[a] = box->periodic[a] != 0;
+        c->box[a] = c->periodic[a] ? (float)len : 0.0f;
+        c->inv_box[a] = c->periodic[a] ? (float)(1.0 / len) : 0.0f;
+        c->lo[a] = (float)box->lo[a];
+        c->lo_d[a] = box->lo[a];
+        c->len_d[a] = len;
+        c->cells[a] = 1;
+        if (sys->cell_list) {
+            double k = floor(len / rc);
+            c->cells[a] = k < 1 ? 1 : k > 65535 ? 65535 : (int)k;
+        }
+        c->cell_inv[a] = (float)(c->cells[a] / len);
+        c->cell_total *= (size_t)c->cells[a];
+    }
+    c->rc2 = rc > 0 ? (float)(rc * rc) : FLT_MAX;
+}
+
+static enum nb_status upload_coefficients(struct md_compute *c, const struct nb_md_potential *pot,
+                                          struct nb_error *err)
+{
+    struct nb_md_pair_coeff pc[NB_MD_MAX_TYPES * NB_MD_MAX_TYPES];
+    float packed[NB_MD_MAX_TYPES * NB_MD_MAX_TYPES * 8];
+    double coulomb_shift;
+    int pairs = pot->types.count * pot->types.count;
+
+    nb_md_pair_coeffs(pot, pc, &coulomb_shift);
+    for (int k = 0; k < pairs; k++) {
+        const double v[8] = { pc[k].c12, pc[k].c6, pc[k].u_shift, 0, pc[k].cx, pc[k].a, pc[k].cz, 0 };
+        for (int e = 0; e < 8; e++)
+            packed[8 * k + e] = (float)v[e];
+    }
+    c->law[0] = (float)pot->dielectric;
+    c->law[1] = (float)coulomb_shift;
+    c->law[2] = c->law[3] = 0.0f;
+    for (int e = 0; e < 4; e++)
+        c->sigmoid[e] = (float)pot->sigmoid[e];
+    if (grow(c, B_COEFF, sizeof(float) * 8 * (size_t)pairs, "MD coefficient buffer", err) != NB_OK)
+        return err->status;
+    upload(c, B_COEFF, packed, sizeof(float) * 8 * (size_t)pairs);
+    return NB_OK;
+}
+
+static enum nb_status allocate(struct md_compute *c, struct nb_error *err)
+{
+    size_t n = c->n, cells = c->cell_total;
+    if (grow(c, B_POS, 16 * n, "MD position buffer", err) != NB_OK ||
+        grow(c, B_TYPE, 4 * n, "MD type buffer", err) != NB_OK ||
+        grow(c, B_FORCE, 16 * n, "MD force buffer", err) != NB_OK ||
+        grow(c, B_VIRIAL, 4 * n, "MD virial buffer", err) != NB_OK)
+        return err->status;
+    if (c->cell_list &&
+        (grow(c, B_CELL_OF, 4 * n, "cell index buffer", err) != NB_OK ||
+         grow(c, B_CELL_COUNT, 4 * cells, "cell count buffer", err) != NB_OK ||
+         grow(c, B_CELL_START, 4 * cells, "cell start buffer", err) != NB_OK ||
+         grow(c, B_CELL_FILL, 4 * cells, "cell fill buffer", err) != NB_OK ||
+         grow(c, B_PERM, 4 * n, "cell permutation buffer", err) != NB_OK ||
+         grow(c, B_SPOS, 16 * n, "sorted position buffer", err) != NB_OK ||
+         grow(c, B_STYPE, 4 * n, "sorted type buffer", err) != NB_OK))
+        return err->status;
+    return NB_OK;
+}
+
+/* Builds every program a step uses, so that compilation stays out of the
+ * timings and a shader error shows at setup. */
+static enum nb_status build_programs(struct md_compute *c, struct nb_error *err)
+{
+    static const char *const cell_passes[] = {
+        "md_cell_hash", "md_cell_scan", "md_cell_place", "md_cell_sort", "md_cell_gather"
+    };
+    GLuint prog;
+    if (nb_gl_program(c->gl, c->force_name, &prog, err) != NB_OK ||
+        nb_gl_program(c->gl, "md_k1", &prog, err) != NB_OK ||
+        nb_gl_program(c->gl, "md_k2", &prog, err) != NB_OK)
+        return err->status;
+    for (size_t k = 0; c->cell_list && k < sizeof cell_passes / sizeof *cell_passes; k++)
+        if (nb_gl_program(c->gl, cell_passes[k], &prog, err) != NB_OK)
+            return err->status;
+    return NB_OK;
+}
+
+static enum nb_status md_setup(void *state, const struct nb_md_system *sys,
+                               struct nb_error *err)
+{
+    struct md_compute *c = state;
+    const struct nb_md_types *types = &sys->pot->types;
+
+    if (nb_md_system_check(sys, err) != NB_OK)
+        return err->status;
+    if (sys->n > MD_MAX_PARTICLES)
+        return nb_error_set(err, NB_ERR_LIMIT, "compute MD: %zu particles exceed the "
+                            "dispatch limit of %zu", sys->n, MD_MAX_PARTICLES);
+    c->n = sys->n;
+    c->ntypes = types->count;
+    c->cell_list = sys->cell_list;
+    c->loaded = 0;
+    set_geometry(c, sys);
+    if (c->cell_list && c->cell_total > MD_MAX_CELLS)
+        return nb_error_set(err, NB_ERR_LIMIT, "compute MD: %zu cells exceed the "
+                            "dispatch limit of %zu; use a larger cutoff or fewer cells",
+                            c->cell_total, MD_MAX_CELLS);
+    snprintf(c->force_name, sizeof c->force_name, "%s_%s",
+             c->cell_list ? "md_cellforce" : "md_pairs", law_suffix(sys->pot->law));
+
+    free(c->inv_mass);
+    free(c->charge);
+    c->inv_mass = nb_alloc(c->n ? c->n : 1, sizeof *c->inv_mass, "inverse masses", err);
+    c->charge = nb_alloc(c->n ? c->n : 1, sizeof *c->charge, "charges", err);
+    int *type0 = nb_alloc(c->n ? c->n : 1, sizeof *type0, "MD types", err);
+    if (!c->inv_mass || !c->charge || !type0) {
+        free(type0);
+        return NB_ERR_NOMEM;
+    }
+    for (size_t i = 0; i < c->n; i++) {
+        type0[i] = sys->type[i] - 1;
+        c->inv_mass[i] = 1.0 / sys->m[i];
+        c->charge[i] = sys->q ? sys->q[i] : types->charge[type0[i]];
+    }
+    enum nb_status st = allocate(c, err);
+    if (st == NB_OK) {
+        upload(c, B_TYPE, type0, 4 * c->n);
+        st = upload_coefficients(c, sys->pot, err);
+    }
+    free(type0);
+    memset(&c->t, 0, sizeof c->t);
+    if (st != NB_OK || build_programs(c, err) != NB_OK)
+        return err->status;
+    return nb_gl_check("setting up the MD system", err);
+}
+
+/* ---- passes ------------------------------------------------------------ */
+
+static GLuint use(struct md_compute *c, const char *name)
+{
+    GLuint prog = 0;
+    struct nb_error ignored;
+    nb_gl_program(c->gl, name, &prog, &ignored);     /* built in setup */
+    glUseProgram(prog);
+    return prog;
+}
+
+static void dispatch(size_t items, int group)
+{
+    glDispatchCompute((GLuint)((items + (size_t)group - 1) / (size_t)group), 1, 1);
+    glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+}
+
+static void clear_ints(struct md_compute *c, int which)
+{
+    const GLint zero = 0;
+    glBindBuffer(GL_SHADER_STORAGE_BUFFER, c->buf[which]);
+    glClearBufferSubData(GL_SHADER_STORAGE_BUFFER, GL_R32I, 0,
+                         (GLsizeiptr)(4 * c->cell_total), GL_RED_INTEGER, GL_INT, &zero);
+}
+
+static void cell_uniforms(const struct md_compute *c, int count)
+{
+    glUniform1i(NB_LOC_MD_COUNT, count);
+    glUniform3f(NB_LOC_MD_LO, c->lo[0], c->lo[1], c->lo[2]);
+    glUniform3f(NB_LOC_MD_CELL_INV, c->cell_inv[0], c->cell_inv[1], c->cell_inv[2]);
+    glUniform3i(NB_LOC_MD_CELLS, c->cells[0], c->cells[1], c->cells[2]);
+}
+
+/* Hash, scan, place, sort, gather (md_cells.comp). */
+static void build_cells(struct md_compute *c)
+{
+    int n = (int)c->n, cells = (int)c->cell_total;
+    clear_ints(c, B_CELL_COUNT);
+    clear_ints(c, B_CELL_FILL);
+    glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+    use(c, "md_cell_hash");
+    cell_uniforms(c, n);
+    dispatch(c->n, MD_GROUP);
+    use(c, "md_cell_scan");
+    cell_uniforms(c, cells);
+    glDispatchCompute(1, 1, 1);
+    glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+    use(c, "md_cell_place");
+    cell_uniforms(c, n);
+    dispatch(c->n, MD_GROUP);
+    use(c, "md_cell_sort");
+    cell_uniforms(c, cells);
+    dispatch(c->cell_total, MD_GROUP);
+    use(c, "md_cell_gather");
+    cell_uniforms(c, n);
+    dispatch(c->n, MD_GROUP);
+}
+
+static void force_pass(struct md_compute *c)
+{
+    use(c, c->force_name);
+    glUniform1i(NB_LOC_N, (int)c->n);
+    glUniform3f(NB_LOC_MD_BOX, c->box[0], c->box[1], c->box[2]);
+    glUniform3f(NB_LOC_MD_INV_BOX, c->inv_box[0], c->inv_box[1], c->inv_box[2]);
+    glUniform1f(NB_LOC_MD_RC2, c->rc2);
+    glUniform4fv(NB_LOC_MD_LAW, 1, c->law);
+    glUniform4fv(NB_LOC_MD_SIGMOID, 1, c->sigmoid);
+    glUniform1i(NB_LOC_MD_TYPES, c->ntypes);
+    if (c->cell_list) {
+        glUniform3i(NB_LOC_MD_CELLS, c->cells[0], c->cells[1], c->cells[2]);
+        glUniform3i(NB_LOC_MD_PERIODIC, c->periodic[0], c->periodic[1], c->periodic[2]);
+    }
+    dispatch(c->n, MD_TILE);
+}
+
+/* Cell lists (when used) and forces for the current float positions. */
+static void evaluate(struct md_compute *c)
+{
+    if (c->cell_list) {
+        build_cells(c);
+        clock_mark(&c->clock, PH_CELLS);
+    }
+    force_pass(c);
+    clock_mark(&c->clock, PH_FORCE);
+    c->t.evaluations++;
+}
+
+static void verlet_pass(struct md_compute *c, const char *name, double dt)
+{
+    use(c, name);
+    glUniform1i(NB_LOC_MD_COUNT, (int)c->n);
+    glUniform2d(NB_LOC_MD_DT, 0.5 * dt, dt);
+    glUniform3d(NB_LOC_MD_LO, c->lo_d[0], c->lo_d[1], c->lo_d[2]);
+    glUniform3d(NB_LOC_MD_BOX, c->len_d[0], c->len_d[1], c->len_d[2]);
+    glUniform3i(NB_LOC_MD_PERIODIC, c->periodic[0], c->periodic[1], c->periodic[2]);
+    dispatch(c->n, MD_GROUP);
+}
+
+/* ---- the engine's entries ---------------------------------------------- */
+
+static enum nb_status read_results(struct md_compute *c, double *f, double *pe, double *vir,
+                                   struct nb_error *err)
+{
+    float *fv = nb_alloc(c->n ? 5 * c->n : 5, sizeof *fv, "MD force readback", err);
+    if (!fv)
+        return err->status;
+    if (download(c, B_FORCE, fv, 16 * c->n, "reading MD forces", err) == NB_OK &&
+        download(c, B_VIRIAL, fv + 4 * c->n, 4 * c->n, "reading MD virials", err) == NB_OK)
+        for (size_t i = 0; i < c->n; i++) {
+            for (int a = 0; a < 3; a++)
+                f[3 * i + a] = fv[4 * i + a];
+            pe[i] = fv[4 * i + 3];
+            vir[i] = fv[4 * c->n + i];
+        }
+    free(fv);
+    return err->status;
+}
+
+static enum nb_status md_forces(void *state, const double *x, double *f, double *pe,
+                                double *vir, struct nb_error *err)
+{
+    struct md_compute *c = state;
+    err->status = NB_OK;
+    c->loaded = 0;              /* the float copy no longer matches X */
+    if (upload_positions(c, x, err) != NB_OK)
+        return err->status;
+    bind_all(c);
+    clock_mark(&c->clock, PH_START);
+    evaluate(c);
+    if (nb_gl_check("evaluating MD forces", err) != NB_OK)
+        return err->status;
+    return read_results(c, f, pe, vir, err);
+}
+
+static enum nb_status md_load(void *state, const double *x, const double *v,
+                              struct nb_error *err)
+{
+    struct md_compute *c = state;
+    double *xv = nb_alloc(c->n ? 8 * c->n : 8, sizeof *xv, "MD state upload", err);
+    if (!xv)
+        return err->status;
+    err->status = NB_OK;
+    for (size_t i = 0; i < c->n; i++)
+        for (int a = 0; a < 4; a++) {
+            xv[4 * i + a] = a < 3 ? x[3 * i + a] : 0.0;
+            xv[4 * (c->n + i) + a] = a < 3 ? v[3 * i + a] : c->inv_mass[i];
+        }
+    if (grow(c, B_X, 32 * c->n, "MD position state", err) == NB_OK &&
+        grow(c, B_V, 32 * c->n, "MD velocity state", err) == NB_OK &&
+        upload_positions(c, x, err) == NB_OK) {
+        upload(c, B_X, xv, 32 * c->n);
+        upload(c, B_V, xv + 4 * c->n, 32 * c->n);
+        bind_all(c);
+        clock_mark(&c->clock, PH_START);
+        evaluate(c);
+        c->loaded = nb_gl_check("loading the MD state", err) == NB_OK;
+    }
+    free(xv);
+    return err->status;
+}
+
+static enum nb_status md_steps(void *state, double dt, uint64_t count, struct nb_error *err)
+{
+    struct md_compute *c = state;
+    if (!c->loaded)
+        return nb_error_set(err, NB_ERR_ARGS, "compute MD: steps before load");
+    bind_all(c);
+    clock_mark(&c->clock, PH_START);
+    for (uint64_t s = 0; s < count; s++) {
+        verlet_pass(c, "md_k1", dt);
+        clock_mark(&c->clock, PH_K1);
+        evaluate(c);
+        verlet_pass(c, "md_k2", dt);
+        clock_mark(&c->clock, PH_K2);
+    }
+    return nb_gl_check("velocity Verlet steps", err);
+}
+
+static enum nb_status md_fetch(void *state, double *x, double *v, double *f, double *pe,
+                               double *vir, struct nb_error *err)
+{
+    struct md_compute *c = state;
+    if (!c->loaded)
+        return nb_error_set(err, NB_ERR_ARGS, "compute MD: fetch before load");
+    double *xv = nb_alloc(c->n ? 8 * c->n : 8, sizeof *xv, "MD state readback", err);
+    if (!xv)
+        return err->status;
+    err->status = NB_OK;
+    if (download(c, B_X, xv, 32 * c->n, "reading MD positions", err) == NB_OK &&
+        download(c, B_V, xv + 4 * c->n, 32 * c->n, "reading MD velocities", err) == NB_OK)
+        for (size_t i = 0; i < c->n; i++)
+            for (int a = 0; a < 3; a++) {
+                x[3 * i + a] = xv[4 * i + a];
+                v[3 * i + a] = xv[4 * (c->n + i) + a];
+            }
+    free(xv);
+    if (err->status != NB_OK)
+        return err->status;
+    return read_results(c, f, pe, vir, err);
+}
+
+static void md_timings(void *state, struct nb_md_timings *t)
+{
+    struct md_compute *c = state;
+    if (c->clock.use_query)
+        clock_drain(&c->clock);
+    c->t.k1 = c->clock.sum[PH_K1];
+    c->t.cells = c->clock.sum[PH_CELLS];
+    c->t.force = c->clock.sum[PH_FORCE];
+    c->t.k2 = c->clock.sum[PH_K2];
+    *t = c->t;
+}
+
+static const char *md_renderer(void *state)
+{
+    return nb_gl_renderer(((struct md_compute *)state)->gl);
+}
+
+static void md_destroy(void *state)
+{
+    struct md_compute *c = state;
+    if (!c)
+        return;
+    glDeleteBuffers(B_COUNT, c->buf);
+    if (c->clock.use_query)
+        glDeleteQueries(CLOCK_RING, c->clock.query);
+    free(c->inv_mass);
+    free(c->charge);
+    free(c);
+}
+
+enum nb_status nb_md_engine_compute_create(struct nb_md_engine *e, struct nb_gl *gl,
+                                           struct nb_error *err)
+{
+    struct md_compute *c = nb_alloc(1, sizeof *c, "compute MD engine", err);
+    if (!c)
+        return err->status;
+    memset(c, 0, sizeof *c);
+    c->gl = gl;
+    c->clock.use_query = nb_gl_is_nvidia(gl);
+    if (c->clock.use_query)
+        glGenQueries(CLOCK_RING, c->clock.query);
+    memset(e, 0, sizeof *e);
+    e->name = "compute";
+    e->state = c;
+    e->setup = md_setup;
+    e->forces = md_forces;
+    e->load = md_load;
+    e->steps = md_steps;
+    e->fetch = md_fetch;
+    e->timings = md_timings;
+    e->renderer = md_renderer;
+    e->destroy = md_destroy;
+    return NB_OK;
+}
