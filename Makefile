@@ -19,7 +19,8 @@ GL_SRC   := src/context.c src/shader.c src/programs.c src/gpu_timer.c src/stagin
             src/force_compute.c src/force_precision.c src/force_fragment.c src/backends.c \
             src/md_compute.c src/md_fragment.c
 CLI_SRC  := host/main.c host/options.c host/measure.c host/cmd_forces.c host/cmd_bench.c \
-            host/cmd_compare.c host/cmd_shaders.c host/cmd_run.c host/cmd_precision.c
+            host/cmd_compare.c host/cmd_shaders.c host/cmd_run.c host/cmd_precision.c \
+            host/cmd_md.c
 GLSL     := $(wildcard glsl/*.glsl glsl/*.frag glsl/*.vert glsl/*.comp glsl/*.h)
 TESTS    := tests/check_host tests/check_gpu tests/check_cli tests/check_run \
             tests/check_precision

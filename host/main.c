@@ -10,6 +10,8 @@ static const struct {
     const char *summary;
 } commands[] = {
     { "run", nb_cmd_run, "a Hermite block-step N-body simulation (seed 001)" },
+    { "md", nb_cmd_md, "molecular dynamics: LJ, LJC and ionic laws, velocity Verlet, "
+      "cell lists (seeds 000, 002, 003)" },
     { "forces", nb_cmd_forces, "forces of a snapshot file (GA kernel) on one backend" },
     { "bench", nb_cmd_bench, "interactions/s of the force kernels, per backend and variant" },
     { "precision", nb_cmd_precision, "force error, offset and speed of every accumulation "

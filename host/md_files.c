@@ -1,2 +1,685 @@
-/* md_files.c - being written. */
+/* md_files.c - LAMMPS dump files (read the first timestep, write one) and
+ * extended-XYZ frames for OVITO and ASE.
+ *
+ * A LAMMPS `dump custom` / `write_dump custom` timestep is
+ *   ITEM: TIMESTEP / N / ITEM: NUMBER OF ATOMS / n /
+ *   ITEM: BOX BOUNDS xx yy zz / lo hi (3 lines) / ITEM: ATOMS names... /
+ *   n lines of values in the named order,
+ * optionally preceded by ITEM: UNITS and ITEM: TIME (dump_modify units,
+ * time).  The reader takes the columns by name and refuses everything it
+ * cannot read exactly, naming the file, the line and the cause.
+ */
 #include "nb_host.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_COLUMNS 64          /* ITEM: ATOMS names kept; more is refused */
+#define TOKEN_SHOWN 64          /* longest excerpt of a bad token quoted */
+
+/* The columns the reader uses, by their index in ITEM: ATOMS (-1: absent). */
+enum dump_col {
+    COL_ID, COL_TYPE, COL_MASS, COL_Q, COL_X, COL_Y, COL_Z,
+    COL_VX, COL_VY, COL_VZ, COL_COUNT
+};
+
+/* What each column may be called: x, y, z also unwrapped (xu) or scaled
+ * (xs, as a fraction of the box). */
+static const char *const col_names[COL_COUNT][3] = {
+    {"id", NULL, NULL}, {"type", NULL, NULL}, {"mass", NULL, NULL},
+    {"q", NULL, NULL}, {"x", "xu", "xs"}, {"y", "yu", "ys"},
+    {"z", "zu", "zs"}, {"vx", NULL, NULL}, {"vy", NULL, NULL},
+    {"vz", NULL, NULL}
+};
+
+/* The header items before ITEM: ATOMS that a timestep needs. */
+enum dump_item { ITEM_TIMESTEP, ITEM_COUNT_ATOMS, ITEM_BOX, ITEM_NEEDED };
+static const char *const item_names[ITEM_NEEDED] = {
+    "ITEM: TIMESTEP", "ITEM: NUMBER OF ATOMS", "ITEM: BOX BOUNDS"
+};
+
+struct dump_reader {
+    const char *path;
+    FILE *fp;
+    char *line;                 /* the current line, newline stripped */
+    size_t size;
+    size_t lineno;              /* 1-based number of the current line */
+    size_t seen[ITEM_NEEDED];   /* line of each header item, 0: not yet */
+    size_t natoms;
+    struct nb_md_box box;
+    int col[COL_COUNT];         /* index in the ATOMS columns, or -1 */
+    int scaled[3];              /* x, y, z given as xs, ys, zs */
+    int ncols;                  /* columns named by ITEM: ATOMS */
+    size_t atoms_line;          /* the line of ITEM: ATOMS */
+    const struct nb_md_potential *pot;
+    struct nb_particles *p;
+};
+
+static int is_space(char c)
+{
+    return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\v' ||
+           c == '\f';
+}
+
+/* Splits s in place; stores up to max tokens, returns how many there are
+ * in all so that a wrong count can be reported. */
+static int split_tokens(char *s, char **tok, int max)
+{
+    int count = 0;
+
+    for (;;) {
+        while (*s && is_space(*s))
+            s++;
+        if (!*s)
+            return count;
+        if (count < max)
+            tok[count] = s;
+        count++;
+        while (*s && !is_space(*s))
+            s++;
+        if (*s)
+            *s++ = '\0';
+    }
+}
+
+/* ---- lines --------------------------------------------------------------- */
+
+/* The next line (trailing newline and spaces stripped): 1, or 0 at the end
+ * of the file (st NB_ERR_IO on a read error). */
+static int next_line(struct dump_reader *rd, enum nb_status *st,
+                     struct nb_error *err)
+{
+    size_t len;
+
+    errno = 0;
+    if (getline(&rd->line, &rd->size, rd->fp) == -1) {
+        if (ferror(rd->fp))
+            *st = nb_error_set(err, NB_ERR_IO, "%s: read error: %s", rd->path,
+                               strerror(errno));
+        return 0;
+    }
+    rd->lineno++;
+    len = strlen(rd->line);
+    while (len > 0 && is_space(rd->line[len - 1]))
+        rd->line[--len] = '\0';
+    return 1;
+}
+
+static int is_blank(const char *s)
+{
+    while (*s && is_space(*s))
+        s++;
+    return *s == '\0';
+}
+
+/* The value line after an item; NB_ERR_PARSE at the end of the file. */
+static enum nb_status value_line(struct dump_reader *rd, const char *item,
+                                 struct nb_error *err)
+{
+    enum nb_status st = NB_OK;
+
+    if (next_line(rd, &st, err))
+        return NB_OK;
+    if (st != NB_OK)
+        return st;
+    return nb_error_set(err, NB_ERR_PARSE, "%s:%zu: end of file after %s "
+                        "(truncated?)", rd->path, rd->lineno, item);
+}
+
+/* ---- numbers ------------------------------------------------------------- */
+
+static enum nb_status bad_token(const struct dump_reader *rd, const char *what,
+                                const char *why, const char *tok,
+                                struct nb_error *err)
+{
+    return nb_error_set(err, NB_ERR_PARSE, "%s:%zu: %s: %s '%.*s'", rd->path,
+                        rd->lineno, what, why, TOKEN_SHOWN, tok);
+}
+
+/* strtod on the whole token: no trailing junk, finite only. */
+static enum nb_status parse_real(const struct dump_reader *rd, const char *what,
+                                 const char *tok, double *out,
+                                 struct nb_error *err)
+{
+    char *end;
+
+    *out = strtod(tok, &end);
+    if (end == tok || *end != '\0')
+        return bad_token(rd, what, "not a number:", tok, err);
+    if (!isfinite(*out))
+        return bad_token(rd, what, "non-finite value", tok, err);
+    return NB_OK;
+}
+
+/* A decimal integer in [lo, hi] on the whole token. */
+static enum nb_status parse_int(const struct dump_reader *rd, const char *what,
+                                const char *tok, long long lo, long long hi,
+                                long long *out, struct nb_error *err)
+{
+    char *end;
+
+    errno = 0;
+    *out = strtoll(tok, &end, 10);
+    if (end == tok || *end != '\0')
+        return bad_token(rd, what, "not an integer:", tok, err);
+    if (errno == ERANGE || *out < lo || *out > hi)
+        return nb_error_set(err, NB_ERR_PARSE, "%s:%zu: %s: '%.*s' is outside "
+                            "%lld..%lld", rd->path, rd->lineno, what,
+                            TOKEN_SHOWN, tok, lo, hi);
+    return NB_OK;
+}
+
+/* The single integer of a value line. */
+static enum nb_status single_int(struct dump_reader *rd, const char *item,
+                                 long long lo, long long *out,
+                                 struct nb_error *err)
+{
+    char *tok[2];
+    int ntok;
+
+    if (value_line(rd, item, err) != NB_OK)
+        return err->status;
+    ntok = split_tokens(rd->line, tok, 2);
+    if (ntok != 1)
+        return nb_error_set(err, NB_ERR_PARSE, "%s:%zu: %s: expected one "
+                            "integer, found %d values", rd->path, rd->lineno,
+                            item, ntok);
+    return parse_int(rd, item, tok[0], lo, LLONG_MAX, out, err);
+}
+
+/* ---- the header ------------------------------------------------------------ */
+
+/* Boundary flags of one axis: "pp" periodic, two of f, s, m open. */
+static enum nb_status parse_flags(struct dump_reader *rd, int axis,
+                                  const char *flags, struct nb_error *err)
+{
+    const char *axes = "xyz";
+
+    if (strlen(flags) != 2 || !strchr("pfsm", flags[0]) ||
+        !strchr("pfsm", flags[1]))
+        return nb_error_set(err, NB_ERR_PARSE, "%s:%zu: ITEM: BOX BOUNDS: "
+                            "boundary '%.*s' along %c is not two of p, f, s, m",
+                            rd->path, rd->lineno, TOKEN_SHOWN, flags,
+                            axes[axis]);
+    if ((flags[0] == 'p') != (flags[1] == 'p'))
+        return nb_error_set(err, NB_ERR_PARSE, "%s:%zu: ITEM: BOX BOUNDS: "
+                            "boundary '%s' along %c mixes periodic and open "
+                            "(LAMMPS allows p only on both sides)", rd->path,
+                            rd->lineno, flags, axes[axis]);
+    rd->box.periodic[axis] = flags[0] == 'p';
+    return NB_OK;
+}
+
+/* One `lo hi` line of axis `axis`. */
+static enum nb_status bounds_line(struct dump_reader *rd, int axis,
+                                  struct nb_error *err)
+{
+    char *tok[3], what[32];
+    int ntok;
+
+    if (value_line(rd, "ITEM: BOX BOUNDS", err) != NB_OK)
+        return err->status;
+    ntok = split_tokens(rd->line, tok, 3);
+    if (ntok != 2)
+        return nb_error_set(err, NB_ERR_PARSE, "%s:%zu: ITEM: BOX BOUNDS: "
+                            "expected `lo hi` along %c, found %d values",
+                            rd->path, rd->lineno, "xyz"[axis], ntok);
+    snprintf(what, sizeof what, "box bound along %c", "xyz"[axis]);
+    if (parse_real(rd, what, tok[0], &rd->box.lo[axis], err) != NB_OK ||
+        parse_real(rd, what, tok[1], &rd->box.hi[axis], err) != NB_OK)
+        return err->status;
+    if (!(rd->box.lo[axis] < rd->box.hi[axis]))
+        return nb_error_set(err, NB_ERR_PARSE, "%s:%zu: ITEM: BOX BOUNDS: "
+                            "lo %s >= hi %s along %c", rd->path, rd->lineno,
+                            tok[0], tok[1], "xyz"[axis]);
+    return NB_OK;
+}
+
+/* `ITEM: BOX BOUNDS [xx yy zz]` (args) and its three bound lines.  Dumps
+ * of LAMMPS before 2010 carry no flags: those boxes were periodic, the
+ * default of `boundary`. */
+static enum nb_status parse_box(struct dump_reader *rd, char *args,
+                                struct nb_error *err)
+{
+    char *tok[6];
+    int ntok = split_tokens(args, tok, 6);
+
+    for (int k = 0; k < ntok && k < 6; k++)
+        if (strcmp(tok[k], "xy") == 0 || strcmp(tok[k], "xz") == 0 ||
+            strcmp(tok[k], "yz") == 0)
+            return nb_error_set(err, NB_ERR_PARSE, "%s:%zu: ITEM: BOX BOUNDS: "
+                                "triclinic boxes (xy xz yz) are not supported",
+                                rd->path, rd->lineno);
+    if (ntok != 0 && ntok != 3)
+        return nb_error_set(err, NB_ERR_PARSE, "%s:%zu: ITEM: BOX BOUNDS: "
+                            "expected 3 boundary flags (like pp pp ff), found "
+                            "%d", rd->path, rd->lineno, ntok);
+    for (int k = 0; k < 3; k++) {
+        rd->box.periodic[k] = 1;
+        if (ntok == 3 && parse_flags(rd, k, tok[k], err) != NB_OK)
+            return err->status;
+    }
+    for (int k = 0; k < 3; k++)
+        if (bounds_line(rd, k, err) != NB_OK)
+            return err->status;
+    return NB_OK;
+}
+
+/* Which column `name` is (COL_COUNT: one we do not use); *scaled set for
+ * xs, ys, zs. */
+static int column_of(const char *name, int *scaled)
+{
+    for (int c = 0; c < COL_COUNT; c++)
+        for (int k = 0; k < 3 && col_names[c][k]; k++)
+            if (strcmp(name, col_names[c][k]) == 0) {
+                *scaled = k == 2;
+                return c;
+            }
+    return COL_COUNT;
+}
+
+/* The column names after `ITEM: ATOMS`. */
+static enum nb_status parse_columns(struct dump_reader *rd, char *args,
+                                    struct nb_error *err)
+{
+    char *tok[MAX_COLUMNS];
+    int ntok = split_tokens(args, tok, MAX_COLUMNS);
+
+    if (ntok > MAX_COLUMNS)
+        return nb_error_set(err, NB_ERR_PARSE, "%s:%zu: ITEM: ATOMS names %d "
+                            "columns, more than the %d this reader takes",
+                            rd->path, rd->lineno, ntok, MAX_COLUMNS);
+    for (int k = 0; k < ntok; k++) {
+        int scaled, c = column_of(tok[k], &scaled);
+
+        if (c == COL_COUNT)
+            continue;
+        if (rd->col[c] >= 0)
+            return nb_error_set(err, NB_ERR_PARSE, "%s:%zu: ITEM: ATOMS gives "
+                                "the %s column twice (columns %d and %d)",
+                                rd->path, rd->lineno, col_names[c][0],
+                                rd->col[c] + 1, k + 1);
+        rd->col[c] = k;
+        if (c >= COL_X && c <= COL_Z)
+            rd->scaled[c - COL_X] = scaled;
+    }
+    rd->ncols = ntok;
+    rd->atoms_line = rd->lineno;
+    return NB_OK;
+}
+
+/* The required columns and the all-or-none velocity triple. */
+static enum nb_status check_columns(const struct dump_reader *rd,
+                                    struct nb_error *err)
+{
+    static const int required[] = {COL_ID, COL_TYPE, COL_X, COL_Y, COL_Z};
+    int nv = (rd->col[COL_VX] >= 0) + (rd->col[COL_VY] >= 0) +
+             (rd->col[COL_VZ] >= 0);
+
+    for (size_t k = 0; k < sizeof required / sizeof required[0]; k++) {
+        const char *const *name = col_names[required[k]];
+
+        if (rd->col[required[k]] >= 0)
+            continue;
+        if (!name[1])
+            return nb_error_set(err, NB_ERR_PARSE, "%s:%zu: ITEM: ATOMS has no "
+                                "%s column", rd->path, rd->lineno, name[0]);
+        return nb_error_set(err, NB_ERR_PARSE, "%s:%zu: ITEM: ATOMS has no %s "
+                            "column (%s, %s or %s)", rd->path, rd->lineno,
+                            name[0], name[0], name[1], name[2]);
+    }
+    if (nv != 0 && nv != 3)
+        return nb_error_set(err, NB_ERR_PARSE, "%s:%zu: ITEM: ATOMS has %d of "
+                            "the velocity columns vx vy vz: all three or none",
+                            rd->path, rd->lineno, nv);
+    if (rd->col[COL_MASS] < 0 && !rd->pot)
+        return nb_error_set(err, NB_ERR_PARSE, "%s:%zu: ITEM: ATOMS has no mass "
+                            "column and there is no type table to take the "
+                            "masses from", rd->path, rd->lineno);
+    return NB_OK;
+}
+
+/* ITEM: ATOMS reached: every needed header item must have come first. */
+static enum nb_status check_header(const struct dump_reader *rd,
+                                   struct nb_error *err)
+{
+    for (int k = 0; k < ITEM_NEEDED; k++)
+        if (!rd->seen[k])
+            return nb_error_set(err, NB_ERR_PARSE, "%s:%zu: ITEM: ATOMS before "
+                                "%s (a timestep needs ITEM: TIMESTEP, ITEM: "
+                                "NUMBER OF ATOMS and ITEM: BOX BOUNDS first)",
+                                rd->path, rd->lineno, item_names[k]);
+    return NB_OK;
+}
+
+/* Marks a needed item seen; a second one before ITEM: ATOMS is refused. */
+static enum nb_status mark_item(struct dump_reader *rd, int item,
+                                struct nb_error *err)
+{
+    if (rd->seen[item])
+        return nb_error_set(err, NB_ERR_PARSE, "%s:%zu: a second %s before "
+                            "ITEM: ATOMS (the first is on line %zu)", rd->path,
+                            rd->lineno, item_names[item], rd->seen[item]);
+    rd->seen[item] = rd->lineno;
+    return NB_OK;
+}
+
+/* If line starts with prefix, the rest of it (else NULL). */
+static char *after(char *line, const char *prefix)
+{
+    size_t len = strlen(prefix);
+
+    if (strncmp(line, prefix, len) != 0)
+        return NULL;
+    if (line[len] != '\0' && !is_space(line[len]))
+        return NULL;
+    return line + len;
+}
+
+/* One ITEM line of the header; *atoms set on ITEM: ATOMS. */
+static enum nb_status header_item(struct dump_reader *rd, int *atoms,
+                                  struct nb_error *err)
+{
+    char *args;
+    long long value;
+
+    if ((args = after(rd->line, "ITEM: ATOMS")) != NULL) {
+        *atoms = 1;
+        if (check_header(rd, err) != NB_OK ||
+            parse_columns(rd, args, err) != NB_OK)
+            return err->status;
+        return check_columns(rd, err);
+    }
+    if (after(rd->line, "ITEM: TIMESTEP"))
+        return mark_item(rd, ITEM_TIMESTEP, err) != NB_OK
+             ? err->status : single_int(rd, "ITEM: TIMESTEP", 0, &value, err);
+    if (after(rd->line, "ITEM: NUMBER OF ATOMS")) {
+        if (mark_item(rd, ITEM_COUNT_ATOMS, err) != NB_OK ||
+            single_int(rd, "ITEM: NUMBER OF ATOMS", 1, &value, err) != NB_OK)
+            return err->status;
+        rd->natoms = (size_t)value;
+        return NB_OK;
+    }
+    if ((args = after(rd->line, "ITEM: BOX BOUNDS")) != NULL)
+        return mark_item(rd, ITEM_BOX, err) != NB_OK
+             ? err->status : parse_box(rd, args, err);
+    /* dump_modify units / time: a value line we do not need. */
+    if (after(rd->line, "ITEM: UNITS"))
+        return value_line(rd, "ITEM: UNITS", err);
+    if (after(rd->line, "ITEM: TIME"))
+        return value_line(rd, "ITEM: TIME", err);
+    if (after(rd->line, "ITEM:"))
+        return nb_error_set(err, NB_ERR_PARSE, "%s:%zu: unknown item '%.*s'",
+                            rd->path, rd->lineno, TOKEN_SHOWN, rd->line);
+    return nb_error_set(err, NB_ERR_PARSE, "%s:%zu: expected an ITEM: line, "
+                        "found '%.*s'", rd->path, rd->lineno, TOKEN_SHOWN,
+                        rd->line);
+}
+
+/* Everything up to and including ITEM: ATOMS. */
+static enum nb_status read_header(struct dump_reader *rd, struct nb_error *err)
+{
+    enum nb_status st = NB_OK;
+    int atoms = 0;
+
+    while (!atoms && st == NB_OK) {
+        if (!next_line(rd, &st, err)) {
+            if (st != NB_OK)
+                return st;
+            if (rd->lineno == 0)
+                return nb_error_set(err, NB_ERR_PARSE, "%s: empty file",
+                                    rd->path);
+            return nb_error_set(err, NB_ERR_PARSE, "%s:%zu: end of file before "
+                                "ITEM: ATOMS (truncated, or not a LAMMPS "
+                                "dump?)", rd->path, rd->lineno);
+        }
+        if (!is_blank(rd->line))
+            st = header_item(rd, &atoms, err);
+    }
+    return st;
+}
+
+/* ---- the atoms ------------------------------------------------------------- */
+
+/* Column c of the current atom line as a real (what names it). */
+static enum nb_status atom_real(const struct dump_reader *rd, char **tok,
+                                int c, double *out, struct nb_error *err)
+{
+    char what[64];
+
+    snprintf(what, sizeof what, "column %d (%s)", rd->col[c] + 1,
+             col_names[c][0]);
+    return parse_real(rd, what, tok[rd->col[c]], out, err);
+}
+
+/* id and type of atom i; the type must be in the table when there is one
+ * (never beyond its rows, whatever its count says). */
+static enum nb_status atom_id_type(struct dump_reader *rd, char **tok, size_t i,
+                                   struct nb_error *err)
+{
+    char what[64];
+    long long value, max_type = INT_MAX;
+
+    if (rd->pot)
+        max_type = rd->pot->types.count < NB_MD_MAX_TYPES
+                 ? rd->pot->types.count : NB_MD_MAX_TYPES;
+
+    snprintf(what, sizeof what, "column %d (id)", rd->col[COL_ID] + 1);
+    if (parse_int(rd, what, tok[rd->col[COL_ID]], LLONG_MIN, LLONG_MAX, &value,
+                  err) != NB_OK)
+        return err->status;
+    rd->p->id[i] = (int64_t)value;
+    snprintf(what, sizeof what, "column %d (type)", rd->col[COL_TYPE] + 1);
+    if (parse_int(rd, what, tok[rd->col[COL_TYPE]], 1, max_type, &value,
+                  err) != NB_OK)
+        return err->status;
+    rd->p->type[i] = (int)value;
+    return NB_OK;
+}
+
+/* Mass (column or type table) and charge of atom i. */
+static enum nb_status atom_mass_charge(struct dump_reader *rd, char **tok,
+                                       size_t i, struct nb_error *err)
+{
+    struct nb_particles *p = rd->p;
+
+    if (rd->col[COL_MASS] < 0)
+        p->m[i] = rd->pot->types.mass[p->type[i] - 1];
+    else if (atom_real(rd, tok, COL_MASS, &p->m[i], err) != NB_OK)
+        return err->status;
+    else if (!(p->m[i] > 0.0))
+        return nb_error_set(err, NB_ERR_PARSE, "%s:%zu: column %d (mass): the "
+                            "mass must be > 0, not '%.*s'", rd->path,
+                            rd->lineno, rd->col[COL_MASS] + 1, TOKEN_SHOWN,
+                            tok[rd->col[COL_MASS]]);
+    if (rd->col[COL_Q] >= 0)
+        return atom_real(rd, tok, COL_Q, &p->q[i], err);
+    return NB_OK;
+}
+
+/* Position (scaled columns times the box) and velocity of atom i. */
+static enum nb_status atom_motion(struct dump_reader *rd, char **tok, size_t i,
+                                  struct nb_error *err)
+{
+    double *x = &rd->p->x[3 * i], *v = &rd->p->v[3 * i];
+
+    for (int k = 0; k < 3; k++) {
+        if (atom_real(rd, tok, COL_X + k, &x[k], err) != NB_OK)
+            return err->status;
+        if (rd->scaled[k])
+            x[k] = rd->box.lo[k] + x[k] * (rd->box.hi[k] - rd->box.lo[k]);
+        if (rd->col[COL_VX] >= 0 &&
+            atom_real(rd, tok, COL_VX + k, &v[k], err) != NB_OK)
+            return err->status;
+    }
+    return NB_OK;
+}
+
+/* Atom line i (the current line). */
+static enum nb_status atom_line(struct dump_reader *rd, size_t i,
+                                struct nb_error *err)
+{
+    char *tok[MAX_COLUMNS];
+    int ntok = split_tokens(rd->line, tok, MAX_COLUMNS);
+
+    if (ntok != rd->ncols)
+        return nb_error_set(err, NB_ERR_PARSE, "%s:%zu: expected %d values as "
+                            "named by ITEM: ATOMS on line %zu, found %d",
+                            rd->path, rd->lineno, rd->ncols, rd->atoms_line,
+                            ntok);
+    if (atom_id_type(rd, tok, i, err) != NB_OK ||
+        atom_mass_charge(rd, tok, i, err) != NB_OK)
+        return err->status;
+    return atom_motion(rd, tok, i, err);
+}
+
+/* The atom lines, then the end of the timestep: the end of the file, a
+ * blank line or the next ITEM. */
+static enum nb_status read_atoms(struct dump_reader *rd, struct nb_error *err)
+{
+    enum nb_status st = NB_OK;
+
+    for (size_t i = 0; i < rd->natoms; i++) {
+        if (!next_line(rd, &st, err))
+            return st != NB_OK ? st
+                 : nb_error_set(err, NB_ERR_PARSE, "%s:%zu: end of file after "
+                                "%zu of the %zu atoms of ITEM: NUMBER OF ATOMS "
+                                "(truncated?)", rd->path, rd->lineno, i,
+                                rd->natoms);
+        if (after(rd->line, "ITEM:"))
+            return nb_error_set(err, NB_ERR_PARSE, "%s:%zu: '%.*s' after %zu of "
+                                "the %zu atoms of ITEM: NUMBER OF ATOMS",
+                                rd->path, rd->lineno, TOKEN_SHOWN, rd->line, i,
+                                rd->natoms);
+        if (atom_line(rd, i, err) != NB_OK)
+            return err->status;
+    }
+    if (next_line(rd, &st, err) && !is_blank(rd->line) &&
+        !after(rd->line, "ITEM:"))
+        return nb_error_set(err, NB_ERR_PARSE, "%s:%zu: more atom lines than "
+                            "the %zu of ITEM: NUMBER OF ATOMS", rd->path,
+                            rd->lineno, rd->natoms);
+    return st;
+}
+
+/* The particle arrays for natoms atoms, charges if there is a q column. */
+static enum nb_status allocate_atoms(struct dump_reader *rd,
+                                     struct nb_error *err)
+{
+    if (nb_particles_alloc(rd->p, rd->natoms, err) != NB_OK)
+        return err->status;
+    if (nb_particles_add_types(rd->p, err) != NB_OK)
+        return err->status;
+    if (rd->col[COL_Q] >= 0)
+        return nb_particles_add_charges(rd->p, err);
+    return NB_OK;
+}
+
+enum nb_status nb_lammps_dump_read(const char *path, struct nb_particles *p,
+                                   struct nb_md_box *box,
+                                   const struct nb_md_potential *pot,
+                                   struct nb_error *err)
+{
+    struct dump_reader rd;
+    enum nb_status st;
+
+    memset(&rd, 0, sizeof rd);
+    memset(p, 0, sizeof *p);
+    rd.path = path;
+    rd.pot = pot;
+    rd.p = p;
+    for (int c = 0; c < COL_COUNT; c++)
+        rd.col[c] = -1;
+    rd.fp = fopen(path, "r");
+    if (!rd.fp)
+        return nb_error_set(err, NB_ERR_IO, "%s: cannot open: %s", path,
+                            strerror(errno));
+    st = read_header(&rd, err);
+    if (st == NB_OK)
+        st = allocate_atoms(&rd, err);
+    if (st == NB_OK)
+        st = read_atoms(&rd, err);
+    free(rd.line);
+    fclose(rd.fp);
+    if (st != NB_OK) {
+        nb_particles_free(p);
+        return st;
+    }
+    *box = rd.box;
+    return NB_OK;
+}
+
+/* ---- writing ------------------------------------------------------------- */
+
+/* A set without a type column is one type, type 1. */
+static int type_of(const struct nb_particles *p, size_t i)
+{
+    return p->type ? p->type[i] : 1;
+}
+
+static enum nb_status stream_status(FILE *fp, const char *what,
+                                    struct nb_error *err)
+{
+    if (ferror(fp))
+        return nb_error_set(err, NB_ERR_IO, "%s: write error: %s", what,
+                            strerror(errno ? errno : EIO));
+    return NB_OK;
+}
+
+/* %.17g throughout: every double reads back to itself. */
+enum nb_status nb_lammps_dump_write(FILE *fp, uint64_t step,
+                                    const struct nb_particles *p,
+                                    const struct nb_md_box *box,
+                                    struct nb_error *err)
+{
+    errno = 0;
+    fprintf(fp, "ITEM: TIMESTEP\n%llu\nITEM: NUMBER OF ATOMS\n%zu\n"
+            "ITEM: BOX BOUNDS", (unsigned long long)step, p->n);
+    for (int k = 0; k < 3; k++)
+        fputs(box->periodic[k] ? " pp" : " ff", fp);
+    fputc('\n', fp);
+    for (int k = 0; k < 3; k++)
+        fprintf(fp, "%.17g %.17g\n", box->lo[k], box->hi[k]);
+    fputs("ITEM: ATOMS id type mass x y z vx vy vz\n", fp);
+    for (size_t i = 0; i < p->n; i++) {
+        const double *x = &p->x[3 * i], *v = &p->v[3 * i];
+
+        fprintf(fp, "%lld %d %.17g %.17g %.17g %.17g %.17g %.17g %.17g\n",
+                (long long)p->id[i], type_of(p, i), p->m[i], x[0], x[1], x[2],
+                v[0], v[1], v[2]);
+    }
+    return stream_status(fp, "LAMMPS dump", err);
+}
+
+/* Extended XYZ as OVITO (3.x: Lattice, Origin, pbc, species -> particle
+ * types, velo -> velocities, other keys such as Time -> attributes) and
+ * ASE read it.  ASE makes an Atoms object from the species column, which
+ * must then be chemical symbols, unless a Z column gives atomic numbers
+ * (current ASE takes Z over species; older versions still build from the
+ * symbols and refuse "T1"); so the type is written twice: species "T<t>",
+ * a name no element has, for OVITO, and Z = t for ASE (type 1 shows as H,
+ * 2 as He there: only a label). */
+enum nb_status nb_extxyz_write(FILE *fp, double time, const struct nb_particles *p,
+                               const struct nb_md_box *box, struct nb_error *err)
+{
+    errno = 0;
+    fprintf(fp, "%zu\nLattice=\"%.17g 0 0 0 %.17g 0 0 0 %.17g\" "
+            "Origin=\"%.17g %.17g %.17g\" "
+            "Properties=species:S:1:pos:R:3:velo:R:3:Z:I:1 "
+            "pbc=\"%c %c %c\" Time=%.17g\n", p->n,
+            box->hi[0] - box->lo[0], box->hi[1] - box->lo[1],
+            box->hi[2] - box->lo[2], box->lo[0], box->lo[1], box->lo[2],
+            box->periodic[0] ? 'T' : 'F', box->periodic[1] ? 'T' : 'F',
+            box->periodic[2] ? 'T' : 'F', time);
+    for (size_t i = 0; i < p->n; i++) {
+        const double *x = &p->x[3 * i], *v = &p->v[3 * i];
+
+        fprintf(fp, "T%d %.17g %.17g %.17g %.17g %.17g %.17g %d\n",
+                type_of(p, i), x[0], x[1], x[2], v[0], v[1], v[2],
+                type_of(p, i));
+    }
+    return stream_status(fp, "extended XYZ", err);
+}

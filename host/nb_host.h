@@ -84,18 +84,22 @@ double nb_rng_uniform(struct nb_rng *rng);      /* in [0, 1) */
 
 /* ---- snapshot files ---------------------------------------------------- */
 
-/* Reads a text snapshot: one particle a line, `id m x y z vx vy vz` or
- * `id type m x y z vx vy vz`, blank and `#` lines ignored; all data lines
+/* Reads a text snapshot: one particle a line, `id m x y z vx vy vz`,
+ * `id type m x y z vx vy vz` or `id type q m x y z vx vy vz` (charges in
+ * p->q; this form only after a `#` line ending in those ten names, which
+ * nb_snapshot_write writes), blank and `#` lines ignored; all data lines
  * must have the same column count.  Errors (NB_ERR_IO, NB_ERR_PARSE) name
  * the file, the line and the reason: a malformed or non-finite number, a
  * negative mass, a wrong column count, an empty file. */
 enum nb_status nb_snapshot_read(const char *path, struct nb_particles *p,
                                 struct nb_error *err);
 
-/* Writes p as `id m x y z vx vy vz` lines (%.17g: reads back exactly; the
- * type column is not written) through nb_outfile, so the file appears
- * whole or not at all.  comment (may be NULL) becomes a first `# ` line.
- * Errors: NB_ERR_IO, NB_ERR_NOMEM. */
+/* Writes p (%.17g: reads back exactly) through nb_outfile, so the file
+ * appears whole or not at all: `id m x y z vx vy vz` lines, `id type m x
+ * y z vx vy vz` when p->type is set, `id type q m x y z vx vy vz` when
+ * p->q is set too, each of the last two after a `#` line naming the
+ * columns.  comment (may be NULL) becomes a first `# ` line.  Errors:
+ * NB_ERR_ARGS (charges without types), NB_ERR_IO, NB_ERR_NOMEM. */
 enum nb_status nb_snapshot_write(const char *path, const struct nb_particles *p,
                                  const char *comment, struct nb_error *err);
 
@@ -650,42 +654,66 @@ void nb_md_thermo(const struct nb_md_sim *s, struct nb_md_thermo *th);
 enum nb_status nb_md_fcc(struct nb_particles *p, struct nb_md_box *box,
                          int cells, double rho, double temp, uint64_t seed,
                          struct nb_error *err);
-/* Simple cubic grid of side^3 particles filling [-1, 1)^3 (seed 002),
- * Gaussian velocities, zero momentum, rescaled so that the total energy
- * under pot is e_target (seed 002 eqs. 12-14); NB_ERR_ARGS when the
- * potential energy already exceeds it. */
+/* Simple cubic grid of side^3 particles (seed 002) at number density rho:
+ * spacing h = rho^(-1/3), sites at the cell centres of the periodic box
+ * [-L/2, L/2)^3, L = side h (seed 002's [-1, 1)^3 is rho = side^3 / 8; with
+ * LJ sigma = 1 and rc = 2.5 it needs L >= 5).  Type 1 with pot's type-1
+ * mass (charges: the type table's, p->q NULL).  Gaussian velocities, zero
+ * momentum, rescaled so that the total energy is e_target (seed 002 eqs.
+ * 12-14), the potential energy summed by nb_md_cpu_forces under pot in that
+ * box.  Deterministic for a seed.  Errors: NB_ERR_ARGS (bad side or rho,
+ * pot or box refused by nb_md_system_check, e_target below the potential
+ * energy), NB_ERR_NOMEM. */
 enum nb_status nb_md_grid(struct nb_particles *p, struct nb_md_box *box,
-                          int side, const struct nb_md_potential *pot,
-                          double e_target, uint64_t seed, struct nb_error *err);
+                          int side, double rho,
+                          const struct nb_md_potential *pot, double e_target,
+                          uint64_t seed, struct nb_error *err);
 /* The 12-particle two-type cubic cell of seed 003 (fluorite, as UO2: 4
- * type-1 cations and 8 type-2 anions, types in ratio 2:1) repeated cells^3
- * times with lattice constant a, ids 1..n, zero velocities, masses and
- * charges from pot's type table; the box is the crystal's extent with a
- * margin of a, open on every axis. */
+ * type-1 cations at the fcc sites and 8 type-2 anions at (1/4 | 3/4)^3,
+ * types in ratio 2:1) repeated cells^3 times with lattice constant a; the
+ * corner cation of each cell sits at (a, a, a) rather than the origin, so
+ * that the cell has no dipole moment and the finite crystal is not
+ * polarised.  ids 1..n, zero velocities, masses and charges (p->q) from
+ * pot's type table; the box is the crystal's extent with a margin of a,
+ * open on every axis.  Errors: NB_ERR_ARGS (cells, a, fewer than 2 types,
+ * pot refused by nb_md_potential_check), NB_ERR_NOMEM. */
 enum nb_status nb_md_ionic_crystal(struct nb_particles *p, struct nb_md_box *box,
                                    int cells, double a,
                                    const struct nb_md_potential *pot,
                                    struct nb_error *err);
-/* Default ionic coefficients for the crystal: charges +2 and -1 (cx =
- * q_i q_j), a repulsion of cz = 12 fitted so that lattice constant 1 is
- * the equilibrium; 2 types. */
+/* Default ionic coefficients for the crystal, 2 types: charges +2 and -1,
+ * masses 238/16 and 1 (U and O in units of the anion), cx = q_i q_j for
+ * every pair, cation-cation pure Coulomb (cy = 0), and a repulsion cz = 12
+ * with one cy on the cation-anion and anion-anion pairs, fitted so that
+ * lattice constant 1 is the equilibrium of the infinite crystal (the
+ * derivation is in md_ic.c); no cutoff. */
 void nb_md_ionic_default(struct nb_md_potential *pot);
 
-/* LAMMPS `write_dump ... custom` text: the header's box bounds and
- * boundary flags (p periodic; f, s, m open), ITEM: ATOMS columns by name
- * (id, type, x, y, z required; mass, q, vx, vy, vz optional; masses from
- * pot's table when absent).  Errors name the file, line and reason. */
+/* LAMMPS `write_dump ... custom` text, its first timestep: ITEM: TIMESTEP,
+ * NUMBER OF ATOMS (>= 1, matched by the atom lines), BOX BOUNDS with its
+ * flags (pp periodic; two of f, s, m open; none, as before 2010:
+ * periodic; triclinic refused), ITEM: UNITS and TIME skipped; ITEM: ATOMS
+ * columns by name in any order: id, type (1..pot's count), x y z (or xu,
+ * or scaled xs) required; mass, q (into p->q), vx vy vz (all or none)
+ * optional, others ignored; masses from pot's table when absent (pot may
+ * be NULL only with a mass column), zero velocities.  Errors: NB_ERR_IO,
+ * NB_ERR_PARSE naming the file, line and reason; p is then empty. */
 enum nb_status nb_lammps_dump_read(const char *path, struct nb_particles *p,
                                    struct nb_md_box *box,
                                    const struct nb_md_potential *pot,
                                    struct nb_error *err);
-/* Appends one timestep as `ITEM: ATOMS id type mass x y z vx vy vz`. */
+/* Appends one timestep as `ITEM: ATOMS id type mass x y z vx vy vz`
+ * (%.17g: reads back exactly; type 1 where p has no types), box bounds
+ * with pp or ff flags.  Errors: NB_ERR_IO. */
 enum nb_status nb_lammps_dump_write(FILE *fp, uint64_t step,
                                     const struct nb_particles *p,
                                     const struct nb_md_box *box,
                                     struct nb_error *err);
-/* Appends one extended-XYZ frame (Lattice, Properties=species:S:1:
- * pos:R:3:velo:R:3, pbc, Time), readable by OVITO and ASE. */
+/* Appends one extended-XYZ frame: Lattice, Origin (box lo), Properties=
+ * species:S:1:pos:R:3:velo:R:3:Z:I:1, pbc, Time; species "T<type>" for
+ * OVITO's type names and Z = type because ASE needs atomic numbers or
+ * element symbols.  Readable by OVITO and by current ASE (which takes Z
+ * over species; older ASE insists on element symbols).  NB_ERR_IO. */
 enum nb_status nb_extxyz_write(FILE *fp, double time, const struct nb_particles *p,
                                const struct nb_md_box *box, struct nb_error *err);
 
