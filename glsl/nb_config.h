@@ -111,4 +111,22 @@
 #define NB_UNIT_MD_PREV 3       /* units 3..7 */
 #define NB_UNIT_MD_PREV_COUNT 5
 
+/* Newton's-third-law ("triangular") MD kernels, seed 003 section 6.4
+ * (md_tri*.comp, src/md_triangular.c).  Bindings and the location: */
+#define NB_BIND_TRI_POS 14      /* vec4 (x, y, z, type - 1 as int bits) */
+#define NB_BIND_TRI_SCRATCH 15  /* vec4 pair matrix (tri1, tri2) or tile partials (tri3) */
+#define NB_LOC_TRI_TILES 29     /* int tiles of tri3-gpu's decomposition */
+/* Sizes: the one-work-group kernels (-wg) run NB_TRI_WG_GROUP invocations
+ * with up to NB_TRI_WG_IPT i-particles each; tri3-wg's shared force_j[]
+ * holds NB_TRI_WG_MAX vec4 = 32 KiB, the smallest shared memory GL 4.3
+ * allows.  tri3-gpu's tiles are NB_TRI_TILE = NB_TRI_TILE_GROUP x
+ * NB_TRI_TILE_IPT particles; the other -gpu passes use NB_TRI_GPU_GROUP. */
+#define NB_TRI_WG_GROUP 512
+#define NB_TRI_WG_IPT 4
+#define NB_TRI_WG_MAX 2048
+#define NB_TRI_GPU_GROUP 128
+#define NB_TRI_TILE_GROUP 128
+#define NB_TRI_TILE_IPT 4
+#define NB_TRI_TILE 512
+
 #endif

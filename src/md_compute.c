@@ -61,6 +61,8 @@ struct md_compute {
     size_t cap[B_COUNT];
     size_t n, cell_total;
     int ntypes, cell_list, periodic[3], cells[3];
+    enum nb_md_law law_id;
+    int coulomb;                /* an LJC law: q_i q_j / (D(r) r) */
     float box[3], inv_box[3], lo[3], cell_inv[3], rc2, law[4], sigmoid[4];
     double lo_d[3], len_d[3];
     double *inv_mass, *charge;
@@ -268,6 +270,9 @@ static enum nb_status md_setup(void *state, const struct nb_md_system *sys,
     c->n = sys->n;
     c->ntypes = types->count;
     c->cell_list = sys->cell_list;
+    c->law_id = sys->pot->law;
+    c->coulomb = c->law_id == NB_LAW_LJC_CONSTANT || c->law_id == NB_LAW_LJC_LINEAR ||
+                 c->law_id == NB_LAW_LJC_SIGMOIDAL;
     c->loaded = 0;
     set_geometry(c, sys);
     if (c->cell_list && c->cell_total > MD_MAX_CELLS)
@@ -328,15 +333,9 @@ static void clear_ints(struct md_compute *c, int which)
                          (GLsizeiptr)(4 * c->cell_total), GL_RED_INTEGER, GL_INT, &zero);
 }
 
-static void cell_uniforms(const struct md_compute *c, int count)
-{
-    glUniform1i(NB_LOC_MD_COUNT, count);
-    glUniform3f(NB_LOC_MD_LO, c->lo[0], c->lo[1], c->lo[2]);
-    glUniform3f(NB_LOC_MD_CELL_INV, c->cell_inv[0], c->cell_inv[1], c->cell_inv[2]);
-    glUniform3i(NB_LOC_MD_CELLS, c->cells[0], c->cells[1], c->cells[2]);
-}
-
-/* Hash, scan, place, sort, gather (md_cells.comp). */
+/* Hash, scan, place, sort, gather (md_cells.comp).  Each pass is given
+ * only the uniforms it uses: SPIR-V programs drop the others, and setting
+ * a dropped location is an error. */
 static void build_cells(struct md_compute *c)
 {
     int n = (int)c->n, cells = (int)c->cell_total;
@@ -344,20 +343,23 @@ static void build_cells(struct md_compute *c)
     clear_ints(c, B_CELL_FILL);
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
     use(c, "md_cell_hash");
-    cell_uniforms(c, n);
+    glUniform1i(NB_LOC_MD_COUNT, n);
+    glUniform3f(NB_LOC_MD_LO, c->lo[0], c->lo[1], c->lo[2]);
+    glUniform3f(NB_LOC_MD_CELL_INV, c->cell_inv[0], c->cell_inv[1], c->cell_inv[2]);
+    glUniform3i(NB_LOC_MD_CELLS, c->cells[0], c->cells[1], c->cells[2]);
     dispatch(c->n, MD_GROUP);
     use(c, "md_cell_scan");
-    cell_uniforms(c, cells);
+    glUniform1i(NB_LOC_MD_COUNT, cells);
     glDispatchCompute(1, 1, 1);
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
     use(c, "md_cell_place");
-    cell_uniforms(c, n);
+    glUniform1i(NB_LOC_MD_COUNT, n);
     dispatch(c->n, MD_GROUP);
     use(c, "md_cell_sort");
-    cell_uniforms(c, cells);
+    glUniform1i(NB_LOC_MD_COUNT, cells);
     dispatch(c->cell_total, MD_GROUP);
     use(c, "md_cell_gather");
-    cell_uniforms(c, n);
+    glUniform1i(NB_LOC_MD_COUNT, n);
     dispatch(c->n, MD_GROUP);
 }
 
@@ -368,8 +370,10 @@ static void force_pass(struct md_compute *c)
     glUniform3f(NB_LOC_MD_BOX, c->box[0], c->box[1], c->box[2]);
     glUniform3f(NB_LOC_MD_INV_BOX, c->inv_box[0], c->inv_box[1], c->inv_box[2]);
     glUniform1f(NB_LOC_MD_RC2, c->rc2);
-    glUniform4fv(NB_LOC_MD_LAW, 1, c->law);
-    glUniform4fv(NB_LOC_MD_SIGMOID, 1, c->sigmoid);
+    if (c->coulomb)             /* only the LJC programs keep these */
+        glUniform4fv(NB_LOC_MD_LAW, 1, c->law);
+    if (c->law_id == NB_LAW_LJC_SIGMOIDAL)
+        glUniform4fv(NB_LOC_MD_SIGMOID, 1, c->sigmoid);
     glUniform1i(NB_LOC_MD_TYPES, c->ntypes);
     if (c->cell_list) {
         glUniform3i(NB_LOC_MD_CELLS, c->cells[0], c->cells[1], c->cells[2]);
@@ -390,14 +394,17 @@ static void evaluate(struct md_compute *c)
     c->t.evaluations++;
 }
 
-static void verlet_pass(struct md_compute *c, const char *name, double dt)
+/* K1 (drift) or K2 (kick only: no box uniforms, see build_cells). */
+static void verlet_pass(struct md_compute *c, int drift, double dt)
 {
-    use(c, name);
+    use(c, drift ? "md_k1" : "md_k2");
     glUniform1i(NB_LOC_MD_COUNT, (int)c->n);
     glUniform2d(NB_LOC_MD_DT, 0.5 * dt, dt);
-    glUniform3d(NB_LOC_MD_LO, c->lo_d[0], c->lo_d[1], c->lo_d[2]);
-    glUniform3d(NB_LOC_MD_BOX, c->len_d[0], c->len_d[1], c->len_d[2]);
-    glUniform3i(NB_LOC_MD_PERIODIC, c->periodic[0], c->periodic[1], c->periodic[2]);
+    if (drift) {
+        glUniform3d(NB_LOC_MD_LO, c->lo_d[0], c->lo_d[1], c->lo_d[2]);
+        glUniform3d(NB_LOC_MD_BOX, c->len_d[0], c->len_d[1], c->len_d[2]);
+        glUniform3i(NB_LOC_MD_PERIODIC, c->periodic[0], c->periodic[1], c->periodic[2]);
+    }
     dispatch(c->n, MD_GROUP);
 }
 
@@ -472,10 +479,10 @@ static enum nb_status md_steps(void *state, double dt, uint64_t count, struct nb
     bind_all(c);
     clock_mark(&c->clock, PH_START);
     for (uint64_t s = 0; s < count; s++) {
-        verlet_pass(c, "md_k1", dt);
+        verlet_pass(c, 1, dt);
         clock_mark(&c->clock, PH_K1);
         evaluate(c);
-        verlet_pass(c, "md_k2", dt);
+        verlet_pass(c, 0, dt);
         clock_mark(&c->clock, PH_K2);
     }
     return nb_gl_check("velocity Verlet steps", err);

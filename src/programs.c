@@ -28,6 +28,14 @@
     { "gaj_comp_t" #T, "#define NB_TILE " #T "\n", { 0 }, { "gaj.glsl", "gaj.comp" }, \
       NB_STAGE_COMPUTE }
 
+#define MD_LAW(law, LAW)                                                    \
+    { "md_pairs_" law, "#define NB_MD_" LAW "\n#define NB_TILE 128\n", { 0 }, \
+      { "md_law.glsl", "md_common.glsl", "md_pairs.comp" }, NB_STAGE_COMPUTE }, \
+    { "md_cellforce_" law, "#define NB_MD_" LAW "\n#define NB_TILE 128\n", { 0 }, \
+      { "md_law.glsl", "md_common.glsl", "md_cellforce.comp" }, NB_STAGE_COMPUTE }
+#define MD_PASS(name, def, file)                                            \
+    { name, "#define " def "\n#define NB_GROUP 256\n", { 0 }, { file }, NB_STAGE_COMPUTE }
+
 static const struct nb_program_desc catalogue[] = {
     FRAGMENT_GA("1x1", 1, 1),
     FRAGMENT_GA("1x4", 1, 4),
@@ -50,6 +58,61 @@ static const struct nb_program_desc catalogue[] = {
     PRECISION_GA("b", "B"), PRECISION_GA("c", "C"), PRECISION_GA("d", "D"),
     PRECISION_GA("e", "E"), PRECISION_GA("f", "F"), PRECISION_GA("g", "G"),
     PRECISION_GA("h", "H"), PRECISION_GA("m", "M"),
+    MD_LAW("lj", "LJ"), MD_LAW("ljc_constant", "LJC_CONSTANT"),
+    MD_LAW("ljc_linear", "LJC_LINEAR"), MD_LAW("ljc_sigmoidal", "LJC_SIGMOIDAL"),
+    MD_LAW("ionic", "IONIC"),
+    MD_PASS("md_cell_hash", "NB_MD_PASS_HASH", "md_cells.comp"),
+    MD_PASS("md_cell_scan", "NB_MD_PASS_SCAN", "md_cells.comp"),
+    MD_PASS("md_cell_place", "NB_MD_PASS_PLACE", "md_cells.comp"),
+    MD_PASS("md_cell_sort", "NB_MD_PASS_SORT", "md_cells.comp"),
+    MD_PASS("md_cell_gather", "NB_MD_PASS_GATHER", "md_cells.comp"),
+    MD_PASS("md_k1", "NB_MD_K1", "md_verlet.comp"),
+    MD_PASS("md_k2", "NB_MD_K2", "md_verlet.comp"),
+    /* MD all-pairs forces as a fragment kernel (src/md_fragment.c), one
+     * program per pair law of md_law.glsl. */
+    { "md_frag_lj", "#define NB_MD_LJ\n", { "fullscreen.vert" },
+      { "md_law.glsl", "md.frag" }, NB_STAGE_FRAGMENT },
+    { "md_frag_ljc_constant", "#define NB_MD_LJC_CONSTANT\n", { "fullscreen.vert" },
+      { "md_law.glsl", "md.frag" }, NB_STAGE_FRAGMENT },
+    { "md_frag_ljc_linear", "#define NB_MD_LJC_LINEAR\n", { "fullscreen.vert" },
+      { "md_law.glsl", "md.frag" }, NB_STAGE_FRAGMENT },
+    { "md_frag_ljc_sigmoidal", "#define NB_MD_LJC_SIGMOIDAL\n", { "fullscreen.vert" },
+      { "md_law.glsl", "md.frag" }, NB_STAGE_FRAGMENT },
+    { "md_frag_ionic", "#define NB_MD_IONIC\n", { "fullscreen.vert" },
+      { "md_law.glsl", "md.frag" }, NB_STAGE_FRAGMENT },
+    /* Newton's-third-law MD kernels (src/md_triangular.c, seed 003 6.4):
+     * per law, the square loop on one work group and versions 1-3 on one
+     * work group (_wg) or the whole device (_gpu, tiles); then the passes
+     * that only sum. */
+#define MD_TRI(name, law, LAW, group, extra, file)                           \
+    { "md_tri" name "_" law, "#define NB_MD_" LAW "\n#define NB_GROUP " group "\n" extra, \
+      { 0 }, { "md_law.glsl", "md_tri.glsl", file }, NB_STAGE_COMPUTE }
+#define MD_TRI_LAW(law, LAW)                                                 \
+    MD_TRI("_square_wg", law, LAW, "NB_TRI_WG_GROUP", "", "md_tri_square.comp"), \
+    MD_TRI("1_pairs_wg", law, LAW, "NB_TRI_WG_GROUP", "#define NB_TRI_PASS_PAIRS\n", \
+           "md_tri1.comp"),                                                  \
+    MD_TRI("1_pairs_gpu", law, LAW, "NB_TRI_GPU_GROUP", "#define NB_TRI_PASS_PAIRS\n", \
+           "md_tri1.comp"),                                                  \
+    MD_TRI("2_wg", law, LAW, "NB_TRI_WG_GROUP", "#define NB_TRI_PASS_ROWS\n"  \
+           "#define NB_TRI_PASS_COLUMNS\n#define NB_TRI_COHERENT coherent\n", "md_tri2.comp"), \
+    MD_TRI("2_rows_gpu", law, LAW, "NB_TRI_GPU_GROUP", "#define NB_TRI_PASS_ROWS\n", \
+           "md_tri2.comp"),                                                  \
+    MD_TRI("3_wg", law, LAW, "NB_TRI_WG_GROUP", "#define NB_TRI_COEFF_GLOBAL\n", \
+           "md_tri3.comp"),                                                  \
+    MD_TRI("3_tiles", law, LAW, "NB_TRI_TILE_GROUP", "", "md_tri3_tiles.comp")
+#define MD_TRI_SUM(name, group, extra, file)                                 \
+    { "md_tri" name, "#define NB_GROUP " group "\n" extra, { 0 },           \
+      { "md_tri.glsl", file }, NB_STAGE_COMPUTE }
+    MD_TRI_LAW("ionic", "IONIC"),
+    MD_TRI_LAW("lj", "LJ"),
+    MD_TRI_SUM("1_sum_wg", "NB_TRI_WG_GROUP", "", "md_tri1.comp"),
+    MD_TRI_SUM("1_sum_gpu", "NB_TRI_GPU_GROUP", "", "md_tri1.comp"),
+    MD_TRI_SUM("2_columns_gpu", "NB_TRI_GPU_GROUP", "#define NB_TRI_PASS_COLUMNS\n",
+               "md_tri2.comp"),
+    MD_TRI_SUM("3_reduce", "NB_TRI_GPU_GROUP", "", "md_tri3_reduce.comp"),
+#undef MD_TRI
+#undef MD_TRI_LAW
+#undef MD_TRI_SUM
     { 0 }
 };
 

@@ -16,12 +16,16 @@ for t in tests/check_md_gpu tests/check_md_fragment; do
     echo "$(basename "$t"): exit $? -- $(grep -E '^[0-9]+%' "$OUT/$(basename "$t").log")"
 done
 
-# One md run; appends its --timing row, prefixed by the label.
+# One md run; appends its --timing row, prefixed by the label.  Its log,
+# thermo and row stay in $runs (tarred into $OUT at the end: the device
+# returns a limited number of files).
+runs=/tmp/md_runs
+mkdir -p "$runs"
 md_row() {   # label steps md-args...
     local label=$1 steps=$2; shift 2
-    local log="$OUT/md_$label.log" row="$OUT/md_$label.row"
+    local log="$runs/$label.log" row="$runs/$label.row"
     if timeout 300 ./glnbody md --steps "$steps" --thermo-every "$steps" \
-            --thermo "$OUT/thermo_$label.csv" --timing "$row" "$@" > "$log" 2>&1; then
+            --thermo "$runs/thermo_$label.csv" --timing "$row" "$@" > "$log" 2>&1; then
         tail -n 1 "$row" | sed "s/^/$label,/"
     else
         echo "# $label failed: $(tail -n 1 "$log")" >&2
@@ -59,3 +63,4 @@ for k in 3 5 8 10; do
     md_row ionic${k}_cpu 3 --backend cpu --ic ionic --cells $k --dt 0.0005 >> "$ion"
 done
 cat "$ion"
+tar -C /tmp -czf "$OUT/md_runs.tgz" md_runs
