@@ -23,7 +23,8 @@ CLI_SRC  := host/main.c host/options.c host/measure.c host/cmd_forces.c host/cmd
             host/cmd_md.c
 GLSL     := $(wildcard glsl/*.glsl glsl/*.frag glsl/*.vert glsl/*.comp glsl/*.h)
 TESTS    := tests/check_host tests/check_gpu tests/check_cli tests/check_run \
-            tests/check_precision
+            tests/check_precision tests/check_md tests/check_md_io tests/check_md_gpu \
+            tests/check_md_fragment tests/check_md_cli
 
 LIB_OBJ  := $(HOST_SRC:.c=.o) $(GL_SRC:.c=.o)
 CLI_OBJ  := $(CLI_SRC:.c=.o)

@@ -314,6 +314,18 @@ static int choose_cell_list(const struct md_config *c, const struct nb_md_box *b
     return 1;
 }
 
+/* The system as nb_md_sim_init will see it, checked before any GL work so
+ * that a bad box or cutoff is the only message. */
+static enum nb_status check_system(const struct md_config *c, const struct nb_particles *p,
+                                   const struct nb_md_box *box, struct nb_error *err)
+{
+    struct nb_md_system sys = { p->n, p->type, p->m, p->q, &c->pot, box,
+                                choose_cell_list(c, box) };
+    if (!p->type)
+        return nb_error_set(err, NB_ERR_PARSE, "molecular dynamics needs particle types");
+    return nb_md_system_check(&sys, err);
+}
+
 /* ---- outputs ----------------------------------------------------------- */
 
 struct outputs {
@@ -498,7 +510,8 @@ static enum nb_status simulate(struct md_config *c, const struct nb_gl_cli *g,
     if (make_system(c, &p, &box, err) != NB_OK)
         goto done;
     apply_box_options(c, &box);
-    if (strcmp(c->backend, "cpu") != 0 && nb_gl_cli_create(g, gl, err) != NB_OK)
+    if (check_system(c, &p, &box, err) != NB_OK ||
+        (strcmp(c->backend, "cpu") != 0 && nb_gl_cli_create(g, gl, err) != NB_OK))
         goto done;
     if (nb_md_engine_create(e, c->backend, *gl, err) != NB_OK ||
         nb_md_sim_init(s, &p, &c->pot, &box, choose_cell_list(c, &box), c->dt, e,
