@@ -17,14 +17,14 @@ HOST_SRC := host/accuracy.c host/error.c host/particles.c host/rng.c host/snapsh
             $(MD_SRC) $(MD_IO_SRC)
 GL_SRC   := src/context.c src/shader.c src/programs.c src/gpu_timer.c src/staging.c src/gaj_compute.c \
             src/force_compute.c src/force_precision.c src/force_fragment.c src/backends.c \
-            src/md_compute.c src/md_fragment.c
+            src/md_compute.c src/md_fragment.c src/md_triangular.c
 CLI_SRC  := host/main.c host/options.c host/measure.c host/cmd_forces.c host/cmd_bench.c \
             host/cmd_compare.c host/cmd_shaders.c host/cmd_run.c host/cmd_precision.c \
-            host/cmd_md.c
+            host/cmd_md.c host/cmd_newton3.c
 GLSL     := $(wildcard glsl/*.glsl glsl/*.frag glsl/*.vert glsl/*.comp glsl/*.h)
 TESTS    := tests/check_host tests/check_gpu tests/check_cli tests/check_run \
             tests/check_precision tests/check_md tests/check_md_io tests/check_md_gpu \
-            tests/check_md_fragment tests/check_md_cli
+            tests/check_md_fragment tests/check_md_cli tests/check_triangular
 
 LIB_OBJ  := $(HOST_SRC:.c=.o) $(GL_SRC:.c=.o)
 CLI_OBJ  := $(CLI_SRC:.c=.o)
@@ -35,7 +35,8 @@ all: deps glnbody spirv/.stamp
 deps:
 	@tools/deps.sh
 
-%.o: %.c host/nb_host.h src/nb_gl.h glsl/nb_config.h glsl/nb_precision.h
+%.o: %.c host/nb_host.h src/nb_gl.h src/gl_internal.h src/md_triangular.h host/cli.h \
+     glsl/nb_config.h glsl/nb_precision.h
 	$(CC) $(CFLAGS) $$(pkg-config --cflags $(PKGS)) -c -o $@ $<
 
 libglnbody.a: $(LIB_OBJ)

@@ -78,6 +78,8 @@ int nb_cmd_shaders(int argc, char **argv);
 int nb_cmd_run(int argc, char **argv);
 int nb_cmd_precision(int argc, char **argv);
 int nb_cmd_md(int argc, char **argv);
+/* glnbody newton3: seed 003's Table 5, triangular kernels against the square loop. */
+int nb_cmd_newton3(int argc, char **argv);
 
 /* Prints "glnbody: <message>" to stderr; returns the exit status: 2 for a
  * bad command line, 1 for any other failure. */

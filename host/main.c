@@ -16,6 +16,8 @@ static const struct {
     { "bench", nb_cmd_bench, "interactions/s of the force kernels, per backend and variant" },
     { "precision", nb_cmd_precision, "force error, offset and speed of every accumulation "
       "mode (seed 004)" },
+    { "newton3", nb_cmd_newton3, "triangular (Newton's third law) MD kernels against the "
+      "square loop (seed 003 Table 5)" },
     { "compare", nb_cmd_compare, "every backend against the CPU reference on a random system" },
     { "shaders", nb_cmd_shaders, "list or emit the shader programs (used by the build)" },
 };

@@ -1,0 +1,60 @@
+/* md_tri1.comp - seed 003's triangular version 1 (section 6.4.1): each pair
+ * evaluated once and written twice into an n x n matrix, the term on i at
+ * [j][i] and the reaction on j at [i][j] (zero on the diagonal), then a
+ * separate pass sums column i into particle i.  Two passes:
+ *   NB_TRI_PASS_PAIRS   invocation i of a round evaluates j = i+1 .. n-1
+ *   NB_TRI_PASS_SUM     force[i] = sum over k of scratch[k n + i]
+ * No invocation reads what another wrote within a pass, so neither needs
+ * a barrier; the dispatch boundary orders them.  The same code runs on one
+ * work group (tri1-wg: rounds of NB_GROUP particles) or on ceil(n /
+ * NB_GROUP) (tri1-gpu).  Where the seed gave each i its own j = i+1+k, the
+ * invocations of a round here share j (from the round's first i + 1, the
+ * lanes with j <= i masked): the j reads are broadcasts and the [j][i]
+ * writes of a round contiguous; [i][j] stays a strided write, as in the
+ * seed. */
+#ifdef NB_TRI_PASS_PAIRS
+void pairs()
+{
+    int local = int(gl_LocalInvocationIndex);
+    int stride = int(gl_NumWorkGroups.x) * NB_GROUP;
+    uint un = uint(n);
+    nb_tri_load_coeffs();
+    for (int base = int(gl_WorkGroupID.x) * NB_GROUP; base < n; base += stride) {
+        int i = base + local;
+        bool live = i < n;
+        vec4 pi = live ? tpos[i] : vec4(0.0);
+        int row = nb_tri_row(pi);
+        if (live)
+            scratch[uint(i) * un + uint(i)] = vec4(0.0);
+        for (int j = base + 1; j < n; j++) {
+            bool counted = live && j > i;
+            vec4 t = nb_tri_pair(pi, tpos[j], row, counted);
+            if (counted) {
+                scratch[uint(j) * un + uint(i)] = t;
+                scratch[uint(i) * un + uint(j)] = nb_tri_reaction(t);
+            }
+        }
+    }
+}
+#endif
+
+void sum_columns()
+{
+    int stride = int(gl_NumWorkGroups.x) * NB_GROUP;
+    uint un = uint(n);
+    for (int i = int(gl_GlobalInvocationID.x); i < n; i += stride) {
+        vec4 sum = vec4(0.0);
+        for (uint k = 0u; k < un; k++)
+            sum += scratch[k * un + uint(i)];
+        force[i] = nb_tri_result(sum);
+    }
+}
+
+void main()
+{
+#ifdef NB_TRI_PASS_PAIRS
+    pairs();
+#else
+    sum_columns();
+#endif
+}

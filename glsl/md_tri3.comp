@@ -1,0 +1,59 @@
+/* md_tri3.comp - seed 003's triangular version 3 on one work group
+ * (section 6.4.3, tri3-wg): each invocation keeps the sums of its own
+ * i-particles in registers and adds the reactions of its pairs to
+ * force_j[] in shared memory, one skewed step at a time:
+ *
+ *   for k = 1 .. n-1:  every i with j = i + k < n evaluates (i, j),
+ *                      sum_i += t, force_j[j] += reaction(t)
+ *                      barrier()
+ *   force[i] = sum_i + force_j[i]
+ *
+ * Every unordered pair {i, j} (i < j) is evaluated once, at step k = j - i.
+ * Within a step the i are distinct, so the j = i + k are distinct and no
+ * two invocations touch the same force_j[] element; the barrier after
+ * every step keeps a fast invocation's step k + 1 from meeting a slow
+ * one's step k (the seed: synchronising only every second step let writes
+ * collide).  The seed skips nothing at k = 0 (its self pair adds a zero
+ * force through the max(r^2, ...) floor); starting at k = 1 drops that
+ * step.  With n above NB_GROUP each invocation holds i = local + NB_GROUP r
+ * for r < NB_TRI_WG_IPT, all at the same step k, their j still distinct.
+ * Positions and coefficients come from the buffers (cached): force_j[]
+ * takes all of the 32 KiB of shared memory GL 4.3 guarantees, so n <=
+ * NB_TRI_WG_MAX. */
+#if NB_GROUP * NB_TRI_WG_IPT != NB_TRI_WG_MAX
+#error "md_tri3.comp: NB_TRI_WG_MAX must be NB_GROUP * NB_TRI_WG_IPT"
+#endif
+
+shared vec4 force_j[NB_TRI_WG_MAX];
+
+void main()
+{
+    int local = int(gl_LocalInvocationIndex);
+    vec4 pi[NB_TRI_WG_IPT], sum[NB_TRI_WG_IPT];
+    int row[NB_TRI_WG_IPT];
+
+    for (int r = 0; r < NB_TRI_WG_IPT; r++) {
+        int i = local + NB_GROUP * r;
+        force_j[i] = vec4(0.0);
+        pi[r] = i < n ? tpos[i] : vec4(0.0);
+        row[r] = nb_tri_row(pi[r]);
+        sum[r] = vec4(0.0);
+    }
+    barrier();
+    for (int k = 1; k < n; k++) {
+        for (int r = 0; r < NB_TRI_WG_IPT; r++) {
+            int j = local + NB_GROUP * r + k;
+            if (j < n) {
+                vec4 t = nb_tri_pair(pi[r], tpos[j], row[r], true);
+                sum[r] += t;
+                force_j[j] += nb_tri_reaction(t);
+            }
+        }
+        barrier();
+    }
+    for (int r = 0; r < NB_TRI_WG_IPT; r++) {
+        int i = local + NB_GROUP * r;
+        if (i < n)
+            force[i] = nb_tri_result(sum[r] + force_j[i]);
+    }
+}

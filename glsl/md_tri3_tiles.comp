@@ -1,0 +1,82 @@
+/* md_tri3_tiles.comp - seed 003's version 3 across the whole GPU (tri3-gpu):
+ * the particles in T = tiles blocks of NB_TRI_TILE, and one work group per
+ * unordered block pair {I, J}, taken round-robin: J = (I + d) mod T for
+ * d = 0 .. T/2, where for even T the pairs at d = T/2 come once (I < T/2).
+ * Work group g is d = g / T, I = g mod T; the last row of an even T is half
+ * long, so its groups are exactly I < T/2.  No group returns early.
+ *
+ * In a group, invocation l holds i = I*B + l + NB_GROUP r (r < NB_TRI_TILE_IPT)
+ * and their sums in registers; J's positions and reactions force_j[] sit in
+ * shared memory.  The B = NB_TRI_TILE slots of J are dealt in NB_GROUP
+ * phases: in phase p invocation l owns the slots g + NB_GROUP s (s <
+ * NB_TRI_TILE_IPT), g = (l + p) mod NB_GROUP, distinct across invocations,
+ * so it updates them without conflict and a barrier is needed once per
+ * phase only (NB_TRI_TILE_IPT^2 pairs per invocation between barriers); the
+ * lanes of a step read consecutive slots.  On the diagonal (d = 0) only
+ * pairs with j > i count, so each unordered pair of the block is evaluated
+ * once.
+ *
+ * No atomics: each block receives exactly one partial sum per partner
+ * block, written to its own slot of scratch, slot c of block b holding the
+ * terms of b's particles against block (b + c) mod T: the i-sums of {I, J}
+ * go to slot d of I, the reactions to slot T - d of J (slot d = T/2 for
+ * even T, where J owns no i-sum; slot 0 on the diagonal holds both).  Every
+ * slot of every block is written exactly once, so no clearing, and
+ * md_tri3_reduce sums the T slots of each particle in a fixed order: the
+ * result does not depend on scheduling. */
+#if NB_GROUP * NB_TRI_TILE_IPT != NB_TRI_TILE
+#error "md_tri3_tiles.comp: NB_TRI_TILE must be NB_GROUP * NB_TRI_TILE_IPT"
+#endif
+
+layout(location = NB_LOC_TRI_TILES) uniform int tiles;
+
+shared vec4 jpos[NB_TRI_TILE];
+shared vec4 force_j[NB_TRI_TILE];
+
+void main()
+{
+    int local = int(gl_LocalInvocationIndex);
+    int g = int(gl_WorkGroupID.x);
+    int d = g / tiles, I = g - d * tiles;
+    int J = (I + d) % tiles;
+    int npad = tiles * NB_TRI_TILE;
+    vec4 pi[NB_TRI_TILE_IPT], sum[NB_TRI_TILE_IPT];
+    int row[NB_TRI_TILE_IPT];
+
+    nb_tri_load_coeffs();
+    for (int r = 0; r < NB_TRI_TILE_IPT; r++) {
+        int slot = local + NB_GROUP * r, i = I * NB_TRI_TILE + slot, j = J * NB_TRI_TILE + slot;
+        jpos[slot] = j < n ? tpos[j] : vec4(0.0);
+        force_j[slot] = vec4(0.0);
+        pi[r] = i < n ? tpos[i] : vec4(0.0);
+        row[r] = nb_tri_row(pi[r]);
+        sum[r] = vec4(0.0);
+    }
+    barrier();
+    for (int p = 0; p < NB_GROUP; p++) {
+        int owned = (local + p) % NB_GROUP;
+        for (int s = 0; s < NB_TRI_TILE_IPT; s++) {
+            int slot = owned + NB_GROUP * s, j = J * NB_TRI_TILE + slot;
+            vec4 pj = jpos[slot], reaction = vec4(0.0);
+            for (int r = 0; r < NB_TRI_TILE_IPT; r++) {
+                int i = I * NB_TRI_TILE + local + NB_GROUP * r;
+                bool counted = i < n && j < n && (d != 0 || j > i);
+                vec4 t = nb_tri_pair(pi[r], pj, row[r], counted);
+                sum[r] += t;
+                reaction += nb_tri_reaction(t);
+            }
+            force_j[slot] += reaction;
+        }
+        barrier();
+    }
+    int reaction_slot = d == 0 ? 0 : tiles - d;
+    for (int r = 0; r < NB_TRI_TILE_IPT; r++) {
+        int slot = local + NB_GROUP * r;
+        if (d == 0) {
+            scratch[I * NB_TRI_TILE + slot] = sum[r] + force_j[slot];
+        } else {
+            scratch[d * npad + I * NB_TRI_TILE + slot] = sum[r];
+            scratch[reaction_slot * npad + J * NB_TRI_TILE + slot] = force_j[slot];
+        }
+    }
+}

@@ -1,0 +1,417 @@
+/* md_triangular.c - Newton's-third-law ("triangular") MD forces on the
+ * compute pipeline, seed 003 section 6.4, next to the square loop.
+ *
+ * The square loop and the seed's three triangular versions, each on one
+ * work group (-wg, the seed's single-multiprocessor experiment of Table 5)
+ * and across the whole device (-gpu), plus lean-gpu: the square loop with
+ * the triangles' pair code, so that a speed-up over square-gpu (the MD
+ * engine's md_pairs.comp, which also pays a minimum image and a cutoff
+ * test per pair) can be split into the law's share and the pair code's.
+ * md_triangular.h lists them; the kernels' comments (glsl/md_tri*.comp)
+ * say why each is correct and what synchronisation it needs.
+ *
+ * Versions 1 and 2 pass the reactions through global memory, so they
+ * spread over the device unchanged (one i per invocation, many work
+ * groups, a dispatch boundary where the -wg kernels have a barrier), but
+ * their pair matrix (16 n^2 bytes, or half) bounds n by the storage-block
+ * limit.  Version 3 passes them through shared memory, which a work group
+ * owns, so across the device it becomes a decomposition into tile pairs.
+ *
+ * tri3-gpu's reactions reach their particles through a partial-sum buffer
+ * and a reduction pass rather than atomics: float atomics are not in GL
+ * 4.3 core (GL_NV_shader_atomic_float is an extension) and their order
+ * changes from run to run; 64-bit integer atomics are NVIDIA's extension
+ * only, and fixed point would need a scale chosen from the data (an ionic
+ * crystal's forces are small differences of large terms).  The partial
+ * buffer is core GL, gives the same bits every run, and costs 16 n^2 /
+ * NB_TRI_TILE bytes (n = 100k: 0.3 GB) and one streaming pass over them. */
+#include <float.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gl_internal.h"
+#include "md_triangular.h"
+
+/* md_pairs_*'s work group (its NB_TILE in programs.c). */
+#define PAIRS_TILE 128
+/* One work group runs on one multiprocessor: above this many particles a
+ * single dispatch of the O(n^2) -wg kernels would run for seconds, where
+ * drivers' watchdogs stop it (see GPU-NOTES.md). */
+#define WG_LONGEST 16384
+#define MAX_PASSES 2
+
+_Static_assert(NB_TRI_WG_MAX == NB_TRI_WG_GROUP * NB_TRI_WG_IPT,
+               "tri3-wg holds NB_TRI_WG_IPT particles per invocation");
+_Static_assert(NB_TRI_TILE == NB_TRI_TILE_GROUP * NB_TRI_TILE_IPT,
+               "tri3-gpu holds NB_TRI_TILE_IPT particles per invocation");
+
+enum kind { K_SQUARE, K_LEAN, K_TRI1, K_TRI2, K_TRI3 };
+
+struct variant {
+    const char *name;
+    enum kind kind;
+    int gpu;                    /* 1: whole device, 0: one work group */
+};
+
+#define VARIANTS(X)                                                          \
+    X("square-wg", K_SQUARE, 0) X("tri1-wg", K_TRI1, 0) X("tri2-wg", K_TRI2, 0)    \
+    X("tri3-wg", K_TRI3, 0) X("square-gpu", K_SQUARE, 1) X("tri1-gpu", K_TRI1, 1)  \
+    X("tri2-gpu", K_TRI2, 1) X("tri3-gpu", K_TRI3, 1) X("lean-gpu", K_LEAN, 1)
+#define VARIANT_ENTRY(name, kind, gpu) { name, kind, gpu },
+#define VARIANT_NAME(name, kind, gpu) name,
+static const struct variant variants[] = { VARIANTS(VARIANT_ENTRY) };
+static const char *const variant_names[] = { VARIANTS(VARIANT_NAME) NULL };
+#define VARIANT_COUNT (sizeof variants / sizeof variants[0])
+
+const char *const *nb_md_tri_variants(void)
+{
+    return variant_names;
+}
+
+enum { B_TPOS, B_QPOS, B_TYPE, B_COEFF, B_FORCE, B_VIRIAL, B_SCRATCH, B_COUNT };
+static const GLuint binding[B_COUNT] = {
+    NB_BIND_TRI_POS, NB_BIND_MD_POS, NB_BIND_MD_TYPE, NB_BIND_MD_COEFF,
+    NB_BIND_MD_FORCE, NB_BIND_MD_VIRIAL, NB_BIND_TRI_SCRATCH
+};
+
+/* One pass: a program and its work groups. */
+struct pass {
+    char program[40];
+    GLuint groups;
+};
+
+/* One evaluation: what it runs and the buffers it owns. */
+struct job {
+    const struct variant *v;
+    const struct nb_md_system *sys;
+    size_t n;
+    int tiles;                  /* tri3-gpu */
+    size_t scratch_bytes;
+    struct pass pass[MAX_PASSES];
+    int passes;
+    GLuint buf[B_COUNT];
+    size_t cap[B_COUNT];
+};
+
+/* ---- what a variant can run -------------------------------------------- */
+
+static enum nb_status find_variant(const char *name, const struct variant **v,
+                                   struct nb_error *err)
+{
+    for (size_t k = 0; k < VARIANT_COUNT; k++)
+        if (name && strcmp(name, variants[k].name) == 0) {
+            *v = &variants[k];
+            return NB_OK;
+        }
+    return nb_error_set(err, NB_ERR_ARGS, "triangular MD: unknown variant '%s' (known: "
+                        "square, tri1, tri2, tri3, each with -wg or -gpu, and lean-gpu)",
+                        name ? name : "(null)");
+}
+
+static enum nb_status check_system(const struct nb_md_system *sys, struct nb_error *err)
+{
+    const struct nb_md_potential *pot = sys->pot;
+    if (nb_md_system_check(sys, err) != NB_OK)
+        return err->status;
+    if (pot->law != NB_LAW_IONIC && pot->law != NB_LAW_LJ)
+        return nb_error_set(err, NB_ERR_UNSUPPORTED, "triangular MD: the %s law is not "
+                            "built (ionic and lj only)", nb_md_law_name(pot->law));
+    for (int a = 0; a < 3; a++)
+        if (sys->box->periodic[a])
+            return nb_error_set(err, NB_ERR_UNSUPPORTED, "triangular MD: open boxes only "
+                                "(axis %c is periodic)", "xyz"[a]);
+    if (pot->cutoff > 0.0 || sys->cell_list)
+        return nb_error_set(err, NB_ERR_UNSUPPORTED, "triangular MD: all pairs without "
+                            "cutoff only (the cutoff is %g%s)", pot->cutoff,
+                            sys->cell_list ? ", cell lists asked for" : "");
+    return NB_OK;
+}
+
+/* The largest n with need(n) <= limit bytes, for the messages. */
+static size_t largest_n(size_t (*need)(size_t), size_t limit)
+{
+    size_t lo = 0, hi = 1;
+    while (need(hi) <= limit && hi < ((size_t)1 << 31))
+        hi *= 2;
+    while (hi - lo > 1) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (need(mid) <= limit)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+static size_t tri1_bytes(size_t n) { return 16 * n * n; }
+static size_t tri2_bytes(size_t n) { return n ? 16 * (n * (n - 1) / 2) : 0; }
+static size_t tri3_bytes(size_t n)
+{
+    size_t tiles = (n + NB_TRI_TILE - 1) / NB_TRI_TILE;
+    return 16 * tiles * tiles * NB_TRI_TILE;
+}
+
+static enum nb_status scratch_limit(struct job *j, size_t (*need)(size_t), const char *what,
+                                    struct nb_error *err)
+{
+    GLint64 max_block = 0;
+    glGetInteger64v(GL_MAX_SHADER_STORAGE_BLOCK_SIZE, &max_block);
+    j->scratch_bytes = need(j->n);
+    if (max_block > 0 && j->scratch_bytes <= (size_t)max_block)
+        return NB_OK;
+    return nb_error_set(err, NB_ERR_LIMIT, "%s: n = %zu needs %s of %zu bytes, over this "
+                        "GL's GL_MAX_SHADER_STORAGE_BLOCK_SIZE of %lld (n <= %zu here)",
+                        j->v->name, j->n, what, j->scratch_bytes, (long long)max_block,
+                        largest_n(need, (size_t)(max_block > 0 ? max_block : 0)));
+}
+
+static enum nb_status check_limits(struct job *j, struct nb_error *err)
+{
+    GLint max_groups = 0;
+    glGetIntegeri_v(GL_MAX_COMPUTE_WORK_GROUP_COUNT, 0, &max_groups);
+    if (!j->v->gpu && j->v->kind == K_TRI3 && j->n > NB_TRI_WG_MAX)
+        return nb_error_set(err, NB_ERR_LIMIT, "tri3-wg: n = %zu exceeds the %d particles "
+                            "whose reactions fit the work group's 32 KiB of shared memory "
+                            "(NB_TRI_WG_MAX); use tri3-gpu", j->n, NB_TRI_WG_MAX);
+    if (!j->v->gpu && j->n > WG_LONGEST)
+        return nb_error_set(err, NB_ERR_LIMIT, "%s: n = %zu exceeds %d, beyond which one "
+                            "work group's dispatch would run for seconds; use the -gpu "
+                            "variant", j->v->name, j->n, WG_LONGEST);
+    if (j->v->kind == K_TRI1)
+        return scratch_limit(j, tri1_bytes, "an n x n pair matrix", err);
+    if (j->v->kind == K_TRI2)
+        return scratch_limit(j, tri2_bytes, "a packed lower-triangle pair matrix", err);
+    size_t group = j->v->kind == K_LEAN ? NB_TRI_WG_GROUP : PAIRS_TILE;
+    if ((j->v->kind == K_LEAN || (j->v->kind == K_SQUARE && j->v->gpu)) &&
+        (j->n + group - 1) / group > (size_t)max_groups)
+        return nb_error_set(err, NB_ERR_LIMIT, "%s: n = %zu needs more than %d work groups",
+                            j->v->name, j->n, max_groups);
+    if (j->v->kind == K_TRI3 && j->v->gpu) {
+        size_t tiles = (j->n + NB_TRI_TILE - 1) / NB_TRI_TILE;
+        if (tiles * (tiles + 1) / 2 > (size_t)max_groups)
+            return nb_error_set(err, NB_ERR_LIMIT, "tri3-gpu: n = %zu makes %zu tile pairs, "
+                                "over the %d work groups of one dispatch", j->n,
+                                tiles * (tiles + 1) / 2, max_groups);
+        j->tiles = (int)tiles;
+        return scratch_limit(j, tri3_bytes, "per-tile partial sums", err);
+    }
+    return NB_OK;
+}
+
+/* ---- passes ------------------------------------------------------------ */
+
+static void add_pass(struct job *j, const char *stem, const char *law, size_t groups)
+{
+    struct pass *p = &j->pass[j->passes++];
+    snprintf(p->program, sizeof p->program, "%s%s%s", stem, law ? "_" : "", law ? law : "");
+    p->groups = (GLuint)(groups ? groups : 1);
+}
+
+static void plan_passes(struct job *j)
+{
+    const char *law = j->sys->pot->law == NB_LAW_IONIC ? "ionic" : "lj";
+    size_t gpu_groups = (j->n + NB_TRI_GPU_GROUP - 1) / NB_TRI_GPU_GROUP;
+    size_t tiles = (size_t)j->tiles;
+    int gpu = j->v->gpu;
+    j->passes = 0;
+    switch (j->v->kind) {
+    case K_SQUARE:
+        if (gpu)
+            add_pass(j, "md_pairs", law, (j->n + PAIRS_TILE - 1) / PAIRS_TILE);
+        else
+            add_pass(j, "md_tri_square_wg", law, 1);
+        break;
+    case K_LEAN:            /* the same program, one round per work group */
+        add_pass(j, "md_tri_square_wg", law, (j->n + NB_TRI_WG_GROUP - 1) / NB_TRI_WG_GROUP);
+        break;
+    case K_TRI1:
+        add_pass(j, gpu ? "md_tri1_pairs_gpu" : "md_tri1_pairs_wg", law, gpu ? gpu_groups : 1);
+        add_pass(j, gpu ? "md_tri1_sum_gpu" : "md_tri1_sum_wg", NULL, gpu ? gpu_groups : 1);
+        break;
+    case K_TRI2:
+        if (gpu) {
+            add_pass(j, "md_tri2_rows_gpu", law, gpu_groups);
+            add_pass(j, "md_tri2_columns_gpu", NULL, gpu_groups);
+        } else {
+            add_pass(j, "md_tri2_wg", law, 1);
+        }
+        break;
+    case K_TRI3:
+        if (gpu) {
+            add_pass(j, "md_tri3_tiles", law, tiles * (tiles + 1) / 2);
+            add_pass(j, "md_tri3_reduce", NULL, gpu_groups);
+        } else {
+            add_pass(j, "md_tri3_wg", law, 1);
+        }
+        break;
+    }
+}
+
+/* Uniforms of one pass, only those its program uses (setting an inactive
+ * location is GL_INVALID_OPERATION): md_pairs_* takes the compute MD
+ * engine's geometry (open box: zero lengths; no cutoff: FLT_MAX as there;
+ * the ionic and LJ laws read neither D nor the sigmoid), every pass n, the
+ * pair kernels the number of types, tri3-gpu's passes the tiles. */
+static void set_uniforms(const struct job *j, const struct pass *p)
+{
+    int types = j->sys->pot->types.count;
+    glUniform1i(NB_LOC_N, (int)j->n);
+    if (strncmp(p->program, "md_pairs", 8) == 0) {
+        glUniform3f(NB_LOC_MD_BOX, 0.0f, 0.0f, 0.0f);
+        glUniform3f(NB_LOC_MD_INV_BOX, 0.0f, 0.0f, 0.0f);
+        glUniform1f(NB_LOC_MD_RC2, FLT_MAX);
+    }
+    if (strstr(p->program, "_ionic") || strstr(p->program, "_lj"))
+        glUniform1i(NB_LOC_MD_TYPES, types);
+    if (strncmp(p->program, "md_tri3_tiles", 13) == 0 ||
+        strcmp(p->program, "md_tri3_reduce") == 0)
+        glUniform1i(NB_LOC_TRI_TILES, j->tiles);
+}
+
+/* ---- buffers ----------------------------------------------------------- */
+
+static enum nb_status upload(struct job *j, int which, const void *data, size_t bytes,
+                             const char *what, struct nb_error *err)
+{
+    if (nb_gl_ensure_buffer(&j->buf[which], &j->cap[which], bytes ? bytes : 16, what,
+                            err) != NB_OK)
+        return err->status;
+    if (data && bytes) {
+        glBindBuffer(GL_SHADER_STORAGE_BUFFER, j->buf[which]);
+        glBufferSubData(GL_SHADER_STORAGE_BUFFER, 0, (GLsizeiptr)bytes, data);
+    }
+    return nb_gl_check(what, err);
+}
+
+/* md_compute.c's coefficient packing: (c12, c6, shift, -, cx, cy^cz, cz, -)
+ * per ordered type pair. */
+static enum nb_status upload_coefficients(struct job *j, struct nb_error *err)
+{
+    struct nb_md_pair_coeff pc[NB_MD_MAX_TYPES * NB_MD_MAX_TYPES];
+    float packed[NB_MD_MAX_TYPES * NB_MD_MAX_TYPES * 8];
+    double coulomb_shift;
+    int pairs = j->sys->pot->types.count * j->sys->pot->types.count;
+    nb_md_pair_coeffs(j->sys->pot, pc, &coulomb_shift);
+    for (int k = 0; k < pairs; k++) {
+        const double v[8] = { pc[k].c12, pc[k].c6, pc[k].u_shift, 0, pc[k].cx, pc[k].a,
+                              pc[k].cz, 0 };
+        for (int e = 0; e < 8; e++)
+            packed[8 * k + e] = (float)v[e];
+    }
+    return upload(j, B_COEFF, packed, sizeof(float) * 8 * (size_t)pairs,
+                  "triangular MD coefficients", err);
+}
+
+/* (x, y, z, type - 1 as int bits) for the md_tri kernels; for md_pairs,
+ * (x, y, z, q) and the types apart. */
+static enum nb_status upload_particles(struct job *j, const double *x, struct nb_error *err)
+{
+    size_t n = j->n;
+    const struct nb_md_system *sys = j->sys;
+    float *p = nb_alloc(4 * n, sizeof *p, "triangular MD positions", err);
+    int32_t *type = p ? nb_alloc(n, sizeof *type, "triangular MD types", err) : NULL;
+    enum nb_status st = type ? NB_OK : NB_ERR_NOMEM;
+    int pairs = j->v->kind == K_SQUARE && j->v->gpu;
+    for (size_t i = 0; st == NB_OK && i < n; i++) {
+        type[i] = sys->type[i] - 1;
+        for (int a = 0; a < 3; a++)
+            p[4 * i + a] = (float)x[3 * i + a];
+        if (pairs)
+            p[4 * i + 3] = (float)(sys->q ? sys->q[i] : sys->pot->types.charge[type[i]]);
+        else
+            memcpy(&p[4 * i + 3], &type[i], sizeof type[i]);
+    }
+    if (st == NB_OK)
+        st = upload(j, pairs ? B_QPOS : B_TPOS, p, 16 * n, "triangular MD positions", err);
+    if (st == NB_OK && pairs)
+        st = upload(j, B_TYPE, type, 4 * n, "triangular MD types", err);
+    free(p);
+    free(type);
+    return st;
+}
+
+static enum nb_status allocate(struct job *j, const double *x, struct nb_error *err)
+{
+    if (upload_particles(j, x, err) != NB_OK || upload_coefficients(j, err) != NB_OK ||
+        upload(j, B_FORCE, NULL, 16 * j->n, "triangular MD forces", err) != NB_OK)
+        return err->status;
+    if (j->v->kind == K_SQUARE && j->v->gpu &&
+        upload(j, B_VIRIAL, NULL, 4 * j->n, "triangular MD virials", err) != NB_OK)
+        return err->status;
+    if (j->scratch_bytes &&
+        upload(j, B_SCRATCH, NULL, j->scratch_bytes, "triangular MD pair scratch", err) != NB_OK)
+        return err->status;
+    for (int b = 0; b < B_COUNT; b++)
+        if (j->buf[b])
+            glBindBufferBase(GL_SHADER_STORAGE_BUFFER, binding[b], j->buf[b]);
+    return NB_OK;
+}
+
+static enum nb_status read_forces(struct job *j, double *f, double *pe, struct nb_error *err)
+{
+    float *fv = nb_alloc(4 * j->n, sizeof *fv, "triangular MD readback", err);
+    if (!fv)
+        return err->status;
+    glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
+    glBindBuffer(GL_SHADER_STORAGE_BUFFER, j->buf[B_FORCE]);
+    glGetBufferSubData(GL_SHADER_STORAGE_BUFFER, 0, (GLsizeiptr)(16 * j->n), fv);
+    if (nb_gl_check("reading triangular MD forces", err) == NB_OK)
+        for (size_t i = 0; i < j->n; i++) {
+            for (int a = 0; a < 3; a++)
+                f[3 * i + a] = fv[4 * i + a];
+            pe[i] = fv[4 * i + 3];
+        }
+    free(fv);
+    return err->status;
+}
+
+/* ---- the entry --------------------------------------------------------- */
+
+static enum nb_status run_passes(struct nb_gl *gl, struct job *j, GLuint *prog,
+                                 double *seconds, struct nb_error *err)
+{
+    struct nb_gpu_timer timer;
+    nb_gpu_timer_init(&timer, gl);
+    nb_gpu_timer_start(&timer);
+    for (int p = 0; p < j->passes; p++) {
+        glUseProgram(prog[p]);
+        set_uniforms(j, &j->pass[p]);
+        glDispatchCompute(j->pass[p].groups, 1, 1);
+        glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+    }
+    *seconds = nb_gpu_timer_stop(&timer);
+    nb_gpu_timer_free(&timer);
+    return nb_gl_check(j->v->name, err);
+}
+
+enum nb_status nb_md_tri_forces(struct nb_gl *gl, const struct nb_md_system *sys,
+                                const double *x, const char *variant, double *f,
+                                double *pe, double *seconds, struct nb_error *err)
+{
+    struct job j;
+    GLuint prog[MAX_PASSES];
+    memset(&j, 0, sizeof j);
+    err->status = NB_OK;
+    *seconds = 0.0;
+    if (find_variant(variant, &j.v, err) != NB_OK || check_system(sys, err) != NB_OK)
+        return err->status;
+    j.sys = sys;
+    j.n = sys->n;
+    if (j.n > (size_t)INT_MAX / 16)
+        return nb_error_set(err, NB_ERR_LIMIT, "%s: n = %zu is too large", j.v->name, j.n);
+    if (check_limits(&j, err) != NB_OK)
+        return err->status;
+    plan_passes(&j);
+    for (int p = 0; p < j.passes; p++)
+        if (nb_gl_program(gl, j.pass[p].program, &prog[p], err) != NB_OK)
+            return err->status;
+    if (j.n == 0)
+        return NB_OK;
+    while (glGetError() != GL_NO_ERROR)
+        ;                       /* errors of earlier calls are not ours */
+    if (allocate(&j, x, err) == NB_OK && run_passes(gl, &j, prog, seconds, err) == NB_OK)
+        read_forces(&j, f, pe, err);
+    glDeleteBuffers(B_COUNT, j.buf);
+    return err->status;
+}

@@ -1,0 +1,425 @@
+/* check_triangular.c - the Newton's-third-law MD kernels (seed 003 section
+ * 6.4; src/md_triangular.c) against the square loop and the CPU reference
+ * nb_md_cpu_forces (double), on fresh random multi-type ionic and LJ
+ * systems (Mesa llvmpipe in CI, any GL 4.3 GPU elsewhere).
+ *
+ * Bounds, per particle i of n: |dF| <= tol(n) sum_j |F_ij| and |dpe| <=
+ * tol(n) sum_j |u_ij| / 2, with tol(n) = 5e-6 + n 2^-26, against the CPU
+ * and against the square loop of the same scale alike (not the doubled
+ * bound the triangle inequality would allow).  Each pair term counts as
+ * the sum of its parts' magnitudes (LJ's r^-12 and r^-6, ionic Coulomb and
+ * repulsion), which cancel near equilibrium while float rounding stays
+ * relative to them.  The first term covers one float pair term: a few
+ * ulps of its parts on llvmpipe (2.7e-7 seen at n = 2), up to ~3e-6 where
+ * pow(1/r, cz) is ex2(cz lg2(1/r)) and 1/r an rsqrt, both approximate
+ * (NVIDIA), since cz <= 12 multiplies their errors.  The second covers
+ * the sums: a float sum of n terms errs by up to n 2^-24 of the sum of
+ * their magnitudes (Higham's bound for recursive summation; in a crystal
+ * the terms cancel, so the magnitude sum is the scale, not |F|), and about
+ * 0.05 n 2^-24 is what the square loop and the triangles show on llvmpipe
+ * (7.4e-6 for LJ at n = 2311, SPIR-V and GLSL paths, 8 seeds); a quarter
+ * of the worst case keeps 4x over that, and a near pair dropped, counted
+ * twice, or given the wrong sign or type still fails.  Positions are
+ * float-representable, so the bounds measure the kernels, not the
+ * rounding of the input.  NB_TEST_SEED=S replays a run. */
+#include <check.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "md_triangular.h"
+#include "gl_suite.h"
+
+#define COUNT(a) (sizeof(a) / sizeof((a)[0]))
+
+static struct nb_gl *gl;
+static uint64_t seed;
+
+/* 1-3, primes, sizes around the work groups (128, 512) and tiles (512):
+ * 513 and 1031 make 2 and 3 tiles (even and odd round-robin), 2048 is
+ * tri3-wg's largest, 2311 (prime, 5 tiles) only for the rest. */
+static const size_t sizes[] = { 1, 2, 3, 7, 31, 127, 257, 513, 1031, 2048, 2311 };
+
+/* n particles of `types` types on a jittered simple cubic lattice of
+ * spacing 1 (each coordinate moved by at most 0.1 about its site, so no
+ * pair is closer than 0.8), open box around it. */
+static void make_particles(struct nb_particles *p, struct nb_md_box *box, size_t n,
+                           int types, uint64_t s)
+{
+    struct nb_error err = { 0 };
+    struct nb_rng rng;
+    size_t side = 1;
+    while (side * side * side < n)
+        side++;
+    nb_rng_seed(&rng, s);
+    ck_assert_int_eq(nb_particles_alloc(p, n, &err), NB_OK);
+    ck_assert_int_eq(nb_particles_add_types(p, &err), NB_OK);
+    ck_assert_int_eq(nb_particles_add_charges(p, &err), NB_OK);
+    for (size_t i = 0; i < n; i++) {
+        size_t c[3] = { i % side, (i / side) % side, i / (side * side) };
+        for (int a = 0; a < 3; a++)
+            p->x[3 * i + a] = (double)(float)(c[a] + 0.5 + 0.2 * (nb_rng_uniform(&rng) - 0.5));
+        p->type[i] = 1 + (int)(nb_rng_uniform(&rng) * types);
+        p->m[i] = 1.0 + nb_rng_uniform(&rng);
+        p->q[i] = (double)(float)(nb_rng_uniform(&rng) - 0.5);
+    }
+    for (int a = 0; a < 3; a++) {
+        box->lo[a] = -1.0;
+        box->hi[a] = (double)side + 1.0;
+        box->periodic[a] = 0;
+    }
+}
+
+/* Random symmetric per-pair coefficients: ionic cx in [-1, 1), cy in
+ * [0.5, 0.8), cz in [6, 12); LJ eps in [0.5, 1.5), sigma in [0.8, 1)
+ * mixed.  No cutoff. */
+static void make_potential(struct nb_md_potential *pot, enum nb_md_law law, int types,
+                           uint64_t s)
+{
+    struct nb_rng rng;
+    nb_rng_seed(&rng, s ^ 0x5bd1e995u);
+    nb_md_potential_default(pot, law, types);
+    for (int t = 0; t < types; t++) {
+        pot->types.eps[t][t] = 0.5 + nb_rng_uniform(&rng);
+        pot->types.sigma[t][t] = 0.8 + 0.2 * nb_rng_uniform(&rng);
+    }
+    nb_md_potential_mix(pot, NB_MIX_ARITHMETIC);
+    for (int t = 0; t < types; t++)
+        for (int u = 0; u <= t; u++) {
+            double v[3] = { 2.0 * nb_rng_uniform(&rng) - 1.0, 0.5 + 0.3 * nb_rng_uniform(&rng),
+                            6.0 + 6.0 * nb_rng_uniform(&rng) };
+            memcpy(pot->types.ionic[t][u], v, sizeof v);
+            memcpy(pot->types.ionic[u][t], v, sizeof v);
+        }
+}
+
+static void system_of(struct nb_md_system *sys, const struct nb_particles *p,
+                      const struct nb_md_potential *pot, const struct nb_md_box *box)
+{
+    sys->n = p->n;
+    sys->type = p->type;
+    sys->m = p->m;
+    sys->q = p->q;
+    sys->pot = pot;
+    sys->box = box;
+    sys->cell_list = 0;
+}
+
+/* What the bounds scale with: sum_j |F_ij| and sum_j |u_ij| / 2, each
+ * pair term taken as the sum of its parts' magnitudes (LJ: r^-12 and r^-6;
+ * ionic: Coulomb and repulsion), since the parts cancel near a pair's
+ * equilibrium distance and float rounding is relative to them. */
+static void pair_magnitudes(const struct nb_md_system *sys, const double *x,
+                            double *f_abs, double *u_abs)
+{
+    struct nb_md_pair_coeff coeff[NB_MD_MAX_TYPES * NB_MD_MAX_TYPES];
+    double cshift;
+    int t = sys->pot->types.count, ionic = sys->pot->law == NB_LAW_IONIC;
+    nb_md_pair_coeffs(sys->pot, coeff, &cshift);
+    for (size_t i = 0; i < sys->n; i++) {
+        f_abs[i] = u_abs[i] = 0.0;
+        for (size_t j = 0; j < sys->n; j++) {
+            const struct nb_md_pair_coeff *c =
+                &coeff[(sys->type[i] - 1) * t + sys->type[j] - 1];
+            double r2 = 0.0;
+            if (j == i)
+                continue;
+            for (int a = 0; a < 3; a++)
+                r2 += (x[3 * i + a] - x[3 * j + a]) * (x[3 * i + a] - x[3 * j + a]);
+            double r = sqrt(r2), s6 = 1.0 / (r2 * r2 * r2);
+            if (ionic) {
+                double rep = c->a * pow(r, -c->cz);
+                f_abs[i] += fabs(c->cx) / r2 + rep * r;
+                u_abs[i] += 0.5 * (fabs(c->cx) / r + rep * r2 / (c->cz - 2.0));
+            } else {
+                f_abs[i] += (12.0 * c->c12 * s6 * s6 + 6.0 * c->c6 * s6) / r;
+                u_abs[i] += 0.5 * (c->c12 * s6 * s6 + c->c6 * s6);
+            }
+        }
+    }
+}
+
+/* Forces, energies and the scales of one system. */
+struct solution {
+    size_t n;
+    double *f, *pe, *f_abs, *u_abs;
+};
+
+static void solution_alloc(struct solution *s, size_t n)
+{
+    s->n = n;
+    s->f = calloc(3 * n + 1, sizeof(double));
+    s->pe = calloc(n + 1, sizeof(double));
+    s->f_abs = calloc(n + 1, sizeof(double));
+    s->u_abs = calloc(n + 1, sizeof(double));
+    ck_assert(s->f && s->pe && s->f_abs && s->u_abs);
+}
+
+static void solution_free(struct solution *s)
+{
+    free(s->f);
+    free(s->pe);
+    free(s->f_abs);
+    free(s->u_abs);
+}
+
+/* The CPU's forces and energies, with the magnitude sums. */
+static void reference(const struct nb_md_system *sys, const double *x, struct solution *ref)
+{
+    struct nb_error err = { 0 };
+    double *vir = calloc(sys->n + 1, sizeof *vir);
+    ck_assert(vir);
+    solution_alloc(ref, sys->n);
+    ck_assert_msg(nb_md_cpu_forces(sys, x, ref->f, ref->pe, vir, &err) == NB_OK, "%s",
+                  err.message);
+    pair_magnitudes(sys, x, ref->f_abs, ref->u_abs);
+    free(vir);
+}
+
+/* Runs variant; NB_OK or the status it refused with. */
+static enum nb_status run_variant(const struct nb_md_system *sys, const double *x,
+                                  const char *variant, struct solution *got,
+                                  struct nb_error *err)
+{
+    double seconds = -1.0;
+    solution_alloc(got, sys->n);
+    enum nb_status st = nb_md_tri_forces(gl, sys, x, variant, got->f, got->pe, &seconds, err);
+    if (st == NB_OK)
+        ck_assert_msg(seconds >= 0.0 && isfinite(seconds), "%s: %g s", variant, seconds);
+    return st;
+}
+
+/* The relative bound for n particles (see the top). */
+static double tolerance(size_t n)
+{
+    return 5e-6 + (double)n * 0x1p-26;
+}
+
+/* got against want, on ref's scales. */
+static void assert_close(const struct solution *got, const struct solution *want,
+                         const struct solution *ref, const char *what)
+{
+    double tol = tolerance(ref->n);
+    for (size_t i = 0; i < ref->n; i++) {
+        for (int a = 0; a < 3; a++)
+            ck_assert_msg(fabs(got->f[3 * i + a] - want->f[3 * i + a]) <= tol * ref->f_abs[i],
+                          "%s: F[%zu][%d] = %.9g, expected %.9g (scale %.3g, seed %llu)",
+                          what, i, a, got->f[3 * i + a], want->f[3 * i + a], ref->f_abs[i],
+                          (unsigned long long)seed);
+        ck_assert_msg(fabs(got->pe[i] - want->pe[i]) <= tol * ref->u_abs[i],
+                      "%s: pe[%zu] = %.9g, expected %.9g (scale %.3g, seed %llu)", what, i,
+                      got->pe[i], want->pe[i], ref->u_abs[i], (unsigned long long)seed);
+    }
+}
+
+static int one_work_group(const char *variant)
+{
+    return strstr(variant, "-wg") != NULL;
+}
+
+/* Every variant of one system against the CPU and the square loop of its
+ * scale; tri3-wg refuses n > NB_TRI_WG_MAX with NB_ERR_LIMIT. */
+static void check_system(const struct nb_md_system *sys, const double *x, const char *label)
+{
+    const char *const *names = nb_md_tri_variants();
+    struct solution ref, square[2];
+    struct nb_error err = { 0 };
+    char what[128];
+    reference(sys, x, &ref);
+    for (int gpu = 0; gpu < 2; gpu++) {
+        snprintf(what, sizeof what, "%s %s", label, gpu ? "square-gpu" : "square-wg");
+        ck_assert_msg(run_variant(sys, x, gpu ? "square-gpu" : "square-wg", &square[gpu],
+                                  &err) == NB_OK, "%s: %s", what, err.message);
+        assert_close(&square[gpu], &ref, &ref, what);
+    }
+    for (size_t k = 0; names[k]; k++) {
+        struct solution got;
+        snprintf(what, sizeof what, "%s %s", label, names[k]);
+        enum nb_status st = run_variant(sys, x, names[k], &got, &err);
+        if (strcmp(names[k], "tri3-wg") == 0 && sys->n > NB_TRI_WG_MAX) {
+            ck_assert_msg(st == NB_ERR_LIMIT, "%s: status %d, expected NB_ERR_LIMIT", what,
+                          (int)st);
+        } else {
+            ck_assert_msg(st == NB_OK, "%s: %s", what, err.message);
+            assert_close(&got, &ref, &ref, what);
+            assert_close(&got, &square[!one_work_group(names[k])], &ref, what);
+        }
+        solution_free(&got);
+    }
+    solution_free(&square[0]);
+    solution_free(&square[1]);
+    solution_free(&ref);
+}
+
+/* Random multi-type systems of every size, for the ionic law (_i = 0)
+ * and LJ (_i = 1). */
+START_TEST(variants_match_square_and_cpu)
+{
+    enum nb_md_law law = _i == 0 ? NB_LAW_IONIC : NB_LAW_LJ;
+    for (size_t k = 0; k < COUNT(sizes); k++) {
+        struct nb_particles p = { 0 };
+        struct nb_md_box box;
+        struct nb_md_potential pot;
+        struct nb_md_system sys;
+        char label[64];
+        uint64_t s = seed + 131 * k + (uint64_t)_i;
+        int types = 1 + (int)(s % 4);
+        make_particles(&p, &box, sizes[k], types, s);
+        make_potential(&pot, law, types, s);
+        system_of(&sys, &p, &pot, &box);
+        snprintf(label, sizeof label, "%s n=%zu types=%d", nb_md_law_name(law), sizes[k],
+                 types);
+        check_system(&sys, p.x, label);
+        nb_particles_free(&p);
+    }
+}
+END_TEST
+
+/* Seed 003's system: the fluorite crystal of 3^3 cells (N = 324, Table 5)
+ * with the default UO2-like coefficients (nb_md_ionic_default). */
+START_TEST(seed_crystal_matches)
+{
+    struct nb_particles p = { 0 };
+    struct nb_md_box box;
+    struct nb_md_potential pot;
+    struct nb_md_system sys;
+    struct nb_error err = { 0 };
+    nb_md_ionic_default(&pot);
+    ck_assert_msg(nb_md_ionic_crystal(&p, &box, 3, 1.0, &pot, &err) == NB_OK, "%s",
+                  err.message);
+    ck_assert_uint_eq(p.n, 324);
+    system_of(&sys, &p, &pot, &box);
+    check_system(&sys, p.x, "fluorite 3^3");
+    nb_particles_free(&p);
+}
+END_TEST
+
+/* No variant depends on the order the GPU runs its invocations in: two
+ * runs give the same bits (tri3-gpu's reason to use partial sums rather
+ * than float atomics). */
+START_TEST(variants_are_deterministic)
+{
+    const char *const *names = nb_md_tri_variants();
+    struct nb_particles p = { 0 };
+    struct nb_md_box box;
+    struct nb_md_potential pot;
+    struct nb_md_system sys;
+    struct nb_error err = { 0 };
+    make_particles(&p, &box, 1031, 3, seed);
+    make_potential(&pot, NB_LAW_IONIC, 3, seed);
+    system_of(&sys, &p, &pot, &box);
+    for (size_t k = 0; names[k]; k++) {
+        struct solution a, b;
+        ck_assert_msg(run_variant(&sys, p.x, names[k], &a, &err) == NB_OK, "%s: %s",
+                      names[k], err.message);
+        ck_assert_msg(run_variant(&sys, p.x, names[k], &b, &err) == NB_OK, "%s: %s",
+                      names[k], err.message);
+        ck_assert_msg(memcmp(a.f, b.f, 3 * p.n * sizeof *a.f) == 0 &&
+                      memcmp(a.pe, b.pe, p.n * sizeof *a.pe) == 0,
+                      "%s: two runs differ", names[k]);
+        solution_free(&a);
+        solution_free(&b);
+    }
+    nb_particles_free(&p);
+}
+END_TEST
+
+/* Sizes a variant cannot hold are refused before any GPU work, naming the
+ * limit: tri3-wg above NB_TRI_WG_MAX, every -wg variant far above it, the
+ * pair matrices of tri1 and tri2 over the storage-block limit. */
+START_TEST(too_large_refused)
+{
+    static const struct { size_t n; const char *variant, *says; } cases[] = {
+        { NB_TRI_WG_MAX + 1, "tri3-wg", "shared memory" },
+        { 100000, "square-wg", "work group" },
+        { 100000, "tri2-wg", "work group" },
+        { 100000, "tri1-gpu", "GL_MAX_SHADER_STORAGE_BLOCK_SIZE" },
+        { 100000, "tri2-gpu", "GL_MAX_SHADER_STORAGE_BLOCK_SIZE" },
+    };
+    struct nb_md_potential pot;
+    nb_md_ionic_default(&pot);
+    for (size_t k = 0; k < COUNT(cases); k++) {
+        struct nb_particles p = { 0 };
+        struct nb_md_box box;
+        struct nb_md_system sys;
+        struct nb_error err = { 0 };
+        struct solution out;
+        double seconds;
+        make_particles(&p, &box, cases[k].n, 2, seed + k);
+        system_of(&sys, &p, &pot, &box);
+        solution_alloc(&out, p.n);
+        enum nb_status st = nb_md_tri_forces(gl, &sys, p.x, cases[k].variant, out.f, out.pe,
+                                             &seconds, &err);
+        ck_assert_msg(st == NB_ERR_LIMIT, "%s n=%zu: status %d (%s)", cases[k].variant,
+                      cases[k].n, (int)st, err.message);
+        ck_assert_msg(strstr(err.message, cases[k].says) &&
+                      strstr(err.message, cases[k].variant),
+                      "%s: message '%s' does not say '%s'", cases[k].variant, err.message,
+                      cases[k].says);
+        solution_free(&out);
+        nb_particles_free(&p);
+    }
+}
+END_TEST
+
+/* Systems outside the kernels' scope are refused, naming why; an unknown
+ * variant is an argument error. */
+START_TEST(other_systems_refused)
+{
+    struct nb_particles p = { 0 };
+    struct nb_md_box box;
+    struct nb_md_potential pot;
+    struct nb_md_system sys;
+    struct nb_error err = { 0 };
+    struct solution out;
+    double seconds;
+    static const struct { const char *variant, *says; } cases[] = {
+        { "tri4-gpu", "tri4-gpu" }, { "tri3-gpu", "periodic" }, { "tri3-gpu", "cutoff" },
+        { "tri3-wg", "cell lists" }, { "tri1-wg", "ljc-constant" }, { "square-gpu", "periodic" },
+    };
+    make_particles(&p, &box, 27, 2, seed);
+    make_potential(&pot, NB_LAW_IONIC, 2, seed);
+    system_of(&sys, &p, &pot, &box);
+    solution_alloc(&out, p.n);
+    for (size_t k = 0; k < COUNT(cases); k++) {
+        /* 0: as made; 1: y periodic (needs a cutoff); 2: open again; 3: cell
+         * lists; 4: the LJC law without cutoff; 5: LJ with z periodic. */
+        box.periodic[1] = k == 1;
+        box.hi[1] = k == 1 ? 40.0 : box.hi[0];
+        pot.cutoff = k == 1 || k == 2 || k == 3 || k == 5 ? 2.5 : 0.0;
+        sys.cell_list = k == 3;
+        pot.law = k == 4 ? NB_LAW_LJC_CONSTANT : k == 5 ? NB_LAW_LJ : NB_LAW_IONIC;
+        box.periodic[2] = k == 5;
+        box.hi[2] = k == 5 ? 40.0 : box.hi[0];
+        enum nb_status st = nb_md_tri_forces(gl, &sys, p.x, cases[k].variant, out.f, out.pe,
+                                             &seconds, &err);
+        ck_assert_msg(st == (k == 0 ? NB_ERR_ARGS : NB_ERR_UNSUPPORTED),
+                      "case %zu (%s): status %d (%s)", k, cases[k].variant, (int)st,
+                      err.message);
+        ck_assert_msg(strstr(err.message, cases[k].says), "case %zu: message '%s' does not "
+                      "say '%s'", k, err.message, cases[k].says);
+    }
+    solution_free(&out);
+    nb_particles_free(&p);
+}
+END_TEST
+
+static Suite *triangular_suite(void)
+{
+    Suite *s = suite_create("triangular");
+    TCase *tc = tcase_create("newton3");
+    tcase_set_timeout(tc, 900);
+    tcase_add_loop_test(tc, variants_match_square_and_cpu, 0, 2);
+    tcase_add_test(tc, seed_crystal_matches);
+    tcase_add_test(tc, variants_are_deterministic);
+    tcase_add_test(tc, too_large_refused);
+    tcase_add_test(tc, other_systems_refused);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+int main(void)
+{
+    return run_gl_suite("check_triangular", triangular_suite(), &gl, &seed);
+}
