@@ -24,8 +24,14 @@
 
 layout(location = NB_LOC_PREC_SCALE) uniform vec4 prec_scale;
 
+/* Where the sums go: the GA kernel's result binding unless the including
+ * program (the MD one, whose binding 1 holds types) names another. */
+#ifndef NB_PREC_BIND_RESULT
+#define NB_PREC_BIND_RESULT NB_BIND_OUT
+#endif
+
 #if defined(NB_PRECISION_B) || defined(NB_PRECISION_G)
-layout(std430, binding = NB_BIND_OUT) writeonly buffer Results { dvec4 result[]; };
+layout(std430, binding = NB_PREC_BIND_RESULT) writeonly buffer Results { dvec4 result[]; };
 dvec4 acc;
 void acc_init() { acc = dvec4(0.0); }
 void acc_add(vec4 t) { acc += dvec4(t); }
@@ -34,7 +40,7 @@ void acc_tile_end() {}
 void acc_store(int i) { result[i] = acc; }
 
 #elif defined(NB_PRECISION_H)
-layout(std430, binding = NB_BIND_OUT) writeonly buffer Results { i64vec4 result[]; };
+layout(std430, binding = NB_PREC_BIND_RESULT) writeonly buffer Results { i64vec4 result[]; };
 i64vec4 acc;
 void acc_init() { acc = i64vec4(0); }
 /* |t| * 2^k < 2^62 by the choice of k: exact scaling, no overflow; the
@@ -48,7 +54,7 @@ void acc_tile_end() {}
 void acc_store(int i) { result[i] = acc; }
 
 #elif defined(NB_PRECISION_M)
-layout(std430, binding = NB_BIND_OUT) writeonly buffer Results { vec4 result[]; };
+layout(std430, binding = NB_PREC_BIND_RESULT) writeonly buffer Results { vec4 result[]; };
 vec4 acc;
 void acc_init() { acc = vec4(0.0); }
 void acc_add(vec4 t) { acc += abs(t); }
@@ -56,7 +62,7 @@ void acc_tile_end() {}
 void acc_store(int i) { result[i] = acc; }
 
 #else   /* C, D, E, F: a float high part and a float or int low part */
-layout(std430, binding = NB_BIND_OUT) writeonly buffer Results { uvec4 result[]; };
+layout(std430, binding = NB_PREC_BIND_RESULT) writeonly buffer Results { uvec4 result[]; };
 vec4 hs;
 #if defined(NB_PRECISION_F)
 ivec4 li;

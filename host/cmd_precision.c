@@ -2,7 +2,11 @@
  * one system: every accumulation mode of the compute backend's GA kernel
  * against the CPU in double (f_err, eq. 10), its force offset (eq. 11) and
  * its speed (median GL device seconds, interactions/s, and the share of
- * mode A's). */
+ * mode A's).  The MD systems (--ic lj16: seed 004's System 2, 16 LJ types
+ * with random parameters, no cutoff; --ic ionic: seed 003's crystal) run
+ * the MD all-pairs kernel: mode A is the compute MD engine's, B..H
+ * md_precision.comp. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -52,9 +56,12 @@ static enum nb_status configure(const struct precision_args *a, struct precision
     c->system = a->input ? a->input : "plummer";
     if (a->input && (a->ic || a->n || a->seed))
         return nb_error_set(err, NB_ERR_ARGS, "--input excludes --ic, --n and --seed");
+    if (a->ic && strcmp(a->ic, "plummer") != 0 && strcmp(a->ic, "lj16") != 0 &&
+        strcmp(a->ic, "ionic") != 0)
+        return nb_error_set(err, NB_ERR_ARGS, "--ic: unknown system '%s' (plummer, "
+                            "lj16 or ionic)", a->ic);
     if (a->ic && strcmp(a->ic, "plummer") != 0)
-        return nb_error_set(err, NB_ERR_ARGS, "--ic: unknown initial conditions '%s' "
-                            "(known: plummer)", a->ic);
+        c->system = a->ic;
     if ((a->n && nb_parse_long("n", a->n, 2, 1L << 26, n, err) != NB_OK) ||
         (a->seed && nb_parse_long("seed", a->seed, 0, 1L << 62, seed, err) != NB_OK) ||
         (a->eps && nb_parse_double("softening", a->eps, 0.0, &c->eps, err) != NB_OK) ||
@@ -135,13 +142,181 @@ static enum nb_status report(const struct precision_config *c, const struct nb_p
     return st;
 }
 
+/* ---- the MD systems ----------------------------------------------------- */
+
+/* Seed 004's System 2: n particles of 16 types with random LJ parameters
+ * (eps 0.5..1.5, sigma 0.8..1.0, Lorentz-Berthelot pairs), no cutoff, on a
+ * jittered cubic lattice of spacing 1.1 (no pair closer than 0.9: the
+ * paper gives no positions; random ones would overlap). */
+static enum nb_status make_lj16(struct nb_particles *p, struct nb_md_box *box,
+                                struct nb_md_potential *pot, size_t n, uint64_t seed,
+                                struct nb_error *err)
+{
+    struct nb_rng rng;
+    size_t side = 1;
+    while (side * side * side < n)
+        side++;
+    nb_rng_seed(&rng, seed);
+    nb_md_potential_default(pot, NB_LAW_LJ, 16);
+    for (int t = 0; t < 16; t++) {
+        pot->types.eps[t][t] = 0.5 + nb_rng_uniform(&rng);
+        pot->types.sigma[t][t] = 0.8 + 0.2 * nb_rng_uniform(&rng);
+    }
+    nb_md_potential_mix(pot, NB_MIX_ARITHMETIC);
+    if (nb_particles_alloc(p, n, err) != NB_OK || nb_particles_add_types(p, err) != NB_OK)
+        return err->status;
+    for (size_t i = 0; i < n; i++) {
+        size_t c[3] = { i % side, (i / side) % side, i / (side * side) };
+        for (int a = 0; a < 3; a++)
+            p->x[3 * i + a] = (double)(float)(1.1 * (double)c[a] +
+                                              0.2 * (nb_rng_uniform(&rng) - 0.5));
+        p->type[i] = 1 + (int)(16 * nb_rng_uniform(&rng));
+        p->m[i] = 1.0;
+    }
+    for (int a = 0; a < 3; a++) {
+        box->lo[a] = -1.0;
+        box->hi[a] = 1.1 * (double)side + 1.0;
+        box->periodic[a] = 0;
+    }
+    return NB_OK;
+}
+
+/* Seed 003's crystal: the largest k^3 cells of 12 ions with 12 k^3 <= n. */
+static enum nb_status make_ionic(struct nb_particles *p, struct nb_md_box *box,
+                                 struct nb_md_potential *pot, size_t n, struct nb_error *err)
+{
+    int k = 1;
+    while (12 * (size_t)(k + 1) * (k + 1) * (k + 1) <= n)
+        k++;
+    nb_md_potential_default(pot, NB_LAW_IONIC, 2);
+    nb_md_ionic_default(pot);
+    return nb_md_ionic_crystal(p, box, k, 1.0, pot, err);
+}
+
+/* Seed 004 eqs. 10 and 11 for forces f against ref. */
+static void force_errors(size_t n, const double *f, const double *ref, double *f_err,
+                         double *f_offset)
+{
+    double diff = 0.0, norm = 0.0, abs_sum = 0.0, sum[3] = { 0 };
+    for (size_t i = 0; i < n; i++) {
+        double d2 = 0.0, r2 = 0.0, f2 = 0.0;
+        for (int a = 0; a < 3; a++) {
+            d2 += (f[3 * i + a] - ref[3 * i + a]) * (f[3 * i + a] - ref[3 * i + a]);
+            r2 += ref[3 * i + a] * ref[3 * i + a];
+            f2 += f[3 * i + a] * f[3 * i + a];
+            sum[a] += f[3 * i + a];
+        }
+        diff += sqrt(d2);
+        norm += sqrt(r2);
+        abs_sum += sqrt(f2);
+    }
+    *f_err = norm > 0 ? diff / norm : 0.0;
+    *f_offset = abs_sum > 0 ? sqrt(sum[0] * sum[0] + sum[1] * sum[1] + sum[2] * sum[2]) /
+                              abs_sum : 0.0;
+}
+
+/* Median device seconds of mode on sys (A: the compute MD engine). */
+static enum nb_status time_md_mode(struct nb_gl *gl, struct nb_md_engine *e,
+                                   const struct nb_md_system *sys, const double *x,
+                                   enum nb_precision mode, const struct precision_config *c,
+                                   double *f, double *pe, double *median, struct nb_error *err)
+{
+    double *secs = nb_alloc((size_t)c->runs, sizeof *secs, "timings", err);
+    double *vir = nb_alloc(sys->n, sizeof *vir, "virials", err);
+    enum nb_status st = secs && vir ? NB_OK : NB_ERR_NOMEM;
+    for (long r = -c->warmup; st == NB_OK && r < c->runs; r++) {
+        struct nb_md_timings t0, t1;
+        double s = 0.0;
+        if (mode == NB_PRECISION_A) {
+            e->timings(e->state, &t0);
+            st = e->forces(e->state, x, f, pe, vir, err);
+            e->timings(e->state, &t1);
+            s = t1.force - t0.force;
+        } else {
+            st = nb_md_prec_forces(gl, sys, x, mode, f, pe, &s, NULL, NULL, err);
+        }
+        if (r >= 0)
+            secs[r] = s;
+    }
+    if (st == NB_OK)
+        *median = nb_median(secs, (size_t)c->runs);
+    free(secs);
+    free(vir);
+    return st;
+}
+
+static enum nb_status report_md(const struct precision_config *c, const struct nb_particles *p,
+                                const struct nb_md_box *box, const struct nb_md_potential *pot,
+                                const struct nb_gl_cli *g, const char *csv_path,
+                                struct nb_error *err)
+{
+    struct nb_md_system sys = { p->n, p->type, p->m, p->q, pot, box, 0 };
+    struct nb_md_engine e = { 0 };
+    struct nb_outfile csv = { 0 };
+    struct nb_gl *gl = NULL;
+    double a_rate = 0.0;
+    double *ref = nb_alloc(3 * p->n, sizeof *ref, "reference", err);
+    double *f = nb_alloc(3 * p->n, sizeof *f, "forces", err);
+    double *pe = nb_alloc(2 * p->n, sizeof *pe, "energies", err);
+    enum nb_status st = ref && f && pe ? NB_OK : NB_ERR_NOMEM;
+    if (st == NB_OK)
+        st = nb_md_cpu_forces(&sys, p->x, ref, pe, pe + p->n, err);
+    if (st == NB_OK && (st = nb_gl_cli_create(g, &gl, err)) == NB_OK &&
+        (st = nb_md_engine_compute_create(&e, gl, err)) == NB_OK)
+        st = e.setup(e.state, &sys, err);
+    if (st == NB_OK && csv_path && (st = nb_outfile_open(&csv, csv_path, err)) == NB_OK)
+        fputs("system,n,mode,f_err,f_offset,median_s,interactions_per_s,runs\n", csv.fp);
+    if (st == NB_OK)
+        printf("MD all-pairs kernel, %s (%s law), N = %zu, renderer %s\n"
+               "%-4s %10s %10s %11s %13s %8s\n", c->system, nb_md_law_name(pot->law), p->n,
+               e.renderer(e.state), "mode", "f_err", "f_offset", "seconds", "interact./s",
+               "of A");
+    for (int k = 0; st == NB_OK && k < c->mode_count; k++) {
+        enum nb_precision mode = c->modes[k];
+        double seconds, f_err, f_offset;
+        st = time_md_mode(gl, &e, &sys, p->x, mode, c, f, pe, &seconds, err);
+        if (st == NB_ERR_UNSUPPORTED) {     /* G of the ionic law: say so, go on */
+            printf("%-4s %s\n", nb_precision_name(mode), err->message);
+            err->status = st = NB_OK;
+            continue;
+        }
+        if (st != NB_OK)
+            break;
+        force_errors(p->n, f, ref, &f_err, &f_offset);
+        double rate = (double)p->n * (double)p->n / seconds;
+        if (mode == NB_PRECISION_A)
+            a_rate = rate;
+        char share[16] = "-";
+        if (a_rate > 0.0)
+            snprintf(share, sizeof share, "%.2f", rate / a_rate);
+        printf("%-4s %10.3e %10.3e %11.4e %13.4e %8s\n", nb_precision_name(mode), f_err,
+               f_offset, seconds, rate, share);
+        if (csv.fp)
+            fprintf(csv.fp, "\"%s\",%zu,%s,%.6e,%.6e,%.6e,%.6e,%ld\n", c->system, p->n,
+                    nb_precision_name(mode), f_err, f_offset, seconds, rate, c->runs);
+    }
+    if (csv.fp && st == NB_OK)
+        st = nb_outfile_commit(&csv, err);
+    else if (csv.fp)
+        nb_outfile_abort(&csv);
+    if (e.destroy)
+        e.destroy(e.state);
+    nb_gl_destroy(gl);
+    free(ref);
+    free(f);
+    free(pe);
+    return st;
+}
+
 int nb_cmd_precision(int argc, char **argv)
 {
     struct precision_args a = { 0 };
     struct nb_gl_cli g = { 0 };
     const struct nb_option table[] = {
-        { "ic", "plummer", "generated system (the default)", &a.ic, NULL },
-        { "n", "N", "particles of the Plummer sphere (default 65536)", &a.n, NULL },
+        { "ic", "plummer|lj16|ionic", "generated system: Plummer sphere (GA, the "
+          "default), seed 004's System 2 (16 LJ types), seed 003's ionic crystal",
+          &a.ic, NULL },
+        { "n", "N", "particles (default 65536; ionic: the largest 12 k^3 <= N)", &a.n, NULL },
         { "seed", "S", "random seed (default 1)", &a.seed, NULL },
         { "input", "FILE", "a snapshot file instead", &a.input, NULL },
         { "softening", "EPS", "Plummer softening (default 0.01)", &a.eps, NULL },
@@ -160,17 +335,26 @@ int nb_cmd_precision(int argc, char **argv)
         configure(&a, &c, &n, &seed, &err) != NB_OK || nb_gl_cli_validate(&g, &err) != NB_OK)
         return nb_cli_fail(&err);
     if (help) {
-        nb_options_print(stdout, "glnbody precision [--ic plummer --n N --seed S | --input "
-                         "FILE] [--modes ABCDEFGH] [--csv FILE]", "Seed 004's report: "
+        nb_options_print(stdout, "glnbody precision [--ic plummer|lj16|ionic --n N --seed S "
+                         "| --input FILE] [--modes ABCDEFGH] [--csv FILE]", "Seed 004's report: "
                          "force error against the CPU in double (f_err), force offset "
                          "and speed of every accumulation mode of the compute backend.",
                          table);
         return 0;
     }
-    enum nb_status st = a.input ? nb_snapshot_read(a.input, &p, &err)
-                                : nb_plummer(&p, (size_t)n, (uint64_t)seed, NULL, &err);
+    int md = a.ic && strcmp(a.ic, "plummer") != 0;
+    struct nb_md_box box;
+    struct nb_md_potential pot;
+    enum nb_status st;
+    if (md)
+        st = a.ic[0] == 'l' ? make_lj16(&p, &box, &pot, (size_t)n, (uint64_t)seed, &err)
+                            : make_ionic(&p, &box, &pot, (size_t)n, &err);
+    else
+        st = a.input ? nb_snapshot_read(a.input, &p, &err)
+                     : nb_plummer(&p, (size_t)n, (uint64_t)seed, NULL, &err);
     if (st == NB_OK)
-        st = report(&c, &p, &g, a.csv, &err);
+        st = md ? report_md(&c, &p, &box, &pot, &g, a.csv, &err)
+                : report(&c, &p, &g, a.csv, &err);
     nb_particles_free(&p);
     return st == NB_OK ? 0 : nb_cli_fail(&err);
 }

@@ -144,8 +144,7 @@ enum nb_status nb_prec_set_particles(struct nb_prec *p, size_t n, const double *
     return nb_gl_check("uploading particles (precision kernel)", err);
 }
 
-/* The k of 2^k with bound 2^k <= 2^bits. */
-static int scale_log2(double bound, int bits)
+int nb_prec_scale_log2(double bound, int bits)
 {
     int k = bound > 0.0 ? (int)floor(bits - log2(bound)) : NB_PREC_SCALE_MAX_LOG2;
     while (k > -NB_PREC_SCALE_MAX_LOG2 && ldexp(bound, k) > ldexp(1.0, bits))
@@ -158,8 +157,8 @@ static enum nb_status apply_scales(struct nb_prec *p, enum nb_precision mode,
                                    double acc_bound, double pot_bound, int bits,
                                    struct nb_error *err)
 {
-    p->acc_log2 = scale_log2(acc_bound, bits);
-    p->pot_log2 = scale_log2(pot_bound, bits);
+    p->acc_log2 = nb_prec_scale_log2(acc_bound, bits);
+    p->pot_log2 = nb_prec_scale_log2(pot_bound, bits);
     if (ldexp(acc_bound, p->acc_log2) > ldexp(1.0, bits) ||
         ldexp(pot_bound, p->pot_log2) > ldexp(1.0, bits))
         return nb_error_set(err, NB_ERR_LIMIT, "precision %s: force bound %g or "
@@ -286,18 +285,15 @@ enum nb_status nb_prec_run(struct nb_prec *p, enum nb_precision mode, size_t n,
 double nb_prec_seconds(const struct nb_prec *p) { return p->seconds; }
 
 
-/* Component c of particle i from the (hi, lo) words of modes C..F. */
-static double finish_pair(const struct nb_prec *p, size_t i, int c)
+double nb_prec_finish_words(enum nb_precision mode, const uint32_t *w, int c, int k)
 {
-    const uint32_t *w = (const uint32_t *)p->staging + 8 * i;
     float hi, lo;
     int32_t li;
     memcpy(&hi, &w[c], sizeof hi);
     memcpy(&lo, &w[4 + c], sizeof lo);
     memcpy(&li, &w[4 + c], sizeof li);
     double large = ldexp(3.0, NB_LARGE_SHIFT - 1);
-    int k = c < 3 ? p->acc_log2 : p->pot_log2;
-    switch (p->mode) {
+    switch (mode) {
     case NB_PRECISION_E:
         return ldexp((double)hi - large + (double)lo, -k);
     case NB_PRECISION_F:
@@ -305,6 +301,13 @@ static double finish_pair(const struct nb_prec *p, size_t i, int c)
     default:
         return (double)hi + (double)lo;
     }
+}
+
+/* Component c of particle i from the (hi, lo) words of modes C..F. */
+static double finish_pair(const struct nb_prec *p, size_t i, int c)
+{
+    return nb_prec_finish_words(p->mode, (const uint32_t *)p->staging + 8 * i, c,
+                                c < 3 ? p->acc_log2 : p->pot_log2);
 }
 
 enum nb_status nb_prec_read(struct nb_prec *p, double *acc, double *pot,

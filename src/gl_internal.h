@@ -135,6 +135,19 @@ enum nb_status nb_prec_read_fixed(struct nb_prec *p, int64_t *fixed, int *acc_lo
                                   int *pot_log2, struct nb_error *err);
 double nb_prec_seconds(const struct nb_prec *p);
 
+/* The explicit locations (below 64) of program's active uniforms, as bits.
+ * SPIR-V programs drop the uniforms a variant never reads (the dielectric
+ * of the LJ law, say), and setting an absent location is
+ * GL_INVALID_OPERATION, so callers set only these. */
+uint64_t nb_gl_active_uniforms(GLuint program);
+
+/* Precision helpers shared by the GA and MD precision kernels
+ * (force_precision.c): the k of the scale 2^k that puts bound at most
+ * 2^bits, and component c (0..3) of one particle's (hi, lo) result words
+ * of mode C..F finished in double, divided by 2^k. */
+int nb_prec_scale_log2(double bound, int bits);
+double nb_prec_finish_words(enum nb_precision mode, const uint32_t *words, int c, int k);
+
 /* Deletes every cached program (the context must be current). */
 void nb_gl_programs_release(struct nb_gl *gl);
 

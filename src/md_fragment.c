@@ -62,7 +62,7 @@ struct md_targets {
 struct md_frag {
     struct nb_gl *gl;
     GLuint vao, program;
-    uint32_t active;                    /* bit k: uniform location k is active */
+    uint64_t active;                    /* bit k: uniform location k is active */
     GLuint pos_tex, coeff_tex, segment_tex;
     struct md_targets sets[2];          /* ping-pong */
     int result_set;
@@ -221,30 +221,9 @@ static void set_parameters(struct md_frag *m, const struct nb_md_system *sys,
         m->sig[k] = (float)pot->sigmoid[k];
 }
 
-/* The locations of the program's active plain (non-sampler) uniforms
- * below 32 as bits.  SPIR-V programs drop the uniforms a law never reads
- * (law and sigmoid for LJ), and setting an absent location is
- * GL_INVALID_OPERATION, so only active ones are set. */
-static uint32_t active_locations(GLuint program)
-{
-    static const GLenum props[2] = { GL_LOCATION, GL_TYPE };
-    GLint count = 0;
-    uint32_t mask = 0;
-    glGetProgramInterfaceiv(program, GL_UNIFORM, GL_ACTIVE_RESOURCES, &count);
-    for (GLint k = 0; k < count; k++) {
-        GLint v[2] = { -1, 0 };
-        glGetProgramResourceiv(program, GL_UNIFORM, (GLuint)k, 2, props, 2, NULL, v);
-        int plain = v[1] == GL_FLOAT || v[1] == GL_FLOAT_VEC3 || v[1] == GL_FLOAT_VEC4 ||
-                    v[1] == GL_INT;
-        if (plain && v[0] >= 0 && v[0] < 32)
-            mask |= 1u << v[0];
-    }
-    return mask;
-}
-
 static int active(const struct md_frag *m, int location)
 {
-    return (m->active >> location) & 1u;
+    return (m->active >> location) & 1u;   /* see nb_gl_active_uniforms */
 }
 
 static void set_uniforms(const struct md_frag *m, int slice)
@@ -320,7 +299,7 @@ static enum nb_status md_setup_system(struct md_frag *m, const struct nb_md_syst
     if (read_passes(m, err) != NB_OK ||
         nb_gl_program(m->gl, law_programs[sys->pot->law], &m->program, err) != NB_OK)
         return err->status;
-    m->active = active_locations(m->program);
+    m->active = nb_gl_active_uniforms(m->program);
     texels = (size_t)m->rows * NB_STREAM_WIDTH;
     m->perm = nb_alloc(sys->n ? sys->n : 1, sizeof *m->perm, "MD fragment order", err);
     m->charge = m->perm ? nb_alloc(sys->n ? sys->n : 1, sizeof *m->charge,

@@ -36,6 +36,18 @@
 #define MD_PASS(name, def, file)                                            \
     { name, "#define " def "\n#define NB_GROUP 256\n", { 0 }, { file }, NB_STAGE_COMPUTE }
 
+/* The MD all-pairs force with accumulation mode M (md_precision.comp). */
+#define MD_PRECISION(law, LAW, m, M)                                         \
+    { "md_prec_" law "_" m, "#define NB_MD_" LAW "\n#define NB_PRECISION_" M "\n" \
+      "#define NB_PREC_BIND_RESULT NB_BIND_MD_FORCE\n", { 0 },                 \
+      { "nb_precision.h", "accumulate.glsl", "md_law.glsl", "md_precision.comp" }, \
+      NB_STAGE_COMPUTE }
+#define MD_PRECISION_FLOAT(law, LAW)                                         \
+    MD_PRECISION(law, LAW, "b", "B"), MD_PRECISION(law, LAW, "c", "C"),       \
+    MD_PRECISION(law, LAW, "d", "D"), MD_PRECISION(law, LAW, "e", "E"),       \
+    MD_PRECISION(law, LAW, "f", "F"), MD_PRECISION(law, LAW, "h", "H"),       \
+    MD_PRECISION(law, LAW, "m", "M")
+
 static const struct nb_program_desc catalogue[] = {
     FRAGMENT_GA("1x1", 1, 1),
     FRAGMENT_GA("1x4", 1, 4),
@@ -113,6 +125,13 @@ static const struct nb_program_desc catalogue[] = {
 #undef MD_TRI
 #undef MD_TRI_LAW
 #undef MD_TRI_SUM
+    MD_PRECISION_FLOAT("lj", "LJ"), MD_PRECISION("lj", "LJ", "g", "G"),
+    MD_PRECISION_FLOAT("ljc_constant", "LJC_CONSTANT"),
+    MD_PRECISION("ljc_constant", "LJC_CONSTANT", "g", "G"),
+    MD_PRECISION_FLOAT("ljc_linear", "LJC_LINEAR"),
+    MD_PRECISION("ljc_linear", "LJC_LINEAR", "g", "G"),
+    MD_PRECISION_FLOAT("ljc_sigmoidal", "LJC_SIGMOIDAL"),
+    MD_PRECISION_FLOAT("ionic", "IONIC"),
     { 0 }
 };
 

@@ -258,3 +258,18 @@ void nb_gl_programs_release(struct nb_gl *gl)
     gl->programs = NULL;
     gl->program_count = 0;
 }
+
+uint64_t nb_gl_active_uniforms(GLuint program)
+{
+    static const GLenum props[1] = { GL_LOCATION };
+    GLint count = 0;
+    uint64_t mask = 0;
+    glGetProgramInterfaceiv(program, GL_UNIFORM, GL_ACTIVE_RESOURCES, &count);
+    for (GLint k = 0; k < count; k++) {
+        GLint location = -1;
+        glGetProgramResourceiv(program, GL_UNIFORM, (GLuint)k, 1, props, 1, NULL, &location);
+        if (location >= 0 && location < 64)
+            mask |= (uint64_t)1 << location;
+    }
+    return mask;
+}

@@ -1,0 +1,275 @@
+/* md_precision.c - the MD all-pairs force with an accumulation mode of
+ * seed 004 Table 1 (glsl/md_precision.comp): the kernels of its System 2
+ * (LJ, 16 types, no cutoff) and of seed 003's ionic crystals.
+ *
+ * Mode A is the compute MD engine's own kernel (md_pairs.comp: float
+ * sums); B..H run md_precision.comp, one i-particle per invocation.  E, F
+ * and H scale the pair terms by 2^k taken from the magnitude pass (mode M:
+ * float sums of |F_ij| components and |u_ij|, the largest partial sum any
+ * order can reach), twice over for those sums' own rounding, as the GA
+ * precision kernel does; the pass is counted in their time.  H sums the
+ * pair *forces* (MD terms are forces already) and the pair energies in
+ * int64: exact, independent of order, and Sum_i F_i is exactly zero. */
+#include <float.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gl_internal.h"
+#include "nb_precision.h"
+
+enum { B_POS, B_TYPE, B_COEFF, B_OUT, B_DPOS, B_DCOEFF, B_COUNT };
+
+struct md_prec {
+    struct nb_gl *gl;
+    GLuint buf[B_COUNT];
+    size_t cap[B_COUNT];
+    size_t n;
+    int ntypes;
+    float box[3], inv_box[3], rc2, law[4], sigmoid[4];
+    int acc_log2, pot_log2;
+    struct nb_gpu_timer timer;
+};
+
+static const char *law_suffix(enum nb_md_law law)
+{
+    static const char *const suffix[NB_LAW_COUNT] = {
+        "lj", "ljc_constant", "ljc_linear", "ljc_sigmoidal", "ionic"
+    };
+    return suffix[law];
+}
+
+static enum nb_status grow(struct md_prec *p, int which, size_t bytes, struct nb_error *err)
+{
+    return nb_gl_ensure_buffer(&p->buf[which], &p->cap[which], bytes ? bytes : 16,
+                               "MD precision buffer", err);
+}
+
+static void upload(struct md_prec *p, int which, const void *data, size_t bytes)
+{
+    glBindBuffer(GL_SHADER_STORAGE_BUFFER, p->buf[which]);
+    glBufferSubData(GL_SHADER_STORAGE_BUFFER, 0, (GLsizeiptr)bytes, data);
+}
+
+/* Positions and charges (float and double), types, the coefficient table
+ * (float and double). */
+static enum nb_status upload_system(struct md_prec *p, const struct nb_md_system *sys,
+                                    const double *x, struct nb_error *err)
+{
+    const struct nb_md_potential *pot = sys->pot;
+    struct nb_md_pair_coeff pc[NB_MD_MAX_TYPES * NB_MD_MAX_TYPES];
+    double cshift, dcoeff[NB_MD_MAX_TYPES * NB_MD_MAX_TYPES * 8];
+    float fcoeff[NB_MD_MAX_TYPES * NB_MD_MAX_TYPES * 8];
+    size_t n = sys->n;
+    int pairs = pot->types.count * pot->types.count;
+
+    double *dpos = nb_alloc(4 * n + 4, sizeof *dpos, "MD precision positions", err);
+    float *fpos = nb_alloc(4 * n + 4, sizeof *fpos, "MD precision positions", err);
+    int *type0 = nb_alloc(n + 1, sizeof *type0, "MD precision types", err);
+    enum nb_status st = dpos && fpos && type0 ? NB_OK : NB_ERR_NOMEM;
+    for (size_t i = 0; st == NB_OK && i < n; i++) {
+        type0[i] = sys->type[i] - 1;
+        for (int a = 0; a < 3; a++)
+            dpos[4 * i + a] = x[3 * i + a];
+        dpos[4 * i + 3] = sys->q ? sys->q[i] : pot->types.charge[type0[i]];
+        for (int a = 0; a < 4; a++)
+            fpos[4 * i + a] = (float)dpos[4 * i + a];
+    }
+    nb_md_pair_coeffs(pot, pc, &cshift);
+    for (int k = 0; k < pairs; k++) {
+        const double v[8] = { pc[k].c12, pc[k].c6, pc[k].u_shift, 0, pc[k].cx, pc[k].a,
+                              pc[k].cz, 0 };
+        for (int e = 0; e < 8; e++)
+            fcoeff[8 * k + e] = (float)(dcoeff[8 * k + e] = v[e]);
+    }
+    if (st == NB_OK && (grow(p, B_POS, 16 * n, err) != NB_OK ||
+                        grow(p, B_DPOS, 32 * n, err) != NB_OK ||
+                        grow(p, B_TYPE, 4 * n, err) != NB_OK ||
+                        grow(p, B_COEFF, 32 * (size_t)pairs, err) != NB_OK ||
+                        grow(p, B_DCOEFF, 64 * (size_t)pairs, err) != NB_OK ||
+                        grow(p, B_OUT, 32 * n, err) != NB_OK))
+        st = err->status;
+    if (st == NB_OK) {
+        upload(p, B_POS, fpos, 16 * n);
+        upload(p, B_DPOS, dpos, 32 * n);
+        upload(p, B_TYPE, type0, 4 * n);
+        upload(p, B_COEFF, fcoeff, 32 * (size_t)pairs);
+        upload(p, B_DCOEFF, dcoeff, 64 * (size_t)pairs);
+        st = nb_gl_check("uploading the MD precision system", err);
+    }
+    free(dpos);
+    free(fpos);
+    free(type0);
+    p->law[0] = (float)pot->dielectric;
+    p->law[1] = (float)cshift;
+    p->law[2] = p->law[3] = 0.0f;
+    for (int e = 0; e < 4; e++)
+        p->sigmoid[e] = (float)pot->sigmoid[e];
+    return st;
+}
+
+static void set_geometry(struct md_prec *p, const struct nb_md_system *sys)
+{
+    for (int a = 0; a < 3; a++) {
+        double len = sys->box->hi[a] - sys->box->lo[a];
+        int periodic = sys->box->periodic[a] != 0;
+        p->box[a] = periodic ? (float)len : 0.0f;
+        p->inv_box[a] = periodic ? (float)(1.0 / len) : 0.0f;
+    }
+    p->rc2 = sys->pot->cutoff > 0 ? (float)(sys->pot->cutoff * sys->pot->cutoff) : FLT_MAX;
+}
+
+/* One timed dispatch of the program for mode m ('b'..'h', or 'm'). */
+static enum nb_status dispatch(struct md_prec *p, enum nb_md_law law, char m,
+                               double *seconds, struct nb_error *err)
+{
+    char name[48];
+    GLuint program;
+    snprintf(name, sizeof name, "md_prec_%s_%c", law_suffix(law), m);
+    if (nb_gl_program(p->gl, name, &program, err) != NB_OK)
+        return err->status;
+    uint64_t active = nb_gl_active_uniforms(program);
+    float sa = ldexpf(1.0f, p->acc_log2), sp = ldexpf(1.0f, p->pot_log2);
+    glUseProgram(program);
+    glUniform1i(NB_LOC_N, (int)p->n);
+    glUniform1i(NB_LOC_MD_TYPES, p->ntypes);
+    glUniform3fv(NB_LOC_MD_BOX, 1, p->box);
+    glUniform3fv(NB_LOC_MD_INV_BOX, 1, p->inv_box);
+    glUniform1f(NB_LOC_MD_RC2, p->rc2);
+    if (active >> NB_LOC_MD_LAW & 1)
+        glUniform4fv(NB_LOC_MD_LAW, 1, p->law);
+    if (active >> NB_LOC_MD_SIGMOID & 1)
+        glUniform4fv(NB_LOC_MD_SIGMOID, 1, p->sigmoid);
+    if (active >> NB_LOC_PREC_SCALE & 1)
+        glUniform4f(NB_LOC_PREC_SCALE, sa, sa, sa, sp);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, NB_BIND_MD_POS, p->buf[B_POS]);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, NB_BIND_MD_TYPE, p->buf[B_TYPE]);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, NB_BIND_MD_COEFF, p->buf[B_COEFF]);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, NB_BIND_MD_FORCE, p->buf[B_OUT]);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, NB_BIND_MD_X, p->buf[B_DPOS]);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, NB_BIND_MD_V, p->buf[B_DCOEFF]);
+    nb_gpu_timer_start(&p->timer);
+    glDispatchCompute((GLuint)((p->n + NB_PREC_TILE - 1) / NB_PREC_TILE), 1, 1);
+    *seconds += nb_gpu_timer_stop(&p->timer);
+    return nb_gl_check("MD precision dispatch", err);
+}
+
+static enum nb_status fetch(struct md_prec *p, void *out, size_t bytes, struct nb_error *err)
+{
+    glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
+    glBindBuffer(GL_SHADER_STORAGE_BUFFER, p->buf[B_OUT]);
+    glGetBufferSubData(GL_SHADER_STORAGE_BUFFER, 0, (GLsizeiptr)bytes, out);
+    return nb_gl_check("reading MD precision results", err);
+}
+
+/* E, F, H: the scales from the magnitude pass. */
+static enum nb_status choose_scales(struct md_prec *p, enum nb_md_law law,
+                                    enum nb_precision mode, float *work, double *seconds,
+                                    struct nb_error *err)
+{
+    double acc_bound = 0.0, pot_bound = 0.0;
+    int bits = mode == NB_PRECISION_H ? NB_PREC_BITS_FIXED : NB_PREC_BITS_LARGE;
+    p->acc_log2 = p->pot_log2 = 0;
+    if (mode != NB_PRECISION_E && mode != NB_PRECISION_F && mode != NB_PRECISION_H)
+        return NB_OK;
+    if (dispatch(p, law, 'm', seconds, err) != NB_OK || fetch(p, work, 16 * p->n, err) != NB_OK)
+        return err->status;
+    for (size_t i = 0; i < p->n; i++) {
+        for (int c = 0; c < 4; c++)
+            if (!isfinite(work[4 * i + c]))
+                return nb_error_set(err, NB_ERR_NUMERIC, "precision %s: the pair terms "
+                                    "of particle %zu are not finite (two particles at "
+                                    "one place?)", nb_precision_name(mode), i);
+        acc_bound = fmax(acc_bound, fmax(work[4 * i], fmax(work[4 * i + 1], work[4 * i + 2])));
+        pot_bound = fmax(pot_bound, work[4 * i + 3]);
+    }
+    p->acc_log2 = nb_prec_scale_log2(2.0 * acc_bound, bits);
+    p->pot_log2 = nb_prec_scale_log2(2.0 * pot_bound, bits);
+    return NB_OK;
+}
+
+/* The results of mode in double: f (3n), pe (n, half of each pair's u). */
+static void finish(const struct md_prec *p, enum nb_precision mode, const void *raw,
+                   double *f, double *pe, int64_t *fixed)
+{
+    for (size_t i = 0; i < p->n; i++)
+        for (int c = 0; c < 4; c++) {
+            int k = c < 3 ? p->acc_log2 : p->pot_log2;
+            double v;
+            if (mode == NB_PRECISION_B || mode == NB_PRECISION_G) {
+                v = ((const double *)raw)[4 * i + c];
+            } else if (mode == NB_PRECISION_H) {
+                int64_t q = ((const int64_t *)raw)[4 * i + c];
+                if (fixed)
+                    fixed[4 * i + c] = q;
+                v = ldexp((double)q, -k);
+            } else {
+                v = nb_prec_finish_words(mode, (const uint32_t *)raw + 8 * i, c, k);
+            }
+            if (c < 3)
+                f[3 * i + c] = v;
+            else
+                pe[i] = 0.5 * v;
+        }
+}
+
+static enum nb_status check_request(const struct nb_md_system *sys, enum nb_precision mode,
+                                    struct nb_error *err)
+{
+    if (nb_md_system_check(sys, err) != NB_OK)
+        return err->status;
+    if (mode == NB_PRECISION_A || mode >= NB_PRECISION_COUNT)
+        return nb_error_set(err, NB_ERR_ARGS, "MD precision kernel: mode %s is the "
+                            "compute MD engine's own", nb_precision_name(mode));
+    if (sys->cell_list)
+        return nb_error_set(err, NB_ERR_UNSUPPORTED, "precision %s: the accumulation "
+                            "modes run on the all-pairs kernel; use --cells-list off",
+                            nb_precision_name(mode));
+    if (mode == NB_PRECISION_G && (sys->pot->law == NB_LAW_IONIC ||
+                                   sys->pot->law == NB_LAW_LJC_SIGMOIDAL))
+        return nb_error_set(err, NB_ERR_UNSUPPORTED, "precision G (double pair terms) "
+                            "needs exp or pow in double, which GLSL lacks; the %s law "
+                            "has G only on the CPU", nb_md_law_name(sys->pot->law));
+    if (sys->n > (size_t)INT32_MAX / 64)
+        return nb_error_set(err, NB_ERR_LIMIT, "MD precision kernel: %zu particles", sys->n);
+    return nb_prec_supported(mode, err);
+}
+
+enum nb_status nb_md_prec_forces(struct nb_gl *gl, const struct nb_md_system *sys,
+                                 const double *x, enum nb_precision mode, double *f,
+                                 double *pe, double *seconds, int64_t *fixed,
+                                 int *fixed_log2, struct nb_error *err)
+{
+    struct md_prec p;
+    enum nb_status st;
+    void *raw = NULL;
+
+    *seconds = 0.0;
+    if (check_request(sys, mode, err) != NB_OK)
+        return err->status;
+    memset(&p, 0, sizeof p);
+    p.gl = gl;
+    p.n = sys->n;
+    p.ntypes = sys->pot->types.count;
+    nb_gpu_timer_init(&p.timer, gl);
+    set_geometry(&p, sys);
+    st = upload_system(&p, sys, x, err);
+    if (st == NB_OK && !(raw = nb_alloc(p.n + 1, 32, "MD precision results", err)))
+        st = NB_ERR_NOMEM;
+    if (st == NB_OK && p.n > 0 &&
+        (choose_scales(&p, sys->pot->law, mode, raw, seconds, err) != NB_OK ||
+         dispatch(&p, sys->pot->law, (char)('a' + (int)mode), seconds, err) != NB_OK ||
+         fetch(&p, raw, 32 * p.n, err) != NB_OK))
+        st = err->status;
+    if (st == NB_OK) {
+        finish(&p, mode, raw, f, pe, fixed);
+        if (fixed_log2) {
+            fixed_log2[0] = p.acc_log2;
+            fixed_log2[1] = p.pot_log2;
+        }
+    }
+    free(raw);
+    glDeleteBuffers(B_COUNT, p.buf);
+    nb_gpu_timer_free(&p.timer);
+    return st;
+}
