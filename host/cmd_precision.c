@@ -265,7 +265,8 @@ static enum nb_status report_md(const struct precision_config *c, const struct n
         (st = nb_md_engine_compute_create(&e, gl, err)) == NB_OK)
         st = e.setup(e.state, &sys, err);
     if (st == NB_OK && csv_path && (st = nb_outfile_open(&csv, csv_path, err)) == NB_OK)
-        fputs("system,n,mode,f_err,f_offset,median_s,interactions_per_s,runs\n", csv.fp);
+        fputs("system,n,softening,mode,f_err,f_offset,acc_rel_max,pot_rel_max,"   /* as GA */
+              "median_s,interactions_per_s,runs\n", csv.fp);
     if (st == NB_OK)
         printf("MD all-pairs kernel, %s (%s law), N = %zu, renderer %s\n"
                "%-4s %10s %10s %11s %13s %8s\n", c->system, nb_md_law_name(pot->law), p->n,
@@ -292,8 +293,8 @@ static enum nb_status report_md(const struct precision_config *c, const struct n
         printf("%-4s %10.3e %10.3e %11.4e %13.4e %8s\n", nb_precision_name(mode), f_err,
                f_offset, seconds, rate, share);
         if (csv.fp)
-            fprintf(csv.fp, "\"%s\",%zu,%s,%.6e,%.6e,%.6e,%.6e,%ld\n", c->system, p->n,
-                    nb_precision_name(mode), f_err, f_offset, seconds, rate, c->runs);
+            fprintf(csv.fp, "\"%s\",%zu,0,%s,%.6e,%.6e,nan,nan,%.6e,%.6e,%ld\n", c->system,
+                    p->n, nb_precision_name(mode), f_err, f_offset, seconds, rate, c->runs);
     }
     if (csv.fp && st == NB_OK)
         st = nb_outfile_commit(&csv, err);
