@@ -215,31 +215,38 @@ static void force_errors(size_t n, const double *f, const double *ref, double *f
                               abs_sum : 0.0;
 }
 
-/* Median device seconds of mode on sys (A: the compute MD engine). */
+/* Median device seconds of mode on sys (A: the compute MD engine): with
+ * the magnitude pre-pass of E, F, H (median[0]) and of the kernel alone
+ * (median[1]). */
 static enum nb_status time_md_mode(struct nb_gl *gl, struct nb_md_engine *e,
                                    const struct nb_md_system *sys, const double *x,
                                    enum nb_precision mode, const struct precision_config *c,
-                                   double *f, double *pe, double *median, struct nb_error *err)
+                                   double *f, double *pe, double median[2],
+                                   struct nb_error *err)
 {
-    double *secs = nb_alloc((size_t)c->runs, sizeof *secs, "timings", err);
+    double *secs = nb_alloc(2 * (size_t)c->runs, sizeof *secs, "timings", err);
     double *vir = nb_alloc(sys->n, sizeof *vir, "virials", err);
     enum nb_status st = secs && vir ? NB_OK : NB_ERR_NOMEM;
     for (long r = -c->warmup; st == NB_OK && r < c->runs; r++) {
         struct nb_md_timings t0, t1;
-        double s = 0.0;
+        double s[2] = { 0.0, 0.0 };
         if (mode == NB_PRECISION_A) {
             e->timings(e->state, &t0);
             st = e->forces(e->state, x, f, pe, vir, err);
             e->timings(e->state, &t1);
-            s = t1.force - t0.force;
+            s[0] = t1.force - t0.force;
         } else {
-            st = nb_md_prec_forces(gl, sys, x, mode, f, pe, &s, NULL, NULL, err);
+            st = nb_md_prec_forces(gl, sys, x, mode, f, pe, s, NULL, NULL, err);
         }
-        if (r >= 0)
-            secs[r] = s;
+        if (r >= 0) {
+            secs[r] = s[0] + s[1];
+            secs[c->runs + r] = s[0];
+        }
     }
-    if (st == NB_OK)
-        *median = nb_median(secs, (size_t)c->runs);
+    if (st == NB_OK) {
+        median[0] = nb_median(secs, (size_t)c->runs);
+        median[1] = nb_median(secs + c->runs, (size_t)c->runs);
+    }
     free(secs);
     free(vir);
     return st;
@@ -266,16 +273,16 @@ static enum nb_status report_md(const struct precision_config *c, const struct n
         st = e.setup(e.state, &sys, err);
     if (st == NB_OK && csv_path && (st = nb_outfile_open(&csv, csv_path, err)) == NB_OK)
         fputs("system,n,softening,mode,f_err,f_offset,acc_rel_max,pot_rel_max,"   /* as GA */
-              "median_s,interactions_per_s,runs\n", csv.fp);
+              "median_s,interactions_per_s,runs,kernel_s\n", csv.fp);
     if (st == NB_OK)
         printf("MD all-pairs kernel, %s (%s law), N = %zu, renderer %s\n"
-               "%-4s %10s %10s %11s %13s %8s\n", c->system, nb_md_law_name(pot->law), p->n,
-               e.renderer(e.state), "mode", "f_err", "f_offset", "seconds", "interact./s",
-               "of A");
+               "%-4s %10s %10s %11s %13s %8s %11s\n", c->system, nb_md_law_name(pot->law),
+               p->n, e.renderer(e.state), "mode", "f_err", "f_offset", "seconds",
+               "interact./s", "of A", "kernel of A");
     for (int k = 0; st == NB_OK && k < c->mode_count; k++) {
         enum nb_precision mode = c->modes[k];
-        double seconds, f_err, f_offset;
-        st = time_md_mode(gl, &e, &sys, p->x, mode, c, f, pe, &seconds, err);
+        double seconds[2], f_err, f_offset;
+        st = time_md_mode(gl, &e, &sys, p->x, mode, c, f, pe, seconds, err);
         if (st == NB_ERR_UNSUPPORTED) {     /* G of the ionic law: say so, go on */
             printf("%-4s %s\n", nb_precision_name(mode), err->message);
             err->status = st = NB_OK;
@@ -284,17 +291,21 @@ static enum nb_status report_md(const struct precision_config *c, const struct n
         if (st != NB_OK)
             break;
         force_errors(p->n, f, ref, &f_err, &f_offset);
-        double rate = (double)p->n * (double)p->n / seconds;
+        double rate = (double)p->n * (double)p->n / seconds[0];
+        double kernel_rate = (double)p->n * (double)p->n / seconds[1];
         if (mode == NB_PRECISION_A)
             a_rate = rate;
-        char share[16] = "-";
-        if (a_rate > 0.0)
+        char share[16] = "-", kernel_share[16] = "-";
+        if (a_rate > 0.0) {
             snprintf(share, sizeof share, "%.2f", rate / a_rate);
-        printf("%-4s %10.3e %10.3e %11.4e %13.4e %8s\n", nb_precision_name(mode), f_err,
-               f_offset, seconds, rate, share);
+            snprintf(kernel_share, sizeof kernel_share, "%.2f", kernel_rate / a_rate);
+        }
+        printf("%-4s %10.3e %10.3e %11.4e %13.4e %8s %11s\n", nb_precision_name(mode), f_err,
+               f_offset, seconds[0], rate, share, kernel_share);
         if (csv.fp)
-            fprintf(csv.fp, "\"%s\",%zu,0,%s,%.6e,%.6e,nan,nan,%.6e,%.6e,%ld\n", c->system,
-                    p->n, nb_precision_name(mode), f_err, f_offset, seconds, rate, c->runs);
+            fprintf(csv.fp, "\"%s\",%zu,0,%s,%.6e,%.6e,nan,nan,%.6e,%.6e,%ld,%.6e\n",
+                    c->system, p->n, nb_precision_name(mode), f_err, f_offset, seconds[0],
+                    rate, c->runs, seconds[1]);
     }
     if (csv.fp && st == NB_OK)
         st = nb_outfile_commit(&csv, err);

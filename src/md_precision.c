@@ -164,7 +164,7 @@ static enum nb_status fetch(struct md_prec *p, void *out, size_t bytes, struct n
 
 /* E, F, H: the scales from the magnitude pass. */
 static enum nb_status choose_scales(struct md_prec *p, enum nb_md_law law,
-                                    enum nb_precision mode, float *work, double *seconds,
+                                    enum nb_precision mode, float *work, double *prepass,
                                     struct nb_error *err)
 {
     double acc_bound = 0.0, pot_bound = 0.0;
@@ -172,7 +172,7 @@ static enum nb_status choose_scales(struct md_prec *p, enum nb_md_law law,
     p->acc_log2 = p->pot_log2 = 0;
     if (mode != NB_PRECISION_E && mode != NB_PRECISION_F && mode != NB_PRECISION_H)
         return NB_OK;
-    if (dispatch(p, law, 'm', seconds, err) != NB_OK || fetch(p, work, 16 * p->n, err) != NB_OK)
+    if (dispatch(p, law, 'm', prepass, err) != NB_OK || fetch(p, work, 16 * p->n, err) != NB_OK)
         return err->status;
     for (size_t i = 0; i < p->n; i++) {
         for (int c = 0; c < 4; c++)
@@ -237,14 +237,14 @@ static enum nb_status check_request(const struct nb_md_system *sys, enum nb_prec
 
 enum nb_status nb_md_prec_forces(struct nb_gl *gl, const struct nb_md_system *sys,
                                  const double *x, enum nb_precision mode, double *f,
-                                 double *pe, double *seconds, int64_t *fixed,
+                                 double *pe, double seconds[2], int64_t *fixed,
                                  int *fixed_log2, struct nb_error *err)
 {
     struct md_prec p;
     enum nb_status st;
     void *raw = NULL;
 
-    *seconds = 0.0;
+    seconds[0] = seconds[1] = 0.0;
     if (check_request(sys, mode, err) != NB_OK)
         return err->status;
     memset(&p, 0, sizeof p);
@@ -257,8 +257,8 @@ enum nb_status nb_md_prec_forces(struct nb_gl *gl, const struct nb_md_system *sy
     if (st == NB_OK && !(raw = nb_alloc(p.n + 1, 32, "MD precision results", err)))
         st = NB_ERR_NOMEM;
     if (st == NB_OK && p.n > 0 &&
-        (choose_scales(&p, sys->pot->law, mode, raw, seconds, err) != NB_OK ||
-         dispatch(&p, sys->pot->law, (char)('a' + (int)mode), seconds, err) != NB_OK ||
+        (choose_scales(&p, sys->pot->law, mode, raw, &seconds[1], err) != NB_OK ||
+         dispatch(&p, sys->pot->law, (char)('a' + (int)mode), &seconds[0], err) != NB_OK ||
          fetch(&p, raw, 32 * p.n, err) != NB_OK))
         st = err->status;
     if (st == NB_OK) {

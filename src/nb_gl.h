@@ -164,8 +164,10 @@ enum nb_status nb_md_engine_create(struct nb_md_engine *e, const char *name,
 
 /* The MD all-pairs forces of sys at x (3n) with accumulation mode B..H on
  * the compute pipeline (glsl/md_precision.comp; A is the compute MD
- * engine's own kernel): f (3n), pe (n, half of each pair energy), the
- * device seconds of the mode (E, F, H: with their magnitude pre-pass).
+ * engine's own kernel): f (3n), pe (n, half of each pair energy), and the
+ * device seconds of the mode's kernel (seconds[0]) and of the magnitude
+ * pre-pass that sets the scales of E, F and H (seconds[1], else 0; an MD
+ * run could measure it once and keep the scale for many steps).
  * Mode H can also return its raw int64 sums (fixed: 4n, F_x, F_y, F_z and
  * sum u per particle; may be NULL) and their scales fixed_log2[2] (units
  * 2^-k of the forces and energies).  NB_ERR_UNSUPPORTED for cell lists,
@@ -173,7 +175,7 @@ enum nb_status nb_md_engine_create(struct nb_md_engine *e, const char *name,
  * and where an extension is missing. */
 enum nb_status nb_md_prec_forces(struct nb_gl *gl, const struct nb_md_system *sys,
                                  const double *x, enum nb_precision mode, double *f,
-                                 double *pe, double *seconds, int64_t *fixed,
+                                 double *pe, double seconds[2], int64_t *fixed,
                                  int *fixed_log2, struct nb_error *err);
 
 /* Creates a backend by name ("cpu", "compute", "fragment"). */
