@@ -7,6 +7,7 @@
  * leaves no partial file.  Thermo rows follow LAMMPS' thermo_style custom
  * step time temp pe ke etotal press; totals unless --per-atom (LAMMPS' lj
  * units normalise by N). */
+#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,7 +26,7 @@ struct md_args {
     const char *input, *ic, *cells, *density, *temperature, *seed, *energy, *lattice;
     const char *box[6], *periodic, *potential, *coeffs, *dielectric, *sigmoid;
     const char *cutoff, *cell_list, *dt, *steps, *thermo_every, *thermo, *integrals;
-    const char *dump, *dump_every, *dump_format, *backend, *output, *timing;
+    const char *dump, *dump_every, *dump_format, *backend, *output, *timing, *exclude;
     int shift, per_atom;
     struct nb_gl_cli gl;
 };
@@ -42,7 +43,7 @@ struct md_config {
     int cell_list;              /* -1: decide from the geometry */
     double dt;
     uint64_t steps, thermo_every, dump_every;
-    const char *thermo, *integrals, *dump, *output, *backend, *timing;
+    const char *thermo, *integrals, *dump, *output, *backend, *timing, *exclude;
     int dump_xyz, per_atom;
 };
 
@@ -210,6 +211,7 @@ static enum nb_status check_run(const struct md_args *a, struct md_config *c,
     c->integrals = a->integrals;
     c->output = a->output;
     c->timing = a->timing;
+    c->exclude = a->exclude;
     c->per_atom = a->per_atom;
     c->backend = a->backend ? a->backend : "compute";
     if (nb_backend_name_check(c->backend, err) != NB_OK ||
@@ -319,11 +321,104 @@ static int choose_cell_list(const struct md_config *c, const struct nb_md_box *b
 static enum nb_status check_system(const struct md_config *c, const struct nb_particles *p,
                                    const struct nb_md_box *box, struct nb_error *err)
 {
-    struct nb_md_system sys = { p->n, p->type, p->m, p->q, &c->pot, box,
-                                choose_cell_list(c, box) };
+    struct nb_md_system sys = { .n = p->n, .type = p->type, .m = p->m, .q = p->q,
+                                .pot = &c->pot, .box = box,
+                                .cell_list = choose_cell_list(c, box) };
     if (!p->type)
         return nb_error_set(err, NB_ERR_PARSE, "molecular dynamics needs particle types");
     return nb_md_system_check(&sys, err);
+}
+
+/* The particle index of each id, for --exclude: (id, index) sorted by id. */
+struct id_index { int64_t id; uint32_t index; };
+
+static int by_id(const void *a, const void *b)
+{
+    int64_t x = ((const struct id_index *)a)->id, y = ((const struct id_index *)b)->id;
+    return (x > y) - (x < y);
+}
+
+static enum nb_status parse_excluded_id(const char *path, long line, const char *tok,
+                                        const struct id_index *map, size_t n, uint32_t *out,
+                                        struct nb_error *err)
+{
+    char *end;
+    struct id_index key = { 0, 0 }, *hit;
+    errno = 0;
+    key.id = strtoll(tok, &end, 10);
+    if (end == tok || *end || errno)
+        return nb_error_set(err, NB_ERR_PARSE, "%s:%ld: '%s' is not a particle id", path,
+                            line, tok);
+    if (!(hit = bsearch(&key, map, n, sizeof *map, by_id)))
+        return nb_error_set(err, NB_ERR_PARSE, "%s:%ld: no particle has id %s", path,
+                            line, tok);
+    *out = hit->index;
+    return NB_OK;
+}
+
+/* --exclude FILE: one bonded pair a line, `ID_I ID_J` (the particles' ids),
+ * `#` comments; into pairs of particle indices. */
+static enum nb_status read_exclusions(const char *path, const struct nb_particles *p,
+                                      uint32_t **pairs, size_t *count, struct nb_error *err)
+{
+    FILE *fp = fopen(path, "r");
+    struct id_index *map = nb_alloc(p->n + 1, sizeof *map, "particle ids", err);
+    char text[512];
+    size_t cap = 0;
+    long line = 0;
+    enum nb_status st = NB_OK;
+
+    *pairs = NULL;
+    *count = 0;
+    if (!fp || !map) {
+        free(map);
+        if (fp)
+            fclose(fp);
+        return map ? nb_error_set(err, NB_ERR_IO, "--exclude %s: %s", path, strerror(errno))
+                   : NB_ERR_NOMEM;
+    }
+    for (size_t i = 0; i < p->n; i++)
+        map[i] = (struct id_index){ p->id[i], (uint32_t)i };
+    qsort(map, p->n, sizeof *map, by_id);
+    while (st == NB_OK && fgets(text, sizeof text, fp)) {
+        char a[64], b[64], extra[2];
+        line++;
+        text[strcspn(text, "#")] = '\0';
+        int fields = sscanf(text, "%63s %63s %1s", a, b, extra);
+        if (fields <= 0)
+            continue;
+        if (fields != 2) {
+            st = nb_error_set(err, NB_ERR_PARSE, "%s:%ld: expected two particle ids",
+                              path, line);
+            break;
+        }
+        if (*count == cap) {
+            uint32_t *grown = realloc(*pairs, (cap = cap ? 2 * cap : 64) * 2 * sizeof **pairs);
+            if (!grown) {
+                st = nb_error_set(err, NB_ERR_NOMEM, "out of memory reading %s", path);
+                break;
+            }
+            *pairs = grown;
+        }
+        uint32_t *pair = *pairs + 2 * *count;
+        if ((st = parse_excluded_id(path, line, a, map, p->n, &pair[0], err)) == NB_OK &&
+            (st = parse_excluded_id(path, line, b, map, p->n, &pair[1], err)) == NB_OK &&
+            pair[0] == pair[1])
+            st = nb_error_set(err, NB_ERR_PARSE, "%s:%ld: a particle cannot be excluded "
+                              "from itself", path, line);
+        if (st == NB_OK)
+            (*count)++;
+    }
+    if (st == NB_OK && ferror(fp))
+        st = nb_error_set(err, NB_ERR_IO, "--exclude %s: read error", path);
+    fclose(fp);
+    free(map);
+    if (st != NB_OK) {
+        free(*pairs);
+        *pairs = NULL;
+        *count = 0;
+    }
+    return st;
 }
 
 /* ---- outputs ----------------------------------------------------------- */
@@ -488,6 +583,9 @@ static void print_summary(FILE *fp, const struct md_config *c, const struct nb_m
             nb_md_law_name(s->pot.law), s->pot.cutoff, s->pot.shift ? " shifted" : "",
             s->sys.cell_list ? "cell lists" : "all pairs", s->engine->name,
             s->engine->renderer(s->engine->state));
+    if (s->sys.n_excluded)
+        fprintf(fp, "%zu excluded pairs subtracted on the host after each evaluation "
+                "(the engine's forces are read back every step)\n", s->sys.n_excluded);
     fprintf(fp, "%llu steps of %g in %.3f s: %.3e atom-steps/s; total energy drift "
             "%.3e (%.3e relative)\n", (unsigned long long)c->steps, c->dt, seconds,
             seconds > 0 ? atom_steps / seconds : 0.0, drift,
@@ -505,17 +603,20 @@ static enum nb_status simulate(struct md_config *c, const struct nb_gl_cli *g,
     struct nb_md_box box;
     struct outputs o;
     enum nb_status st;
+    uint32_t *excluded = NULL;
+    size_t n_excluded = 0;
 
     memset(&o, 0, sizeof o);
-    if (make_system(c, &p, &box, err) != NB_OK)
+    if (make_system(c, &p, &box, err) != NB_OK ||
+        (c->exclude && read_exclusions(c->exclude, &p, &excluded, &n_excluded, err) != NB_OK))
         goto done;
     apply_box_options(c, &box);
     if (check_system(c, &p, &box, err) != NB_OK ||
         (strcmp(c->backend, "cpu") != 0 && nb_gl_cli_create(g, gl, err) != NB_OK))
         goto done;
     if (nb_md_engine_create(e, c->backend, *gl, err) != NB_OK ||
-        nb_md_sim_init(s, &p, &c->pot, &box, choose_cell_list(c, &box), c->dt, e,
-                       err) != NB_OK ||
+        nb_md_sim_init_excluding(s, &p, &c->pot, &box, choose_cell_list(c, &box), c->dt,
+                                 e, n_excluded, excluded, err) != NB_OK ||
         outputs_open(&o, c, err) != NB_OK)
         goto done;
     if (write_due(&o, c, s, &p, err) != NB_OK)
@@ -537,6 +638,7 @@ done:
     st = err->status;
     outputs_abort(&o);
     nb_particles_free(&p);
+    free(excluded);
     return st;
 }
 
@@ -629,6 +731,8 @@ int nb_cmd_md(int argc, char **argv)
         { "backend", "cpu|compute|fragment", "force engine (default compute)",
           &a.backend, NULL },
         { "output", "FILE", "final state as a snapshot", &a.output, NULL },
+        { "exclude", "FILE", "bonded pairs `ID_I ID_J` left out of the forces, "
+          "subtracted on the host after each evaluation (seed 004)", &a.exclude, NULL },
         { "timing", "FILE", "one CSV row: atom-steps/s and device seconds per kernel",
           &a.timing, NULL },
         NB_GL_OPTIONS(a.gl),

@@ -247,7 +247,8 @@ static enum nb_status run_all(const struct newton3_config *c, const struct nb_gl
         struct nb_md_system sys = { 0 };
         st = make_system(c, c->cells[k], &p, &box, &pot, err);
         if (st == NB_OK) {
-            sys = (struct nb_md_system){ p.n, p.type, p.m, p.q, &pot, &box, 0 };
+            sys = (struct nb_md_system){ .n = p.n, .type = p.type, .m = p.m, .q = p.q,
+                                         .pot = &pot, .box = &box };
             st = run_system(gl, c, &sys, p.x, csv.fp, err);
         }
         nb_particles_free(&p);

@@ -257,7 +257,8 @@ static enum nb_status report_md(const struct precision_config *c, const struct n
                                 const struct nb_gl_cli *g, const char *csv_path,
                                 struct nb_error *err)
 {
-    struct nb_md_system sys = { p->n, p->type, p->m, p->q, pot, box, 0 };
+    struct nb_md_system sys = { .n = p->n, .type = p->type, .m = p->m, .q = p->q,
+                                .pot = pot, .box = box };
     struct nb_md_engine e = { 0 };
     struct nb_outfile csv = { 0 };
     struct nb_gl *gl = NULL;

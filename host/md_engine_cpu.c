@@ -63,6 +63,8 @@ static enum nb_status md_cpu_setup(void *state, const struct nb_md_system *sys,
     s->sys.q = s->q;
     s->sys.pot = &s->pot;
     s->sys.box = &s->box;
+    s->sys.n_excluded = 0;      /* the sim subtracts them, not the engine */
+    s->sys.excluded = NULL;
     memset(&s->timings, 0, sizeof s->timings);
     return NB_OK;
 }

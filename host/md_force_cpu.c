@@ -294,3 +294,32 @@ enum nb_status nb_md_cpu_forces(const struct nb_md_system *sys, const double *x,
     free(c);
     return st;
 }
+
+void nb_md_subtract_excluded(const struct nb_md_system *sys, const double *x,
+                             double *f, double *pe, double *vir)
+{
+    struct md_ctx c;
+    int types = sys->pot->types.count;
+
+    if (sys->n_excluded == 0)
+        return;
+    ctx_init(&c, sys, x);
+    for (size_t k = 0; k < sys->n_excluded; k++) {
+        size_t i = sys->excluded[2 * k], j = sys->excluded[2 * k + 1];
+        double d[3], fr, u;
+        double r2 = separation(&c, i, j, d);
+
+        if (!(r2 < c.rc2))
+            continue;           /* outside the cutoff: never added */
+        nb_md_pair(sys->pot, &c.coeff[(sys->type[i] - 1) * types + sys->type[j] - 1],
+                   c.coulomb_shift, charge_of(sys, i) * charge_of(sys, j), r2, &fr, &u);
+        for (int a = 0; a < 3; a++) {
+            f[3 * i + a] -= fr * d[a];
+            f[3 * j + a] += fr * d[a];
+        }
+        pe[i] -= 0.5 * u;
+        pe[j] -= 0.5 * u;
+        vir[i] -= 0.5 * fr * r2;
+        vir[j] -= 0.5 * fr * r2;
+    }
+}

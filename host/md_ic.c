@@ -191,7 +191,8 @@ static enum nb_status grid_potential(const struct nb_particles *p,
                                      const struct nb_md_box *box, double *u,
                                      struct nb_error *err)
 {
-    struct nb_md_system sys = {p->n, p->type, p->m, NULL, pot, box, 1};
+    struct nb_md_system sys = { .n = p->n, .type = p->type, .m = p->m, .pot = pot,
+                                .box = box, .cell_list = 1 };
     double *f = nb_alloc(3 * p->n, sizeof *f, "grid forces", err);
     double *pe = f ? nb_alloc(2 * p->n, sizeof *pe, "grid energies", err)
                    : NULL;

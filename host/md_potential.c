@@ -685,6 +685,19 @@ static enum nb_status check_particles(const struct nb_md_system *sys,
     return NB_OK;
 }
 
+/* Each excluded pair names two distinct particles. */
+static enum nb_status check_excluded(const struct nb_md_system *sys, struct nb_error *err)
+{
+    for (size_t k = 0; k < sys->n_excluded; k++) {
+        uint32_t i = sys->excluded[2 * k], j = sys->excluded[2 * k + 1];
+        if (i >= sys->n || j >= sys->n || i == j)
+            return nb_error_set(err, NB_ERR_ARGS, "excluded pair %zu (%u, %u) does "
+                                "not name two distinct particles of %zu", k, (unsigned)i,
+                                (unsigned)j, sys->n);
+    }
+    return NB_OK;
+}
+
 enum nb_status nb_md_system_check(const struct nb_md_system *sys,
                                   struct nb_error *err)
 {
@@ -698,6 +711,8 @@ enum nb_status nb_md_system_check(const struct nb_md_system *sys,
         st = nb_md_box_check(sys->box, sys->pot->cutoff, err);
     if (st == NB_OK)
         st = check_particles(sys, err);
+    if (st == NB_OK)
+        st = check_excluded(sys, err);
     if (st == NB_OK && sys->cell_list)
         st = check_cells(sys, err);
     return st;

@@ -76,8 +76,9 @@ static enum nb_status copy_particles(struct nb_md_sim *s,
         return nb_error_set(err, NB_ERR_ARGS, "particle %lld (index %zu) has a "
                             "non-finite position or velocity",
                             (long long)p->id[bad], bad);
-    s->sys = (struct nb_md_system){n, s->type, s->m, p->q ? s->q : NULL,
-                                   &s->pot, &s->box, cell_list};
+    s->sys = (struct nb_md_system){ .n = n, .type = s->type, .m = s->m,
+                                    .q = p->q ? s->q : NULL, .pot = &s->pot,
+                                    .box = &s->box, .cell_list = cell_list };
     st = nb_md_system_check(&s->sys, err);
     if (st == NB_OK && !p->q)
         for (size_t i = 0; i < n; i++)
@@ -121,6 +122,8 @@ static enum nb_status host_forces(struct nb_md_sim *s, struct nb_error *err)
                                           s->vir, err);
     size_t bad;
 
+    if (st == NB_OK)
+        nb_md_subtract_excluded(&s->sys, s->x, s->f, s->pe, s->vir);
     if (st == NB_OK && (bad = first_nonfinite(s->n, s->f, s->v)) != SIZE_MAX)
         st = nb_error_set(err, NB_ERR_NUMERIC, "particle %zu has a non-finite "
                           "force (%g, %g, %g) or velocity (%g, %g, %g): the "
@@ -137,6 +140,31 @@ enum nb_status nb_md_sim_init(struct nb_md_sim *s, const struct nb_particles *p,
                               double dt, struct nb_md_engine *engine,
                               struct nb_error *err)
 {
+    return nb_md_sim_init_excluding(s, p, pot, box, cell_list, dt, engine, 0, NULL, err);
+}
+
+/* The excluded pairs, owned by s, into s->sys. */
+static enum nb_status copy_excluded(struct nb_md_sim *s, size_t count,
+                                    const uint32_t *pairs, struct nb_error *err)
+{
+    if (count == 0)
+        return NB_OK;
+    s->excluded = nb_alloc(2 * count, sizeof *s->excluded, "excluded pairs", err);
+    if (!s->excluded)
+        return NB_ERR_NOMEM;
+    memcpy(s->excluded, pairs, 2 * count * sizeof *pairs);
+    s->sys.n_excluded = count;
+    s->sys.excluded = s->excluded;
+    return nb_md_system_check(&s->sys, err);
+}
+
+enum nb_status nb_md_sim_init_excluding(struct nb_md_sim *s, const struct nb_particles *p,
+                                        const struct nb_md_potential *pot,
+                                        const struct nb_md_box *box, int cell_list,
+                                        double dt, struct nb_md_engine *engine,
+                                        size_t n_excluded, const uint32_t *excluded,
+                                        struct nb_error *err)
+{
     enum nb_status st;
 
     memset(s, 0, sizeof *s);
@@ -150,11 +178,15 @@ enum nb_status nb_md_sim_init(struct nb_md_sim *s, const struct nb_particles *p,
     st = check_engine(engine, err);
     if (st == NB_OK)
         st = copy_particles(s, p, cell_list, err);
+    if (st == NB_OK)
+        st = copy_excluded(s, n_excluded, excluded, err);
     if (st != NB_OK)
         return st;
+    /* Exclusions are subtracted on the host, after every evaluation. */
+    s->device = engine->load != NULL && n_excluded == 0;
     nb_md_box_wrap(&s->box, s->n, s->x);
     st = engine->setup(engine->state, &s->sys, err);
-    if (st == NB_OK && engine->load)
+    if (st == NB_OK && s->device)
         return engine->load(engine->state, s->x, s->v, err);
     if (st == NB_OK)
         st = with_prefix(host_forces(s, err), "initial forces", err);
@@ -212,7 +244,7 @@ enum nb_status nb_md_sim_advance(struct nb_md_sim *s, uint64_t count,
 
     if (count == 0)
         return NB_OK;
-    if (e->steps) {
+    if (s->device) {
         st = e->steps(e->state, s->dt, count, err);
         if (st == NB_OK) {
             s->step += count;
@@ -239,7 +271,7 @@ enum nb_status nb_md_sim_sync(struct nb_md_sim *s, struct nb_error *err)
 
     if (s->synced)
         return NB_OK;
-    if (!e->fetch)
+    if (!s->device)
         return nb_error_set(err, NB_ERR_ARGS, "MD step %llu: the state is "
                             "not current (a failed step?) and engine %s "
                             "cannot fetch it", (unsigned long long)s->step,
@@ -270,6 +302,7 @@ void nb_md_sim_free(struct nb_md_sim *s)
     free(s->f);
     free(s->pe);
     free(s->vir);
+    free(s->excluded);
     memset(s, 0, sizeof *s);
 }
 

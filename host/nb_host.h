@@ -545,12 +545,23 @@ struct nb_md_system {
     const struct nb_md_potential *pot;
     const struct nb_md_box *box;
     int cell_list;          /* 1: cell lists (cutoff required), 0: all pairs */
+    size_t n_excluded;      /* bonded pairs left out of the sums ... */
+    const uint32_t *excluded;   /* ... as 2 n_excluded particle indices */
 };
 /* Checks sys: types in range, positive finite masses, finite charges,
- * the potential and the box; a cell list needs a cutoff and at least 3
+ * excluded pairs of two distinct particles < n, the potential and the box; a cell list needs a cutoff and at least 3
  * cells of width >= rc along each periodic axis.  NB_ERR_ARGS. */
 enum nb_status nb_md_system_check(const struct nb_md_system *sys,
                                   struct nb_error *err);
+
+/* Exclusions, seed 004's 'exclude afterwards': every engine (and
+ * nb_md_cpu_forces) sums all pairs; nb_md_sim then subtracts the excluded
+ * pairs (minimum image, inside the cutoff) here on the host in double, so
+ * the inner loops carry no mask.  Each excluded pair i-j takes F_ij off
+ * f_i and adds it to f_j, and half of u_ij and of r.F_ij off pe and vir of
+ * both. */
+void nb_md_subtract_excluded(const struct nb_md_system *sys, const double *x,
+                             double *f, double *pe, double *vir);
 
 /* CPU reference in double for positions x (3n): forces f (3n), per-particle
  * energy pe (n: half of each pair energy) and virial vir (n: half of each
@@ -612,6 +623,8 @@ struct nb_md_sim {
     double dt;
     uint64_t step;
     int synced;                 /* 1: x..vir are the state at step */
+    int device;                 /* 1: the engine integrates on the device */
+    uint32_t *excluded;         /* 2 n_excluded particle indices (sys too) */
     struct nb_md_engine *engine;
 };
 
@@ -624,6 +637,16 @@ enum nb_status nb_md_sim_init(struct nb_md_sim *s, const struct nb_particles *p,
                               const struct nb_md_box *box, int cell_list,
                               double dt, struct nb_md_engine *engine,
                               struct nb_error *err);
+/* nb_md_sim_init with n_excluded bonded pairs (2 n_excluded particle
+ * indices, copied) left out: the host subtracts them after every force
+ * evaluation (nb_md_subtract_excluded), so the run integrates on the host
+ * even with an engine that could integrate on the device. */
+enum nb_status nb_md_sim_init_excluding(struct nb_md_sim *s, const struct nb_particles *p,
+                                        const struct nb_md_potential *pot,
+                                        const struct nb_md_box *box, int cell_list,
+                                        double dt, struct nb_md_engine *engine,
+                                        size_t n_excluded, const uint32_t *excluded,
+                                        struct nb_error *err);
 /* Advances count velocity Verlet steps (on the device where the engine
  * can); NB_ERR_NUMERIC when a force or velocity goes non-finite. */
 enum nb_status nb_md_sim_advance(struct nb_md_sim *s, uint64_t count,

@@ -77,7 +77,8 @@ static void system_alloc(struct test_system *t, size_t n)
     t->m = alloc_doubles(n);
     t->q = alloc_doubles(n);
     t->x = alloc_doubles(3 * n);
-    t->sys = (struct nb_md_system){n, t->type, t->m, t->q, &t->pot, &t->box, 0};
+    t->sys = (struct nb_md_system){ .n = n, .type = t->type, .m = t->m, .q = t->q,
+                                    .pot = &t->pot, .box = &t->box };
 }
 
 static void system_free(struct test_system *t)
@@ -1579,6 +1580,73 @@ END_TEST
 
 /* ---- runner ------------------------------------------------------------- */
 
+/* Exclusions ('exclude afterwards'): three particles, the pair 0-1
+ * excluded: what is left is exactly the pairs 0-2 and 1-2, for the forces,
+ * energies and virials; a sim with the exclusion integrates on the host. */
+START_TEST(test_excluded_pairs_subtracted)
+{
+    struct nb_particles p = { 0 };
+    struct nb_md_potential pot;
+    struct nb_md_box box = { { -5, -5, -5 }, { 5, 5, 5 }, { 0, 0, 0 } };
+    struct nb_md_pair_coeff c;
+    struct nb_error err = { 0 };
+    struct nb_md_sim sim;
+    struct nb_md_engine e;
+    const uint32_t pair[2] = { 1, 0 };
+    double f[9], pe[3], vir[3], cshift, want_f[9] = { 0 }, want_pe[3] = { 0 };
+    const double x[9] = { 0, 0, 0, 1.1, 0.1, 0, 0.3, 1.2, -0.2 };
+
+    ck_assert_int_eq(nb_particles_alloc(&p, 3, &err), NB_OK);
+    ck_assert_int_eq(nb_particles_add_types(&p, &err), NB_OK);
+    memcpy(p.x, x, sizeof x);
+    for (int i = 0; i < 3; i++) {
+        p.type[i] = 1;
+        p.m[i] = 1.0;
+    }
+    nb_md_potential_default(&pot, NB_LAW_LJ, 1);
+    nb_md_pair_coeffs(&pot, &c, &cshift);
+    for (int i = 0; i < 2; i++) {                   /* the pairs i-2 */
+        double d[3], r2 = 0.0, fr, u;
+        for (int a = 0; a < 3; a++) {
+            d[a] = x[3 * i + a] - x[6 + a];
+            r2 += d[a] * d[a];
+        }
+        nb_md_pair(&pot, &c, cshift, 0.0, r2, &fr, &u);
+        for (int a = 0; a < 3; a++) {
+            want_f[3 * i + a] += fr * d[a];
+            want_f[6 + a] -= fr * d[a];
+        }
+        want_pe[i] += 0.5 * u;
+        want_pe[2] += 0.5 * u;
+    }
+    struct nb_md_system sys = { .n = 3, .type = p.type, .m = p.m, .pot = &pot, .box = &box,
+                                .n_excluded = 1, .excluded = pair };
+    ck_assert_int_eq(nb_md_system_check(&sys, &err), NB_OK);
+    ck_assert_int_eq(nb_md_cpu_forces(&sys, x, f, pe, vir, &err), NB_OK);
+    nb_md_subtract_excluded(&sys, x, f, pe, vir);
+    for (int k = 0; k < 9; k++)
+        ck_assert_double_eq_tol(f[k], want_f[k], 1e-12 * (1.0 + fabs(want_f[k])));
+    for (int k = 0; k < 3; k++)
+        ck_assert_double_eq_tol(pe[k], want_pe[k], 1e-12 * (1.0 + fabs(want_pe[k])));
+
+    ck_assert_int_eq(nb_md_engine_cpu_create(&e, &err), NB_OK);
+    ck_assert_int_eq(nb_md_sim_init_excluding(&sim, &p, &pot, &box, 0, 0.001, &e, 1, pair,
+                                              &err), NB_OK);
+    for (int k = 0; k < 9; k++)
+        ck_assert_double_eq_tol(sim.f[k], want_f[k], 1e-12 * (1.0 + fabs(want_f[k])));
+    ck_assert_int_eq(nb_md_sim_advance(&sim, 5, &err), NB_OK);
+    nb_md_sim_free(&sim);
+    const uint32_t self[2] = { 2, 2 }, beyond[2] = { 0, 3 };
+    sys.excluded = self;
+    ck_assert_int_eq(nb_md_system_check(&sys, &err), NB_ERR_ARGS);
+    ck_assert_msg(strstr(err.message, "excluded pair") != NULL, "%s", err.message);
+    sys.excluded = beyond;
+    ck_assert_int_eq(nb_md_system_check(&sys, &err), NB_ERR_ARGS);
+    e.destroy(e.state);
+    nb_particles_free(&p);
+}
+END_TEST
+
 static Suite *md_suite(void)
 {
     Suite *s = suite_create("md");
@@ -1624,6 +1692,7 @@ static Suite *md_suite(void)
                         (int)(sizeof coeff_cases / sizeof *coeff_cases));
     tcase_add_test(checks, test_coeff_file_good);
     tcase_add_test(checks, test_sim_init_refusals);
+    tcase_add_test(checks, test_excluded_pairs_subtracted);
     suite_add_tcase(s, checks);
     return s;
 }

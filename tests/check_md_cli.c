@@ -261,19 +261,23 @@ static const struct refusal refusals[] = {
                       "cpu", NULL }, 1, "bad.coeffs:" },
     { "no_types", { "--input", "plain.txt", "--thermo", "t.csv", "--backend", "cpu", NULL },
       1, "type" },
+    { "bad_exclude", { FCC108, "--exclude", "bad.exclude", "--thermo", "t.csv", "--backend",
+                       "cpu", NULL }, 1, "bad.exclude:2: no particle has id 999" },
 };
 
 START_TEST(bad_input_refused)
 {
     const struct refusal *f = &refusals[_i];
     const char *dir = test_dir(f->name);
-    static const char *const inputs[] = { "bad.dump", "bad.coeffs", "plain.txt", NULL };
+    static const char *const inputs[] = { "bad.dump", "bad.coeffs", "plain.txt",
+                                          "bad.exclude", NULL };
     struct cli_run r;
     write_file(path_in(dir, "bad.dump"), "ITEM: TIMESTEP\n0\nITEM: NUMBER OF ATOMS\n2\n"
                "ITEM: BOX BOUNDS pp pp pp\n0 5\n0 5\n0 5\nITEM: ATOMS id type x y z\n"
                "1 1 0 0 0\n2 1 1 1 x\n");
     write_file(path_in(dir, "bad.coeffs"), "types 1\nlj 1 1 1.0 banana\n");
     write_file(path_in(dir, "plain.txt"), "0 1 0 0 0 0 0 0\n1 1 1 1 1 0 0 0\n");
+    write_file(path_in(dir, "bad.exclude"), "1 2\n3 999\n");
     run_md(&r, dir, f->args);
     ck_assert_msg(r.status == f->status, "%s: exit %d, expected %d: %s", f->name, r.status,
                   f->status, r.err);

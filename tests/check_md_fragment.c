@@ -205,8 +205,9 @@ static void make_system(struct system *s, enum nb_md_law law, enum box_kind kind
         s->q[i] = uniform(&rng, -1.0, 1.0);
     }
     make_positions(s, side, &rng);
-    s->sys = (struct nb_md_system){ n, s->type, s->m, own_charges ? s->q : NULL,
-                                    &s->pot, &s->box, 0 };
+    s->sys = (struct nb_md_system){ .n = n, .type = s->type, .m = s->m,
+                                    .q = own_charges ? s->q : NULL, .pot = &s->pot,
+                                    .box = &s->box };
 }
 
 static void system_free(struct system *s)

@@ -177,6 +177,7 @@ static void system_of(struct nb_md_system *sys, const struct nb_particles *p,
                       const struct nb_md_potential *pot, const struct nb_md_box *box,
                       int cell_list)
 {
+    memset(sys, 0, sizeof *sys);
     sys->n = p->n;
     sys->type = p->type;
     sys->m = p->m;
@@ -321,6 +322,47 @@ START_TEST(cell_list_geometry_refused)
 }
 END_TEST
 
+/* Excluded pairs with a device engine: the sim integrates on the host,
+ * the GPU forces less the excluded pairs following the CPU's. */
+START_TEST(device_engine_with_exclusions)
+{
+    struct nb_md_engine gpu, cpu;
+    struct nb_md_sim sg = { 0 }, sc = { 0 };
+    struct nb_particles p = { 0 };
+    struct nb_md_box box;
+    struct nb_md_potential pot;
+    struct nb_error err = { 0 };
+    uint32_t pairs[2 * 40];
+
+    make_particles(&p, &box, 125, 2, 1, seed);
+    for (uint32_t k = 0; k < 40; k++) {     /* neighbours along x: inside rc */
+        pairs[2 * k] = 3 * k;
+        pairs[2 * k + 1] = 3 * k + 1;
+    }
+    make_potential(&pot, NB_LAW_LJC_CONSTANT, 2, 2.5, 1, seed);
+    ck_assert_int_eq(nb_md_engine_compute_create(&gpu, gl, &err), NB_OK);
+    ck_assert_int_eq(nb_md_engine_cpu_create(&cpu, &err), NB_OK);
+    ck_assert_msg(nb_md_sim_init_excluding(&sg, &p, &pot, &box, 1, 0.002, &gpu, 40, pairs,
+                                           &err) == NB_OK, "%s", err.message);
+    ck_assert_msg(nb_md_sim_init_excluding(&sc, &p, &pot, &box, 1, 0.002, &cpu, 40, pairs,
+                                           &err) == NB_OK, "%s", err.message);
+    ck_assert_int_eq(sg.device, 0);
+    ck_assert_int_eq(nb_md_sim_advance(&sg, 10, &err), NB_OK);
+    ck_assert_int_eq(nb_md_sim_advance(&sc, 10, &err), NB_OK);
+    for (size_t i = 0; i < 3 * p.n; i++) {
+        ck_assert_msg(fabs(sg.x[i] - sc.x[i]) < 1e-5, "x[%zu]: %.12g vs %.12g", i, sg.x[i],
+                      sc.x[i]);
+        ck_assert_msg(fabs(sg.f[i] - sc.f[i]) < 1e-4 * (1.0 + fabs(sc.f[i])),
+                      "f[%zu]: %.9g vs %.9g", i, sg.f[i], sc.f[i]);
+    }
+    nb_md_sim_free(&sg);
+    nb_md_sim_free(&sc);
+    gpu.destroy(gpu.state);
+    cpu.destroy(cpu.state);
+    nb_particles_free(&p);
+}
+END_TEST
+
 static Suite *md_gpu_suite(void)
 {
     Suite *s = suite_create("md_gpu");
@@ -330,6 +372,7 @@ static Suite *md_gpu_suite(void)
     tcase_add_test(tc, device_verlet_matches_host);
     tcase_add_test(tc, device_wraps_and_conserves_momentum);
     tcase_add_test(tc, cell_list_geometry_refused);
+    tcase_add_test(tc, device_engine_with_exclusions);
     suite_add_tcase(s, tc);
     return s;
 }

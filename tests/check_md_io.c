@@ -135,7 +135,8 @@ static double potential_energy(const struct nb_particles *p,
                                const struct nb_md_potential *pot,
                                const struct nb_md_box *box)
 {
-    struct nb_md_system sys = {p->n, p->type, p->m, p->q, pot, box, 0};
+    struct nb_md_system sys = { .n = p->n, .type = p->type, .m = p->m, .q = p->q,
+                                .pot = pot, .box = box };
     double *f = malloc(3 * p->n * sizeof *f), *pe = malloc(p->n * sizeof *pe);
     double *vir = malloc(p->n * sizeof *vir), u = 0.0;
     struct nb_error err = {NB_OK, ""};
@@ -424,7 +425,8 @@ static void central_cell(double a, double *f_max, double *virial)
     pe = malloc(p.n * sizeof *pe);
     vir = malloc(p.n * sizeof *vir);
     ck_assert(f && pe && vir);
-    sys = (struct nb_md_system){p.n, p.type, p.m, p.q, &pot, &box, 0};
+    sys = (struct nb_md_system){ .n = p.n, .type = p.type, .m = p.m, .q = p.q,
+                                 .pot = &pot, .box = &box };
     ck_assert_msg(nb_md_cpu_forces(&sys, p.x, f, pe, vir, &err) == NB_OK, "%s",
                   err.message);
     *f_max = 0.0;

@@ -97,6 +97,7 @@ static void make_potential(struct nb_md_potential *pot, enum nb_md_law law, int 
 static void system_of(struct nb_md_system *sys, const struct nb_particles *p,
                       const struct nb_md_potential *pot, const struct nb_md_box *box)
 {
+    memset(sys, 0, sizeof *sys);
     sys->n = p->n;
     sys->type = p->type;
     sys->m = p->m;
