@@ -17,7 +17,8 @@ HOST_SRC := host/accuracy.c host/error.c host/particles.c host/rng.c host/snapsh
             $(MD_SRC) $(MD_IO_SRC)
 GL_SRC   := src/context.c src/shader.c src/programs.c src/gpu_timer.c src/staging.c src/gaj_compute.c \
             src/force_compute.c src/force_precision.c src/force_fragment.c src/backends.c \
-            src/md_compute.c src/md_fragment.c src/md_triangular.c src/md_precision.c
+            src/md_compute.c src/md_fragment.c src/md_triangular.c src/md_precision.c \
+            src/md_params.c
 CLI_SRC  := host/main.c host/options.c host/measure.c host/cmd_forces.c host/cmd_bench.c \
             host/cmd_compare.c host/cmd_shaders.c host/cmd_run.c host/cmd_precision.c \
             host/cmd_md.c host/cmd_newton3.c

@@ -23,7 +23,7 @@ layout(local_size_x = NB_GROUP) in;
 
 /* (x, y, z, type - 1 as int bits): one 16-byte read per j. */
 layout(std430, binding = NB_BIND_TRI_POS) readonly buffer TriPositions { vec4 tpos[]; };
-/* md_compute.c's packing: per ordered type pair (lj, ion). */
+/* md_params.c's packing: per ordered type pair (lj, ion). */
 layout(std430, binding = NB_BIND_MD_COEFF) readonly buffer TriCoeffs { vec4 coeff[]; };
 /* (F, pe) per particle; tri2 keeps its row sums here between passes. */
 layout(std430, binding = NB_BIND_MD_FORCE) NB_TRI_COHERENT buffer TriForces { vec4 force[]; };

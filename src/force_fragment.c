@@ -143,7 +143,7 @@ static int max_texture_size(void)
     return max;
 }
 
-static GLuint new_texture_of(int width, int height, GLenum format)
+GLuint nb_gl_new_texture(int width, int height, GLenum format)
 {
     GLuint tex;
     glGenTextures(1, &tex);
@@ -157,7 +157,7 @@ static GLuint new_texture_of(int width, int height, GLenum format)
 
 static GLuint new_texture(int width, int height)
 {
-    return new_texture_of(width, height, GL_RGBA32F);
+    return nb_gl_new_texture(width, height, GL_RGBA32F);
 }
 
 static void release_set(struct target_set *s)
@@ -516,7 +516,7 @@ static void upload_indices(struct fragment *f, GLuint *tex, int *allocated, int 
         *tex = 0;
     }
     if (!*tex)
-        *tex = new_texture_of(NB_STREAM_WIDTH, rows, GL_R32I);
+        *tex = nb_gl_new_texture(NB_STREAM_WIDTH, rows, GL_R32I);
     glBindTexture(GL_TEXTURE_2D, *tex);
     glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, NB_STREAM_WIDTH, rows, GL_RED_INTEGER,
                     GL_INT, dst);

@@ -141,6 +141,30 @@ double nb_prec_seconds(const struct nb_prec *p);
  * GL_INVALID_OPERATION, so callers set only these. */
 uint64_t nb_gl_active_uniforms(GLuint program);
 
+/* ---- MD kernels (md_params.c) ---- */
+
+/* An MD system as every MD kernel reads it: uniforms and the coefficient
+ * table (2 vec4 per ordered type pair: (c12, c6, u_shift, 0), (cx, cy^cz,
+ * cz, 0)), in float and, for precision G, in double.  Box lengths and
+ * their inverses are 0 along open axes; no cutoff is FLT_MAX. */
+struct nb_gl_md_params {
+    int types;
+    float box[3], inv_box[3], rc2, law[4], sigmoid[4];
+    float coeff[8 * NB_MD_MAX_TYPES * NB_MD_MAX_TYPES];
+    double dcoeff[8 * NB_MD_MAX_TYPES * NB_MD_MAX_TYPES];
+};
+void nb_gl_md_params(struct nb_gl_md_params *p, const struct nb_md_system *sys);
+/* Sets on the program in use the MD uniforms it keeps (box, inverse box,
+ * cutoff, law, sigmoid, types), given its nb_gl_active_uniforms mask
+ * (queried once per program: it is a round of GL queries). */
+void nb_gl_md_set_uniforms(const struct nb_gl_md_params *p, uint64_t active);
+/* The law's part of program names: "lj", "ljc_constant", ... */
+const char *nb_gl_md_law_suffix(enum nb_md_law law);
+
+/* A width x height texture of format, one level, nearest filtering
+ * (texelFetch needs a complete texture). */
+GLuint nb_gl_new_texture(int width, int height, GLenum format);
+
 /* Precision helpers shared by the GA and MD precision kernels
  * (force_precision.c): the k of the scale 2^k that puts bound at most
  * 2^bits, and component c (0..3) of one particle's (hi, lo) result words

@@ -13,7 +13,6 @@
  * Cell lists are rebuilt every evaluation rather than kept with a skin:
  * the build is O(N) and a few percent of the force pass (see the README's
  * MD timings), and it needs no displacement check read back per step. */
-#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -61,9 +60,9 @@ struct md_compute {
     size_t cap[B_COUNT];
     size_t n, cell_total;
     int ntypes, cell_list, periodic[3], cells[3];
-    enum nb_md_law law_id;
-    int coulomb;                /* an LJC law: q_i q_j / (D(r) r) */
-    float box[3], inv_box[3], lo[3], cell_inv[3], rc2, law[4], sigmoid[4];
+    struct nb_gl_md_params params;
+    uint64_t force_active;      /* the force program's nb_gl_active_uniforms */
+    float lo[3], cell_inv[3];
     double lo_d[3], len_d[3];
     double *inv_mass, *charge;
     char force_name[40];
@@ -161,14 +160,6 @@ static enum nb_status upload_positions(struct md_compute *c, const double *x,
 
 /* ---- setup ------------------------------------------------------------- */
 
-static const char *law_suffix(enum nb_md_law law)
-{
-    static const char *const suffix[NB_LAW_COUNT] = {
-        "lj", "ljc_constant", "ljc_linear", "ljc_sigmoidal", "ionic"
-    };
-    return suffix[law];
-}
-
 static void set_geometry(struct md_compute *c, const struct nb_md_system *sys)
 {
     const struct nb_md_box *box = sys->box;
@@ -177,8 +168,6 @@ static void set_geometry(struct md_compute *c, const struct nb_md_system *sys)
     for (int a = 0; a < 3; a++) {
         double len = box->hi[a] - box->lo[a];
         c->periodic[a] = box->periodic[a] != 0;
-        c->box[a] = c->periodic[a] ? (float)len : 0.0f;
-        c->inv_box[a] = c->periodic[a] ? (float)(1.0 / len) : 0.0f;
         c->lo[a] = (float)box->lo[a];
         c->lo_d[a] = box->lo[a];
         c->len_d[a] = len;
@@ -190,31 +179,14 @@ static void set_geometry(struct md_compute *c, const struct nb_md_system *sys)
         c->cell_inv[a] = (float)(c->cells[a] / len);
         c->cell_total *= (size_t)c->cells[a];
     }
-    c->rc2 = rc > 0 ? (float)(rc * rc) : FLT_MAX;
 }
 
-static enum nb_status upload_coefficients(struct md_compute *c, const struct nb_md_potential *pot,
-                                          struct nb_error *err)
+static enum nb_status upload_coefficients(struct md_compute *c, struct nb_error *err)
 {
-    struct nb_md_pair_coeff pc[NB_MD_MAX_TYPES * NB_MD_MAX_TYPES];
-    float packed[NB_MD_MAX_TYPES * NB_MD_MAX_TYPES * 8];
-    double coulomb_shift;
-    int pairs = pot->types.count * pot->types.count;
-
-    nb_md_pair_coeffs(pot, pc, &coulomb_shift);
-    for (int k = 0; k < pairs; k++) {
-        const double v[8] = { pc[k].c12, pc[k].c6, pc[k].u_shift, 0, pc[k].cx, pc[k].a, pc[k].cz, 0 };
-        for (int e = 0; e < 8; e++)
-            packed[8 * k + e] = (float)v[e];
-    }
-    c->law[0] = (float)pot->dielectric;
-    c->law[1] = (float)coulomb_shift;
-    c->law[2] = c->law[3] = 0.0f;
-    for (int e = 0; e < 4; e++)
-        c->sigmoid[e] = (float)pot->sigmoid[e];
-    if (grow(c, B_COEFF, sizeof(float) * 8 * (size_t)pairs, "MD coefficient buffer", err) != NB_OK)
+    size_t bytes = sizeof(float) * 8 * (size_t)(c->ntypes * c->ntypes);
+    if (grow(c, B_COEFF, bytes, "MD coefficient buffer", err) != NB_OK)
         return err->status;
-    upload(c, B_COEFF, packed, sizeof(float) * 8 * (size_t)pairs);
+    upload(c, B_COEFF, c->params.coeff, bytes);
     return NB_OK;
 }
 
@@ -246,8 +218,10 @@ static enum nb_status build_programs(struct md_compute *c, struct nb_error *err)
         "md_cell_hash", "md_cell_scan", "md_cell_place", "md_cell_sort", "md_cell_gather"
     };
     GLuint prog;
-    if (nb_gl_program(c->gl, c->force_name, &prog, err) != NB_OK ||
-        nb_gl_program(c->gl, "md_k1", &prog, err) != NB_OK ||
+    if (nb_gl_program(c->gl, c->force_name, &prog, err) != NB_OK)
+        return err->status;
+    c->force_active = nb_gl_active_uniforms(prog);
+    if (nb_gl_program(c->gl, "md_k1", &prog, err) != NB_OK ||
         nb_gl_program(c->gl, "md_k2", &prog, err) != NB_OK)
         return err->status;
     for (size_t k = 0; c->cell_list && k < sizeof cell_passes / sizeof *cell_passes; k++)
@@ -270,17 +244,15 @@ static enum nb_status md_setup(void *state, const struct nb_md_system *sys,
     c->n = sys->n;
     c->ntypes = types->count;
     c->cell_list = sys->cell_list;
-    c->law_id = sys->pot->law;
-    c->coulomb = c->law_id == NB_LAW_LJC_CONSTANT || c->law_id == NB_LAW_LJC_LINEAR ||
-                 c->law_id == NB_LAW_LJC_SIGMOIDAL;
     c->loaded = 0;
     set_geometry(c, sys);
+    nb_gl_md_params(&c->params, sys);
     if (c->cell_list && c->cell_total > MD_MAX_CELLS)
         return nb_error_set(err, NB_ERR_LIMIT, "compute MD: %zu cells exceed the "
                             "dispatch limit of %zu; use a larger cutoff or fewer cells",
                             c->cell_total, MD_MAX_CELLS);
     snprintf(c->force_name, sizeof c->force_name, "%s_%s",
-             c->cell_list ? "md_cellforce" : "md_pairs", law_suffix(sys->pot->law));
+             c->cell_list ? "md_cellforce" : "md_pairs", nb_gl_md_law_suffix(sys->pot->law));
 
     free(c->inv_mass);
     free(c->charge);
@@ -299,7 +271,7 @@ static enum nb_status md_setup(void *state, const struct nb_md_system *sys,
     enum nb_status st = allocate(c, err);
     if (st == NB_OK) {
         upload(c, B_TYPE, type0, 4 * c->n);
-        st = upload_coefficients(c, sys->pot, err);
+        st = upload_coefficients(c, err);
     }
     free(type0);
     memset(&c->t, 0, sizeof c->t);
@@ -367,14 +339,7 @@ static void force_pass(struct md_compute *c)
 {
     use(c, c->force_name);
     glUniform1i(NB_LOC_N, (int)c->n);
-    glUniform3f(NB_LOC_MD_BOX, c->box[0], c->box[1], c->box[2]);
-    glUniform3f(NB_LOC_MD_INV_BOX, c->inv_box[0], c->inv_box[1], c->inv_box[2]);
-    glUniform1f(NB_LOC_MD_RC2, c->rc2);
-    if (c->coulomb)             /* only the LJC programs keep these */
-        glUniform4fv(NB_LOC_MD_LAW, 1, c->law);
-    if (c->law_id == NB_LAW_LJC_SIGMOIDAL)
-        glUniform4fv(NB_LOC_MD_SIGMOID, 1, c->sigmoid);
-    glUniform1i(NB_LOC_MD_TYPES, c->ntypes);
+    nb_gl_md_set_uniforms(&c->params, c->force_active);
     if (c->cell_list) {
         glUniform3i(NB_LOC_MD_CELLS, c->cells[0], c->cells[1], c->cells[2]);
         glUniform3i(NB_LOC_MD_PERIODIC, c->periodic[0], c->periodic[1], c->periodic[2]);

@@ -23,7 +23,6 @@
  * nb_md_cpu_forces.  The host integrates (no load/steps/fetch).  The
  * context is made current at creation (as the backends are); every call
  * expects it current. */
-#include <float.h>
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
@@ -46,14 +45,6 @@
 /* Fixed pass count for tests and measurements; automatic when unset. */
 #define MD_PASSES_ENV "GLNBODY_MD_PASSES"
 
-static const char *const law_programs[NB_LAW_COUNT] = {
-    [NB_LAW_LJ] = "md_frag_lj",
-    [NB_LAW_LJC_CONSTANT] = "md_frag_ljc_constant",
-    [NB_LAW_LJC_LINEAR] = "md_frag_ljc_linear",
-    [NB_LAW_LJC_SIGMOIDAL] = "md_frag_ljc_sigmoidal",
-    [NB_LAW_IONIC] = "md_frag_ionic",
-};
-
 struct md_targets {
     GLuint fbo;
     GLuint tex[MD_TARGETS];
@@ -62,7 +53,6 @@ struct md_targets {
 struct md_frag {
     struct nb_gl *gl;
     GLuint vao, program;
-    uint64_t active;                    /* bit k: uniform location k is active */
     GLuint pos_tex, coeff_tex, segment_tex;
     struct md_targets sets[2];          /* ping-pong */
     int result_set;
@@ -70,29 +60,18 @@ struct md_frag {
     size_t n;
     int rows;                           /* stream rows of the padded stream */
     int types;
+    struct nb_gl_md_params params;      /* uniforms and coefficient table */
+    uint64_t active;                    /* the program's nb_gl_active_uniforms */
     uint32_t *perm;                     /* stream slot -> particle */
     float *charge;                      /* charge of each slot */
     float *staging;                     /* 5 * rows * NB_STREAM_WIDTH floats */
     double centre[3];
-    float box[3], inv_box[3], rc2, law[4], sig[4];
     int fixed_passes;                   /* 0: automatic */
     int passes;                         /* of the last evaluation */
     double draw_budget;                 /* pairs per draw, automatic passes */
     struct nb_gpu_timer timer;
     struct nb_md_timings timings;
 };
-
-static GLuint new_texture(int width, int height, GLenum format)
-{
-    GLuint tex;
-    glGenTextures(1, &tex);
-    glBindTexture(GL_TEXTURE_2D, tex);
-    glTexStorage2D(GL_TEXTURE_2D, 1, format, width, height);
-    /* texelFetch needs a complete texture: no mipmaps. */
-    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
-    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
-    return tex;
-}
 
 static void release_targets(struct md_targets *s)
 {
@@ -128,7 +107,7 @@ static enum nb_status make_targets(struct md_targets *s, int rows, struct nb_err
     glGenFramebuffers(1, &s->fbo);
     glBindFramebuffer(GL_FRAMEBUFFER, s->fbo);
     for (int k = 0; k < MD_TARGETS; k++) {
-        s->tex[k] = new_texture(MD_OUT_WIDTH, rows, GL_RGBA32F);
+        s->tex[k] = nb_gl_new_texture(MD_OUT_WIDTH, rows, GL_RGBA32F);
         glFramebufferTexture2D(GL_FRAMEBUFFER, slots[k], GL_TEXTURE_2D, s->tex[k], 0);
     }
     glDrawBuffers(MD_TARGETS, slots);
@@ -181,62 +160,21 @@ static void sort_by_type(struct md_frag *m, const struct nb_md_system *sys, int3
 
 /* The coefficient table (2 texels per ordered type pair, row = type of i)
  * and the segment table as textures. */
-static enum nb_status upload_tables(struct md_frag *m, const struct nb_md_potential *pot,
-                                    const int32_t *seg, double *coulomb_shift,
+static enum nb_status upload_tables(struct md_frag *m, const int32_t *seg,
                                     struct nb_error *err)
 {
     int t = m->types;
-    struct nb_md_pair_coeff c[NB_MD_MAX_TYPES * NB_MD_MAX_TYPES];
-    float texels[NB_MD_MAX_TYPES * NB_MD_MAX_TYPES * 8];
-    nb_md_pair_coeffs(pot, c, coulomb_shift);
-    for (int k = 0; k < t * t; k++) {
-        const float lj[4] = { (float)c[k].c12, (float)c[k].c6, (float)c[k].u_shift, 0.0f };
-        const float ion[4] = { (float)c[k].cx, (float)c[k].a, (float)c[k].cz, 0.0f };
-        memcpy(texels + 8 * k, lj, sizeof lj);
-        memcpy(texels + 8 * k + 4, ion, sizeof ion);
-    }
-    m->coeff_tex = new_texture(2 * t, t, GL_RGBA32F);
-    glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, 2 * t, t, GL_RGBA, GL_FLOAT, texels);
-    m->segment_tex = new_texture(t + 1, 1, GL_R32I);
+    m->coeff_tex = nb_gl_new_texture(2 * t, t, GL_RGBA32F);
+    glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, 2 * t, t, GL_RGBA, GL_FLOAT, m->params.coeff);
+    m->segment_tex = nb_gl_new_texture(t + 1, 1, GL_R32I);
     glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, t + 1, 1, GL_RED_INTEGER, GL_INT, seg);
     return nb_gl_check("MD fragment: uploading the coefficient tables", err);
-}
-
-/* Box, cutoff and law parameters as the kernel's uniforms take them. */
-static void set_parameters(struct md_frag *m, const struct nb_md_system *sys,
-                           double coulomb_shift)
-{
-    const struct nb_md_box *b = sys->box;
-    const struct nb_md_potential *pot = sys->pot;
-    for (int d = 0; d < 3; d++) {
-        double len = b->hi[d] - b->lo[d];
-        m->centre[d] = 0.5 * (b->lo[d] + b->hi[d]);
-        m->box[d] = b->periodic[d] ? (float)len : 0.0f;
-        m->inv_box[d] = b->periodic[d] ? (float)(1.0 / len) : 0.0f;
-    }
-    m->rc2 = pot->cutoff > 0.0 ? (float)(pot->cutoff * pot->cutoff) : FLT_MAX;
-    const float law[4] = { (float)pot->dielectric, (float)coulomb_shift, 0.0f, 0.0f };
-    memcpy(m->law, law, sizeof law);
-    for (int k = 0; k < 4; k++)
-        m->sig[k] = (float)pot->sigmoid[k];
-}
-
-static int active(const struct md_frag *m, int location)
-{
-    return (m->active >> location) & 1u;   /* see nb_gl_active_uniforms */
 }
 
 static void set_uniforms(const struct md_frag *m, int slice)
 {
     glUseProgram(m->program);
-    glUniform3fv(NB_LOC_MD_BOX, 1, m->box);
-    glUniform3fv(NB_LOC_MD_INV_BOX, 1, m->inv_box);
-    glUniform1f(NB_LOC_MD_RC2, m->rc2);
-    if (active(m, NB_LOC_MD_LAW))
-        glUniform4fv(NB_LOC_MD_LAW, 1, m->law);
-    if (active(m, NB_LOC_MD_SIGMOID))
-        glUniform4fv(NB_LOC_MD_SIGMOID, 1, m->sig);
-    glUniform1i(NB_LOC_MD_TYPES, m->types);
+    nb_gl_md_set_uniforms(&m->params, m->active);
     glUniform1i(NB_LOC_MD_COUNT, (int)m->n);
     glUniform1i(NB_LOC_SLICE_LEN, slice);
     const GLenum units[3] = { NB_UNIT_MD_POS, NB_UNIT_MD_COEFF, NB_UNIT_MD_SEGMENT };
@@ -293,11 +231,12 @@ static enum nb_status md_setup_system(struct md_frag *m, const struct nb_md_syst
                                       struct nb_error *err)
 {
     int32_t seg[NB_MD_MAX_TYPES + 1];
-    double coulomb_shift = 0.0;
     size_t texels;
+    char name[40];
+    snprintf(name, sizeof name, "md_frag_%s", nb_gl_md_law_suffix(sys->pot->law));
     m->types = sys->pot->types.count;
     if (read_passes(m, err) != NB_OK ||
-        nb_gl_program(m->gl, law_programs[sys->pot->law], &m->program, err) != NB_OK)
+        nb_gl_program(m->gl, name, &m->program, err) != NB_OK)
         return err->status;
     m->active = nb_gl_active_uniforms(m->program);
     texels = (size_t)m->rows * NB_STREAM_WIDTH;
@@ -310,10 +249,12 @@ static enum nb_status md_setup_system(struct md_frag *m, const struct nb_md_syst
         return NB_ERR_NOMEM;
     m->n = sys->n;
     sort_by_type(m, sys, seg);
-    if (upload_tables(m, sys->pot, seg, &coulomb_shift, err) != NB_OK)
+    nb_gl_md_params(&m->params, sys);
+    for (int d = 0; d < 3; d++)
+        m->centre[d] = 0.5 * (sys->box->lo[d] + sys->box->hi[d]);
+    if (upload_tables(m, seg, err) != NB_OK)
         return err->status;
-    set_parameters(m, sys, coulomb_shift);
-    m->pos_tex = new_texture(NB_STREAM_WIDTH, m->rows, GL_RGBA32F);
+    m->pos_tex = nb_gl_new_texture(NB_STREAM_WIDTH, m->rows, GL_RGBA32F);
     if (nb_gl_check("MD fragment: allocating the particle texture", err) != NB_OK ||
         make_targets(&m->sets[0], m->rows, err) != NB_OK ||
         make_targets(&m->sets[1], m->rows, err) != NB_OK || warm_up(m, err) != NB_OK)

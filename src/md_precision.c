@@ -10,7 +10,6 @@
  * precision kernel does; the pass is counted in their time.  H sums the
  * pair *forces* (MD terms are forces already) and the pair energies in
  * int64: exact, independent of order, and Sum_i F_i is exactly zero. */
-#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,19 +24,10 @@ struct md_prec {
     GLuint buf[B_COUNT];
     size_t cap[B_COUNT];
     size_t n;
-    int ntypes;
-    float box[3], inv_box[3], rc2, law[4], sigmoid[4];
+    struct nb_gl_md_params params;
     int acc_log2, pot_log2;
     struct nb_gpu_timer timer;
 };
-
-static const char *law_suffix(enum nb_md_law law)
-{
-    static const char *const suffix[NB_LAW_COUNT] = {
-        "lj", "ljc_constant", "ljc_linear", "ljc_sigmoidal", "ionic"
-    };
-    return suffix[law];
-}
 
 static enum nb_status grow(struct md_prec *p, int which, size_t bytes, struct nb_error *err)
 {
@@ -56,13 +46,7 @@ static void upload(struct md_prec *p, int which, const void *data, size_t bytes)
 static enum nb_status upload_system(struct md_prec *p, const struct nb_md_system *sys,
                                     const double *x, struct nb_error *err)
 {
-    const struct nb_md_potential *pot = sys->pot;
-    struct nb_md_pair_coeff pc[NB_MD_MAX_TYPES * NB_MD_MAX_TYPES];
-    double cshift, dcoeff[NB_MD_MAX_TYPES * NB_MD_MAX_TYPES * 8];
-    float fcoeff[NB_MD_MAX_TYPES * NB_MD_MAX_TYPES * 8];
-    size_t n = sys->n;
-    int pairs = pot->types.count * pot->types.count;
-
+    size_t n = sys->n, pairs = (size_t)(p->params.types * p->params.types);
     double *dpos = nb_alloc(4 * n + 4, sizeof *dpos, "MD precision positions", err);
     float *fpos = nb_alloc(4 * n + 4, sizeof *fpos, "MD precision positions", err);
     int *type0 = nb_alloc(n + 1, sizeof *type0, "MD precision types", err);
@@ -71,52 +55,29 @@ static enum nb_status upload_system(struct md_prec *p, const struct nb_md_system
         type0[i] = sys->type[i] - 1;
         for (int a = 0; a < 3; a++)
             dpos[4 * i + a] = x[3 * i + a];
-        dpos[4 * i + 3] = sys->q ? sys->q[i] : pot->types.charge[type0[i]];
+        dpos[4 * i + 3] = sys->q ? sys->q[i] : sys->pot->types.charge[type0[i]];
         for (int a = 0; a < 4; a++)
             fpos[4 * i + a] = (float)dpos[4 * i + a];
-    }
-    nb_md_pair_coeffs(pot, pc, &cshift);
-    for (int k = 0; k < pairs; k++) {
-        const double v[8] = { pc[k].c12, pc[k].c6, pc[k].u_shift, 0, pc[k].cx, pc[k].a,
-                              pc[k].cz, 0 };
-        for (int e = 0; e < 8; e++)
-            fcoeff[8 * k + e] = (float)(dcoeff[8 * k + e] = v[e]);
     }
     if (st == NB_OK && (grow(p, B_POS, 16 * n, err) != NB_OK ||
                         grow(p, B_DPOS, 32 * n, err) != NB_OK ||
                         grow(p, B_TYPE, 4 * n, err) != NB_OK ||
-                        grow(p, B_COEFF, 32 * (size_t)pairs, err) != NB_OK ||
-                        grow(p, B_DCOEFF, 64 * (size_t)pairs, err) != NB_OK ||
+                        grow(p, B_COEFF, 32 * pairs, err) != NB_OK ||
+                        grow(p, B_DCOEFF, 64 * pairs, err) != NB_OK ||
                         grow(p, B_OUT, 32 * n, err) != NB_OK))
         st = err->status;
     if (st == NB_OK) {
         upload(p, B_POS, fpos, 16 * n);
         upload(p, B_DPOS, dpos, 32 * n);
         upload(p, B_TYPE, type0, 4 * n);
-        upload(p, B_COEFF, fcoeff, 32 * (size_t)pairs);
-        upload(p, B_DCOEFF, dcoeff, 64 * (size_t)pairs);
+        upload(p, B_COEFF, p->params.coeff, 32 * pairs);
+        upload(p, B_DCOEFF, p->params.dcoeff, 64 * pairs);
         st = nb_gl_check("uploading the MD precision system", err);
     }
     free(dpos);
     free(fpos);
     free(type0);
-    p->law[0] = (float)pot->dielectric;
-    p->law[1] = (float)cshift;
-    p->law[2] = p->law[3] = 0.0f;
-    for (int e = 0; e < 4; e++)
-        p->sigmoid[e] = (float)pot->sigmoid[e];
     return st;
-}
-
-static void set_geometry(struct md_prec *p, const struct nb_md_system *sys)
-{
-    for (int a = 0; a < 3; a++) {
-        double len = sys->box->hi[a] - sys->box->lo[a];
-        int periodic = sys->box->periodic[a] != 0;
-        p->box[a] = periodic ? (float)len : 0.0f;
-        p->inv_box[a] = periodic ? (float)(1.0 / len) : 0.0f;
-    }
-    p->rc2 = sys->pot->cutoff > 0 ? (float)(sys->pot->cutoff * sys->pot->cutoff) : FLT_MAX;
 }
 
 /* One timed dispatch of the program for mode m ('b'..'h', or 'm'). */
@@ -125,21 +86,14 @@ static enum nb_status dispatch(struct md_prec *p, enum nb_md_law law, char m,
 {
     char name[48];
     GLuint program;
-    snprintf(name, sizeof name, "md_prec_%s_%c", law_suffix(law), m);
+    snprintf(name, sizeof name, "md_prec_%s_%c", nb_gl_md_law_suffix(law), m);
     if (nb_gl_program(p->gl, name, &program, err) != NB_OK)
         return err->status;
     uint64_t active = nb_gl_active_uniforms(program);
     float sa = ldexpf(1.0f, p->acc_log2), sp = ldexpf(1.0f, p->pot_log2);
     glUseProgram(program);
     glUniform1i(NB_LOC_N, (int)p->n);
-    glUniform1i(NB_LOC_MD_TYPES, p->ntypes);
-    glUniform3fv(NB_LOC_MD_BOX, 1, p->box);
-    glUniform3fv(NB_LOC_MD_INV_BOX, 1, p->inv_box);
-    glUniform1f(NB_LOC_MD_RC2, p->rc2);
-    if (active >> NB_LOC_MD_LAW & 1)
-        glUniform4fv(NB_LOC_MD_LAW, 1, p->law);
-    if (active >> NB_LOC_MD_SIGMOID & 1)
-        glUniform4fv(NB_LOC_MD_SIGMOID, 1, p->sigmoid);
+    nb_gl_md_set_uniforms(&p->params, active);
     if (active >> NB_LOC_PREC_SCALE & 1)
         glUniform4f(NB_LOC_PREC_SCALE, sa, sa, sa, sp);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, NB_BIND_MD_POS, p->buf[B_POS]);
@@ -250,9 +204,8 @@ enum nb_status nb_md_prec_forces(struct nb_gl *gl, const struct nb_md_system *sy
     memset(&p, 0, sizeof p);
     p.gl = gl;
     p.n = sys->n;
-    p.ntypes = sys->pot->types.count;
+    nb_gl_md_params(&p.params, sys);
     nb_gpu_timer_init(&p.timer, gl);
-    set_geometry(&p, sys);
     st = upload_system(&p, sys, x, err);
     if (st == NB_OK && !(raw = nb_alloc(p.n + 1, 32, "MD precision results", err)))
         st = NB_ERR_NOMEM;

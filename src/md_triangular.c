@@ -88,6 +88,7 @@ struct job {
     size_t n;
     int tiles;                  /* tri3-gpu */
     size_t scratch_bytes;
+    struct nb_gl_md_params params;      /* uniforms and coefficient table */
     struct pass pass[MAX_PASSES];
     int passes;
     GLuint buf[B_COUNT];
@@ -248,24 +249,15 @@ static void plan_passes(struct job *j)
     }
 }
 
-/* Uniforms of one pass, only those its program uses (setting an inactive
- * location is GL_INVALID_OPERATION): md_pairs_* takes the compute MD
- * engine's geometry (open box: zero lengths; no cutoff: FLT_MAX as there;
- * the ionic and LJ laws read neither D nor the sigmoid), every pass n, the
- * pair kernels the number of types, tri3-gpu's passes the tiles. */
-static void set_uniforms(const struct job *j, const struct pass *p)
+/* Uniforms of one pass: n, the MD uniforms its program keeps (md_pairs_*
+ * takes the compute engine's geometry: here an open box and no cutoff),
+ * and tri3-gpu's tile count. */
+static void set_uniforms(const struct job *j, GLuint program)
 {
-    int types = j->sys->pot->types.count;
+    uint64_t active = nb_gl_active_uniforms(program);
     glUniform1i(NB_LOC_N, (int)j->n);
-    if (strncmp(p->program, "md_pairs", 8) == 0) {
-        glUniform3f(NB_LOC_MD_BOX, 0.0f, 0.0f, 0.0f);
-        glUniform3f(NB_LOC_MD_INV_BOX, 0.0f, 0.0f, 0.0f);
-        glUniform1f(NB_LOC_MD_RC2, FLT_MAX);
-    }
-    if (strstr(p->program, "_ionic") || strstr(p->program, "_lj"))
-        glUniform1i(NB_LOC_MD_TYPES, types);
-    if (strncmp(p->program, "md_tri3_tiles", 13) == 0 ||
-        strcmp(p->program, "md_tri3_reduce") == 0)
+    nb_gl_md_set_uniforms(&j->params, active);
+    if ((active >> NB_LOC_TRI_TILES) & 1u)
         glUniform1i(NB_LOC_TRI_TILES, j->tiles);
 }
 
@@ -284,22 +276,11 @@ static enum nb_status upload(struct job *j, int which, const void *data, size_t 
     return nb_gl_check(what, err);
 }
 
-/* md_compute.c's coefficient packing: (c12, c6, shift, -, cx, cy^cz, cz, -)
- * per ordered type pair. */
 static enum nb_status upload_coefficients(struct job *j, struct nb_error *err)
 {
-    struct nb_md_pair_coeff pc[NB_MD_MAX_TYPES * NB_MD_MAX_TYPES];
-    float packed[NB_MD_MAX_TYPES * NB_MD_MAX_TYPES * 8];
-    double coulomb_shift;
-    int pairs = j->sys->pot->types.count * j->sys->pot->types.count;
-    nb_md_pair_coeffs(j->sys->pot, pc, &coulomb_shift);
-    for (int k = 0; k < pairs; k++) {
-        const double v[8] = { pc[k].c12, pc[k].c6, pc[k].u_shift, 0, pc[k].cx, pc[k].a,
-                              pc[k].cz, 0 };
-        for (int e = 0; e < 8; e++)
-            packed[8 * k + e] = (float)v[e];
-    }
-    return upload(j, B_COEFF, packed, sizeof(float) * 8 * (size_t)pairs,
+    nb_gl_md_params(&j->params, j->sys);
+    return upload(j, B_COEFF, j->params.coeff,
+                  sizeof(float) * 8 * (size_t)(j->params.types * j->params.types),
                   "triangular MD coefficients", err);
 }
 
@@ -376,7 +357,7 @@ static enum nb_status run_passes(struct nb_gl *gl, struct job *j, GLuint *prog,
     nb_gpu_timer_start(&timer);
     for (int p = 0; p < j->passes; p++) {
         glUseProgram(prog[p]);
-        set_uniforms(j, &j->pass[p]);
+        set_uniforms(j, prog[p]);
         glDispatchCompute(j->pass[p].groups, 1, 1);
         glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
     }
