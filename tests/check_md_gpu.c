@@ -3,7 +3,9 @@
  * (Mesa llvmpipe in CI, any GL 4.3 GPU elsewhere).
  *
  * Bounds: per particle |dF| <= 1e-5 sum_j |F_ij| and |dpe|, |dvir| <= 1e-5
- * times the sums of the pair terms' magnitudes: float pair terms and sums
+ * times the sums of the pair terms' magnitudes, each counted part by part
+ * (md_fixtures.h: LJ's two powers cancel near the lattice spacing, and
+ * rounding is relative to the parts): float pair terms and sums
  * err by a few ulps (6e-8) of those magnitudes even where the terms cancel,
  * so 1e-5 leaves two orders of margin and still catches any wrong pair, law
  * or image.  Positions are float-representable, so the bounds measure the
@@ -16,6 +18,7 @@
 
 #include "nb_gl.h"
 #include "gl_suite.h"
+#include "md_fixtures.h"
 
 #define TOLERANCE 1e-5
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
@@ -25,100 +28,13 @@ static uint64_t seed;
 
 static const size_t sizes[] = { 1, 2, 3, 7, 31, 131, 257, 1009 };
 
-/* n particles of `types` types on a jittered simple cubic lattice of
- * spacing 1.15 (no pair closer than 0.85: LJ stays tame), in a cube of side
- * at least 8.5 so that rc = 2.5 fits three cells along each axis. */
+/* n particles of `types` types, spacing 1.15 (no pair closer than 1.0:
+ * LJ stays tame), in a cube of side at least 8.5 so that rc = 2.5 fits
+ * three cells along each axis. */
 static void make_particles(struct nb_particles *p, struct nb_md_box *box, size_t n,
                            int types, int periodic, uint64_t s)
 {
-    struct nb_error err = { 0 };
-    struct nb_rng rng;
-    int side = 1;
-    while ((size_t)side * side * side < n)
-        side++;
-    double len = fmax(8.5, 1.15 * side);
-    nb_rng_seed(&rng, s);
-    ck_assert_int_eq(nb_particles_alloc(p, n, &err), NB_OK);
-    ck_assert_int_eq(nb_particles_add_types(p, &err), NB_OK);
-    ck_assert_int_eq(nb_particles_add_charges(p, &err), NB_OK);
-    for (size_t i = 0; i < n; i++) {
-        size_t c[3] = { i % side, (i / side) % side, i / ((size_t)side * side) };
-        for (int a = 0; a < 3; a++)
-            p->x[3 * i + a] = (double)(float)(1.15 * (c[a] + 0.5) +
-                                              0.15 * (nb_rng_uniform(&rng) - 0.5));
-        p->type[i] = 1 + (int)(nb_rng_uniform(&rng) * types);
-        p->m[i] = 1.0 + nb_rng_uniform(&rng);
-        p->q[i] = (double)(float)(nb_rng_uniform(&rng) - 0.5);
-    }
-    for (int a = 0; a < 3; a++) {
-        box->lo[a] = 0.0;
-        box->hi[a] = len;
-        box->periodic[a] = periodic;
-    }
-}
-
-/* Random per-type parameters for law. */
-static void make_potential(struct nb_md_potential *pot, enum nb_md_law law, int types,
-                           double cutoff, int shift, uint64_t s)
-{
-    struct nb_rng rng;
-    nb_rng_seed(&rng, s ^ 0x5bd1e995u);
-    nb_md_potential_default(pot, law, types);
-    for (int t = 0; t < types; t++) {
-        pot->types.eps[t][t] = 0.5 + nb_rng_uniform(&rng);
-        pot->types.sigma[t][t] = 0.8 + 0.2 * nb_rng_uniform(&rng);
-        pot->types.charge[t] = nb_rng_uniform(&rng) - 0.5;
-    }
-    nb_md_potential_mix(pot, NB_MIX_ARITHMETIC);
-    for (int t = 0; t < types; t++)
-        for (int u = 0; u <= t; u++) {
-            double cx = (nb_rng_uniform(&rng) - 0.5), cy = 0.5 + 0.3 * nb_rng_uniform(&rng);
-            double cz = 6.0 + 6.0 * nb_rng_uniform(&rng);
-            double v[3] = { cx, cy, cz };
-            memcpy(pot->types.ionic[t][u], v, sizeof v);
-            memcpy(pot->types.ionic[u][t], v, sizeof v);
-        }
-    pot->sigmoid[0] = 0.01;
-    pot->sigmoid[1] = -0.05;
-    pot->sigmoid[2] = 0.8;
-    pot->sigmoid[3] = 0.1;
-    pot->dielectric = 1.5;
-    pot->cutoff = cutoff;
-    pot->shift = shift;
-}
-
-/* The magnitudes the bounds scale with: sum_j |F_ij|, sum_j |u_ij| / 2 and
- * sum_j |r.F_ij| / 2, over the pairs inside the cutoff (minimum image). */
-static void pair_magnitudes(const struct nb_md_system *sys, const double *x,
-                            double *f_abs, double *u_abs, double *w_abs)
-{
-    struct nb_md_pair_coeff coeff[NB_MD_MAX_TYPES * NB_MD_MAX_TYPES];
-    double cshift;
-    int t = sys->pot->types.count;
-    nb_md_pair_coeffs(sys->pot, coeff, &cshift);
-    for (size_t i = 0; i < sys->n; i++) {
-        f_abs[i] = u_abs[i] = w_abs[i] = 0.0;
-        for (size_t j = 0; j < sys->n; j++) {
-            double d[3], r2 = 0.0, fr, u;
-            if (j == i)
-                continue;
-            for (int a = 0; a < 3; a++) {
-                double len = sys->box->hi[a] - sys->box->lo[a];
-                d[a] = x[3 * i + a] - x[3 * j + a];
-                if (sys->box->periodic[a])
-                    d[a] -= len * round(d[a] / len);
-                r2 += d[a] * d[a];
-            }
-            if (sys->pot->cutoff > 0 && r2 >= sys->pot->cutoff * sys->pot->cutoff)
-                continue;
-            double qq = sys->q[i] * sys->q[j];
-            nb_md_pair(sys->pot, &coeff[(sys->type[i] - 1) * t + sys->type[j] - 1], cshift,
-                       qq, r2, &fr, &u);
-            f_abs[i] += fabs(fr) * sqrt(r2);
-            u_abs[i] += 0.5 * fabs(u);
-            w_abs[i] += 0.5 * fabs(fr * r2);
-        }
-    }
+    md_lattice(p, box, n, types, 1.15, 0.15, 8.5, periodic, s);
 }
 
 struct results { double *f, *pe, *vir; };
@@ -154,7 +70,7 @@ static void check_engine(struct nb_md_engine *e, const struct nb_md_system *sys,
     ck_assert_msg(e->forces(e->state, x, got.f, got.pe, got.vir, &err) == NB_OK, "%s: %s",
                   what, err.message);
     ck_assert_int_eq(nb_md_cpu_forces(sys, x, ref.f, ref.pe, ref.vir, &err), NB_OK);
-    pair_magnitudes(sys, x, f_abs, u_abs, w_abs);
+    md_pair_magnitudes(sys, x, f_abs, u_abs, w_abs);
     for (size_t i = 0; i < n; i++) {
         for (int a = 0; a < 3; a++)
             ck_assert_msg(fabs(got.f[3 * i + a] - ref.f[3 * i + a]) <= TOLERANCE * f_abs[i],
@@ -171,20 +87,6 @@ static void check_engine(struct nb_md_engine *e, const struct nb_md_system *sys,
     free(w_abs);
     results_free(&got);
     results_free(&ref);
-}
-
-static void system_of(struct nb_md_system *sys, const struct nb_particles *p,
-                      const struct nb_md_potential *pot, const struct nb_md_box *box,
-                      int cell_list)
-{
-    memset(sys, 0, sizeof *sys);
-    sys->n = p->n;
-    sys->type = p->type;
-    sys->m = p->m;
-    sys->q = p->q;
-    sys->pot = pot;
-    sys->box = box;
-    sys->cell_list = cell_list;
 }
 
 /* Every law, all pairs and cell lists, periodic and open, with and
@@ -205,8 +107,8 @@ START_TEST(compute_forces_match_cpu)
             char what[96];
             uint64_t s = seed + 97 * k + (uint64_t)setup;
             make_particles(&p, &box, sizes[k], 3, periodic, s);
-            make_potential(&pot, law, 3, periodic || cells ? 2.5 : 0.0, setup == 3, s);
-            system_of(&sys, &p, &pot, &box, cells);
+            md_random_potential(&pot, law, 3, periodic || cells ? 2.5 : 0.0, setup == 3, s);
+            md_system_of(&sys, &p, &pot, &box, cells);
             snprintf(what, sizeof what, "%s n=%zu %s %s%s", nb_md_law_name(law), sizes[k],
                      periodic ? "periodic" : "open", cells ? "cells" : "pairs",
                      pot.shift ? " shifted" : "");
@@ -233,7 +135,7 @@ START_TEST(device_verlet_matches_host)
     nb_rng_seed(&rng, seed + 1);
     for (size_t i = 0; i < 3 * p.n; i++)
         p.v[i] = nb_rng_uniform(&rng) - 0.5;
-    make_potential(&pot, NB_LAW_LJ, 1, 2.5, 1, seed);
+    md_random_potential(&pot, NB_LAW_LJ, 1, 2.5, 1, seed);
     ck_assert_int_eq(nb_md_engine_compute_create(&gpu, gl, &err), NB_OK);
     ck_assert_int_eq(nb_md_engine_cpu_create(&cpu, &err), NB_OK);
     ck_assert_msg(nb_md_sim_init(&sg, &p, &pot, &box, 1, 0.002, &gpu, &err) == NB_OK,
@@ -273,7 +175,7 @@ START_TEST(device_wraps_and_conserves_momentum)
 
     make_particles(&p, &box, 64, 2, 1, seed);
     p.v[0] = -3.0;              /* particle 0 leaves through x = 0 */
-    make_potential(&pot, NB_LAW_LJ, 2, 2.5, 0, seed);
+    md_random_potential(&pot, NB_LAW_LJ, 2, 2.5, 0, seed);
     ck_assert_int_eq(nb_md_engine_compute_create(&gpu, gl, &err), NB_OK);
     ck_assert_msg(nb_md_sim_init(&s, &p, &pot, &box, 1, 0.005, &gpu, &err) == NB_OK,
                   "%s", err.message);
@@ -308,8 +210,8 @@ START_TEST(cell_list_geometry_refused)
     struct nb_error err = { 0 };
 
     make_particles(&p, &box, 8, 1, 1, seed);
-    make_potential(&pot, NB_LAW_LJ, 1, 3.5, 0, seed);      /* 8.5 / 3.5: 2 cells */
-    system_of(&sys, &p, &pot, &box, 1);
+    md_random_potential(&pot, NB_LAW_LJ, 1, 3.5, 0, seed);      /* 8.5 / 3.5: 2 cells */
+    md_system_of(&sys, &p, &pot, &box, 1);
     ck_assert_int_eq(nb_md_engine_compute_create(&gpu, gl, &err), NB_OK);
     ck_assert_int_eq(gpu.setup(gpu.state, &sys, &err), NB_ERR_ARGS);
     ck_assert_msg(strstr(err.message, "cell") != NULL, "message: %s", err.message);
@@ -339,7 +241,7 @@ START_TEST(device_engine_with_exclusions)
         pairs[2 * k] = 3 * k;
         pairs[2 * k + 1] = 3 * k + 1;
     }
-    make_potential(&pot, NB_LAW_LJC_CONSTANT, 2, 2.5, 1, seed);
+    md_random_potential(&pot, NB_LAW_LJC_CONSTANT, 2, 2.5, 1, seed);
     ck_assert_int_eq(nb_md_engine_compute_create(&gpu, gl, &err), NB_OK);
     ck_assert_int_eq(nb_md_engine_cpu_create(&cpu, &err), NB_OK);
     ck_assert_msg(nb_md_sim_init_excluding(&sg, &p, &pot, &box, 1, 0.002, &gpu, 40, pairs,

@@ -4,9 +4,9 @@
  * parameters, no cutoff), LJC and seed 003's ionic crystal; fresh random
  * inputs, NB_TEST_SEED=S replays.  Inputs are float-representable.
  *
- * Bounds per particle and component, with S_i = sum_j |F_ij| counted term
- * by term (LJ's r^-12 and r^-6 parts cancel near the minimum, and float
- * rounding is relative to each part) and u = 2^-24:
+ * Bounds per particle and component, with S_i = sum_j |F_ij| counted part
+ * by part (md_fixtures.h: LJ's r^-12 and r^-6 parts cancel near the
+ * minimum, and float rounding is relative to each part) and u = 2^-24:
  *   B, C, D, F, H  only each float pair term's own rounding survives the
  *      sum: a few u |F_ij| (the LJ powers, pow and exp of the ionic and
  *      sigmoidal laws add a few more), bound 2e-6 S_i, independent of N;
@@ -24,98 +24,22 @@
 
 #include "nb_gl.h"
 #include "gl_suite.h"
+#include "md_fixtures.h"
 
 static struct nb_gl *gl;
 static uint64_t seed;
 
-/* n particles of `types` types, jittered cubic lattice of spacing 1.1 (no
- * pair closer than 0.9), random charges, open box. */
+/* n particles of `types` types, spacing 1.1 (no pair closer than 0.9),
+ * open box, no cutoff: System 2's kind. */
 static void lattice_system(struct nb_particles *p, struct nb_md_box *box, size_t n,
                            int types, uint64_t s)
 {
-    struct nb_error err = { 0 };
-    struct nb_rng rng;
-    int side = 1;
-    while ((size_t)side * side * side < n)
-        side++;
-    nb_rng_seed(&rng, s);
-    ck_assert_int_eq(nb_particles_alloc(p, n, &err), NB_OK);
-    ck_assert_int_eq(nb_particles_add_types(p, &err), NB_OK);
-    ck_assert_int_eq(nb_particles_add_charges(p, &err), NB_OK);
-    for (size_t i = 0; i < n; i++) {
-        size_t c[3] = { i % side, (i / side) % side, i / ((size_t)side * side) };
-        for (int a = 0; a < 3; a++)
-            p->x[3 * i + a] = (double)(float)(1.1 * c[a] + 0.2 * (nb_rng_uniform(&rng) - 0.5));
-        p->type[i] = 1 + (int)(nb_rng_uniform(&rng) * types);
-        p->q[i] = (double)(float)(nb_rng_uniform(&rng) - 0.5);
-        p->m[i] = 1.0;
-    }
-    for (int a = 0; a < 3; a++) {
-        box->lo[a] = -1.0;
-        box->hi[a] = 1.1 * side + 1.0;
-        box->periodic[a] = 0;
-    }
+    md_lattice(p, box, n, types, 1.1, 0.2, 0.0, 0, s);
 }
 
 static void random_lj(struct nb_md_potential *pot, enum nb_md_law law, int types, uint64_t s)
 {
-    struct nb_rng rng;
-    nb_rng_seed(&rng, s ^ 0xabcdefu);
-    nb_md_potential_default(pot, law, types);
-    for (int t = 0; t < types; t++) {
-        pot->types.eps[t][t] = 0.5 + nb_rng_uniform(&rng);
-        pot->types.sigma[t][t] = 0.8 + 0.2 * nb_rng_uniform(&rng);
-    }
-    nb_md_potential_mix(pot, NB_MIX_ARITHMETIC);
-    pot->dielectric = 2.0;
-}
-
-/* The magnitude of one pair's force counted term by term (the r^-12 and
- * r^-6 parts of LJ, Coulomb, the ionic repulsion): near the LJ minimum the
- * terms cancel, and float rounding is relative to them, not to their sum. */
-static double pair_magnitude(const struct nb_md_potential *pot,
-                             const struct nb_md_pair_coeff *c, double cshift, double qq,
-                             double r2)
-{
-    struct nb_md_pair_coeff part[4] = { *c, *c, *c, *c };
-    double sum = 0.0, fr, u;
-    part[0].c6 = part[0].cx = part[0].a = 0.0;          /* r^-12 */
-    part[1].c12 = part[1].cx = part[1].a = 0.0;         /* r^-6 */
-    part[2].c12 = part[2].c6 = part[2].a = 0.0;         /* ionic Coulomb */
-    part[3].c12 = part[3].c6 = part[3].cx = 0.0;        /* ionic repulsion */
-    for (int k = 0; k < 4; k++) {
-        nb_md_pair(pot, &part[k], cshift, 0.0, r2, &fr, &u);
-        sum += fabs(fr);
-    }
-    if (qq != 0.0 && pot->law != NB_LAW_IONIC) {        /* the LJC Coulomb part */
-        struct nb_md_pair_coeff none = { 0 };
-        nb_md_pair(pot, &none, cshift, qq, r2, &fr, &u);
-        sum += fabs(fr);
-    }
-    return sum * sqrt(r2);
-}
-
-/* S_i = sum_j of pair_magnitude over all pairs (open box, no cutoff). */
-static void magnitudes(const struct nb_md_system *sys, const double *x, double *s_abs)
-{
-    struct nb_md_pair_coeff c[NB_MD_MAX_TYPES * NB_MD_MAX_TYPES];
-    double cshift;
-    int t = sys->pot->types.count;
-    nb_md_pair_coeffs(sys->pot, c, &cshift);
-    for (size_t i = 0; i < sys->n; i++) {
-        s_abs[i] = 0.0;
-        for (size_t j = 0; j < sys->n; j++) {
-            double r2 = 0.0;
-            if (j == i)
-                continue;
-            for (int a = 0; a < 3; a++)
-                r2 += (x[3 * i + a] - x[3 * j + a]) * (x[3 * i + a] - x[3 * j + a]);
-            double qi = sys->q ? sys->q[i] : sys->pot->types.charge[sys->type[i] - 1];
-            double qj = sys->q ? sys->q[j] : sys->pot->types.charge[sys->type[j] - 1];
-            s_abs[i] += pair_magnitude(sys->pot, &c[(sys->type[i] - 1) * t + sys->type[j] - 1],
-                                       cshift, qi * qj, r2);
-        }
-    }
+    md_random_potential(pot, law, types, 0.0, 0, s);
 }
 
 static double bound_of(enum nb_precision mode)
@@ -130,10 +54,11 @@ static void check_modes(const struct nb_md_system *sys, const double *x, const c
     double *ref = calloc(3 * n, sizeof *ref), *pe_ref = calloc(n, sizeof *pe_ref);
     double *vir = calloc(n, sizeof *vir), *f = calloc(3 * n, sizeof *f);
     double *pe = calloc(n, sizeof *pe), *s_abs = calloc(n, sizeof *s_abs);
-    ck_assert(ref && pe_ref && vir && f && pe && s_abs);
+    double *u_abs = calloc(n, sizeof *u_abs), *w_abs = calloc(n, sizeof *w_abs);
+    ck_assert(ref && pe_ref && vir && f && pe && s_abs && u_abs && w_abs);
     ck_assert_msg(nb_md_cpu_forces(sys, x, ref, pe_ref, vir, &err) == NB_OK, "%s",
                   err.message);
-    magnitudes(sys, x, s_abs);
+    md_pair_magnitudes(sys, x, s_abs, u_abs, w_abs);
     for (int m = NB_PRECISION_B; m < NB_PRECISION_COUNT; m++) {
         double seconds[2];
         enum nb_status st = nb_md_prec_forces(gl, sys, x, (enum nb_precision)m, f, pe,
@@ -158,18 +83,8 @@ static void check_modes(const struct nb_md_system *sys, const double *x, const c
     free(f);
     free(pe);
     free(s_abs);
-}
-
-static void system_of(struct nb_md_system *sys, const struct nb_particles *p,
-                      const struct nb_md_potential *pot, const struct nb_md_box *box)
-{
-    memset(sys, 0, sizeof *sys);
-    sys->n = p->n;
-    sys->type = p->type;
-    sys->m = p->m;
-    sys->q = p->q;
-    sys->pot = pot;
-    sys->box = box;
+    free(u_abs);
+    free(w_abs);
 }
 
 START_TEST(lj_modes_match_cpu)
@@ -186,7 +101,7 @@ START_TEST(lj_modes_match_cpu)
             char what[64];
             lattice_system(&p, &box, sizes[k], 16, seed + k);
             random_lj(&pot, laws[l], 16, seed + k);
-            system_of(&sys, &p, &pot, &box);
+            md_system_of(&sys, &p, &pot, &box, 0);
             snprintf(what, sizeof what, "%s n=%zu", nb_md_law_name(laws[l]), sizes[k]);
             check_modes(&sys, p.x, what);
             nb_particles_free(&p);
@@ -204,7 +119,7 @@ START_TEST(ionic_modes_match_cpu)
     nb_md_potential_default(&pot, NB_LAW_IONIC, 2);
     nb_md_ionic_default(&pot);
     ck_assert_int_eq(nb_md_ionic_crystal(&p, &box, 3, 1.0, &pot, &err), NB_OK);
-    system_of(&sys, &p, &pot, &box);
+    md_system_of(&sys, &p, &pot, &box, 0);
     check_modes(&sys, p.x, "ionic crystal 324");
     nb_particles_free(&p);
 }
@@ -223,7 +138,7 @@ START_TEST(fixed_point_exact)
     double seconds[2];
     lattice_system(&p, &box, n, 5, seed);
     random_lj(&pot, NB_LAW_LJC_LINEAR, 5, seed);
-    system_of(&sys, &p, &pot, &box);
+    md_system_of(&sys, &p, &pot, &box, 0);
     int64_t *fixed = calloc(4 * n, sizeof *fixed), *rfixed = calloc(4 * n, sizeof *rfixed);
     double *f = calloc(3 * n, sizeof *f), *pe = calloc(n, sizeof *pe);
     ck_assert(fixed && rfixed && f && pe);
@@ -245,7 +160,7 @@ START_TEST(fixed_point_exact)
         r.q[i] = p.q[k];
         r.m[i] = p.m[k];
     }
-    system_of(&rsys, &r, &pot, &box);
+    md_system_of(&rsys, &r, &pot, &box, 0);
     ck_assert_int_eq(nb_md_prec_forces(gl, &rsys, r.x, NB_PRECISION_H, f, pe, seconds,
                                        rfixed, rlog2s, &err), NB_OK);
     ck_assert(log2s[0] == rlog2s[0] && log2s[1] == rlog2s[1]);
@@ -272,7 +187,7 @@ START_TEST(refusals)
     double f[3 * 8], pe[8], seconds[2];
     lattice_system(&p, &box, 8, 1, seed);
     random_lj(&pot, NB_LAW_LJ, 1, seed);
-    system_of(&sys, &p, &pot, &box);
+    md_system_of(&sys, &p, &pot, &box, 0);
     ck_assert_int_eq(nb_md_prec_forces(gl, &sys, p.x, NB_PRECISION_A, f, pe, seconds, NULL,
                                        NULL, &err), NB_ERR_ARGS);
     pot.cutoff = 2.5;

@@ -30,6 +30,7 @@
 
 #include "md_triangular.h"
 #include "gl_suite.h"
+#include "md_fixtures.h"
 
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -41,104 +42,12 @@ static uint64_t seed;
  * tri3-wg's largest, 2311 (prime, 5 tiles) only for the rest. */
 static const size_t sizes[] = { 1, 2, 3, 7, 31, 127, 257, 513, 1031, 2048, 2311 };
 
-/* n particles of `types` types on a jittered simple cubic lattice of
- * spacing 1 (each coordinate moved by at most 0.1 about its site, so no
- * pair is closer than 0.8), open box around it. */
+/* n particles of `types` types, spacing 1, each coordinate within 0.1 of
+ * its site (no pair closer than 0.8), open box, no cutoff. */
 static void make_particles(struct nb_particles *p, struct nb_md_box *box, size_t n,
                            int types, uint64_t s)
 {
-    struct nb_error err = { 0 };
-    struct nb_rng rng;
-    size_t side = 1;
-    while (side * side * side < n)
-        side++;
-    nb_rng_seed(&rng, s);
-    ck_assert_int_eq(nb_particles_alloc(p, n, &err), NB_OK);
-    ck_assert_int_eq(nb_particles_add_types(p, &err), NB_OK);
-    ck_assert_int_eq(nb_particles_add_charges(p, &err), NB_OK);
-    for (size_t i = 0; i < n; i++) {
-        size_t c[3] = { i % side, (i / side) % side, i / (side * side) };
-        for (int a = 0; a < 3; a++)
-            p->x[3 * i + a] = (double)(float)(c[a] + 0.5 + 0.2 * (nb_rng_uniform(&rng) - 0.5));
-        p->type[i] = 1 + (int)(nb_rng_uniform(&rng) * types);
-        p->m[i] = 1.0 + nb_rng_uniform(&rng);
-        p->q[i] = (double)(float)(nb_rng_uniform(&rng) - 0.5);
-    }
-    for (int a = 0; a < 3; a++) {
-        box->lo[a] = -1.0;
-        box->hi[a] = (double)side + 1.0;
-        box->periodic[a] = 0;
-    }
-}
-
-/* Random symmetric per-pair coefficients: ionic cx in [-1, 1), cy in
- * [0.5, 0.8), cz in [6, 12); LJ eps in [0.5, 1.5), sigma in [0.8, 1)
- * mixed.  No cutoff. */
-static void make_potential(struct nb_md_potential *pot, enum nb_md_law law, int types,
-                           uint64_t s)
-{
-    struct nb_rng rng;
-    nb_rng_seed(&rng, s ^ 0x5bd1e995u);
-    nb_md_potential_default(pot, law, types);
-    for (int t = 0; t < types; t++) {
-        pot->types.eps[t][t] = 0.5 + nb_rng_uniform(&rng);
-        pot->types.sigma[t][t] = 0.8 + 0.2 * nb_rng_uniform(&rng);
-    }
-    nb_md_potential_mix(pot, NB_MIX_ARITHMETIC);
-    for (int t = 0; t < types; t++)
-        for (int u = 0; u <= t; u++) {
-            double v[3] = { 2.0 * nb_rng_uniform(&rng) - 1.0, 0.5 + 0.3 * nb_rng_uniform(&rng),
-                            6.0 + 6.0 * nb_rng_uniform(&rng) };
-            memcpy(pot->types.ionic[t][u], v, sizeof v);
-            memcpy(pot->types.ionic[u][t], v, sizeof v);
-        }
-}
-
-static void system_of(struct nb_md_system *sys, const struct nb_particles *p,
-                      const struct nb_md_potential *pot, const struct nb_md_box *box)
-{
-    memset(sys, 0, sizeof *sys);
-    sys->n = p->n;
-    sys->type = p->type;
-    sys->m = p->m;
-    sys->q = p->q;
-    sys->pot = pot;
-    sys->box = box;
-    sys->cell_list = 0;
-}
-
-/* What the bounds scale with: sum_j |F_ij| and sum_j |u_ij| / 2, each
- * pair term taken as the sum of its parts' magnitudes (LJ: r^-12 and r^-6;
- * ionic: Coulomb and repulsion), since the parts cancel near a pair's
- * equilibrium distance and float rounding is relative to them. */
-static void pair_magnitudes(const struct nb_md_system *sys, const double *x,
-                            double *f_abs, double *u_abs)
-{
-    struct nb_md_pair_coeff coeff[NB_MD_MAX_TYPES * NB_MD_MAX_TYPES];
-    double cshift;
-    int t = sys->pot->types.count, ionic = sys->pot->law == NB_LAW_IONIC;
-    nb_md_pair_coeffs(sys->pot, coeff, &cshift);
-    for (size_t i = 0; i < sys->n; i++) {
-        f_abs[i] = u_abs[i] = 0.0;
-        for (size_t j = 0; j < sys->n; j++) {
-            const struct nb_md_pair_coeff *c =
-                &coeff[(sys->type[i] - 1) * t + sys->type[j] - 1];
-            double r2 = 0.0;
-            if (j == i)
-                continue;
-            for (int a = 0; a < 3; a++)
-                r2 += (x[3 * i + a] - x[3 * j + a]) * (x[3 * i + a] - x[3 * j + a]);
-            double r = sqrt(r2), s6 = 1.0 / (r2 * r2 * r2);
-            if (ionic) {
-                double rep = c->a * pow(r, -c->cz);
-                f_abs[i] += fabs(c->cx) / r2 + rep * r;
-                u_abs[i] += 0.5 * (fabs(c->cx) / r + rep * r2 / (c->cz - 2.0));
-            } else {
-                f_abs[i] += (12.0 * c->c12 * s6 * s6 + 6.0 * c->c6 * s6) / r;
-                u_abs[i] += 0.5 * (c->c12 * s6 * s6 + c->c6 * s6);
-            }
-        }
-    }
+    md_lattice(p, box, n, types, 1.0, 0.2, 0.0, 0, s);
 }
 
 /* Forces, energies and the scales of one system. */
@@ -169,13 +78,14 @@ static void solution_free(struct solution *s)
 static void reference(const struct nb_md_system *sys, const double *x, struct solution *ref)
 {
     struct nb_error err = { 0 };
-    double *vir = calloc(sys->n + 1, sizeof *vir);
-    ck_assert(vir);
+    double *vir = calloc(sys->n + 1, sizeof *vir), *w_abs = calloc(sys->n + 1, sizeof *w_abs);
+    ck_assert(vir && w_abs);
     solution_alloc(ref, sys->n);
     ck_assert_msg(nb_md_cpu_forces(sys, x, ref->f, ref->pe, vir, &err) == NB_OK, "%s",
                   err.message);
-    pair_magnitudes(sys, x, ref->f_abs, ref->u_abs);
+    md_pair_magnitudes(sys, x, ref->f_abs, ref->u_abs, w_abs);
     free(vir);
+    free(w_abs);
 }
 
 /* Runs variant; NB_OK or the status it refused with. */
@@ -267,8 +177,8 @@ START_TEST(variants_match_square_and_cpu)
         uint64_t s = seed + 131 * k + (uint64_t)_i;
         int types = 1 + (int)(s % 4);
         make_particles(&p, &box, sizes[k], types, s);
-        make_potential(&pot, law, types, s);
-        system_of(&sys, &p, &pot, &box);
+        md_random_potential(&pot, law, types, 0.0, 0, s);
+        md_system_of(&sys, &p, &pot, &box, 0);
         snprintf(label, sizeof label, "%s n=%zu types=%d", nb_md_law_name(law), sizes[k],
                  types);
         check_system(&sys, p.x, label);
@@ -290,7 +200,7 @@ START_TEST(seed_crystal_matches)
     ck_assert_msg(nb_md_ionic_crystal(&p, &box, 3, 1.0, &pot, &err) == NB_OK, "%s",
                   err.message);
     ck_assert_uint_eq(p.n, 324);
-    system_of(&sys, &p, &pot, &box);
+    md_system_of(&sys, &p, &pot, &box, 0);
     check_system(&sys, p.x, "fluorite 3^3");
     nb_particles_free(&p);
 }
@@ -308,8 +218,8 @@ START_TEST(variants_are_deterministic)
     struct nb_md_system sys;
     struct nb_error err = { 0 };
     make_particles(&p, &box, 1031, 3, seed);
-    make_potential(&pot, NB_LAW_IONIC, 3, seed);
-    system_of(&sys, &p, &pot, &box);
+    md_random_potential(&pot, NB_LAW_IONIC, 3, 0.0, 0, seed);
+    md_system_of(&sys, &p, &pot, &box, 0);
     for (size_t k = 0; names[k]; k++) {
         struct solution a, b;
         ck_assert_msg(run_variant(&sys, p.x, names[k], &a, &err) == NB_OK, "%s: %s",
@@ -348,7 +258,7 @@ START_TEST(too_large_refused)
         struct solution out;
         double seconds;
         make_particles(&p, &box, cases[k].n, 2, seed + k);
-        system_of(&sys, &p, &pot, &box);
+        md_system_of(&sys, &p, &pot, &box, 0);
         solution_alloc(&out, p.n);
         enum nb_status st = nb_md_tri_forces(gl, &sys, p.x, cases[k].variant, out.f, out.pe,
                                              &seconds, &err);
@@ -380,8 +290,8 @@ START_TEST(other_systems_refused)
         { "tri3-wg", "cell lists" }, { "tri1-wg", "ljc-constant" }, { "square-gpu", "periodic" },
     };
     make_particles(&p, &box, 27, 2, seed);
-    make_potential(&pot, NB_LAW_IONIC, 2, seed);
-    system_of(&sys, &p, &pot, &box);
+    md_random_potential(&pot, NB_LAW_IONIC, 2, 0.0, 0, seed);
+    md_system_of(&sys, &p, &pot, &box, 0);
     solution_alloc(&out, p.n);
     for (size_t k = 0; k < COUNT(cases); k++) {
         /* 0: as made; 1: y periodic (needs a cutoff); 2: open again; 3: cell
