@@ -55,7 +55,6 @@ static enum nb_status copy_particles(struct nb_md_sim *s,
                                      int cell_list, struct nb_error *err)
 {
     size_t n = p->n, bad;
-    enum nb_status st;
 
     if (!p->type)
         return nb_error_set(err, NB_ERR_ARGS, "molecular dynamics needs "
@@ -79,9 +78,16 @@ static enum nb_status copy_particles(struct nb_md_sim *s,
     s->sys = (struct nb_md_system){ .n = n, .type = s->type, .m = s->m,
                                     .q = p->q ? s->q : NULL, .pot = &s->pot,
                                     .box = &s->box, .cell_list = cell_list };
-    st = nb_md_system_check(&s->sys, err);
-    if (st == NB_OK && !p->q)
-        for (size_t i = 0; i < n; i++)
+    return NB_OK;
+}
+
+/* Checks the system once it is complete, then fills the charges of a set
+ * without them from the type table (which needs the types checked). */
+static enum nb_status check_system(struct nb_md_sim *s, struct nb_error *err)
+{
+    enum nb_status st = nb_md_system_check(&s->sys, err);
+    if (st == NB_OK && !s->sys.q)
+        for (size_t i = 0; i < s->n; i++)
             s->q[i] = s->pot.types.charge[s->type[i] - 1];
     s->sys.q = s->q;
     return st;
@@ -155,7 +161,7 @@ static enum nb_status copy_excluded(struct nb_md_sim *s, size_t count,
     memcpy(s->excluded, pairs, 2 * count * sizeof *pairs);
     s->sys.n_excluded = count;
     s->sys.excluded = s->excluded;
-    return nb_md_system_check(&s->sys, err);
+    return NB_OK;
 }
 
 enum nb_status nb_md_sim_init_excluding(struct nb_md_sim *s, const struct nb_particles *p,
@@ -180,6 +186,8 @@ enum nb_status nb_md_sim_init_excluding(struct nb_md_sim *s, const struct nb_par
         st = copy_particles(s, p, cell_list, err);
     if (st == NB_OK)
         st = copy_excluded(s, n_excluded, excluded, err);
+    if (st == NB_OK)
+        st = check_system(s, err);
     if (st != NB_OK)
         return st;
     /* Exclusions are subtracted on the host, after every evaluation. */
