@@ -1,7 +1,11 @@
 /* accumulate.glsl - the accumulators of seed 004 Table 1, one per mode,
- * selected by NB_PRECISION_<M>.  Each sums vec4 pair terms (ax, ay, az,
- * phi) of one i-particle with acc_init, acc_add (one pair), acc_tile_end
- * (after each tile of NB_PREC_TILE pairs) and acc_store (one result slot).
+ * selected by NB_PRECISION_<M>.  An accumulator (struct nb_acc) sums the
+ * vec4 pair terms of one i-particle: acc_init, acc_add (one pair),
+ * acc_tile_end (at least every NB_PREC_TILE additions), and acc_pack /
+ * acc_unpack, its whole state as eight 32-bit words, bit for bit (the
+ * compute kernels store them; the fragment kernels write them to two
+ * RGBA32UI render targets and read them back in the next ping-pong pass).
+ * A kernel may hold several (GAJ: acceleration with potential, and jerk).
  *
  *   B  float pair terms, double sums
  *   C  Takahashi & Iitaka: float (hs, ls), Knuth two-sum then Dekker's
@@ -12,9 +16,12 @@
  *   F  Narumi: float hs from LARGE, int li of the errors times
  *      LOWER_FACTOR, carried into hs every LOWER_LOOP additions (Fig. 8)
  *   G  double pair terms (acc_add_double), double sums
- *   H  each pair term times 2^k rounded to int64 and summed exactly
+ *   H  each pair term times 2^k rounded to an integer and summed in int64
  *   M  not a mode: float sums of |pair term|, the bound on every partial
- *      sum from which E and F take their scale 2^k
+ *      sum from which E, F and the MD kernels' H take their scale 2^k
+ *
+ * Words (w0, w1): B, G, H the four 64-bit sums, low word first; C, D, E
+ * hs then ls as float bits; F hs then li; M the sums, then zeros.
  *
  * The `precise` temporaries keep the compiler from reassociating or fusing
  * the error-free transformations. */
@@ -24,50 +31,110 @@
 
 layout(location = NB_LOC_PREC_SCALE) uniform vec4 prec_scale;
 
-/* Where the sums go: the GA kernel's result binding unless the including
- * program (the MD one, whose binding 1 holds types) names another. */
-#ifndef NB_PREC_BIND_RESULT
-#define NB_PREC_BIND_RESULT NB_BIND_OUT
-#endif
-
 #if defined(NB_PRECISION_B) || defined(NB_PRECISION_G)
-layout(std430, binding = NB_PREC_BIND_RESULT) writeonly buffer Results { dvec4 result[]; };
-dvec4 acc;
-void acc_init() { acc = dvec4(0.0); }
-void acc_add(vec4 t) { acc += dvec4(t); }
-void acc_add_double(dvec4 t) { acc += t; }
-void acc_tile_end() {}
-void acc_store(int i) { result[i] = acc; }
+struct nb_acc { dvec4 s; };
+void acc_init(out nb_acc a) { a.s = dvec4(0.0); }
+void acc_add(inout nb_acc a, vec4 t) { a.s += dvec4(t); }
+void acc_add_double(inout nb_acc a, dvec4 t) { a.s += t; }
+void acc_tile_end(inout nb_acc a) {}
+
+void acc_pack(nb_acc a, out uvec4 w0, out uvec4 w1)
+{
+    w0 = uvec4(unpackDouble2x32(a.s.x), unpackDouble2x32(a.s.y));
+    w1 = uvec4(unpackDouble2x32(a.s.z), unpackDouble2x32(a.s.w));
+}
+
+void acc_unpack(uvec4 w0, uvec4 w1, out nb_acc a)
+{
+    a.s = dvec4(packDouble2x32(w0.xy), packDouble2x32(w0.zw),
+                packDouble2x32(w1.xy), packDouble2x32(w1.zw));
+}
 
 #elif defined(NB_PRECISION_H)
-layout(std430, binding = NB_PREC_BIND_RESULT) writeonly buffer Results { i64vec4 result[]; };
-i64vec4 acc;
-void acc_init() { acc = i64vec4(0); }
-/* |t| * 2^k < 2^62 by the choice of k: exact scaling, no overflow; the
- * rounding is odd (roundEven(-x) = -roundEven(x)), so the pair terms of
- * (i, j) and (j, i) become exact negatives.  The conversion goes through
- * double (exact for a float): NVIDIA's driver (580) converted float to
- * int64 wrongly beyond 2^31 (f_err 0.9 on the H200), double to int64
- * correctly. */
-void acc_add(vec4 t) { acc += i64vec4(roundEven(dvec4(t) * dvec4(prec_scale))); }
-void acc_tile_end() {}
-void acc_store(int i) { result[i] = acc; }
+/* The term y = t 2^k (|y| <= 2^NB_PREC_BITS_FIXED = 2^61 by the choice of
+ * k) is split without any float-to-integer conversion, which costs a
+ * quarter-rate instruction on NVIDIA and which NVIDIA's driver 580 got
+ * wrong beyond 2^31 for int64.  Adding the magic number
+ * 1.5 2^(23+s) rounds y to a multiple of 2^s (ties to even) and leaves that
+ * multiple as an integer in the low mantissa bits; its float bits minus the
+ * magic's are the integer.  Three chunks, s = 44, 22, 0, each below 2^21 in
+ * magnitude, are exact: the remainders y - h are exact floats, and the
+ * three parts add up to roundEven(y) because the upper two are even.  The
+ * chunk sums are int32 (wrapping; a tile of at most 512 terms keeps the
+ * true sums below 2^30) and move into the int64 sum at each tile end.
+ * Every step is odd in y, so the terms of (i, j) and (j, i), exact
+ * negatives, stay exact negatives. */
+struct nb_acc { i64vec4 s; ivec4 c2, c1, c0; int terms; };
+
+const float nb_magic2 = 221360928884514619392.0;     /* 1.5 2^67 */
+const float nb_magic1 = 52776558133248.0;           /* 1.5 2^45 */
+const float nb_magic0 = 12582912.0;                 /* 1.5 2^23 */
+
+void acc_init(out nb_acc a)
+{
+    a.s = i64vec4(0);
+    a.c2 = a.c1 = a.c0 = ivec4(0);
+    a.terms = 0;
+}
+
+void acc_add(inout nb_acc a, vec4 t)
+{
+    precise vec4 y = t * prec_scale;
+    precise vec4 a2 = y + nb_magic2;
+    precise vec4 r1 = y - (a2 - nb_magic2);
+    precise vec4 a1 = r1 + nb_magic1;
+    precise vec4 r0 = r1 - (a1 - nb_magic1);
+    precise vec4 a0 = r0 + nb_magic0;
+    a.c2 += floatBitsToInt(a2);
+    a.c1 += floatBitsToInt(a1);
+    a.c0 += floatBitsToInt(a0);
+    a.terms++;
+}
+
+void acc_tile_end(inout nb_acc a)
+{
+    ivec4 c2 = a.c2 - a.terms * floatBitsToInt(nb_magic2);
+    ivec4 c1 = a.c1 - a.terms * floatBitsToInt(nb_magic1);
+    ivec4 c0 = a.c0 - a.terms * floatBitsToInt(nb_magic0);
+    a.s += (i64vec4(c2) << 44) + (i64vec4(c1) << 22) + i64vec4(c0);
+    a.c2 = a.c1 = a.c0 = ivec4(0);
+    a.terms = 0;
+}
+
+/* Words of a 64-bit integer, low first (GLSL 4.30 has no unpackUint2x32). */
+uvec2 nb_words(int64_t v) { return uvec2(uint(v & 0xffffffffl), uint(v >> 32)); }
+int64_t nb_int64(uvec2 w) { return int64_t(uint64_t(w.y) << 32 | uint64_t(w.x)); }
+
+/* Packs the int64 sums; call acc_tile_end first. */
+void acc_pack(nb_acc a, out uvec4 w0, out uvec4 w1)
+{
+    w0 = uvec4(nb_words(a.s.x), nb_words(a.s.y));
+    w1 = uvec4(nb_words(a.s.z), nb_words(a.s.w));
+}
+
+void acc_unpack(uvec4 w0, uvec4 w1, out nb_acc a)
+{
+    acc_init(a);
+    a.s = i64vec4(nb_int64(w0.xy), nb_int64(w0.zw), nb_int64(w1.xy), nb_int64(w1.zw));
+}
 
 #elif defined(NB_PRECISION_M)
-layout(std430, binding = NB_PREC_BIND_RESULT) writeonly buffer Results { vec4 result[]; };
-vec4 acc;
-void acc_init() { acc = vec4(0.0); }
-void acc_add(vec4 t) { acc += abs(t); }
-void acc_tile_end() {}
-void acc_store(int i) { result[i] = acc; }
+struct nb_acc { vec4 s; };
+void acc_init(out nb_acc a) { a.s = vec4(0.0); }
+void acc_add(inout nb_acc a, vec4 t) { a.s += abs(t); }
+void acc_tile_end(inout nb_acc a) {}
+void acc_pack(nb_acc a, out uvec4 w0, out uvec4 w1)
+{
+    w0 = floatBitsToUint(a.s);
+    w1 = uvec4(0);
+}
+void acc_unpack(uvec4 w0, uvec4 w1, out nb_acc a) { a.s = uintBitsToFloat(w0); }
 
 #else   /* C, D, E, F: a float high part and a float or int low part */
-layout(std430, binding = NB_PREC_BIND_RESULT) writeonly buffer Results { uvec4 result[]; };
-vec4 hs;
 #if defined(NB_PRECISION_F)
-ivec4 li;
+struct nb_acc { vec4 hs; ivec4 li; };
 #else
-vec4 ls;
+struct nb_acc { vec4 hs; vec4 ls; };
 #endif
 #if defined(NB_PRECISION_E) || defined(NB_PRECISION_F)
 #define NB_LARGE float(3 << (NB_LARGE_SHIFT - 1))
@@ -77,60 +144,92 @@ vec4 ls;
 #define NB_IN_SCALE 1.0
 #endif
 
-void acc_init()
+void acc_init(out nb_acc a)
 {
-    hs = vec4(NB_LARGE);
+    a.hs = vec4(NB_LARGE);
 #if defined(NB_PRECISION_F)
-    li = ivec4(0);
+    a.li = ivec4(0);
 #else
-    ls = vec4(0.0);
+    a.ls = vec4(0.0);
 #endif
 }
 
-void acc_add(vec4 t)
+void acc_add(inout nb_acc a, vec4 t)
 {
     precise vec4 y = t * NB_IN_SCALE;
 #if defined(NB_PRECISION_C)
-    precise vec4 z = hs + y;            /* Knuth: z + e = hs + y exactly */
-    precise vec4 w = z - hs;
-    precise vec4 e = (hs - (z - w)) + (y - w);
-    precise vec4 r = ls + e;
+    precise vec4 z = a.hs + y;          /* Knuth: z + e = hs + y exactly */
+    precise vec4 w = z - a.hs;
+    precise vec4 e = (a.hs - (z - w)) + (y - w);
+    precise vec4 r = a.ls + e;
     precise vec4 b = z + r;             /* Dekker, |z| >= |r| */
     precise vec4 bb = r - (b - z);
-    hs = b;
-    ls = bb;
+    a.hs = b;
+    a.ls = bb;
 #else
-    precise vec4 b = hs + y;            /* Dekker, assumes |hs| >= |y| */
-    precise vec4 e = y - (b - hs);
-    hs = b;
+    precise vec4 b = a.hs + y;          /* Dekker, assumes |hs| >= |y| */
+    precise vec4 e = y - (b - a.hs);
+    a.hs = b;
 #if defined(NB_PRECISION_F)
-    li += ivec4(e * float(1 << NB_LOWER_FACTOR_LOG2));
+    a.li += ivec4(e * float(1 << NB_LOWER_FACTOR_LOG2));
 #else
-    precise vec4 l = ls + e;
-    ls = l;
+    precise vec4 l = a.ls + e;
+    a.ls = l;
 #endif
 #endif
 }
 
 /* Narumi's carry (Fig. 8 lines 45-49): the top LOWER_SHIFT bits of li, a
  * multiple of the ulp of hs, move into hs exactly. */
-void acc_tile_end()
+void acc_tile_end(inout nb_acc a)
 {
 #if defined(NB_PRECISION_F)
     const int low_mask = (1 << (32 - NB_LOWER_SHIFT)) - 1;
-    precise vec4 h = hs + vec4(li & ~low_mask) * (1.0 / float(1 << NB_LOWER_FACTOR_LOG2));
-    hs = h;
-    li &= low_mask;
+    precise vec4 h = a.hs + vec4(a.li & ~low_mask) * (1.0 / float(1 << NB_LOWER_FACTOR_LOG2));
+    a.hs = h;
+    a.li &= low_mask;
 #endif
 }
 
-void acc_store(int i)
+void acc_pack(nb_acc a, out uvec4 w0, out uvec4 w1)
 {
-    result[2 * i] = floatBitsToUint(hs);
+    w0 = floatBitsToUint(a.hs);
 #if defined(NB_PRECISION_F)
-    result[2 * i + 1] = uvec4(li);
+    w1 = uvec4(a.li);
 #else
-    result[2 * i + 1] = floatBitsToUint(ls);
+    w1 = floatBitsToUint(a.ls);
+#endif
+}
+
+void acc_unpack(uvec4 w0, uvec4 w1, out nb_acc a)
+{
+    a.hs = uintBitsToFloat(w0);
+#if defined(NB_PRECISION_F)
+    a.li = ivec4(w1);
+#else
+    a.ls = uintBitsToFloat(w1);
+#endif
+}
+#endif
+
+/* Compute kernels: the results in a buffer, two uvec4 per particle (the
+ * magnitude sums: one vec4).  NB_PREC_BIND_RESULT is the GA kernel's
+ * output binding unless the including program names another. */
+#ifndef NB_PREC_NO_BUFFER
+#ifndef NB_PREC_BIND_RESULT
+#define NB_PREC_BIND_RESULT NB_BIND_OUT
+#endif
+layout(std430, binding = NB_PREC_BIND_RESULT) writeonly buffer Results { uvec4 result[]; };
+
+void acc_store(int i, nb_acc a)
+{
+    uvec4 w0, w1;
+    acc_pack(a, w0, w1);
+#if defined(NB_PRECISION_M)
+    result[i] = w0;
+#else
+    result[2 * i] = w0;
+    result[2 * i + 1] = w1;
 #endif
 }
 #endif

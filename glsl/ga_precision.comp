@@ -46,7 +46,8 @@ void main()
     int lid = int(gl_LocalInvocationID.x);
     int i = int(gl_WorkGroupID.x) * NB_PREC_TILE + lid;
     POS pi = load(i);
-    acc_init();
+    nb_acc acc;
+    acc_init(acc);
     int tiles = (n + NB_PREC_TILE - 1) / NB_PREC_TILE;
     for (int t = 0; t < tiles; ++t) {
         int first_j = t * NB_PREC_TILE;
@@ -57,7 +58,7 @@ void main()
             POS pj = tile[jj];
             bool excluded = first_j + jj == i;
 #if defined(NB_PRECISION_G)
-            acc_add_double(nb_pair_double(pi, pj, excluded));
+            acc_add_double(acc, nb_pair_double(pi, pj, excluded));
 #else
 #if defined(NB_PRECISION_H)
             float mass = pi.w * pj.w;       /* commutative: symmetric in i, j */
@@ -67,12 +68,12 @@ void main()
             precise float tx = 0.0, ty = 0.0, tz = 0.0, tp = 0.0;
             nb_ga_accumulate(pj.x - pi.x, pj.y - pi.y, pj.z - pi.z, mass, eps2,
                              excluded, tx, ty, tz, tp);
-            acc_add(vec4(tx, ty, tz, tp));
+            acc_add(acc, vec4(tx, ty, tz, tp));
 #endif
         }
-        acc_tile_end();
+        acc_tile_end(acc);
         barrier();
     }
     if (i < n)
-        acc_store(i);
+        acc_store(i, acc);
 }

@@ -65,7 +65,8 @@ void main()
     int row = (i < n ? type[i] : 0) * ntypes;
     for (int k = lid; k < 2 * ntypes * ntypes; k += NB_PREC_TILE)
         pair_coeff[k] = coeff[k];
-    acc_init();
+    nb_acc acc;
+    acc_init(acc);
     for (int base = 0; base < n; base += NB_PREC_TILE) {
         int j = base + lid;
         tile_pos[lid] = j < n ? pos[j] : POS(0.0);
@@ -80,7 +81,7 @@ void main()
             d -= dvec3(box) * round(d * dvec3(inv_box));
             dvec4 t = nb_md_term_double(d, pair_coeff[c], pi.w * tile_pos[k].w);
             bool skip = excluded || !(dot(d, d) < double(rc2));
-            acc_add_double(skip ? dvec4(0.0) : t);
+            acc_add_double(acc, skip ? dvec4(0.0) : t);
 #else
             vec3 d = nb_md_minimum_image(pi.xyz - tile_pos[k].xyz, box, inv_box);
             float r2 = dot(d, d);
@@ -89,12 +90,12 @@ void main()
             nb_md_pair(r2, pair_coeff[c], pair_coeff[c + 1], pi.w * tile_pos[k].w, law,
                        sigmoid, fr, u);
             precise vec3 f = mix(fr, 0.0, skip) * d;
-            acc_add(vec4(f, mix(u, 0.0, skip)));
+            acc_add(acc, vec4(f, mix(u, 0.0, skip)));
 #endif
         }
-        acc_tile_end();
+        acc_tile_end(acc);
         barrier();
     }
     if (i < n)
-        acc_store(i);
+        acc_store(i, acc);
 }

@@ -22,10 +22,11 @@
 /* Per-run power-of-two scales: pair terms are multiplied by 2^k with k the
  * largest integer such that the bound on every partial sum, times 2^k, is at
  * most 2^NB_PREC_BITS_LARGE (modes E, F: below LARGE / 3 = 2^20 with a
- * factor 2 to spare) or 2^NB_PREC_BITS_FIXED (mode H: int64, a factor 2 to
- * spare below 2^63). */
+ * factor 2 to spare) or 2^NB_PREC_BITS_FIXED (mode H: int64 with a factor 4
+ * to spare below 2^63; accumulate.glsl's three-chunk split of each term
+ * needs |term| <= 2^61). */
 #define NB_PREC_BITS_LARGE 19
-#define NB_PREC_BITS_FIXED 62
+#define NB_PREC_BITS_FIXED 61
 
 /* Binding and uniform locations used only by the precision kernels. */
 #define NB_BIND_PREC_DPOS 14
