@@ -16,9 +16,10 @@ HOST_SRC := host/accuracy.c host/error.c host/particles.c host/rng.c host/snapsh
             host/plummer.c host/potential.c host/sim.c host/integrator_hermite4.c host/diagnostics.c \
             $(MD_SRC) $(MD_IO_SRC)
 GL_SRC   := src/context.c src/shader.c src/programs.c src/gpu_timer.c src/staging.c src/gaj_compute.c \
+            src/gaj_precision.c \
             src/force_compute.c src/force_precision.c src/force_fragment.c src/backends.c \
             src/md_compute.c src/md_fragment.c src/md_triangular.c src/md_precision.c \
-            src/md_params.c
+            src/md_params.c src/fragment_precision.c
 CLI_SRC  := host/main.c host/options.c host/measure.c host/cmd_forces.c host/cmd_bench.c \
             host/cmd_compare.c host/cmd_shaders.c host/cmd_run.c host/cmd_precision.c \
             host/cmd_md.c host/cmd_newton3.c
@@ -26,7 +27,8 @@ GLSL     := $(wildcard glsl/*.glsl glsl/*.frag glsl/*.vert glsl/*.comp glsl/*.h)
 TESTS    := tests/check_host tests/check_gpu tests/check_cli tests/check_run \
             tests/check_precision tests/check_md tests/check_md_io tests/check_md_gpu \
             tests/check_md_fragment tests/check_md_cli tests/check_triangular \
-            tests/check_md_precision
+            tests/check_md_precision tests/check_md_cell_precision tests/check_gaj_precision \
+            tests/check_fragment_precision
 
 LIB_OBJ  := $(HOST_SRC:.c=.o) $(GL_SRC:.c=.o)
 CLI_OBJ  := $(CLI_SRC:.c=.o)

@@ -1,7 +1,9 @@
 /* accumulate.glsl - the accumulators of seed 004 Table 1, one per mode,
  * selected by NB_PRECISION_<M>.  An accumulator (struct nb_acc) sums the
- * vec4 pair terms of one i-particle: acc_init, acc_add (one pair),
- * acc_tile_end (at least every NB_PREC_TILE additions), and acc_pack /
+ * vec4 pair terms of one i-particle: acc_init, acc_add (one pair, at the
+ * scale of the uniform prec_scale) or acc_add_scaled (at a scale of the
+ * caller's: a second accumulator of other units), acc_tile_end (at least
+ * every NB_PREC_TILE additions), and acc_pack /
  * acc_unpack, its whole state as eight 32-bit words, bit for bit (the
  * compute kernels store them; the fragment kernels write them to two
  * RGBA32UI render targets and read them back in the next ping-pong pass).
@@ -34,7 +36,7 @@ layout(location = NB_LOC_PREC_SCALE) uniform vec4 prec_scale;
 #if defined(NB_PRECISION_B) || defined(NB_PRECISION_G)
 struct nb_acc { dvec4 s; };
 void acc_init(out nb_acc a) { a.s = dvec4(0.0); }
-void acc_add(inout nb_acc a, vec4 t) { a.s += dvec4(t); }
+void acc_add_scaled(inout nb_acc a, vec4 t, vec4 scale) { a.s += dvec4(t); }
 void acc_add_double(inout nb_acc a, dvec4 t) { a.s += t; }
 void acc_tile_end(inout nb_acc a) {}
 
@@ -77,9 +79,9 @@ void acc_init(out nb_acc a)
     a.terms = 0;
 }
 
-void acc_add(inout nb_acc a, vec4 t)
+void acc_add_scaled(inout nb_acc a, vec4 t, vec4 scale)
 {
-    precise vec4 y = t * prec_scale;
+    precise vec4 y = t * scale;
     precise vec4 a2 = y + nb_magic2;
     precise vec4 r1 = y - (a2 - nb_magic2);
     precise vec4 a1 = r1 + nb_magic1;
@@ -121,7 +123,7 @@ void acc_unpack(uvec4 w0, uvec4 w1, out nb_acc a)
 #elif defined(NB_PRECISION_M)
 struct nb_acc { vec4 s; };
 void acc_init(out nb_acc a) { a.s = vec4(0.0); }
-void acc_add(inout nb_acc a, vec4 t) { a.s += abs(t); }
+void acc_add_scaled(inout nb_acc a, vec4 t, vec4 scale) { a.s += abs(t); }
 void acc_tile_end(inout nb_acc a) {}
 void acc_pack(nb_acc a, out uvec4 w0, out uvec4 w1)
 {
@@ -138,7 +140,7 @@ struct nb_acc { vec4 hs; vec4 ls; };
 #endif
 #if defined(NB_PRECISION_E) || defined(NB_PRECISION_F)
 #define NB_LARGE float(3 << (NB_LARGE_SHIFT - 1))
-#define NB_IN_SCALE prec_scale
+#define NB_IN_SCALE scale
 #else
 #define NB_LARGE 0.0
 #define NB_IN_SCALE 1.0
@@ -154,7 +156,7 @@ void acc_init(out nb_acc a)
 #endif
 }
 
-void acc_add(inout nb_acc a, vec4 t)
+void acc_add_scaled(inout nb_acc a, vec4 t, vec4 scale)
 {
     precise vec4 y = t * NB_IN_SCALE;
 #if defined(NB_PRECISION_C)
@@ -211,6 +213,9 @@ void acc_unpack(uvec4 w0, uvec4 w1, out nb_acc a)
 #endif
 }
 #endif
+
+/* One pair term at the run's scale (B, C, D, G and M ignore it). */
+void acc_add(inout nb_acc a, vec4 t) { acc_add_scaled(a, t, prec_scale); }
 
 /* Compute kernels: the results in a buffer, two uvec4 per particle (the
  * magnitude sums: one vec4).  NB_PREC_BIND_RESULT is the GA kernel's

@@ -36,3 +36,18 @@ void nb_ga_accumulate(T dx, T dy, T dz, T mj, float eps2, B excluded,         \
 NB_GA_LAW(float, bool)
 NB_GA_LAW(vec2, bvec2)
 NB_GA_LAW(vec4, bvec4)
+
+#if defined(NB_PRECISION_G)
+/* The same law in double for accumulation mode G (double pair terms),
+ * from double positions and a double eps^2 (a float eps2 would round it):
+ * the fragment precision kernel (ga_precision.frag) calls it. */
+dvec4 nb_ga_pair_double(dvec4 pi, dvec4 pj, double eps2_d, bool excluded)
+{
+    dvec3 d = pj.xyz - pi.xyz;
+    double r2 = fma(d.x, d.x, fma(d.y, d.y, fma(d.z, d.z, eps2_d)));
+    double rinv = excluded ? 0.0LF : 1.0LF / sqrt(r2);
+    double mr = pj.w * rinv;
+    double s = mr * rinv * rinv;
+    return dvec4(s * d, -mr);
+}
+#endif

@@ -4,11 +4,11 @@
  * one pass (no j-splitting).  The pair term comes from the force law of
  * ga.glsl with zero sums, i.e. exactly the float term that ga.comp adds;
  * the accumulator of accumulate.glsl sums it.  Mode G evaluates the same
- * law in double from double positions (nb_pair_double below: ga.glsl's law
- * takes a float eps^2, which would round eps^2 to float).  Mode H passes
- * m_i m_j as the mass, so the terms are forces m_i m_j f_ij, computed
- * symmetrically in i and j: the terms of (i, j) and (j, i) are exact
- * negatives and their fixed-point sum over all i is exactly zero. */
+ * law in double from double positions (ga.glsl's nb_ga_pair_double, with a
+ * double eps^2).  Mode H passes m_i m_j as the mass, so the terms are
+ * forces m_i m_j f_ij, computed symmetrically in i and j: the terms of
+ * (i, j) and (j, i) are exact negatives and their fixed-point sum over all
+ * i is exactly zero. */
 layout(local_size_x = NB_PREC_TILE) in;
 
 layout(location = NB_LOC_EPS2) uniform float eps2;
@@ -18,17 +18,6 @@ layout(location = NB_LOC_N) uniform int n;
 #define POS dvec4
 layout(std430, binding = NB_BIND_PREC_DPOS) readonly buffer Positions { dvec4 pos[]; };
 layout(location = NB_LOC_PREC_EPS2D) uniform double eps2d;
-
-/* The GA law of ga.glsl in double. */
-dvec4 nb_pair_double(dvec4 pi, dvec4 pj, bool excluded)
-{
-    dvec3 d = pj.xyz - pi.xyz;
-    double r2 = fma(d.x, d.x, fma(d.y, d.y, fma(d.z, d.z, eps2d)));
-    double rinv = excluded ? 0.0LF : 1.0LF / sqrt(r2);
-    double mr = pj.w * rinv;
-    double s = mr * rinv * rinv;
-    return dvec4(s * d, -mr);
-}
 #else
 #define POS vec4
 layout(std430, binding = NB_BIND_POS) readonly buffer Positions { vec4 pos[]; };
@@ -58,7 +47,7 @@ void main()
             POS pj = tile[jj];
             bool excluded = first_j + jj == i;
 #if defined(NB_PRECISION_G)
-            acc_add_double(acc, nb_pair_double(pi, pj, excluded));
+            acc_add_double(acc, nb_ga_pair_double(pi, pj, eps2d, excluded));
 #else
 #if defined(NB_PRECISION_H)
             float mass = pi.w * pj.w;       /* commutative: symmetric in i, j */

@@ -93,3 +93,60 @@ vec3 nb_md_minimum_image(vec3 d, vec3 box, vec3 inv_box)
 {
     return d - box * round(d * inv_box);
 }
+
+/* One pair's term (F_ij, u_ij) for the accumulators of the precision
+ * kernels (md_precision.comp and md_precision.frag both call it, so both
+ * pipelines add the same float terms): nb_md_accumulate's pair without
+ * the sums, zero when excluded or at r >= rc.  F_ij = fr d with fr and u
+ * from r^2 and the symmetric coefficients only, so the terms of (i, j) and
+ * (j, i) are exact negatives. */
+vec4 nb_md_term(vec3 d, bool excluded, vec4 lj, vec4 ion, float qq, float rc2,
+                vec4 law, vec4 sig)
+{
+    float r2 = dot(d, d);
+    bool skip = excluded || !(r2 < rc2);
+    float fr, u;
+    nb_md_pair(r2, lj, ion, qq, law, sig, fr, u);
+    precise vec3 f = mix(fr, 0.0, skip) * d;
+    return vec4(f, mix(u, 0.0, skip));
+}
+
+#if defined(NB_PRECISION_G)
+#if defined(NB_MD_LJC_SIGMOIDAL) || defined(NB_MD_IONIC)
+#error "md_law.glsl: precision G needs exp or pow in double, which GLSL lacks"
+#endif
+/* LJ and LJC (constant, linear) in double for accumulation mode G (double
+ * pair terms): d = x_i - x_j after the minimum image, lj = (c12, c6,
+ * u_shift, -) in double; zero when excluded or at r >= rc.  The Coulomb
+ * term multiplies by 1 / D: written qq rinv2 / double(law.x) here, NVIDIA's
+ * driver 580 compiled md_precision.comp's ljc-linear G wrongly (forces off
+ * by O(1); its fragment twin was right), with the reciprocal both are.
+ * Skipped pairs take r^2 = 1 and a factor 0 instead of a select of the
+ * result: with a cutoff, NVIDIA 580 got the select wrong for lj (f_err
+ * 1e-2 on the H100, cells and all pairs alike); this form was right for
+ * the three laws, periodic or open, with or without a cutoff. */
+dvec4 nb_md_pair_double(dvec3 d, bool excluded, dvec4 lj, double qq, float rc2, vec4 law)
+{
+    double r2 = dot(d, d);
+    bool skip = excluded || !(r2 < double(rc2));
+    double keep = skip ? 0.0LF : 1.0LF;
+    double rinv2 = 1.0LF / (skip ? 1.0LF : r2);
+    double s6 = rinv2 * rinv2 * rinv2;
+    double w12 = lj.x * s6 * s6, w6 = lj.y * s6;
+    double fr = (12.0LF * w12 - 6.0LF * w6) * rinv2;
+    double u = w12 - w6 - lj.z;
+#if defined(NB_MD_LJC_CONSTANT) || defined(NB_MD_LJC_LINEAR)
+    double inv_d = 1.0LF / double(law.x);
+#endif
+#if defined(NB_MD_LJC_CONSTANT)
+    double uc = qq * sqrt(rinv2) * inv_d;
+    fr += uc * rinv2;
+    u += uc - qq * double(law.y);
+#elif defined(NB_MD_LJC_LINEAR)
+    double uc = qq * rinv2 * inv_d;
+    fr += 2.0LF * uc * rinv2;
+    u += uc - qq * double(law.y);
+#endif
+    return dvec4(fr * d, u) * keep;
+}
+#endif

@@ -7,7 +7,9 @@
  * and the symmetric coefficient table only), so mode H's int64 sums of
  * F_i add up to exactly zero.  Mode G evaluates the law in double from
  * double positions and double coefficients; GLSL has no double exp or pow,
- * so G exists for lj, ljc-constant and ljc-linear only. */
+ * so G exists for lj, ljc-constant and ljc-linear only.  The pair terms,
+ * float and double, are md_law.glsl's nb_md_term and nb_md_pair_double,
+ * which md_precision.frag calls too. */
 layout(local_size_x = NB_PREC_TILE) in;
 
 layout(location = NB_LOC_N) uniform int n;
@@ -25,27 +27,6 @@ layout(std430, binding = NB_BIND_MD_TYPE) readonly buffer Types { int type[]; };
 #define COEFF dvec4
 layout(std430, binding = NB_BIND_MD_X) readonly buffer Positions { dvec4 pos[]; };
 layout(std430, binding = NB_BIND_MD_V) readonly buffer Coeffs { dvec4 coeff[]; };
-
-/* md_law.glsl's LJ and LJC (constant, linear) in double. */
-dvec4 nb_md_term_double(dvec3 d, dvec4 lj, double qq)
-{
-    double r2 = dot(d, d);
-    double rinv2 = 1.0LF / r2;
-    double s6 = rinv2 * rinv2 * rinv2;
-    double w12 = lj.x * s6 * s6, w6 = lj.y * s6;
-    double fr = (12.0LF * w12 - 6.0LF * w6) * rinv2;
-    double u = w12 - w6 - lj.z;
-#if defined(NB_MD_LJC_CONSTANT)
-    double uc = qq * sqrt(rinv2) / double(law.x);
-    fr += uc * rinv2;
-    u += uc - qq * double(law.y);
-#elif defined(NB_MD_LJC_LINEAR)
-    double uc = qq * rinv2 / double(law.x);
-    fr += 2.0LF * uc * rinv2;
-    u += uc - qq * double(law.y);
-#endif
-    return dvec4(fr * d, u);
-}
 #else
 #define POS vec4
 #define COEFF vec4
@@ -79,18 +60,12 @@ void main()
 #if defined(NB_PRECISION_G)
             dvec3 d = pi.xyz - tile_pos[k].xyz;
             d -= dvec3(box) * round(d * dvec3(inv_box));
-            dvec4 t = nb_md_term_double(d, pair_coeff[c], pi.w * tile_pos[k].w);
-            bool skip = excluded || !(dot(d, d) < double(rc2));
-            acc_add_double(acc, skip ? dvec4(0.0) : t);
+            acc_add_double(acc, nb_md_pair_double(d, excluded, pair_coeff[c],
+                                                  pi.w * tile_pos[k].w, rc2, law));
 #else
             vec3 d = nb_md_minimum_image(pi.xyz - tile_pos[k].xyz, box, inv_box);
-            float r2 = dot(d, d);
-            bool skip = excluded || !(r2 < rc2);
-            float fr, u;
-            nb_md_pair(r2, pair_coeff[c], pair_coeff[c + 1], pi.w * tile_pos[k].w, law,
-                       sigmoid, fr, u);
-            precise vec3 f = mix(fr, 0.0, skip) * d;
-            acc_add(acc, vec4(f, mix(u, 0.0, skip)));
+            acc_add(acc, nb_md_term(d, excluded, pair_coeff[c], pair_coeff[c + 1],
+                                    pi.w * tile_pos[k].w, rc2, law, sigmoid));
 #endif
         }
         acc_tile_end(acc);

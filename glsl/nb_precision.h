@@ -33,4 +33,20 @@
 #define NB_LOC_PREC_SCALE 15
 #define NB_LOC_PREC_EPS2D 16
 
+/* Texture units of the fragment precision kernels (ga_precision.frag,
+ * md_precision.frag; src/fragment_precision.c).  Streams are
+ * NB_STREAM_WIDTH wide, one particle a texel (two for the double
+ * positions, side by side); the accumulator state of the previous pass is
+ * two RGBA32UI textures (w0, w1). */
+#define NB_UNIT_PREC_POS 0      /* RGBA32F (x, y, z, m or q) */
+#define NB_UNIT_PREC_PREV 1     /* units 1, 2: RGBA32UI w0, w1 of the previous pass */
+#define NB_UNIT_PREC_DPOS 3     /* G: RGBA32UI (x, y), (z, m or q) as double words */
+#define NB_UNIT_PREC_TYPE 4     /* MD: R32I type - 1 */
+#define NB_UNIT_PREC_COEFF 5    /* MD: RGBA32F, 2 texels (lj, ion) per ordered type pair */
+#define NB_UNIT_PREC_DCOEFF 6   /* MD G: RGBA32UI, the lj texel in double (2 texels) */
+/* The GAJ precision kernel's second accumulator (jerk): its scale, and
+ * for mode G the double velocities (gaj_precision.comp). */
+#define NB_LOC_PREC_SCALE_J 17
+#define NB_BIND_PREC_DVEL 16
+
 #endif

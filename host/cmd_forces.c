@@ -43,8 +43,8 @@ static enum nb_status evaluate(const struct forces_args *a, double eps,
         return err->status;
     if (a->mode != NB_PRECISION_A && !b->set_precision)
         return nb_error_set(err, NB_ERR_UNSUPPORTED, "forces: backend %s has no "
-                            "--precision modes (only A); use --backend compute",
-                            b->name);
+                            "--precision modes (only A); use --backend compute or "
+                            "fragment", b->name);
     if (b->set_variant(b->state, a->variant ? a->variant : "auto", err) != NB_OK ||
         (b->set_precision && b->set_precision(b->state, a->mode, err) != NB_OK) ||
         b->set_particles(b->state, p->n, p->x, p->m, err) != NB_OK ||
@@ -63,10 +63,12 @@ int nb_cmd_forces(int argc, char **argv)
         { "softening", "EPS", "Plummer softening length (>= 0; 0 works)", &a.softening, NULL },
         { "backend", "cpu|compute|fragment", "force engine (default compute)", &a.backend, NULL },
         { "variant", "NAME", "kernel variant (default auto: the fastest measured; "
-          "glnbody bench lists them)", &a.variant, NULL },
+          "glnbody bench lists them; with --precision B..H on fragment, "
+          "prec1x1-p<P> or any -p<P> sets the passes)", &a.variant, NULL },
         { "output", "FILE", "where to write the forces (default stdout; written "
           "whole or not at all)", &a.output, NULL },
-        { "precision", "A..H", "accumulation (seed 004 Table 1; compute backend): "
+        { "precision", "A..H", "accumulation (seed 004 Table 1; compute and fragment "
+          "backends): "
           "A float (default), B double sums, C Takahashi-Iitaka, D Nitadori, "
           "E modified Nitadori, F Narumi, G double, H int64 fixed point", &a.precision,
           NULL },

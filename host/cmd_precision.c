@@ -1,11 +1,16 @@
 /* cmd_precision.c - glnbody precision: seed 004's report (Figs. 10-12) for
- * one system: every accumulation mode of the compute backend's GA kernel
- * against the CPU in double (f_err, eq. 10), its force offset (eq. 11) and
- * its speed (median GL device seconds, interactions/s, and the share of
- * mode A's).  The MD systems (--ic lj16: seed 004's System 2, 16 LJ types
- * with random parameters, no cutoff; --ic ionic: seed 003's crystal) run
- * the MD all-pairs kernel: mode A is the compute MD engine's, B..H
- * md_precision.comp. */
+ * one system: every accumulation mode of the GA kernel of one pipeline
+ * (--backend compute, the default, or fragment) against the CPU in double
+ * (f_err, eq. 10), its force offset (eq. 11) and its speed (median GL
+ * device seconds, interactions/s, and the share of mode A's).  The MD
+ * systems (--ic lj16: seed 004's System 2, 16 LJ types with random
+ * parameters, no cutoff; --ic ionic: seed 003's crystal) run the MD
+ * all-pairs kernel: mode A is that pipeline's MD engine, B..H
+ * md_precision.comp or md_precision.frag.  With --cutoff they run through
+ * cell lists on the compute pipeline (System 2's lattice in a periodic
+ * box): mode A is the MD engine's md_cellforce.comp, B..H
+ * md_cell_precision.comp, and interactions are the pairs inside the
+ * cutoff. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,12 +18,15 @@
 #include "cli.h"
 
 struct precision_args {
-    const char *ic, *n, *seed, *input, *eps, *modes, *runs, *warmup, *csv;
+    const char *ic, *n, *seed, *input, *eps, *modes, *runs, *warmup, *csv, *backend;
+    const char *cutoff;
 };
 
 struct precision_config {
     const char *system;             /* "plummer" or the input path */
+    const char *backend;            /* "compute" or "fragment" */
     double eps;
+    double cutoff;                  /* MD: > 0 cuts the pairs off, through cell lists */
     long runs, warmup;
     enum nb_precision modes[NB_PRECISION_COUNT];
     int mode_count;
@@ -45,6 +53,27 @@ static enum nb_status parse_modes(const char *text, struct precision_config *c,
     return NB_OK;
 }
 
+/* --cutoff RC: an MD system through cell lists, on the compute pipeline
+ * (its geometry is checked once the system exists: cut_system). */
+static enum nb_status configure_cutoff(const struct precision_args *a,
+                                       struct precision_config *c, struct nb_error *err)
+{
+    c->cutoff = 0.0;
+    if (!a->cutoff)
+        return NB_OK;
+    if (!a->ic || strcmp(a->ic, "plummer") == 0)
+        return nb_error_set(err, NB_ERR_ARGS, "--cutoff: only the MD systems take a "
+                            "cutoff (--ic lj16 or ionic)");
+    if (strcmp(c->backend, "compute") != 0)
+        return nb_error_set(err, NB_ERR_ARGS, "--cutoff: the cell-list kernels run on the "
+                            "compute pipeline only, not %s", c->backend);
+    if (nb_parse_double("cutoff", a->cutoff, -INFINITY, &c->cutoff, err) != NB_OK)
+        return err->status;
+    if (!(c->cutoff > 0.0))
+        return nb_error_set(err, NB_ERR_ARGS, "--cutoff: %s is not > 0", a->cutoff);
+    return NB_OK;
+}
+
 static enum nb_status configure(const struct precision_args *a, struct precision_config *c,
                                 long *n, long *seed, struct nb_error *err)
 {
@@ -54,6 +83,10 @@ static enum nb_status configure(const struct precision_args *a, struct precision
     c->runs = 5;
     c->warmup = 1;
     c->system = a->input ? a->input : "plummer";
+    c->backend = a->backend ? a->backend : "compute";
+    if (strcmp(c->backend, "compute") != 0 && strcmp(c->backend, "fragment") != 0)
+        return nb_error_set(err, NB_ERR_ARGS, "--backend: '%s' has no accumulation "
+                            "modes (compute or fragment)", c->backend);
     if (a->input && (a->ic || a->n || a->seed))
         return nb_error_set(err, NB_ERR_ARGS, "--input excludes --ic, --n and --seed");
     if (a->ic && strcmp(a->ic, "plummer") != 0 && strcmp(a->ic, "lj16") != 0 &&
@@ -66,7 +99,8 @@ static enum nb_status configure(const struct precision_args *a, struct precision
         (a->seed && nb_parse_long("seed", a->seed, 0, 1L << 62, seed, err) != NB_OK) ||
         (a->eps && nb_parse_double("softening", a->eps, 0.0, &c->eps, err) != NB_OK) ||
         (a->runs && nb_parse_long("runs", a->runs, 1, 1000, &c->runs, err) != NB_OK) ||
-        (a->warmup && nb_parse_long("warmup", a->warmup, 0, 1000, &c->warmup, err) != NB_OK))
+        (a->warmup && nb_parse_long("warmup", a->warmup, 0, 1000, &c->warmup, err) != NB_OK) ||
+        configure_cutoff(a, c, err) != NB_OK)
         return err->status;
     return parse_modes(a->modes ? a->modes : "ABCDEFGH", c, err);
 }
@@ -119,14 +153,14 @@ static enum nb_status report(const struct precision_config *c, const struct nb_p
     double a_rate = 0.0;
     enum nb_status st = nb_reference_make(&ref, p, c->eps, err);
     if (st == NB_OK)
-        st = nb_backend_open(&b, "compute", g, &gl, err);
+        st = nb_backend_open(&b, c->backend, g, &gl, err);
     if (st == NB_OK && csv_path && (st = nb_outfile_open(&csv, csv_path, err)) == NB_OK)
         fputs("system,n,softening,mode,f_err,f_offset,acc_rel_max,pot_rel_max,"
               "median_s,interactions_per_s,runs\n", csv.fp);
     if (st == NB_OK) {
-        printf("GA kernel, %s, N = %zu, softening %g, renderer %s\n"
+        printf("GA kernel, %s, N = %zu, softening %g, backend %s, renderer %s\n"
                "%-4s %10s %10s %12s %14s %11s %13s %8s\n", c->system, p->n, c->eps,
-               b.renderer(b.state), "mode", "f_err", "f_offset", "max da/|a|",
+               b.name, b.renderer(b.state), "mode", "f_err", "f_offset", "max da/|a|",
                "max dphi/|phi|", "seconds", "interact./s", "of A");
         for (int k = 0; st == NB_OK && k < c->mode_count; k++)
             st = report_mode(&b, c->modes[k], c, p, &ref, &a_rate, csv.fp, err);
@@ -147,10 +181,12 @@ static enum nb_status report(const struct precision_config *c, const struct nb_p
 /* Seed 004's System 2: n particles of 16 types with random LJ parameters
  * (eps 0.5..1.5, sigma 0.8..1.0, Lorentz-Berthelot pairs), no cutoff, on a
  * jittered cubic lattice of spacing 1.1 (no pair closer than 0.9: the
- * paper gives no positions; random ones would overlap). */
+ * paper gives no positions; random ones would overlap), in an open box
+ * or (periodic) a periodic one of the lattice's length rounded to float,
+ * so that the float minimum image is exact. */
 static enum nb_status make_lj16(struct nb_particles *p, struct nb_md_box *box,
                                 struct nb_md_potential *pot, size_t n, uint64_t seed,
-                                struct nb_error *err)
+                                int periodic, struct nb_error *err)
 {
     struct nb_rng rng;
     size_t side = 1;
@@ -174,9 +210,10 @@ static enum nb_status make_lj16(struct nb_particles *p, struct nb_md_box *box,
         p->m[i] = 1.0;
     }
     for (int a = 0; a < 3; a++) {
-        box->lo[a] = -1.0;
-        box->hi[a] = 1.1 * (double)side + 1.0;
-        box->periodic[a] = 0;
+        box->lo[a] = periodic ? -0.5 : -1.0;
+        box->hi[a] = periodic ? -0.5 + (double)(float)(1.1 * (double)side)
+                              : 1.1 * (double)side + 1.0;
+        box->periodic[a] = periodic;
     }
     return NB_OK;
 }
@@ -215,9 +252,9 @@ static void force_errors(size_t n, const double *f, const double *ref, double *f
                               abs_sum : 0.0;
 }
 
-/* Median device seconds of mode on sys (A: the compute MD engine): with
- * the magnitude pre-pass of E, F, H (median[0]) and of the kernel alone
- * (median[1]). */
+/* Median device seconds of mode on sys (A: the pipeline's MD engine e):
+ * with the magnitude pre-pass of E, F, H (median[0]) and of the kernel
+ * alone (median[1]). */
 static enum nb_status time_md_mode(struct nb_gl *gl, struct nb_md_engine *e,
                                    const struct nb_md_system *sys, const double *x,
                                    enum nb_precision mode, const struct precision_config *c,
@@ -235,6 +272,8 @@ static enum nb_status time_md_mode(struct nb_gl *gl, struct nb_md_engine *e,
             st = e->forces(e->state, x, f, pe, vir, err);
             e->timings(e->state, &t1);
             s[0] = t1.force - t0.force;
+        } else if (strcmp(c->backend, "fragment") == 0) {
+            st = nb_md_prec_forces_fragment(gl, sys, x, mode, 0, f, pe, s, NULL, NULL, err);
         } else {
             st = nb_md_prec_forces(gl, sys, x, mode, f, pe, s, NULL, NULL, err);
         }
@@ -252,13 +291,92 @@ static enum nb_status time_md_mode(struct nb_gl *gl, struct nb_md_engine *e,
     return st;
 }
 
+/* --cutoff: the cutoff on the system made, with cell lists; a geometry
+ * they cannot serve (3 cells along periodic axes, rc <= L/2) is an
+ * argument error. */
+static enum nb_status cut_system(const struct precision_config *c, const struct nb_particles *p,
+                                 const struct nb_md_box *box, struct nb_md_potential *pot,
+                                 struct nb_error *err)
+{
+    struct nb_md_system sys = { .n = p->n, .type = p->type, .m = p->m, .q = p->q,
+                                .pot = pot, .box = box, .cell_list = 1 };
+    char why[sizeof err->message];
+    if (!(c->cutoff > 0.0))
+        return NB_OK;
+    pot->cutoff = c->cutoff;
+    if (nb_md_system_check(&sys, err) == NB_OK)
+        return NB_OK;
+    memcpy(why, err->message, sizeof why);
+    return nb_error_set(err, NB_ERR_ARGS, "--cutoff %g: %s", c->cutoff, why);
+}
+
+/* Squared minimum-image distance of particles i and j. */
+static double image_r2(const struct nb_md_box *b, const double *x, size_t i, size_t j)
+{
+    double r2 = 0.0;
+    for (int a = 0; a < 3; a++) {
+        double len = b->hi[a] - b->lo[a], d = x[3 * i + a] - x[3 * j + a];
+        d -= b->periodic[a] ? len * round(d / len) : 0.0;
+        r2 += d * d;
+    }
+    return r2;
+}
+
+/* The pair interactions of one evaluation: n^2 over all pairs, with cell
+ * lists the ordered pairs closer than the cutoff (minimum image), counted
+ * through a grid of cells at least rc wide; NAN without memory. */
+static double interactions(const struct nb_md_system *sys, const double *x)
+{
+    const struct nb_md_box *b = sys->box;
+    double rc2 = sys->pot->cutoff * sys->pot->cutoff, len[3], count = 0.0;
+    int dim[3];
+    if (!sys->cell_list)
+        return (double)sys->n * (double)sys->n;
+    for (int a = 0; a < 3; a++) {
+        len[a] = b->hi[a] - b->lo[a];
+        dim[a] = (int)fmax(1.0, floor(len[a] / sys->pot->cutoff));   /* checked <= 2^24 */
+    }
+    size_t total = (size_t)dim[0] * (size_t)dim[1] * (size_t)dim[2];
+    size_t *head = malloc(total * sizeof *head), *next = malloc(sys->n * sizeof *next);
+    int *at = malloc(3 * sys->n * sizeof *at);
+    for (size_t i = 0; head && next && at && i < total; i++)
+        head[i] = SIZE_MAX;
+    for (size_t i = 0; head && next && at && i < sys->n; i++) {
+        for (int a = 0; a < 3; a++)
+            at[3 * i + a] = (int)fmin(dim[a] - 1, fmax(0.0, floor((x[3 * i + a] - b->lo[a]) *
+                                                                    dim[a] / len[a])));
+        size_t c = ((size_t)at[3 * i + 2] * dim[1] + at[3 * i + 1]) * dim[0] + at[3 * i];
+        next[i] = head[c];
+        head[c] = i;
+    }
+    for (size_t i = 0; head && next && at && i < sys->n; i++)
+        for (int k = 0; k < 27; k++) {
+            int nc[3] = { at[3 * i] + k % 3 - 1, at[3 * i + 1] + k / 3 % 3 - 1,
+                          at[3 * i + 2] + k / 9 - 1 }, inside = 1;
+            for (int a = 0; a < 3; a++) {
+                if (b->periodic[a])
+                    nc[a] = (nc[a] + dim[a]) % dim[a];
+                inside &= nc[a] >= 0 && nc[a] < dim[a];
+            }
+            size_t j = inside ? head[((size_t)nc[2] * dim[1] + nc[1]) * dim[0] + nc[0]] : SIZE_MAX;
+            for (; j != SIZE_MAX; j = next[j])
+                count += j != i && image_r2(b, x, i, j) < rc2;
+        }
+    if (!head || !next || !at)
+        count = NAN;
+    free(head);
+    free(next);
+    free(at);
+    return count;
+}
+
 static enum nb_status report_md(const struct precision_config *c, const struct nb_particles *p,
                                 const struct nb_md_box *box, const struct nb_md_potential *pot,
                                 const struct nb_gl_cli *g, const char *csv_path,
                                 struct nb_error *err)
 {
     struct nb_md_system sys = { .n = p->n, .type = p->type, .m = p->m, .q = p->q,
-                                .pot = pot, .box = box };
+                                .pot = pot, .box = box, .cell_list = c->cutoff > 0.0 };
     struct nb_md_engine e = { 0 };
     struct nb_outfile csv = { 0 };
     struct nb_gl *gl = NULL;
@@ -270,16 +388,20 @@ static enum nb_status report_md(const struct precision_config *c, const struct n
     if (st == NB_OK)
         st = nb_md_cpu_forces(&sys, p->x, ref, pe, pe + p->n, err);
     if (st == NB_OK && (st = nb_gl_cli_create(g, &gl, err)) == NB_OK &&
-        (st = nb_md_engine_compute_create(&e, gl, err)) == NB_OK)
+        (st = nb_md_engine_create(&e, c->backend, gl, err)) == NB_OK)
         st = e.setup(e.state, &sys, err);
     if (st == NB_OK && csv_path && (st = nb_outfile_open(&csv, csv_path, err)) == NB_OK)
         fputs("system,n,softening,mode,f_err,f_offset,acc_rel_max,pot_rel_max,"   /* as GA */
               "median_s,interactions_per_s,runs,kernel_s\n", csv.fp);
+    double pairs = interactions(&sys, p->x);
+    char system[64];                /* with cell lists: "lj16, cutoff 2.5" */
+    snprintf(system, sizeof system, sys.cell_list ? "%s, cutoff %g" : "%s", c->system,
+             c->cutoff);
     if (st == NB_OK)
-        printf("MD all-pairs kernel, %s (%s law), N = %zu, renderer %s\n"
-               "%-4s %10s %10s %11s %13s %8s %11s\n", c->system, nb_md_law_name(pot->law),
-               p->n, e.renderer(e.state), "mode", "f_err", "f_offset", "seconds",
-               "interact./s", "of A", "kernel of A");
+        printf("MD %s kernel, %s (%s law), N = %zu, backend %s, renderer %s\n"
+               "%-4s %10s %10s %11s %13s %8s %11s\n", sys.cell_list ? "cell-list" : "all-pairs",
+               system, nb_md_law_name(pot->law), p->n, c->backend, e.renderer(e.state), "mode",
+               "f_err", "f_offset", "seconds", "interact./s", "of A", "kernel of A");
     for (int k = 0; st == NB_OK && k < c->mode_count; k++) {
         enum nb_precision mode = c->modes[k];
         double seconds[2], f_err, f_offset;
@@ -292,8 +414,7 @@ static enum nb_status report_md(const struct precision_config *c, const struct n
         if (st != NB_OK)
             break;
         force_errors(p->n, f, ref, &f_err, &f_offset);
-        double rate = (double)p->n * (double)p->n / seconds[0];
-        double kernel_rate = (double)p->n * (double)p->n / seconds[1];
+        double rate = pairs / seconds[0], kernel_rate = pairs / seconds[1];
         if (mode == NB_PRECISION_A)
             a_rate = rate;
         char share[16] = "-", kernel_share[16] = "-";
@@ -305,7 +426,7 @@ static enum nb_status report_md(const struct precision_config *c, const struct n
                f_offset, seconds[0], rate, share, kernel_share);
         if (csv.fp)
             fprintf(csv.fp, "\"%s\",%zu,0,%s,%.6e,%.6e,nan,nan,%.6e,%.6e,%ld,%.6e\n",
-                    c->system, p->n, nb_precision_name(mode), f_err, f_offset, seconds[0],
+                    system, p->n, nb_precision_name(mode), f_err, f_offset, seconds[0],
                     rate, c->runs, seconds[1]);
     }
     if (csv.fp && st == NB_OK)
@@ -337,6 +458,10 @@ int nb_cmd_precision(int argc, char **argv)
         { "runs", "K", "timed runs per mode, median reported (default 5)", &a.runs, NULL },
         { "warmup", "W", "untimed runs first (default 1)", &a.warmup, NULL },
         { "csv", "FILE", "also write the rows as CSV", &a.csv, NULL },
+        { "cutoff", "RC", "lj16 or ionic with a pair cutoff, through cell lists (compute "
+          "only; lj16's lattice becomes periodic)", &a.cutoff, NULL },
+        { "backend", "compute|fragment", "pipeline (default compute); mode A is its "
+          "own GA kernel or MD engine, B..H its precision kernels", &a.backend, NULL },
         NB_GL_OPTIONS(g),
         { 0 } };
     struct precision_config c;
@@ -349,9 +474,11 @@ int nb_cmd_precision(int argc, char **argv)
         return nb_cli_fail(&err);
     if (help) {
         nb_options_print(stdout, "glnbody precision [--ic plummer|lj16|ionic --n N --seed S "
-                         "| --input FILE] [--modes ABCDEFGH] [--csv FILE]", "Seed 004's report: "
+                         "| --input FILE] [--cutoff RC] [--modes ABCDEFGH] "
+                         "[--backend compute|fragment] [--csv FILE]", "Seed 004's report: "
                          "force error against the CPU in double (f_err), force offset "
-                         "and speed of every accumulation mode of the compute backend.",
+                         "and speed of every accumulation mode of the compute or "
+                         "fragment pipeline.",
                          table);
         return 0;
     }
@@ -360,11 +487,14 @@ int nb_cmd_precision(int argc, char **argv)
     struct nb_md_potential pot;
     enum nb_status st;
     if (md)
-        st = a.ic[0] == 'l' ? make_lj16(&p, &box, &pot, (size_t)n, (uint64_t)seed, &err)
+        st = a.ic[0] == 'l' ? make_lj16(&p, &box, &pot, (size_t)n, (uint64_t)seed,
+                                        c.cutoff > 0.0, &err)
                             : make_ionic(&p, &box, &pot, (size_t)n, &err);
     else
         st = a.input ? nb_snapshot_read(a.input, &p, &err)
                      : nb_plummer(&p, (size_t)n, (uint64_t)seed, NULL, &err);
+    if (md && st == NB_OK)
+        st = cut_system(&c, &p, &box, &pot, &err);
     if (st == NB_OK)
         st = md ? report_md(&c, &p, &box, &pot, &g, a.csv, &err)
                 : report(&c, &p, &g, a.csv, &err);

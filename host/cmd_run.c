@@ -28,7 +28,7 @@
 struct run_args {
     const char *input, *ic, *n, *seed, *t_end, *eta, *softening, *dt_max;
     const char *backend, *variant, *predict, *energy_log, *log_every;
-    const char *snapshot_every, *snapshot_dir, *output;
+    const char *snapshot_every, *snapshot_dir, *output, *precision;
     int shared_dt;
     struct nb_gl_cli gl;
 };
@@ -41,6 +41,7 @@ struct run_config {
     double t_end;
     struct nb_sim_params par;
     const char *backend, *variant;
+    enum nb_precision precision;    /* of the GAJ kernel (compute backend) */
     const char *energy_log, *snapshot_dir, *output;
     double log_every, snapshot_every;   /* 0: none */
 };
@@ -127,6 +128,30 @@ static enum nb_status check_run(const struct run_args *a, struct run_config *c,
     return NB_OK;
 }
 
+/* --precision: how the GAJ kernel sums its pair terms (seed 004 Table 1
+ * and H); B..H only on the compute backend, G only with host prediction. */
+static enum nb_status check_precision(const struct run_args *a, struct run_config *c,
+                                      struct nb_error *err)
+{
+    c->precision = NB_PRECISION_A;
+    if (!a->precision)
+        return NB_OK;
+    if (nb_precision_parse(a->precision, &c->precision, err) != NB_OK)
+        return nb_error_set(err, NB_ERR_ARGS, "--precision: '%s' is not one of A..H "
+                            "(A single, B double sums, C Takahashi-Iitaka, D Nitadori, "
+                            "E modified Nitadori, F Narumi, G double, H int64 fixed "
+                            "point)", a->precision);
+    if (c->precision != NB_PRECISION_A && strcmp(c->backend, "compute") != 0)
+        return nb_error_set(err, NB_ERR_ARGS, "--precision %s: backend %s sums the "
+                            "GAJ kernel in one way only (A); modes B..H need --backend "
+                            "compute", nb_precision_name(c->precision), c->backend);
+    if (c->precision == NB_PRECISION_G && c->par.predict == NB_PREDICT_GPU)
+        return nb_error_set(err, NB_ERR_ARGS, "--precision G needs --predict host: "
+                            "the device-resident state predicts the j-particles in "
+                            "float, and G's pair terms are double");
+    return NB_OK;
+}
+
 /* An output interval: > 0, and not so small that the run would drown. */
 static enum nb_status check_every(const char *option, const char *text,
                                   double t_end, double max_count, double *out,
@@ -168,7 +193,8 @@ static enum nb_status check_args(const struct run_args *a, struct run_config *c,
 {
     memset(c, 0, sizeof *c);
     if (check_source(a, c, err) != NB_OK || check_integration(a, c, err) != NB_OK ||
-        check_run(a, c, err) != NB_OK || check_outputs(a, c, err) != NB_OK)
+        check_run(a, c, err) != NB_OK || check_precision(a, c, err) != NB_OK ||
+        check_outputs(a, c, err) != NB_OK)
         return err->status;
     return NB_OK;
 }
@@ -422,9 +448,10 @@ static void print_summary(FILE *fp, const struct run_config *c,
                 (unsigned long long)c->seed);
     fprintf(fp, ", eta %g, softening %g, dt_max %g, %s steps\n", s->par.eta,
             s->par.eps, s->par.dt_max, s->par.shared_dt ? "shared" : "block");
-    fprintf(fp, "backend %s, variant %s, predict %s, renderer %s\n", b->name,
-            o->variant[0] ? o->variant : "none (no block step)", s->par.predict == NB_PREDICT_GPU ? "gpu" : "host",
-            b->renderer(b->state));
+    fprintf(fp, "backend %s, variant %s, predict %s, precision %s, renderer %s\n",
+            b->name, o->variant[0] ? o->variant : "none (no block step)",
+            s->par.predict == NB_PREDICT_GPU ? "gpu" : "host",
+            nb_precision_name(c->precision), b->renderer(b->state));
     fprintf(fp, "t = %g: relative energy error (E - E0)/|E0| = %.3e, "
             "2K/|W| = %.4f\n", d->t, d->de_rel, d->virial);
     fprintf(fp, "block steps %llu, particle steps %llu (%.1f per block)\n",
@@ -438,8 +465,9 @@ static void print_summary(FILE *fp, const struct run_config *c,
 }
 
 /* Reads the initial conditions (a bad file is reported before any GL
- * work), opens the backend, and makes the Plummer sphere with it (its
- * Henon scaling is an O(n^2) potential energy: nb_potential_energy). */
+ * work), opens the backend, makes the Plummer sphere with it (its Henon
+ * scaling is an O(n^2) potential energy: nb_potential_energy), and sets
+ * the variant and the GAJ precision. */
 static enum nb_status prepare(const struct run_config *c, struct nb_gl **gl,
                               const struct nb_gl_cli *g, struct nb_force_backend *b,
                               struct nb_particles *p, struct nb_error *err)
@@ -450,7 +478,11 @@ static enum nb_status prepare(const struct run_config *c, struct nb_gl **gl,
         return err->status;
     if (!c->input && nb_plummer(p, c->n, c->seed, b, err) != NB_OK)
         return err->status;
-    return b->set_variant(b->state, c->variant, err);
+    if (b->set_variant(b->state, c->variant, err) != NB_OK)
+        return err->status;
+    if (c->precision == NB_PRECISION_A)
+        return NB_OK;
+    return b->set_precision(b->state, c->precision, err);
 }
 
 static enum nb_status simulate(const struct run_config *c, struct nb_gl **gl,
@@ -484,7 +516,8 @@ static void print_help(const struct nb_option *table)
     nb_options_print(stdout, "glnbody run [--input FILE | --ic plummer --n N "
                      "--seed S] [--t-end T] [--eta E] [--softening EPS] "
                      "[--dt-max D] [--shared-dt] [--backend cpu|compute|fragment] "
-                     "[--predict host|gpu] [--energy-log FILE] [--log-every DT] "
+                     "[--predict host|gpu] [--precision A..H] [--energy-log FILE] "
+                     "[--log-every DT] "
                      "[--snapshot-every DT --snapshot-dir DIR] [--output FILE]",
                      "Integrates an N-body system with the fourth-order Hermite "
                      "scheme and block time steps (G = 1), and prints the "
@@ -515,6 +548,11 @@ int nb_cmd_run(int argc, char **argv)
         { "variant", "NAME", "kernel variant (default auto)", &a.variant, NULL },
         { "predict", "host|gpu", "who predicts the j-particles (default host)",
           &a.predict, NULL },
+        { "precision", "A..H", "how the GAJ kernel sums its pair terms (seed 004 "
+          "Table 1; compute backend): A float (default), B double sums, C "
+          "Takahashi-Iitaka, D Nitadori, E modified Nitadori, F Narumi, G double "
+          "(--predict host), H int64 fixed point (exact, order-independent sums; "
+          "needs softening > 0)", &a.precision, NULL },
         { "energy-log", "FILE", "energy log, CSV", &a.energy_log, NULL },
         { "log-every", "DT", "energy log interval (default 0.125)", &a.log_every, NULL },
         { "snapshot-every", "DT", "snapshot interval (needs --snapshot-dir)",

@@ -231,11 +231,17 @@ struct nb_force_backend {
     /* Every variant name, NULL-terminated, for --variant all. */
     const char *const *(*variants)(void *state);
     /* Optional (NULL: only NB_PRECISION_A): the accumulation mode of the
-     * GA kernel for the next set_particles and compute; call it before
-     * set_particles.  NB_ERR_UNSUPPORTED naming what is missing (a GL
-     * extension) where the mode cannot run. */
+     * GA kernel for the next set_particles and compute, and of the GAJ
+     * kernel for the next set_j or load_state and compute_gaj; call it
+     * before set_particles, set_j or load_state (compute_gaj refuses a
+     * j-set set before it with NB_ERR_ARGS).  GAJ in precision G needs
+     * set_j (host prediction): on a predict_j j-set NB_ERR_UNSUPPORTED.
+     * NB_ERR_UNSUPPORTED naming what is missing (a GL extension) where the
+     * mode cannot run. */
     enum nb_status (*set_precision)(void *state, enum nb_precision mode,
                                     struct nb_error *err);
+    /* Optional (NULL: always NB_PRECISION_A): the mode set_precision set. */
+    enum nb_precision (*get_precision)(void *state);
 
     /* ---- the GAJ kernel for block time steps (seed 001) ---- */
     /* Uploads the j-particles: positions (3n), velocities (3n), masses. */
@@ -280,7 +286,8 @@ struct nb_force_backend {
 
 /* W = 1/2 sum_i m_i phi_i of n particles (x 3n, m n) with softening eps,
  * in double: on b's GA kernel in precision G where b has it (fp64 pair
- * terms and sums; b is left in precision A), else on the CPU reference
+ * terms and sums; b is left in the precision it had: get_precision, or A
+ * without it), else on the CPU reference
  * (b may be NULL).  Errors: NB_ERR_NOMEM, the backend's. */
 enum nb_status nb_potential_energy(struct nb_force_backend *b, size_t n,
                                    const double *x, const double *m, double eps,

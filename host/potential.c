@@ -13,16 +13,20 @@
 #include <stdlib.h>
 
 /* phi (n) from the backend's GA in precision G; NB_ERR_UNSUPPORTED where
- * it has no such mode.  Leaves the backend in precision A. */
+ * it has no such mode.  Leaves the backend in the precision it had (A
+ * without get_precision), so that a run's GAJ mode survives its energy
+ * diagnostics. */
 static enum nb_status backend_potentials(struct nb_force_backend *b, size_t n,
                                          const double *x, const double *m,
                                          double eps, double *acc, double *pot,
                                          struct nb_error *err)
 {
     enum nb_status st;
+    enum nb_precision before;
 
     if (!b || !b->set_precision)
         return NB_ERR_UNSUPPORTED;
+    before = b->get_precision ? b->get_precision(b->state) : NB_PRECISION_A;
     st = b->set_precision(b->state, NB_PRECISION_G, err);
     if (st == NB_OK)
         st = b->set_particles(b->state, n, x, m, err);
@@ -30,7 +34,7 @@ static enum nb_status backend_potentials(struct nb_force_backend *b, size_t n,
         st = b->compute(b->state, NB_KERNEL_GA, eps, err);
     if (st == NB_OK)
         st = b->read(b->state, acc, pot, err);
-    if (b->set_precision(b->state, NB_PRECISION_A, err) != NB_OK && st == NB_OK)
+    if (b->set_precision(b->state, before, err) != NB_OK && st == NB_OK)
         st = err->status;
     return st;
 }

@@ -44,6 +44,8 @@ struct compute {
     int last_gaj;                   /* the last evaluation was GAJ (for variant()) */
     enum nb_precision precision;    /* A: the kernels above */
     struct nb_prec *prec;           /* modes B..H, created on first use */
+    struct nb_gaj_prec *gaj_prec;   /* GAJ in modes B..H, made by set_j/load_state */
+    int gaj_prec_ran;               /* the last GAJ evaluation was gaj_prec's */
 };
 
 static enum nb_status parse_variant(struct compute *c, const char *name,
@@ -197,7 +199,10 @@ static enum nb_status run_state(void *state, float eps2, struct nb_error *err)
 static double compute_last_seconds(void *state)
 {
     struct compute *c = state;
-    return c->last_gaj ? nb_gaj_compute_seconds(c->gaj) : c->seconds;
+    if (c->last_gaj)
+        return c->gaj_prec_ran ? nb_gaj_prec_seconds(c->gaj_prec)
+                               : nb_gaj_compute_seconds(c->gaj);
+    return c->seconds;
 }
 
 static enum nb_status compute_compute(void *state, enum nb_kernel kernel,
@@ -242,7 +247,8 @@ static enum nb_status compute_read(void *state, double *acc, double *pot,
     return NB_OK;
 }
 
-/* Selects the accumulation mode; B..H run ga_precision.comp. */
+/* Selects the accumulation mode of GA and GAJ; B..H run ga_precision.comp
+ * and gaj_precision.comp. */
 static enum nb_status compute_set_precision(void *state, enum nb_precision mode,
                                             struct nb_error *err)
 {
@@ -257,6 +263,11 @@ static enum nb_status compute_set_precision(void *state, enum nb_precision mode,
     return NB_OK;
 }
 
+static enum nb_precision compute_get_precision(void *state)
+{
+    return ((const struct compute *)state)->precision;
+}
+
 enum nb_status nb_backend_compute_read_fixed(const struct nb_force_backend *b,
                                              int64_t *fixed, int *acc_log2,
                                              int *pot_log2, struct nb_error *err)
@@ -268,11 +279,28 @@ enum nb_status nb_backend_compute_read_fixed(const struct nb_force_backend *b,
     return nb_prec_read_fixed(c->prec, fixed, acc_log2, pot_log2, err);
 }
 
+/* The GAJ counterpart of nb_backend_compute_read_fixed. */
+enum nb_status nb_backend_compute_read_gaj_fixed(const struct nb_force_backend *b,
+                                                 int64_t *fixed, int log2[3],
+                                                 struct nb_error *err)
+{
+    const struct compute *c = b->state;
+    if (strcmp(b->name, "compute") != 0 || !c->last_gaj || !c->gaj_prec_ran ||
+        c->precision != NB_PRECISION_H)
+        return nb_error_set(err, NB_ERR_ARGS, "GAJ fixed-point sums: not a compute "
+                            "backend whose last GAJ evaluation was precision H");
+    return nb_gaj_prec_read_fixed(c->gaj_prec, fixed, log2, err);
+}
+
 /* The variant as run, with its slice count: "t64i1-s16"; the precision
- * kernels run "t128i1-s1". */
+ * kernels run "t128i1-s1" (GA) and "gaj-prec<M>-t128" (GAJ). */
 static const char *compute_variant(void *state)
 {
     struct compute *c = state;
+    if (c->last_gaj && c->gaj_prec_ran) {
+        nb_gaj_prec_describe(c->gaj_prec, c->variant, sizeof c->variant);
+        return c->variant;
+    }
     if (c->last_gaj) {
         nb_gaj_compute_describe(c->gaj, c->variant, sizeof c->variant);
         return c->variant;
@@ -293,7 +321,8 @@ static const char *const *compute_variant_list(void *state)
     return compute_variants;
 }
 
-/* ---- GAJ: forwarded to gaj_compute.c, on the variant's tile width ---- */
+/* ---- GAJ: forwarded to gaj_compute.c, on the variant's tile width, or
+ * in precision B..H to gaj_precision.c ---- */
 
 static struct nb_gaj_compute *gaj_of(struct compute *c, struct nb_error *err)
 {
@@ -302,12 +331,31 @@ static struct nb_gaj_compute *gaj_of(struct compute *c, struct nb_error *err)
     return c->gaj;
 }
 
+/* The GAJ precision driver when the precision is not A (made then), else
+ * NULL after telling an existing one that the j-set changed unseen. */
+static struct nb_gaj_prec *gaj_prec_of(struct compute *c, struct nb_error *err)
+{
+    if (c->precision == NB_PRECISION_A) {
+        nb_gaj_prec_forget(c->gaj_prec);
+        return NULL;
+    }
+    if (!c->gaj_prec)
+        c->gaj_prec = nb_gaj_prec_create(c->gl, err);
+    return c->gaj_prec;
+}
+
 static enum nb_status compute_set_j(void *state, size_t n, const double *x,
                                     const double *v, const double *m,
                                     struct nb_error *err)
 {
-    struct nb_gaj_compute *g = gaj_of(state, err);
-    return g ? nb_gaj_compute_set_j(g, n, x, v, m, err) : NB_ERR_NOMEM;
+    struct compute *c = state;
+    struct nb_gaj_compute *g = gaj_of(c, err);
+    struct nb_gaj_prec *p;
+    if (!g || nb_gaj_compute_set_j(g, n, x, v, m, err) != NB_OK)
+        return err->status;
+    if ((p = gaj_prec_of(c, err)))
+        return nb_gaj_prec_set_j(p, n, x, v, m, c->precision == NB_PRECISION_G, err);
+    return c->precision == NB_PRECISION_A ? NB_OK : err->status;
 }
 
 static enum nb_status compute_gaj(void *state, double eps, size_t n_active,
@@ -315,8 +363,23 @@ static enum nb_status compute_gaj(void *state, double eps, size_t n_active,
 {
     struct compute *c = state;
     struct nb_gaj_compute *g = gaj_of(c, err);
-    if (!g || nb_gaj_compute_run(g, c->tile, eps, n_active, active, err) != NB_OK)
+    struct nb_gaj_inputs in;
+    c->last_gaj = 0;
+    c->gaj_prec_ran = c->precision != NB_PRECISION_A;
+    if (!g)
         return err->status;
+    if (c->gaj_prec_ran && !c->gaj_prec)
+        return nb_error_set(err, NB_ERR_ARGS, "GAJ precision %s: call set_j or "
+                            "load_state after set_precision",
+                            nb_precision_name(c->precision));
+    if (!c->gaj_prec_ran) {
+        if (nb_gaj_compute_run(g, c->tile, eps, n_active, active, err) != NB_OK)
+            return err->status;
+    } else if (nb_gaj_compute_inputs(g, n_active, active, &in, err) != NB_OK ||
+               nb_gaj_prec_run(c->gaj_prec, c->precision, eps, &in, n_active, active,
+                               err) != NB_OK) {
+        return err->status;
+    }
     c->last_gaj = 1;
     return NB_OK;
 }
@@ -324,7 +387,10 @@ static enum nb_status compute_gaj(void *state, double eps, size_t n_active,
 static enum nb_status compute_read_gaj(void *state, double *acc, double *jerk,
                                        double *pot, struct nb_error *err)
 {
-    struct nb_gaj_compute *g = gaj_of(state, err);
+    struct compute *c = state;
+    struct nb_gaj_compute *g = gaj_of(c, err);
+    if (c->gaj_prec_ran)        /* no driver: its compute_gaj failed, nothing to read */
+        return c->gaj_prec ? nb_gaj_prec_read(c->gaj_prec, acc, jerk, pot, err) : NB_OK;
     return g ? nb_gaj_compute_read(g, acc, jerk, pot, err) : NB_ERR_NOMEM;
 }
 
@@ -333,8 +399,14 @@ static enum nb_status compute_load_state(void *state, size_t n, const double *x,
                                          const double *jerk, const double *t0,
                                          const double *m, struct nb_error *err)
 {
-    struct nb_gaj_compute *g = gaj_of(state, err);
-    return g ? nb_gaj_compute_load_state(g, n, x, v, a, jerk, t0, m, err) : NB_ERR_NOMEM;
+    struct compute *c = state;
+    struct nb_gaj_compute *g = gaj_of(c, err);
+    struct nb_gaj_prec *p;
+    if (!g || nb_gaj_compute_load_state(g, n, x, v, a, jerk, t0, m, err) != NB_OK)
+        return err->status;
+    if ((p = gaj_prec_of(c, err)))
+        return nb_gaj_prec_set_state(p, n, m, err);
+    return c->precision == NB_PRECISION_A ? NB_OK : err->status;
 }
 
 static enum nb_status compute_update_state(void *state, size_t nb, const uint32_t *idx,
@@ -349,7 +421,10 @@ static enum nb_status compute_update_state(void *state, size_t nb, const uint32_
 
 static enum nb_status compute_predict_j(void *state, double t, struct nb_error *err)
 {
-    struct nb_gaj_compute *g = gaj_of(state, err);
+    struct compute *c = state;
+    struct nb_gaj_compute *g = gaj_of(c, err);
+    if (c->gaj_prec)
+        nb_gaj_prec_predicted(c->gaj_prec);
     return g ? nb_gaj_compute_predict(g, t, err) : NB_ERR_NOMEM;
 }
 
@@ -362,6 +437,7 @@ static void compute_destroy(void *state)
     glDeleteBuffers(3, bufs);
     nb_gpu_timer_free(&c->timer);
     nb_gaj_compute_destroy(c->gaj);
+    nb_gaj_prec_destroy(c->gaj_prec);
     nb_prec_destroy(c->prec);
     free(c->staging);
     free(c);
@@ -382,6 +458,7 @@ enum nb_status nb_backend_compute_create(struct nb_force_backend *b,
         .read = compute_read, .last_seconds = compute_last_seconds,
         .variant = compute_variant, .renderer = compute_renderer,
         .variants = compute_variant_list, .set_precision = compute_set_precision,
+        .get_precision = compute_get_precision,
         .set_j = compute_set_j,
         .compute_gaj = compute_gaj, .read_gaj = compute_read_gaj,
         .load_state = compute_load_state, .update_state = compute_update_state,

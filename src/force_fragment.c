@@ -11,7 +11,10 @@
  *    other, each adding the previous pass's sum read from the other of two
  *    ping-pong framebuffers, so that no draw lasts long enough for a
  *    driver's watchdog (a seconds-long draw returned garbage on the H200).
- *    Automatic passes shorten the draws on a GPU where they run long. */
+ *    Automatic passes shorten the draws on a GPU where they run long.
+ * The GA kernel's accumulation modes B..H (set_precision) run the
+ * precision kernel of fragment_precision.c instead, variant
+ * "prec1x1-p<P>"; the GAJ kernel stays in float (A). */
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -79,6 +82,11 @@ struct fragment {
     GLuint state_fbo, jset_fbo, iset_fbo;
     int j_on_device;                /* the j-set was predicted on the GPU */
     int last_gaj;                   /* the last evaluation was GAJ (for variant()) */
+    /* GA accumulation modes B..H (fragment_precision.c), created on first
+     * use; the variant "prec1x1[-p<P>]" names that kernel. */
+    enum nb_precision precision;
+    struct nb_frag_prec *prec;
+    int prec_variant;
 };
 
 /* The shape of one kernel run over the streams: what choose_split,
@@ -95,9 +103,27 @@ struct shape {
     GLuint extra_textures[3];
 };
 
+/* "prec1x1[-p<P>]": the precision kernel (one i per fragment), P passes. */
+static enum nb_status parse_prec_variant(struct fragment *f, const char *name,
+                                         struct nb_error *err)
+{
+    int p = 0, used = 0;
+    if (name[7] && (sscanf(name + 7, "-p%d%n", &p, &used) != 1 || p < 1 || name[7 + used]))
+        return nb_error_set(err, NB_ERR_ARGS, "unknown fragment variant '%s' "
+                            "(prec1x1, then optionally -p<passes>)", name);
+    f->per_frag = f->unroll = 1;
+    f->replicas = 0;
+    f->passes = p;
+    f->prec_variant = 1;
+    f->choice.automatic = 0;
+    return NB_OK;
+}
+
 static enum nb_status parse_variant(struct fragment *f, const char *name,
                                     struct nb_error *err)
 {
+    if (strncmp(name, "prec1x1", 7) == 0)
+        return parse_prec_variant(f, name, err);
     int i, j, r = 0, p = 0, used = 0, ok = sscanf(name, "%dx%d%n", &i, &j, &used) == 2;
     const char *rest = name + used;
     if (ok && rest[0] == '-' && rest[1] == 'r')
@@ -109,7 +135,9 @@ static enum nb_status parse_variant(struct fragment *f, const char *name,
     if (!ok || *rest || !nb_gl_program_find(program))
         return nb_error_set(err, NB_ERR_ARGS, "unknown fragment variant '%s' "
                             "(1x1, 1x4 or 4x4, then optionally -r<replicas> and "
-                            "-p<passes>, or auto)", name);
+                            "-p<passes>, or auto; prec1x1[-p<passes>] with "
+                            "--precision B..H)", name);
+    f->prec_variant = 0;
     f->per_frag = i;
     f->unroll = j;
     f->replicas = r;
@@ -269,7 +297,8 @@ static enum nb_status fragment_set_particles(void *state, size_t n,
     struct fragment *f = state;
     int rows = 0;
     if (stream_rows(n, &rows, err) != NB_OK ||
-        ensure_staging(f, (size_t)rows * NB_STREAM_WIDTH, err) != NB_OK)
+        ensure_staging(f, (size_t)rows * NB_STREAM_WIDTH, err) != NB_OK ||
+        (f->prec && nb_frag_prec_set_particles(f->prec, n, x, m, err) != NB_OK))
         return err->status;
     return upload_positions(f, n, x, m, rows, f->staging, err);
 }
@@ -704,6 +733,10 @@ static enum nb_status fragment_gaj(void *state, double eps, size_t na,
                                    const uint32_t *active, struct nb_error *err)
 {
     struct fragment *f = state;
+    if (f->precision != NB_PRECISION_A)
+        return nb_error_set(err, NB_ERR_UNSUPPORTED, "fragment backend: precision %s "
+                            "runs on the GA kernel only; its GAJ kernel sums in float "
+                            "(A)", nb_precision_name(f->precision));
     if (!f->vel_tex)
         return nb_error_set(err, NB_ERR_ARGS, "compute_gaj before set_j");
     if ((f->j_on_device ? gather_on_device(f, na, active, err)
@@ -748,7 +781,13 @@ static enum nb_status fragment_read_gaj(void *state, double *acc, double *jerk,
     return NB_OK;
 }
 
-static double fragment_last_seconds(void *state) { return ((struct fragment *)state)->seconds; }
+static double fragment_last_seconds(void *state)
+{
+    struct fragment *f = state;
+    if (!f->last_gaj && f->precision != NB_PRECISION_A)
+        return nb_frag_prec_seconds(f->prec);
+    return f->seconds;
+}
 
 static enum nb_status fragment_compute(void *state, enum nb_kernel kernel,
                                        double eps, struct nb_error *err)
@@ -758,6 +797,11 @@ static enum nb_status fragment_compute(void *state, enum nb_kernel kernel,
         return nb_error_set(err, NB_ERR_UNSUPPORTED, "fragment backend: kernel %d "
                             "not implemented", (int)kernel);
     f->last_gaj = 0;
+    if (f->precision != NB_PRECISION_A)     /* B..H: the -p of the variant, or auto */
+        return nb_frag_prec_run(f->prec, f->precision, f->n, eps, f->passes, err);
+    if (f->prec_variant)
+        return nb_error_set(err, NB_ERR_ARGS, "fragment variant prec1x1 is the kernel "
+                            "of the accumulation modes: it needs precision B..H");
     if (f->n == 0)
         return NB_OK;
     float eps2 = (float)(eps * eps);
@@ -773,6 +817,8 @@ static enum nb_status fragment_read(void *state, double *acc, double *pot,
     struct fragment *f = state;
     const struct target_set *s = &f->sets[f->result_set];
     int width = NB_STREAM_WIDTH / f->per_frag;
+    if (f->precision != NB_PRECISION_A)
+        return nb_frag_prec_read(f->prec, acc, pot, err);
     if (f->n == 0)
         return NB_OK;
     glBindFramebuffer(GL_READ_FRAMEBUFFER, s->fbo);
@@ -795,13 +841,46 @@ static enum nb_status fragment_read(void *state, double *acc, double *pot,
 }
 
 
-/* The variant as run: "4x4-r4-p1". */
+/* Selects the accumulation mode of the GA kernel; B..H run
+ * ga_precision.frag (fragment_precision.c). */
+static enum nb_status fragment_set_precision(void *state, enum nb_precision mode,
+                                             struct nb_error *err)
+{
+    struct fragment *f = state;
+    if (mode >= NB_PRECISION_COUNT)
+        return nb_error_set(err, NB_ERR_ARGS, "fragment backend: precision %d", (int)mode);
+    if (mode != NB_PRECISION_A &&
+        (nb_prec_supported(mode, err) != NB_OK ||
+         (!f->prec && !(f->prec = nb_frag_prec_create(f->gl, err)))))
+        return err->status;
+    f->precision = mode;
+    return NB_OK;
+}
+
+enum nb_status nb_backend_fragment_read_fixed(const struct nb_force_backend *b,
+                                              int64_t *fixed, int *acc_log2,
+                                              int *pot_log2, struct nb_error *err)
+{
+    const struct fragment *f = b->state;
+    if (strcmp(b->name, "fragment") != 0 || f->precision != NB_PRECISION_H || !f->prec)
+        return nb_error_set(err, NB_ERR_ARGS, "fixed-point sums: not a fragment backend "
+                            "in precision H");
+    return nb_frag_prec_read_fixed(f->prec, fixed, acc_log2, pot_log2, err);
+}
+
+/* The variant as run: "4x4-r4-p1"; the precision kernel "prec1x1-p3". */
 static const char *fragment_variant(void *state)
 {
     struct fragment *f = state;
     if (f->last_gaj) {
         snprintf(f->variant, sizeof f->variant, "gaj-1x4-r%d-p%d", f->used_replicas,
                  f->used_passes);
+        return f->variant;
+    }
+    if (f->precision != NB_PRECISION_A || f->prec_variant) {
+        int p = f->prec ? nb_frag_prec_passes(f->prec) : 0;
+        snprintf(f->variant, sizeof f->variant, "prec1x1-p%d",
+                 p ? p : f->passes ? f->passes : 1);
         return f->variant;
     }
     snprintf(f->variant, sizeof f->variant, "%dx%d-r%d-p%d", f->per_frag, f->unroll,
@@ -836,6 +915,7 @@ static void fragment_destroy(void *state)
     free(f->host_vel);
     glDeleteVertexArrays(1, &f->vao);
     nb_gpu_timer_free(&f->timer);
+    nb_frag_prec_destroy(f->prec);
     free(f->staging);
     free(f);
 }
@@ -861,7 +941,8 @@ enum nb_status nb_backend_fragment_create(struct nb_force_backend *b,
         .set_particles = fragment_set_particles, .compute = fragment_compute,
         .read = fragment_read, .last_seconds = fragment_last_seconds,
         .variant = fragment_variant, .renderer = fragment_renderer,
-        .variants = fragment_variant_list, .set_j = fragment_set_j,
+        .variants = fragment_variant_list, .set_precision = fragment_set_precision,
+        .set_j = fragment_set_j,
         .compute_gaj = fragment_gaj, .read_gaj = fragment_read_gaj,
         .load_state = fragment_load_state, .update_state = fragment_update_state,
         .predict_j = fragment_predict_j, .destroy = fragment_destroy };

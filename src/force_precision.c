@@ -40,7 +40,6 @@ struct nb_prec {
     size_t pos_capacity, dpos_capacity, out_capacity;
     size_t n;
     double *m;                  /* host copy of the masses (mode H) */
-    double mass_sum, mass_max, mass_min;
     void *staging;              /* 32 bytes a particle */
     size_t staging_n;
     enum nb_precision mode;     /* of the last run */
@@ -126,14 +125,9 @@ enum nb_status nb_prec_set_particles(struct nb_prec *p, size_t n, const double *
                             "double particle buffer", err) != NB_OK)
         return err->status;
     double *d = p->staging;
-    p->mass_sum = p->mass_max = 0.0;
-    p->mass_min = n ? INFINITY : 0.0;
     for (size_t i = 0; i < n; i++) {
         d[4 * i] = x[3 * i], d[4 * i + 1] = x[3 * i + 1], d[4 * i + 2] = x[3 * i + 2];
         d[4 * i + 3] = p->m[i] = m[i];
-        p->mass_sum += m[i];
-        p->mass_max = fmax(p->mass_max, m[i]);
-        p->mass_min = fmin(p->mass_min, m[i]);
     }
     glBindBuffer(GL_SHADER_STORAGE_BUFFER, p->dpos_buf);
     glBufferSubData(GL_SHADER_STORAGE_BUFFER, 0, (GLsizeiptr)(32 * n), d);
@@ -153,18 +147,57 @@ int nb_prec_scale_log2(double bound, int bits)
 }
 
 /* The scales 2^k that put both bounds at most 2^bits. */
-static enum nb_status apply_scales(struct nb_prec *p, enum nb_precision mode,
-                                   double acc_bound, double pot_bound, int bits,
+static enum nb_status apply_scales(enum nb_precision mode, double acc_bound,
+                                   double pot_bound, int bits, int log2[2],
                                    struct nb_error *err)
 {
-    p->acc_log2 = nb_prec_scale_log2(acc_bound, bits);
-    p->pot_log2 = nb_prec_scale_log2(pot_bound, bits);
-    if (ldexp(acc_bound, p->acc_log2) > ldexp(1.0, bits) ||
-        ldexp(pot_bound, p->pot_log2) > ldexp(1.0, bits))
+    log2[0] = nb_prec_scale_log2(acc_bound, bits);
+    log2[1] = nb_prec_scale_log2(pot_bound, bits);
+    if (ldexp(acc_bound, log2[0]) > ldexp(1.0, bits) ||
+        ldexp(pot_bound, log2[1]) > ldexp(1.0, bits))
         return nb_error_set(err, NB_ERR_LIMIT, "precision %s: force bound %g or "
                             "potential bound %g too large for the fixed-point range",
                             nb_precision_name(mode), acc_bound, pot_bound);
     return NB_OK;
+}
+
+enum nb_status nb_prec_scales_measured(enum nb_precision mode, const float *sums,
+                                       size_t n, const char *hint, int log2[2],
+                                       struct nb_error *err)
+{
+    double acc_bound = 0.0, pot_bound = 0.0;
+    for (size_t i = 0; i < n; i++) {
+        const float *s = sums + 4 * i;
+        if (!isfinite(s[0]) || !isfinite(s[1]) || !isfinite(s[2]) || !isfinite(s[3]))
+            return nb_error_set(err, NB_ERR_NUMERIC, "precision %s: the pair terms of "
+                                "particle %zu are not finite (two particles at one "
+                                "place%s?)", nb_precision_name(mode), i, hint);
+        acc_bound = fmax(acc_bound, fmax(s[0], fmax(s[1], s[2])));
+        pot_bound = fmax(pot_bound, s[3]);
+    }
+    return apply_scales(mode, 2.0 * acc_bound, 2.0 * pot_bound, mode == NB_PRECISION_H
+                        ? NB_PREC_BITS_FIXED : NB_PREC_BITS_LARGE, log2, err);
+}
+
+enum nb_status nb_prec_scales_ga_fixed(size_t n, const double *m, double eps, int log2[2],
+                                       struct nb_error *err)
+{
+    double mass_sum = 0.0, mass_max = 0.0, mass_min = n ? INFINITY : 0.0;
+    for (size_t i = 0; i < n; i++) {
+        mass_sum += m[i];
+        mass_max = fmax(mass_max, m[i]);
+        mass_min = fmin(mass_min, m[i]);
+    }
+    if (!(eps > 0.0))
+        return nb_error_set(err, NB_ERR_UNSUPPORTED, "precision H needs softening > 0: "
+                            "its fixed-point range is set from the bound M / eps^2 on "
+                            "the pair forces");
+    if (!(mass_min > 0.0))
+        return nb_error_set(err, NB_ERR_UNSUPPORTED, "precision H sums forces m_i m_j "
+                            "f_ij and divides by m_i: every mass must be > 0 (the "
+                            "smallest is %g)", mass_min);
+    return apply_scales(NB_PRECISION_H, mass_max * mass_sum * NB_PAIR_BOUND / (eps * eps),
+                        mass_max * mass_sum / eps, NB_PREC_BITS_FIXED, log2, err);
 }
 
 /* Dispatches program `name` over n particles into out_buf, timed. */
@@ -202,56 +235,26 @@ static enum nb_status fetch(struct nb_prec *p, size_t bytes, const char *what,
     return nb_gl_check(what, err);
 }
 
-/* The largest float sum of |a_ij| components and of |phi_ij| over all i
- * (the magnitude kernel), twice over for those sums' own rounding. */
-static enum nb_status measure_bounds(struct nb_prec *p, size_t n, double eps,
-                                     double *acc_bound, double *pot_bound,
-                                     struct nb_error *err)
-{
-    *acc_bound = *pot_bound = 0.0;
-    /* As mode A for its uniforms: a float eps^2, no scale. */
-    if (dispatch(p, "ga_prec_comp_m", NB_PRECISION_A, n, eps, &p->seconds, err) != NB_OK ||
-        fetch(p, 16 * n, "reading the magnitude sums", err) != NB_OK)
-        return err->status;
-    const float *s = p->staging;
-    for (size_t i = 0; i < n; i++) {
-        *acc_bound = fmax(*acc_bound, fmax(s[4 * i], fmax(s[4 * i + 1], s[4 * i + 2])));
-        *pot_bound = fmax(*pot_bound, s[4 * i + 3]);
-        if (!isfinite(s[4 * i]) || !isfinite(s[4 * i + 1]) || !isfinite(s[4 * i + 2]) ||
-            !isfinite(s[4 * i + 3]))
-            return nb_error_set(err, NB_ERR_NUMERIC, "precision E/F: the pair terms of "
-                                "particle %zu are not finite (two particles at one "
-                                "place with softening 0?)", i);
-    }
-    *acc_bound *= 2.0;
-    *pot_bound *= 2.0;
-    return NB_OK;
-}
-
-/* The input scales of E, F and H, or a refusal. */
+/* The input scales of E, F (from the magnitude kernel's sums) and H (the
+ * analytic bound), or a refusal: the rule the fragment pipeline shares. */
 static enum nb_status choose_scales(struct nb_prec *p, enum nb_precision mode,
                                     size_t n, double eps, struct nb_error *err)
 {
-    double acc_bound, pot_bound;
-    p->acc_log2 = p->pot_log2 = 0;
-    if (mode != NB_PRECISION_E && mode != NB_PRECISION_F && mode != NB_PRECISION_H)
-        return NB_OK;
-    if (mode != NB_PRECISION_H) {
-        if (measure_bounds(p, n, eps, &acc_bound, &pot_bound, err) != NB_OK)
+    int log2[2] = { 0, 0 };
+    enum nb_status st = NB_OK;
+    if (mode == NB_PRECISION_E || mode == NB_PRECISION_F) {
+        /* As mode A for its uniforms: a float eps^2, no scale. */
+        if (dispatch(p, "ga_prec_comp_m", NB_PRECISION_A, n, eps, &p->seconds,
+                     err) != NB_OK ||
+            fetch(p, 16 * n, "reading the magnitude sums", err) != NB_OK)
             return err->status;
-        return apply_scales(p, mode, acc_bound, pot_bound, NB_PREC_BITS_LARGE, err);
+        st = nb_prec_scales_measured(mode, p->staging, n, " with softening 0", log2, err);
+    } else if (mode == NB_PRECISION_H) {
+        st = nb_prec_scales_ga_fixed(n, p->m, eps, log2, err);
     }
-    if (!(eps > 0.0))
-        return nb_error_set(err, NB_ERR_UNSUPPORTED, "precision %s needs softening > 0: "
-                            "its fixed-point range is set from the bound M / eps^2 on "
-                            "the pair forces", nb_precision_name(mode));
-    if (mode == NB_PRECISION_H && !(p->mass_min > 0.0))
-        return nb_error_set(err, NB_ERR_UNSUPPORTED, "precision H sums forces m_i m_j "
-                            "f_ij and divides by m_i: every mass must be > 0 (the "
-                            "smallest is %g)", p->mass_min);
-    acc_bound = p->mass_max * p->mass_sum * NB_PAIR_BOUND / (eps * eps);
-    pot_bound = p->mass_max * p->mass_sum / eps;
-    return apply_scales(p, mode, acc_bound, pot_bound, NB_PREC_BITS_FIXED, err);
+    p->acc_log2 = log2[0];
+    p->pot_log2 = log2[1];
+    return st;
 }
 
 enum nb_status nb_prec_run(struct nb_prec *p, enum nb_precision mode, size_t n,
@@ -303,36 +306,37 @@ double nb_prec_finish_words(enum nb_precision mode, const uint32_t *w, int c, in
     }
 }
 
-/* Component c of particle i from the (hi, lo) words of modes C..F. */
-static double finish_pair(const struct nb_prec *p, size_t i, int c)
+void nb_prec_ga_finish(enum nb_precision mode, const void *raw, size_t n, const double *m,
+                       const int log2[2], double *acc, double *pot)
 {
-    return nb_prec_finish_words(p->mode, (const uint32_t *)p->staging + 8 * i, c,
-                                c < 3 ? p->acc_log2 : p->pot_log2);
-}
-
-enum nb_status nb_prec_read(struct nb_prec *p, double *acc, double *pot,
-                            struct nb_error *err)
-{
-    if (p->run_n == 0)
-        return NB_OK;
-    if (fetch(p, 32 * p->run_n, "reading results (precision kernel)", err) != NB_OK)
-        return err->status;
-    for (size_t i = 0; i < p->run_n; i++)
+    for (size_t i = 0; i < n; i++)
         for (int c = 0; c < 4; c++) {
+            int k = c < 3 ? log2[0] : log2[1];
             double v;
-            if (p->mode == NB_PRECISION_B || p->mode == NB_PRECISION_G) {
-                v = ((const double *)p->staging)[4 * i + c];
-            } else if (p->mode == NB_PRECISION_H) {
-                int64_t q = ((const int64_t *)p->staging)[4 * i + c];
-                v = ldexp((double)q, c < 3 ? -p->acc_log2 : -p->pot_log2) / p->m[i];
+            if (mode == NB_PRECISION_B || mode == NB_PRECISION_G) {
+                v = ((const double *)raw)[4 * i + c];
+            } else if (mode == NB_PRECISION_H) {
+                int64_t q = ((const int64_t *)raw)[4 * i + c];
+                v = ldexp((double)q, -k) / m[i];
             } else {
-                v = finish_pair(p, i, c);
+                v = nb_prec_finish_words(mode, (const uint32_t *)raw + 8 * i, c, k);
             }
             if (c < 3)
                 acc[3 * i + c] = v;
             else
                 pot[i] = v;
         }
+}
+
+enum nb_status nb_prec_read(struct nb_prec *p, double *acc, double *pot,
+                            struct nb_error *err)
+{
+    const int log2[2] = { p->acc_log2, p->pot_log2 };
+    if (p->run_n == 0)
+        return NB_OK;
+    if (fetch(p, 32 * p->run_n, "reading results (precision kernel)", err) != NB_OK)
+        return err->status;
+    nb_prec_ga_finish(p->mode, p->staging, p->run_n, p->m, log2, acc, pot);
     return NB_OK;
 }
 

@@ -195,6 +195,18 @@ enum nb_status nb_gaj_compute_run(struct nb_gaj_compute *g, int tile, double eps
     return nb_gl_check("GAJ dispatch", err);
 }
 
+enum nb_status nb_gaj_compute_inputs(struct nb_gaj_compute *g, size_t n_active,
+                                     const uint32_t *active, struct nb_gaj_inputs *in,
+                                     struct nb_error *err)
+{
+    g->n_active = 0;        /* the float kernel's results are not this block's */
+    if (n_active && upload_indices(g, n_active, active, err) != NB_OK)
+        return err->status;
+    *in = (struct nb_gaj_inputs){ g->buf[B_POS].id, g->buf[B_VEL].id,
+                                  g->buf[B_ACTIVE].id, g->n };
+    return NB_OK;
+}
+
 enum nb_status nb_gaj_compute_read(struct nb_gaj_compute *g, double *acc,
                                    double *jerk, double *pot, struct nb_error *err)
 {

@@ -116,6 +116,51 @@ enum nb_status nb_gaj_compute_predict(struct nb_gaj_compute *g, double t,
 void nb_gaj_compute_describe(const struct nb_gaj_compute *g, char *buf, size_t size);
 /* Device seconds of the last GAJ evaluation. */
 double nb_gaj_compute_seconds(struct nb_gaj_compute *g);   /* may wait */
+/* What the GAJ precision kernels read of this pipeline: the j-set (float
+ * positions with mass, and velocities: set_j's or predict_j's), and the
+ * block's indices, uploaded here (NB_ERR_ARGS unless each is < n). */
+struct nb_gaj_inputs {
+    GLuint pos, vel, active;
+    size_t n;
+};
+enum nb_status nb_gaj_compute_inputs(struct nb_gaj_compute *g, size_t n_active,
+                                     const uint32_t *active, struct nb_gaj_inputs *in,
+                                     struct nb_error *err);
+
+/* The GAJ kernel with an accumulation mode B..H (gaj_precision.c); the
+ * compute backend forwards compute_gaj and read_gaj to it when its
+ * precision is not A, and tells it of the j-set: set_j (masses; with
+ * with_double, the double copy mode G reads), set_state (load_state's
+ * masses; the j-set is then the device's float prediction), predicted
+ * (predict_j), forget (a j-set it was not told of: mode A's set_j). */
+struct nb_gaj_prec;
+struct nb_gaj_prec *nb_gaj_prec_create(struct nb_gl *gl, struct nb_error *err);
+void nb_gaj_prec_destroy(struct nb_gaj_prec *p);
+enum nb_status nb_gaj_prec_set_j(struct nb_gaj_prec *p, size_t n, const double *x,
+                                 const double *v, const double *m, int with_double,
+                                 struct nb_error *err);
+enum nb_status nb_gaj_prec_set_state(struct nb_gaj_prec *p, size_t n, const double *m,
+                                     struct nb_error *err);
+void nb_gaj_prec_predicted(struct nb_gaj_prec *p);
+void nb_gaj_prec_forget(struct nb_gaj_prec *p);         /* p may be NULL */
+/* Evaluates mode on the block; NB_ERR_ARGS when the j-set was not set
+ * after set_precision, NB_ERR_UNSUPPORTED for G on a predicted j-set, H
+ * with eps = 0 or a mass <= 0, or a missing extension; NB_ERR_NUMERIC for
+ * non-finite pair terms (E, F) or inputs (H). */
+enum nb_status nb_gaj_prec_run(struct nb_gaj_prec *p, enum nb_precision mode, double eps,
+                               const struct nb_gaj_inputs *in, size_t n_active,
+                               const uint32_t *active, struct nb_error *err);
+/* The last result in active order, finished in double (read_gaj's form). */
+enum nb_status nb_gaj_prec_read(struct nb_gaj_prec *p, double *acc, double *jerk,
+                                double *pot, struct nb_error *err);
+/* Mode H's raw sums (8 per active particle) and scales; see
+ * nb_backend_compute_read_gaj_fixed. */
+enum nb_status nb_gaj_prec_read_fixed(struct nb_gaj_prec *p, int64_t *fixed, int log2[3],
+                                      struct nb_error *err);
+/* Device seconds of the last run, pre-pass included (may wait). */
+double nb_gaj_prec_seconds(struct nb_gaj_prec *p);
+/* "gaj-prec<M>-t<tile>". */
+void nb_gaj_prec_describe(const struct nb_gaj_prec *p, char *buf, size_t size);
 
 /* The GA kernel with an accumulation mode B..H (force_precision.c); the
  * compute backend forwards to it when its precision is not A. */
@@ -161,6 +206,27 @@ void nb_gl_md_set_uniforms(const struct nb_gl_md_params *p, uint64_t active);
 /* The law's part of program names: "lj", "ljc_constant", ... */
 const char *nb_gl_md_law_suffix(enum nb_md_law law);
 
+/* Cell lists on the compute pipeline (md_compute.c, glsl/md_cells.comp),
+ * built the same way for the MD engine and the precision kernels. */
+struct nb_gl_md_cells {
+    size_t n, total;            /* particles; cells */
+    int cells[3], periodic[3];  /* per axis: cells (1 without cell lists), periodic */
+    float lo[3], inv[3];        /* box corner; cells per unit length */
+};
+/* The grid of sys: floor(L / cutoff) cells per axis with sys->cell_list,
+ * else one.  NB_ERR_LIMIT, prefixed with who, past the dispatch limit. */
+enum nb_status nb_gl_md_cells_geometry(struct nb_gl_md_cells *g, const struct nb_md_system *sys,
+                                       const char *who, struct nb_error *err);
+/* Loads (or compiles) the five pass programs; a shader error shows here. */
+enum nb_status nb_gl_md_cells_programs(struct nb_gl *gl, struct nb_error *err);
+/* Hash, scan, place, sort, gather: from the float positions and types at
+ * NB_BIND_MD_POS and NB_BIND_MD_TYPE into the buffers bound at
+ * NB_BIND_MD_CELL_OF, _CELL_COUNT, _CELL_START, _SCAN, _PERM, _SPOS and
+ * _STYPE; count and fill (the buffers at _CELL_COUNT and _SCAN, g->total
+ * ints) are cleared first.  Ends with a storage barrier. */
+void nb_gl_md_cells_build(struct nb_gl *gl, const struct nb_gl_md_cells *g, GLuint count,
+                          GLuint fill);
+
 /* A width x height texture of format, one level, nearest filtering
  * (texelFetch needs a complete texture). */
 GLuint nb_gl_new_texture(int width, int height, GLenum format);
@@ -171,6 +237,57 @@ GLuint nb_gl_new_texture(int width, int height, GLenum format);
  * of mode C..F finished in double, divided by 2^k. */
 int nb_prec_scale_log2(double bound, int bits);
 double nb_prec_finish_words(enum nb_precision mode, const uint32_t *words, int c, int k);
+
+/* The scale rule of E, F and H, one for both pipelines, so that one input
+ * gets the same 2^k on each (and H the same int64 sums).  From the
+ * magnitude kernel's sums (4 floats a particle: |a| or |F| components,
+ * |phi| or |u|), twice their maximum at 2^NB_PREC_BITS_LARGE (E, F) or
+ * 2^NB_PREC_BITS_FIXED (H): log2[0] forces, log2[1] potentials;
+ * NB_ERR_NUMERIC naming the particle for a non-finite sum (hint is added
+ * to "two particles at one place"), NB_ERR_LIMIT out of range. */
+enum nb_status nb_prec_scales_measured(enum nb_precision mode, const float *sums,
+                                       size_t n, const char *hint, int log2[2],
+                                       struct nb_error *err);
+/* The GA kernel's mode H: from the analytic bound m_max M 0.385 / eps^2
+ * (m_max M / eps for phi); NB_ERR_UNSUPPORTED for eps <= 0 or a mass <= 0. */
+enum nb_status nb_prec_scales_ga_fixed(size_t n, const double *m, double eps, int log2[2],
+                                       struct nb_error *err);
+/* The GA kernel's results from the raw words (8 a particle, as the
+ * precision kernels of either pipeline write them), finished in double:
+ * acc (3n), pot (n); m the masses (H divides by m_i). */
+void nb_prec_ga_finish(enum nb_precision mode, const void *raw, size_t n, const double *m,
+                       const int log2[2], double *acc, double *pot);
+/* The MD kernel's: f (3n), pe (n, half the sum of u), and for H the raw
+ * sums in fixed (4n, may be NULL). */
+void nb_md_prec_finish(enum nb_precision mode, const void *raw, size_t n, const int log2[2],
+                       double *f, double *pe, int64_t *fixed);
+/* Whether the MD precision kernels take sys in mode (B..H): NB_ERR_ARGS,
+ * NB_ERR_UNSUPPORTED (cell lists, G of the ionic and sigmoidal laws, a
+ * missing extension), NB_ERR_LIMIT.  nb_md_prec_forces, which has a cell
+ * kernel, asks with cell_list 0. */
+enum nb_status nb_md_prec_check(const struct nb_md_system *sys, enum nb_precision mode,
+                                struct nb_error *err);
+
+/* The precision kernels on the fragment pipeline (fragment_precision.c):
+ * ga_precision.frag, one i per fragment, the accumulator state in two
+ * RGBA32UI targets carried through ping-pong passes; the fragment backend
+ * forwards to it when its precision is not A.  The calls mirror nb_prec_*;
+ * passes 0 is automatic (draws of at most NB_FRAG_PREC_DRAW pair terms),
+ * else exactly that many (at most one per tile of NB_PREC_TILE j). */
+struct nb_frag_prec;
+struct nb_frag_prec *nb_frag_prec_create(struct nb_gl *gl, struct nb_error *err);
+void nb_frag_prec_destroy(struct nb_frag_prec *p);
+enum nb_status nb_frag_prec_set_particles(struct nb_frag_prec *p, size_t n, const double *x,
+                                          const double *m, struct nb_error *err);
+enum nb_status nb_frag_prec_run(struct nb_frag_prec *p, enum nb_precision mode, size_t n,
+                                double eps, int passes, struct nb_error *err);
+enum nb_status nb_frag_prec_read(struct nb_frag_prec *p, double *acc, double *pot,
+                                 struct nb_error *err);
+enum nb_status nb_frag_prec_read_fixed(struct nb_frag_prec *p, int64_t *fixed,
+                                       int *acc_log2, int *pot_log2, struct nb_error *err);
+double nb_frag_prec_seconds(const struct nb_frag_prec *p);
+/* Passes of the last run (0 before any). */
+int nb_frag_prec_passes(const struct nb_frag_prec *p);
 
 /* Deletes every cached program (the context must be current). */
 void nb_gl_programs_release(struct nb_gl *gl);

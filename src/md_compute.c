@@ -5,7 +5,9 @@
  * sort, gather; md_cellforce.comp: 27-cell traversal), and velocity
  * Verlet as seed 002's kernels (md_verlet.comp: K1 kick-drift-wrap, K2
  * kick after the forces), so that positions, velocities and forces stay on
- * the GPU between steps; the host reads them back only for output.
+ * the GPU between steps; the host reads them back only for output.  The
+ * cell-list build (nb_gl_md_cells_*) also serves the precision kernels'
+ * cell-list path (md_precision.c).
  *
  * x and v live on the device in double (GL 4.0 made fp64 shaders core), so
  * that long runs do not lose the small position increments of a float
@@ -58,11 +60,11 @@ struct md_compute {
     struct nb_gl *gl;
     GLuint buf[B_COUNT];
     size_t cap[B_COUNT];
-    size_t n, cell_total;
-    int ntypes, cell_list, periodic[3], cells[3];
+    size_t n;
+    int ntypes, cell_list;
     struct nb_gl_md_params params;
     uint64_t force_active;      /* the force program's nb_gl_active_uniforms */
-    float lo[3], cell_inv[3];
+    struct nb_gl_md_cells grid; /* the cells (one without cell lists) */
     double lo_d[3], len_d[3];
     double *inv_mass, *charge;
     char force_name[40];
@@ -160,25 +162,40 @@ static enum nb_status upload_positions(struct md_compute *c, const double *x,
 
 /* ---- setup ------------------------------------------------------------- */
 
-static void set_geometry(struct md_compute *c, const struct nb_md_system *sys)
+enum nb_status nb_gl_md_cells_geometry(struct nb_gl_md_cells *g, const struct nb_md_system *sys,
+                                       const char *who, struct nb_error *err)
 {
     const struct nb_md_box *box = sys->box;
     double rc = sys->pot->cutoff;
-    c->cell_total = 1;
+    g->n = sys->n;
+    g->total = 1;
     for (int a = 0; a < 3; a++) {
         double len = box->hi[a] - box->lo[a];
-        c->periodic[a] = box->periodic[a] != 0;
-        c->lo[a] = (float)box->lo[a];
-        c->lo_d[a] = box->lo[a];
-        c->len_d[a] = len;
-        c->cells[a] = 1;
+        g->periodic[a] = box->periodic[a] != 0;
+        g->lo[a] = (float)box->lo[a];
+        g->cells[a] = 1;
         if (sys->cell_list) {
             double k = floor(len / rc);
-            c->cells[a] = k < 1 ? 1 : k > 65535 ? 65535 : (int)k;
+            g->cells[a] = k < 1 ? 1 : k > 65535 ? 65535 : (int)k;
         }
-        c->cell_inv[a] = (float)(c->cells[a] / len);
-        c->cell_total *= (size_t)c->cells[a];
+        g->inv[a] = (float)(g->cells[a] / len);
+        g->total *= (size_t)g->cells[a];
     }
+    if (g->total > MD_MAX_CELLS)
+        return nb_error_set(err, NB_ERR_LIMIT, "%s: %zu cells exceed the dispatch limit "
+                            "of %zu; use a larger cutoff or fewer cells", who, g->total,
+                            MD_MAX_CELLS);
+    return NB_OK;
+}
+
+static enum nb_status set_geometry(struct md_compute *c, const struct nb_md_system *sys,
+                                   struct nb_error *err)
+{
+    for (int a = 0; a < 3; a++) {
+        c->lo_d[a] = sys->box->lo[a];
+        c->len_d[a] = sys->box->hi[a] - sys->box->lo[a];
+    }
+    return nb_gl_md_cells_geometry(&c->grid, sys, "compute MD", err);
 }
 
 static enum nb_status upload_coefficients(struct md_compute *c, struct nb_error *err)
@@ -192,7 +209,7 @@ static enum nb_status upload_coefficients(struct md_compute *c, struct nb_error 
 
 static enum nb_status allocate(struct md_compute *c, struct nb_error *err)
 {
-    size_t n = c->n, cells = c->cell_total;
+    size_t n = c->n, cells = c->grid.total;
     if (grow(c, B_POS, 16 * n, "MD position buffer", err) != NB_OK ||
         grow(c, B_TYPE, 4 * n, "MD type buffer", err) != NB_OK ||
         grow(c, B_FORCE, 16 * n, "MD force buffer", err) != NB_OK ||
@@ -214,9 +231,6 @@ static enum nb_status allocate(struct md_compute *c, struct nb_error *err)
  * timings and a shader error shows at setup. */
 static enum nb_status build_programs(struct md_compute *c, struct nb_error *err)
 {
-    static const char *const cell_passes[] = {
-        "md_cell_hash", "md_cell_scan", "md_cell_place", "md_cell_sort", "md_cell_gather"
-    };
     GLuint prog;
     if (nb_gl_program(c->gl, c->force_name, &prog, err) != NB_OK)
         return err->status;
@@ -224,10 +238,7 @@ static enum nb_status build_programs(struct md_compute *c, struct nb_error *err)
     if (nb_gl_program(c->gl, "md_k1", &prog, err) != NB_OK ||
         nb_gl_program(c->gl, "md_k2", &prog, err) != NB_OK)
         return err->status;
-    for (size_t k = 0; c->cell_list && k < sizeof cell_passes / sizeof *cell_passes; k++)
-        if (nb_gl_program(c->gl, cell_passes[k], &prog, err) != NB_OK)
-            return err->status;
-    return NB_OK;
+    return c->cell_list ? nb_gl_md_cells_programs(c->gl, err) : NB_OK;
 }
 
 static enum nb_status md_setup(void *state, const struct nb_md_system *sys,
@@ -245,12 +256,9 @@ static enum nb_status md_setup(void *state, const struct nb_md_system *sys,
     c->ntypes = types->count;
     c->cell_list = sys->cell_list;
     c->loaded = 0;
-    set_geometry(c, sys);
+    if (set_geometry(c, sys, err) != NB_OK)
+        return err->status;
     nb_gl_md_params(&c->params, sys);
-    if (c->cell_list && c->cell_total > MD_MAX_CELLS)
-        return nb_error_set(err, NB_ERR_LIMIT, "compute MD: %zu cells exceed the "
-                            "dispatch limit of %zu; use a larger cutoff or fewer cells",
-                            c->cell_total, MD_MAX_CELLS);
     snprintf(c->force_name, sizeof c->force_name, "%s_%s",
              c->cell_list ? "md_cellforce" : "md_pairs", nb_gl_md_law_suffix(sys->pot->law));
 
@@ -282,11 +290,11 @@ static enum nb_status md_setup(void *state, const struct nb_md_system *sys,
 
 /* ---- passes ------------------------------------------------------------ */
 
-static GLuint use(struct md_compute *c, const char *name)
+static GLuint use(struct nb_gl *gl, const char *name)
 {
     GLuint prog = 0;
     struct nb_error ignored;
-    nb_gl_program(c->gl, name, &prog, &ignored);     /* built in setup */
+    nb_gl_program(gl, name, &prog, &ignored);        /* built in setup */
     glUseProgram(prog);
     return prog;
 }
@@ -297,52 +305,67 @@ static void dispatch(size_t items, int group)
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
 }
 
-static void clear_ints(struct md_compute *c, int which)
+static void clear_ints(GLuint buf, size_t count)
 {
     const GLint zero = 0;
-    glBindBuffer(GL_SHADER_STORAGE_BUFFER, c->buf[which]);
-    glClearBufferSubData(GL_SHADER_STORAGE_BUFFER, GL_R32I, 0,
-                         (GLsizeiptr)(4 * c->cell_total), GL_RED_INTEGER, GL_INT, &zero);
+    glBindBuffer(GL_SHADER_STORAGE_BUFFER, buf);
+    glClearBufferSubData(GL_SHADER_STORAGE_BUFFER, GL_R32I, 0, (GLsizeiptr)(4 * count),
+                         GL_RED_INTEGER, GL_INT, &zero);
+}
+
+static const char *const cell_passes[] = {
+    "md_cell_hash", "md_cell_scan", "md_cell_place", "md_cell_sort", "md_cell_gather"
+};
+
+enum nb_status nb_gl_md_cells_programs(struct nb_gl *gl, struct nb_error *err)
+{
+    GLuint prog;
+    for (size_t k = 0; k < sizeof cell_passes / sizeof *cell_passes; k++)
+        if (nb_gl_program(gl, cell_passes[k], &prog, err) != NB_OK)
+            return err->status;
+    return NB_OK;
 }
 
 /* Hash, scan, place, sort, gather (md_cells.comp).  Each pass is given
  * only the uniforms it uses: SPIR-V programs drop the others, and setting
  * a dropped location is an error. */
-static void build_cells(struct md_compute *c)
+void nb_gl_md_cells_build(struct nb_gl *gl, const struct nb_gl_md_cells *g, GLuint count,
+                          GLuint fill)
 {
-    int n = (int)c->n, cells = (int)c->cell_total;
-    clear_ints(c, B_CELL_COUNT);
-    clear_ints(c, B_CELL_FILL);
+    int n = (int)g->n, cells = (int)g->total;
+    clear_ints(count, g->total);
+    clear_ints(fill, g->total);
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
-    use(c, "md_cell_hash");
+    use(gl, cell_passes[0]);
     glUniform1i(NB_LOC_MD_COUNT, n);
-    glUniform3f(NB_LOC_MD_LO, c->lo[0], c->lo[1], c->lo[2]);
-    glUniform3f(NB_LOC_MD_CELL_INV, c->cell_inv[0], c->cell_inv[1], c->cell_inv[2]);
-    glUniform3i(NB_LOC_MD_CELLS, c->cells[0], c->cells[1], c->cells[2]);
-    dispatch(c->n, MD_GROUP);
-    use(c, "md_cell_scan");
+    glUniform3f(NB_LOC_MD_LO, g->lo[0], g->lo[1], g->lo[2]);
+    glUniform3f(NB_LOC_MD_CELL_INV, g->inv[0], g->inv[1], g->inv[2]);
+    glUniform3i(NB_LOC_MD_CELLS, g->cells[0], g->cells[1], g->cells[2]);
+    dispatch(g->n, MD_GROUP);
+    use(gl, cell_passes[1]);
     glUniform1i(NB_LOC_MD_COUNT, cells);
     glDispatchCompute(1, 1, 1);
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
-    use(c, "md_cell_place");
+    use(gl, cell_passes[2]);
     glUniform1i(NB_LOC_MD_COUNT, n);
-    dispatch(c->n, MD_GROUP);
-    use(c, "md_cell_sort");
+    dispatch(g->n, MD_GROUP);
+    use(gl, cell_passes[3]);
     glUniform1i(NB_LOC_MD_COUNT, cells);
-    dispatch(c->cell_total, MD_GROUP);
-    use(c, "md_cell_gather");
+    dispatch(g->total, MD_GROUP);
+    use(gl, cell_passes[4]);
     glUniform1i(NB_LOC_MD_COUNT, n);
-    dispatch(c->n, MD_GROUP);
+    dispatch(g->n, MD_GROUP);
 }
 
 static void force_pass(struct md_compute *c)
 {
-    use(c, c->force_name);
+    use(c->gl, c->force_name);
     glUniform1i(NB_LOC_N, (int)c->n);
     nb_gl_md_set_uniforms(&c->params, c->force_active);
     if (c->cell_list) {
-        glUniform3i(NB_LOC_MD_CELLS, c->cells[0], c->cells[1], c->cells[2]);
-        glUniform3i(NB_LOC_MD_PERIODIC, c->periodic[0], c->periodic[1], c->periodic[2]);
+        const struct nb_gl_md_cells *g = &c->grid;
+        glUniform3i(NB_LOC_MD_CELLS, g->cells[0], g->cells[1], g->cells[2]);
+        glUniform3i(NB_LOC_MD_PERIODIC, g->periodic[0], g->periodic[1], g->periodic[2]);
     }
     dispatch(c->n, MD_TILE);
 }
@@ -351,7 +374,7 @@ static void force_pass(struct md_compute *c)
 static void evaluate(struct md_compute *c)
 {
     if (c->cell_list) {
-        build_cells(c);
+        nb_gl_md_cells_build(c->gl, &c->grid, c->buf[B_CELL_COUNT], c->buf[B_CELL_FILL]);
         clock_mark(&c->clock, PH_CELLS);
     }
     force_pass(c);
@@ -359,16 +382,17 @@ static void evaluate(struct md_compute *c)
     c->t.evaluations++;
 }
 
-/* K1 (drift) or K2 (kick only: no box uniforms, see build_cells). */
+/* K1 (drift) or K2 (kick only: no box uniforms, see nb_gl_md_cells_build). */
 static void verlet_pass(struct md_compute *c, int drift, double dt)
 {
-    use(c, drift ? "md_k1" : "md_k2");
+    use(c->gl, drift ? "md_k1" : "md_k2");
     glUniform1i(NB_LOC_MD_COUNT, (int)c->n);
     glUniform2d(NB_LOC_MD_DT, 0.5 * dt, dt);
     if (drift) {
         glUniform3d(NB_LOC_MD_LO, c->lo_d[0], c->lo_d[1], c->lo_d[2]);
         glUniform3d(NB_LOC_MD_BOX, c->len_d[0], c->len_d[1], c->len_d[2]);
-        glUniform3i(NB_LOC_MD_PERIODIC, c->periodic[0], c->periodic[1], c->periodic[2]);
+        glUniform3i(NB_LOC_MD_PERIODIC, c->grid.periodic[0], c->grid.periodic[1],
+                    c->grid.periodic[2]);
     }
     dispatch(c->n, MD_GROUP);
 }

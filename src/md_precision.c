@@ -1,15 +1,23 @@
-/* md_precision.c - the MD all-pairs force with an accumulation mode of
- * seed 004 Table 1 (glsl/md_precision.comp): the kernels of its System 2
- * (LJ, 16 types, no cutoff) and of seed 003's ionic crystals.
+/* md_precision.c - the MD force with an accumulation mode of seed 004
+ * Table 1: over all pairs (glsl/md_precision.comp: the kernels of its
+ * System 2, LJ, 16 types, no cutoff, and of seed 003's ionic crystals) or,
+ * for a system with cell lists, through them (md_cell_precision.comp,
+ * after the compute MD engine's own cell build, nb_gl_md_cells_build).
  *
- * Mode A is the compute MD engine's own kernel (md_pairs.comp: float
- * sums); B..H run md_precision.comp, one i-particle per invocation.  E, F
+ * Mode A is the compute MD engine's own kernel (md_pairs.comp or
+ * md_cellforce.comp: float sums); B..H run the precision kernels, one
+ * i-particle per invocation.  E, F
  * and H scale the pair terms by 2^k taken from the magnitude pass (mode M:
  * float sums of |F_ij| components and |u_ij|, the largest partial sum any
  * order can reach), twice over for those sums' own rounding, as the GA
  * precision kernel does; the pass is counted in their time.  H sums the
  * pair *forces* (MD terms are forces already) and the pair energies in
- * int64: exact, independent of order, and Sum_i F_i is exactly zero. */
+ * int64: exact, independent of order, and Sum_i F_i is exactly zero.
+ * The cell kernel's magnitude pass adds its terms in the all-pairs
+ * kernel's order, so both take the same scales from the same rule
+ * (choose_scales) and, with the same pairs inside the cutoff, H's sums
+ * agree bit for bit.  The cell build is not counted in the kernel's time,
+ * as the MD engine's force time (mode A) leaves it out too. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,13 +25,23 @@
 #include "gl_internal.h"
 #include "nb_precision.h"
 
-enum { B_POS, B_TYPE, B_COEFF, B_OUT, B_DPOS, B_DCOEFF, B_COUNT };
+enum {
+    B_POS, B_TYPE, B_COEFF, B_OUT, B_DPOS, B_DCOEFF, B_CELL_OF, B_CELL_COUNT, B_CELL_START,
+    B_CELL_FILL, B_PERM, B_SPOS, B_STYPE, B_COUNT
+};
+/* The cell buffers' bindings, from B_CELL_OF on (md_cells.comp's). */
+static const GLuint cell_binding[B_COUNT - B_CELL_OF] = {
+    NB_BIND_MD_CELL_OF, NB_BIND_MD_CELL_COUNT, NB_BIND_MD_CELL_START, NB_BIND_MD_SCAN,
+    NB_BIND_MD_PERM, NB_BIND_MD_SPOS, NB_BIND_MD_STYPE
+};
 
 struct md_prec {
     struct nb_gl *gl;
     GLuint buf[B_COUNT];
     size_t cap[B_COUNT];
     size_t n;
+    int cell_list;
+    struct nb_gl_md_cells grid;     /* with cell_list */
     struct nb_gl_md_params params;
     int acc_log2, pot_log2;
     struct nb_gpu_timer timer;
@@ -39,6 +57,39 @@ static void upload(struct md_prec *p, int which, const void *data, size_t bytes)
 {
     glBindBuffer(GL_SHADER_STORAGE_BUFFER, p->buf[which]);
     glBufferSubData(GL_SHADER_STORAGE_BUFFER, 0, (GLsizeiptr)bytes, data);
+}
+
+static enum nb_status grow_cells(struct md_prec *p, struct nb_error *err)
+{
+    size_t n = p->n, cells = p->grid.total;
+    if (grow(p, B_CELL_OF, 4 * n, err) != NB_OK ||
+        grow(p, B_CELL_COUNT, 4 * cells, err) != NB_OK ||
+        grow(p, B_CELL_START, 4 * cells, err) != NB_OK ||
+        grow(p, B_CELL_FILL, 4 * cells, err) != NB_OK ||
+        grow(p, B_PERM, 4 * n, err) != NB_OK ||
+        grow(p, B_SPOS, 16 * n, err) != NB_OK ||
+        grow(p, B_STYPE, 4 * n, err) != NB_OK)
+        return err->status;
+    return NB_OK;
+}
+
+static void bind_cells(const struct md_prec *p)
+{
+    for (int b = B_CELL_OF; b < B_COUNT; b++)
+        glBindBufferBase(GL_SHADER_STORAGE_BUFFER, cell_binding[b - B_CELL_OF], p->buf[b]);
+}
+
+/* The cell lists of the float positions, once per call (md_compute.c's
+ * passes; not timed). */
+static enum nb_status build_cells(struct md_prec *p, struct nb_error *err)
+{
+    if (nb_gl_md_cells_programs(p->gl, err) != NB_OK)
+        return err->status;
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, NB_BIND_MD_POS, p->buf[B_POS]);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, NB_BIND_MD_TYPE, p->buf[B_TYPE]);
+    bind_cells(p);
+    nb_gl_md_cells_build(p->gl, &p->grid, p->buf[B_CELL_COUNT], p->buf[B_CELL_FILL]);
+    return nb_gl_check("building the MD precision cell lists", err);
 }
 
 /* Positions and charges (float and double), types, the coefficient table
@@ -64,7 +115,8 @@ static enum nb_status upload_system(struct md_prec *p, const struct nb_md_system
                         grow(p, B_TYPE, 4 * n, err) != NB_OK ||
                         grow(p, B_COEFF, 32 * pairs, err) != NB_OK ||
                         grow(p, B_DCOEFF, 64 * pairs, err) != NB_OK ||
-                        grow(p, B_OUT, 32 * n, err) != NB_OK))
+                        grow(p, B_OUT, 32 * n, err) != NB_OK ||
+                        (p->cell_list && grow_cells(p, err) != NB_OK)))
         st = err->status;
     if (st == NB_OK) {
         upload(p, B_POS, fpos, 16 * n);
@@ -80,13 +132,15 @@ static enum nb_status upload_system(struct md_prec *p, const struct nb_md_system
     return st;
 }
 
-/* One timed dispatch of the program for mode m ('b'..'h', or 'm'). */
+/* One timed dispatch of the program for mode m ('b'..'h', or 'm'): all
+ * pairs, or through the cells (one invocation per sorted slot). */
 static enum nb_status dispatch(struct md_prec *p, enum nb_md_law law, char m,
                                double *seconds, struct nb_error *err)
 {
     char name[48];
     GLuint program;
-    snprintf(name, sizeof name, "md_prec_%s_%c", nb_gl_md_law_suffix(law), m);
+    snprintf(name, sizeof name, "%s_%s_%c", p->cell_list ? "md_cellprec" : "md_prec",
+             nb_gl_md_law_suffix(law), m);
     if (nb_gl_program(p->gl, name, &program, err) != NB_OK)
         return err->status;
     uint64_t active = nb_gl_active_uniforms(program);
@@ -96,6 +150,14 @@ static enum nb_status dispatch(struct md_prec *p, enum nb_md_law law, char m,
     nb_gl_md_set_uniforms(&p->params, active);
     if (active >> NB_LOC_PREC_SCALE & 1)
         glUniform4f(NB_LOC_PREC_SCALE, sa, sa, sa, sp);
+    if (p->cell_list) {
+        const struct nb_gl_md_cells *g = &p->grid;
+        if (active >> NB_LOC_MD_CELLS & 1)
+            glUniform3i(NB_LOC_MD_CELLS, g->cells[0], g->cells[1], g->cells[2]);
+        if (active >> NB_LOC_MD_PERIODIC & 1)
+            glUniform3i(NB_LOC_MD_PERIODIC, g->periodic[0], g->periodic[1], g->periodic[2]);
+        bind_cells(p);
+    }
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, NB_BIND_MD_POS, p->buf[B_POS]);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, NB_BIND_MD_TYPE, p->buf[B_TYPE]);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, NB_BIND_MD_COEFF, p->buf[B_COEFF]);
@@ -116,39 +178,31 @@ static enum nb_status fetch(struct md_prec *p, void *out, size_t bytes, struct n
     return nb_gl_check("reading MD precision results", err);
 }
 
-/* E, F, H: the scales from the magnitude pass. */
+/* E, F, H: the scales from the magnitude pass (the rule the fragment
+ * pipeline shares: nb_prec_scales_measured). */
 static enum nb_status choose_scales(struct md_prec *p, enum nb_md_law law,
                                     enum nb_precision mode, float *work, double *prepass,
                                     struct nb_error *err)
 {
-    double acc_bound = 0.0, pot_bound = 0.0;
-    int bits = mode == NB_PRECISION_H ? NB_PREC_BITS_FIXED : NB_PREC_BITS_LARGE;
+    int log2[2] = { 0, 0 };
     p->acc_log2 = p->pot_log2 = 0;
     if (mode != NB_PRECISION_E && mode != NB_PRECISION_F && mode != NB_PRECISION_H)
         return NB_OK;
-    if (dispatch(p, law, 'm', prepass, err) != NB_OK || fetch(p, work, 16 * p->n, err) != NB_OK)
+    if (dispatch(p, law, 'm', prepass, err) != NB_OK ||
+        fetch(p, work, 16 * p->n, err) != NB_OK ||
+        nb_prec_scales_measured(mode, work, p->n, "", log2, err) != NB_OK)
         return err->status;
-    for (size_t i = 0; i < p->n; i++) {
-        for (int c = 0; c < 4; c++)
-            if (!isfinite(work[4 * i + c]))
-                return nb_error_set(err, NB_ERR_NUMERIC, "precision %s: the pair terms "
-                                    "of particle %zu are not finite (two particles at "
-                                    "one place?)", nb_precision_name(mode), i);
-        acc_bound = fmax(acc_bound, fmax(work[4 * i], fmax(work[4 * i + 1], work[4 * i + 2])));
-        pot_bound = fmax(pot_bound, work[4 * i + 3]);
-    }
-    p->acc_log2 = nb_prec_scale_log2(2.0 * acc_bound, bits);
-    p->pot_log2 = nb_prec_scale_log2(2.0 * pot_bound, bits);
+    p->acc_log2 = log2[0];
+    p->pot_log2 = log2[1];
     return NB_OK;
 }
 
-/* The results of mode in double: f (3n), pe (n, half of each pair's u). */
-static void finish(const struct md_prec *p, enum nb_precision mode, const void *raw,
-                   double *f, double *pe, int64_t *fixed)
+void nb_md_prec_finish(enum nb_precision mode, const void *raw, size_t n, const int log2[2],
+                       double *f, double *pe, int64_t *fixed)
 {
-    for (size_t i = 0; i < p->n; i++)
+    for (size_t i = 0; i < n; i++)
         for (int c = 0; c < 4; c++) {
-            int k = c < 3 ? p->acc_log2 : p->pot_log2;
+            int k = c < 3 ? log2[0] : log2[1];
             double v;
             if (mode == NB_PRECISION_B || mode == NB_PRECISION_G) {
                 v = ((const double *)raw)[4 * i + c];
@@ -167,18 +221,18 @@ static void finish(const struct md_prec *p, enum nb_precision mode, const void *
         }
 }
 
-static enum nb_status check_request(const struct nb_md_system *sys, enum nb_precision mode,
-                                    struct nb_error *err)
+enum nb_status nb_md_prec_check(const struct nb_md_system *sys, enum nb_precision mode,
+                                struct nb_error *err)
 {
     if (nb_md_system_check(sys, err) != NB_OK)
         return err->status;
     if (mode == NB_PRECISION_A || mode >= NB_PRECISION_COUNT)
         return nb_error_set(err, NB_ERR_ARGS, "MD precision kernel: mode %s is the "
                             "compute MD engine's own", nb_precision_name(mode));
-    if (sys->cell_list)
+    if (sys->cell_list)         /* nb_md_prec_forces passes its cell systems as all pairs */
         return nb_error_set(err, NB_ERR_UNSUPPORTED, "precision %s: the accumulation "
-                            "modes run on the all-pairs kernel; use --cells-list off",
-                            nb_precision_name(mode));
+                            "modes run on all pairs here (cell lists only on the compute "
+                            "pipeline); use --cells-list off", nb_precision_name(mode));
     if (mode == NB_PRECISION_G && (sys->pot->law == NB_LAW_IONIC ||
                                    sys->pot->law == NB_LAW_LJC_SIGMOIDAL))
         return nb_error_set(err, NB_ERR_UNSUPPORTED, "precision G (double pair terms) "
@@ -195,18 +249,28 @@ enum nb_status nb_md_prec_forces(struct nb_gl *gl, const struct nb_md_system *sy
                                  int *fixed_log2, struct nb_error *err)
 {
     struct md_prec p;
+    struct nb_md_system pairs = *sys;   /* for nb_md_prec_check: the cells run here */
     enum nb_status st;
     void *raw = NULL;
 
+    pairs.cell_list = 0;
     seconds[0] = seconds[1] = 0.0;
-    if (check_request(sys, mode, err) != NB_OK)
+    if (nb_md_system_check(sys, err) != NB_OK || nb_md_prec_check(&pairs, mode, err) != NB_OK)
         return err->status;
     memset(&p, 0, sizeof p);
     p.gl = gl;
     p.n = sys->n;
+    p.cell_list = sys->cell_list;
     nb_gl_md_params(&p.params, sys);
     nb_gpu_timer_init(&p.timer, gl);
-    st = upload_system(&p, sys, x, err);
+    st = nb_gl_md_cells_geometry(&p.grid, sys, "MD precision kernel", err);
+    if (st == NB_OK && p.n > (size_t)65535 * NB_PREC_TILE)     /* work groups along x */
+        st = nb_error_set(err, NB_ERR_LIMIT, "MD precision kernel: %zu particles exceed "
+                          "the dispatch limit of %zu", p.n, (size_t)65535 * NB_PREC_TILE);
+    if (st == NB_OK)
+        st = upload_system(&p, sys, x, err);
+    if (st == NB_OK && p.cell_list)
+        st = build_cells(&p, err);
     if (st == NB_OK && !(raw = nb_alloc(p.n + 1, 32, "MD precision results", err)))
         st = NB_ERR_NOMEM;
     if (st == NB_OK && p.n > 0 &&
@@ -215,7 +279,8 @@ enum nb_status nb_md_prec_forces(struct nb_gl *gl, const struct nb_md_system *sy
          fetch(&p, raw, 32 * p.n, err) != NB_OK))
         st = err->status;
     if (st == NB_OK) {
-        finish(&p, mode, raw, f, pe, fixed);
+        const int log2[2] = { p.acc_log2, p.pot_log2 };
+        nb_md_prec_finish(mode, raw, p.n, log2, f, pe, fixed);
         if (fixed_log2) {
             fixed_log2[0] = p.acc_log2;
             fixed_log2[1] = p.pot_log2;

@@ -125,7 +125,12 @@ enum nb_status nb_backend_compute_create(struct nb_force_backend *b,
 
 /* The fragment-shader stream pipeline; variants "1x1", "1x4", "4x4" with
  * optional "-r<R>" (i-replication) and "-p<P>" (j-passes through ping-pong
- * framebuffers); by default R fills the device and P keeps each draw short. */
+ * framebuffers); by default R fills the device and P keeps each draw short.
+ * Its set_precision takes A..H for the GA kernel: B..H run
+ * ga_precision.frag (one i per fragment, the accumulator state in two
+ * RGBA32UI targets through ping-pong passes), variant "prec1x1-p<P>"; the
+ * -p<P> of the variant set (any name, or "prec1x1-p<P>") fixes their
+ * passes, else they are automatic. */
 enum nb_status nb_backend_fragment_create(struct nb_force_backend *b,
                                           struct nb_gl *gl,
                                           struct nb_error *err);
@@ -146,6 +151,21 @@ const char *nb_precision_name(enum nb_precision mode);
 enum nb_status nb_backend_compute_read_fixed(const struct nb_force_backend *b,
                                              int64_t *fixed, int *acc_log2,
                                              int *pot_log2, struct nb_error *err);
+/* The same of a fragment backend (ga_precision.frag): the same layout and
+ * scales, and for the same input the same bits as the compute backend's.
+ * NB_ERR_ARGS when the last evaluation was not mode H on a fragment
+ * backend. */
+enum nb_status nb_backend_fragment_read_fixed(const struct nb_force_backend *b,
+                                              int64_t *fixed, int *acc_log2,
+                                              int *pot_log2, struct nb_error *err);
+/* Test hook: the raw int64 sums of the last GAJ evaluation of a compute
+ * backend in precision H: fixed (8 per active particle, in active order:
+ * m_i a_x, m_i a_y, m_i a_z, m_i phi_i, m_i j_x, m_i j_y, m_i j_z, 0), in
+ * units of 2^-log2[0] (acceleration), 2^-log2[1] (potential), 2^-log2[2]
+ * (jerk).  NB_ERR_ARGS when that evaluation was not precision H. */
+enum nb_status nb_backend_compute_read_gaj_fixed(const struct nb_force_backend *b,
+                                                 int64_t *fixed, int log2[3],
+                                                 struct nb_error *err);
 
 /* ---- molecular dynamics engines ---------------------------------------- */
 
@@ -162,21 +182,40 @@ enum nb_status nb_md_engine_fragment_create(struct nb_md_engine *e, struct nb_gl
 enum nb_status nb_md_engine_create(struct nb_md_engine *e, const char *name,
                                    struct nb_gl *gl, struct nb_error *err);
 
-/* The MD all-pairs forces of sys at x (3n) with accumulation mode B..H on
- * the compute pipeline (glsl/md_precision.comp; A is the compute MD
- * engine's own kernel): f (3n), pe (n, half of each pair energy), and the
+/* The MD forces of sys at x (3n) with accumulation mode B..H on the
+ * compute pipeline, over all pairs (glsl/md_precision.comp) or, when
+ * sys->cell_list, through cell lists built as the compute MD engine builds
+ * them (glsl/md_cell_precision.comp; the build is not timed); A is the
+ * compute MD engine's own kernel, nb_md_prec_forces_fragment below the
+ * fragment pipeline's: f (3n), pe (n, half of each pair energy), and the
  * device seconds of the mode's kernel (seconds[0]) and of the magnitude
  * pre-pass that sets the scales of E, F and H (seconds[1], else 0; an MD
  * run could measure it once and keep the scale for many steps).
  * Mode H can also return its raw int64 sums (fixed: 4n, F_x, F_y, F_z and
  * sum u per particle; may be NULL) and their scales fixed_log2[2] (units
- * 2^-k of the forces and energies).  NB_ERR_UNSUPPORTED for cell lists,
- * for G with the ionic and sigmoidal laws (GLSL has no double exp or pow)
- * and where an extension is missing. */
+ * 2^-k of the forces and energies).  Both kernels take the scales from the
+ * same magnitude sums (the cell kernel's adds in the all-pairs order), so
+ * with cell lists H returns the all-pairs kernel's sums bit for bit.
+ * NB_ERR_ARGS for a system nb_md_system_check refuses (cell lists need a
+ * cutoff and 3 cells along periodic axes), NB_ERR_LIMIT past the dispatch
+ * limits, NB_ERR_UNSUPPORTED for G with the ionic and sigmoidal laws (GLSL
+ * has no double exp or pow) and where an extension is missing. */
 enum nb_status nb_md_prec_forces(struct nb_gl *gl, const struct nb_md_system *sys,
                                  const double *x, enum nb_precision mode, double *f,
                                  double *pe, double seconds[2], int64_t *fixed,
                                  int *fixed_log2, struct nb_error *err);
+/* The same on the fragment pipeline (glsl/md_precision.frag; A is the
+ * fragment MD engine's own kernel): one i per fragment, the accumulator
+ * state in two RGBA32UI targets through `passes` ping-pong passes over the
+ * j-tiles (0: automatic; at most one per tile of NB_PREC_TILE).  Same
+ * arguments, results, scales and refusals as nb_md_prec_forces, and for
+ * the same input mode H's int64 sums are the compute pipeline's, bit for
+ * bit, whatever the passes. */
+enum nb_status nb_md_prec_forces_fragment(struct nb_gl *gl, const struct nb_md_system *sys,
+                                          const double *x, enum nb_precision mode,
+                                          int passes, double *f, double *pe,
+                                          double seconds[2], int64_t *fixed,
+                                          int *fixed_log2, struct nb_error *err);
 
 /* Creates a backend by name ("cpu", "compute", "fragment"). */
 enum nb_status nb_backend_create(struct nb_force_backend *b, const char *name,

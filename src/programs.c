@@ -28,6 +28,14 @@
     { "gaj_comp_t" #T, "#define NB_TILE " #T "\n", { 0 }, { "gaj.glsl", "gaj.comp" }, \
       NB_STAGE_COMPUTE }
 
+/* The GAJ kernel with accumulation mode M (B..H, and "m" the magnitude
+ * sums), and the largest j-speed that bounds H's jerks
+ * (src/gaj_precision.c). */
+#define PRECISION_GAJ(m, M)                                                 \
+    { "gaj_prec_comp_" m, "#define NB_PRECISION_" M "\n#define NB_PREC_NO_BUFFER\n", \
+      { 0 }, { "nb_precision.h", "accumulate.glsl", "gaj.glsl", "gaj_precision.comp" }, \
+      NB_STAGE_COMPUTE }
+
 #define MD_LAW(law, LAW)                                                    \
     { "md_pairs_" law, "#define NB_MD_" LAW "\n#define NB_TILE 128\n", { 0 }, \
       { "md_law.glsl", "md_common.glsl", "md_pairs.comp" }, NB_STAGE_COMPUTE }, \
@@ -47,6 +55,36 @@
     MD_PRECISION(law, LAW, "d", "D"), MD_PRECISION(law, LAW, "e", "E"),       \
     MD_PRECISION(law, LAW, "f", "F"), MD_PRECISION(law, LAW, "h", "H"),       \
     MD_PRECISION(law, LAW, "m", "M")
+
+/* The same through cell lists (md_cell_precision.comp). */
+#define MD_CELL_PRECISION(law, LAW, m, M)                                    \
+    { "md_cellprec_" law "_" m, "#define NB_MD_" LAW "\n#define NB_PRECISION_" M "\n" \
+      "#define NB_PREC_BIND_RESULT NB_BIND_MD_FORCE\n", { 0 },                 \
+      { "nb_precision.h", "accumulate.glsl", "md_law.glsl", "md_cell_precision.comp" }, \
+      NB_STAGE_COMPUTE }
+#define MD_CELL_PRECISION_FLOAT(law, LAW)                                    \
+    MD_CELL_PRECISION(law, LAW, "b", "B"), MD_CELL_PRECISION(law, LAW, "c", "C"), \
+    MD_CELL_PRECISION(law, LAW, "d", "D"), MD_CELL_PRECISION(law, LAW, "e", "E"), \
+    MD_CELL_PRECISION(law, LAW, "f", "F"), MD_CELL_PRECISION(law, LAW, "h", "H"), \
+    MD_CELL_PRECISION(law, LAW, "m", "M")
+
+/* The same accumulators as fragment programs (src/fragment_precision.c):
+ * one i per fragment, the state in two RGBA32UI render targets, no
+ * storage buffer. */
+#define PRECISION_GA_FRAG(m, M)                                             \
+    { "ga_prec_frag_" m, "#define NB_PRECISION_" M "\n#define NB_PREC_NO_BUFFER\n", \
+      { "fullscreen.vert" }, { "nb_precision.h", "accumulate.glsl", "ga.glsl", \
+      "ga_precision.frag" }, NB_STAGE_FRAGMENT }
+#define MD_PRECISION_FRAG(law, LAW, m, M)                                    \
+    { "md_prec_frag_" law "_" m, "#define NB_MD_" LAW "\n#define NB_PRECISION_" M \
+      "\n#define NB_PREC_NO_BUFFER\n", { "fullscreen.vert" },                 \
+      { "nb_precision.h", "accumulate.glsl", "md_law.glsl", "md_precision.frag" }, \
+      NB_STAGE_FRAGMENT }
+#define MD_PRECISION_FRAG_FLOAT(law, LAW)                                    \
+    MD_PRECISION_FRAG(law, LAW, "b", "B"), MD_PRECISION_FRAG(law, LAW, "c", "C"), \
+    MD_PRECISION_FRAG(law, LAW, "d", "D"), MD_PRECISION_FRAG(law, LAW, "e", "E"), \
+    MD_PRECISION_FRAG(law, LAW, "f", "F"), MD_PRECISION_FRAG(law, LAW, "h", "H"), \
+    MD_PRECISION_FRAG(law, LAW, "m", "M")
 
 static const struct nb_program_desc catalogue[] = {
     FRAGMENT_GA("1x1", 1, 1),
@@ -70,6 +108,11 @@ static const struct nb_program_desc catalogue[] = {
     PRECISION_GA("b", "B"), PRECISION_GA("c", "C"), PRECISION_GA("d", "D"),
     PRECISION_GA("e", "E"), PRECISION_GA("f", "F"), PRECISION_GA("g", "G"),
     PRECISION_GA("h", "H"), PRECISION_GA("m", "M"),
+    PRECISION_GAJ("b", "B"), PRECISION_GAJ("c", "C"), PRECISION_GAJ("d", "D"),
+    PRECISION_GAJ("e", "E"), PRECISION_GAJ("f", "F"), PRECISION_GAJ("g", "G"),
+    PRECISION_GAJ("h", "H"), PRECISION_GAJ("m", "M"),
+    { "gaj_prec_vmax", "#define NB_GAJ_VMAX_GROUP 256\n", { 0 }, { "gaj_vmax.comp" },
+      NB_STAGE_COMPUTE },
     MD_LAW("lj", "LJ"), MD_LAW("ljc_constant", "LJC_CONSTANT"),
     MD_LAW("ljc_linear", "LJC_LINEAR"), MD_LAW("ljc_sigmoidal", "LJC_SIGMOIDAL"),
     MD_LAW("ionic", "IONIC"),
@@ -132,6 +175,23 @@ static const struct nb_program_desc catalogue[] = {
     MD_PRECISION("ljc_linear", "LJC_LINEAR", "g", "G"),
     MD_PRECISION_FLOAT("ljc_sigmoidal", "LJC_SIGMOIDAL"),
     MD_PRECISION_FLOAT("ionic", "IONIC"),
+    MD_CELL_PRECISION_FLOAT("lj", "LJ"), MD_CELL_PRECISION("lj", "LJ", "g", "G"),
+    MD_CELL_PRECISION_FLOAT("ljc_constant", "LJC_CONSTANT"),
+    MD_CELL_PRECISION("ljc_constant", "LJC_CONSTANT", "g", "G"),
+    MD_CELL_PRECISION_FLOAT("ljc_linear", "LJC_LINEAR"),
+    MD_CELL_PRECISION("ljc_linear", "LJC_LINEAR", "g", "G"),
+    MD_CELL_PRECISION_FLOAT("ljc_sigmoidal", "LJC_SIGMOIDAL"),
+    MD_CELL_PRECISION_FLOAT("ionic", "IONIC"),
+    PRECISION_GA_FRAG("b", "B"), PRECISION_GA_FRAG("c", "C"), PRECISION_GA_FRAG("d", "D"),
+    PRECISION_GA_FRAG("e", "E"), PRECISION_GA_FRAG("f", "F"), PRECISION_GA_FRAG("g", "G"),
+    PRECISION_GA_FRAG("h", "H"), PRECISION_GA_FRAG("m", "M"),
+    MD_PRECISION_FRAG_FLOAT("lj", "LJ"), MD_PRECISION_FRAG("lj", "LJ", "g", "G"),
+    MD_PRECISION_FRAG_FLOAT("ljc_constant", "LJC_CONSTANT"),
+    MD_PRECISION_FRAG("ljc_constant", "LJC_CONSTANT", "g", "G"),
+    MD_PRECISION_FRAG_FLOAT("ljc_linear", "LJC_LINEAR"),
+    MD_PRECISION_FRAG("ljc_linear", "LJC_LINEAR", "g", "G"),
+    MD_PRECISION_FRAG_FLOAT("ljc_sigmoidal", "LJC_SIGMOIDAL"),
+    MD_PRECISION_FRAG_FLOAT("ionic", "IONIC"),
     { 0 }
 };
 

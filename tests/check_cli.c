@@ -942,6 +942,44 @@ START_TEST(test_precision_report)
 }
 END_TEST
 
+/* glnbody precision --cutoff: System 2 in a periodic box through cell
+ * lists (343 particles, box 7.7: 3 cells of rc 2.5), G near double
+ * rounding, H's offset at most double rounding; a cutoff that is not > 0
+ * or that the box cannot hold in 3 cells is refused (exit 2). */
+static const char *const cutoff_bad[][2] = {
+    { "0", "not > 0" }, { "-1", "not > 0" }, { "x", "'x'" }, { "3", "3 cells" }
+};
+
+START_TEST(test_precision_cutoff)
+{
+    const char *csv = in_dir("cells.csv");
+    struct cli_run r;
+    RUN(&r, "precision", "--ic", "lj16", "--n", "343", "--cutoff", "2.5", "--modes", "AGH",
+        "--runs", "1", "--csv", csv);
+    assert_success(&r);
+    ck_assert_msg(strstr(r.out, "cell-list kernel") != NULL, "header: %s", r.out);
+    char *text = read_file(csv);
+    ck_assert_msg(text != NULL, "--csv did not create %s", csv);
+    char **lines;
+    ck_assert_int_eq(split_lines(text, &lines), 4);
+    for (size_t k = 1; k < 4; k++) {
+        char *f[16];
+        ck_assert_int_eq(split_csv(lines[k], f, 16), 12);
+        ck_assert_str_eq(f[0], "lj16, cutoff 2.5");
+        double f_err = number(f[4]), offset = number(f[5]);
+        ck_assert_msg(f[3][0] == 'G' ? f_err < 1e-13 : f_err < 1e-4, "mode %s f_err %g",
+                      f[3], f_err);
+        if (f[3][0] == 'H')
+            ck_assert_msg(offset < 1e-15, "mode H offset %g", offset);
+        ck_assert_msg(number(f[9]) > 0, "mode %s rate %s", f[3], f[9]);
+    }
+    for (size_t k = 0; k < sizeof cutoff_bad / sizeof *cutoff_bad; k++) {
+        RUN(&r, "precision", "--ic", "lj16", "--n", "343", "--cutoff", cutoff_bad[k][0]);
+        assert_failure(&r, 2, (const char *const[]){ "--cutoff", cutoff_bad[k][1], NULL });
+    }
+}
+END_TEST
+
 START_TEST(test_bench_csv)
 {
     const char *csv = in_dir("bench.csv");
@@ -1178,6 +1216,7 @@ static Suite *cli_suite(void)
     tc = tcase(s, "bench");
     tcase_add_test(tc, test_bench_csv);
     tcase_add_test(tc, test_precision_report);
+    tcase_add_test(tc, test_precision_cutoff);
     tcase_add_loop_test(tc, test_bench_refused, 0, COUNT(bench_bad));
 
     tc = tcase(s, "shaders");

@@ -193,10 +193,13 @@ START_TEST(refusals)
     pot.cutoff = 2.5;
     sys.cell_list = 1;
     for (int a = 0; a < 3; a++)
-        box.hi[a] = 10.0;           /* room for 3 cells: refused for the cells alone */
+        box.hi[a] = 10.0;           /* room for 3 cells: the cell kernel takes it */
+    ck_assert_msg(nb_md_prec_forces(gl, &sys, p.x, NB_PRECISION_B, f, pe, seconds, NULL,
+                                    NULL, &err) == NB_OK, "%s", err.message);
+    pot.cutoff = 0.0;               /* cells without a cutoff: nb_md_system_check's */
     ck_assert_int_eq(nb_md_prec_forces(gl, &sys, p.x, NB_PRECISION_B, f, pe, seconds, NULL,
-                                       NULL, &err), NB_ERR_UNSUPPORTED);
-    ck_assert_msg(strstr(err.message, "cells-list off") != NULL, "%s", err.message);
+                                       NULL, &err), NB_ERR_ARGS);
+    ck_assert_msg(strstr(err.message, "cutoff") != NULL, "%s", err.message);
     nb_particles_free(&p);
 }
 END_TEST
