@@ -45,7 +45,11 @@ dvec4 nb_ga_pair_double(dvec4 pi, dvec4 pj, double eps2_d, bool excluded)
 {
     dvec3 d = pj.xyz - pi.xyz;
     double r2 = fma(d.x, d.x, fma(d.y, d.y, fma(d.z, d.z, eps2_d)));
-    double rinv = excluded ? 0.0LF : 1.0LF / sqrt(r2);
+    /* Not `excluded ? 0 : 1 / sqrt(r2)`: NVIDIA's driver 580 made that
+     * infinite in the GAJ kernel (H200); a factor 0 and a harmless r2 of 1
+     * for the skipped pair, as md_law.glsl's double law does. */
+    double keep = excluded ? 0.0LF : 1.0LF;
+    double rinv = keep / sqrt(excluded ? 1.0LF : r2);
     double mr = pj.w * rinv;
     double s = mr * rinv * rinv;
     return dvec4(s * d, -mr);

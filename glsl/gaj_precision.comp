@@ -44,7 +44,11 @@ void nb_gaj_pair_double(dvec4 pi, dvec4 vi, dvec4 pj, dvec4 vj, bool excluded,
 {
     dvec3 d = pj.xyz - pi.xyz, dv = vj.xyz - vi.xyz;
     double r2 = fma(d.x, d.x, fma(d.y, d.y, fma(d.z, d.z, eps2d)));
-    double rinv = excluded ? 0.0LF : 1.0LF / sqrt(r2);
+    /* Not `excluded ? 0 : 1 / sqrt(r2)`: NVIDIA's driver 580 made that
+     * infinite in the GAJ kernel (H200); a factor 0 and a harmless r2 of 1
+     * for the skipped pair, as md_law.glsl's double law does. */
+    double keep = excluded ? 0.0LF : 1.0LF;
+    double rinv = keep / sqrt(excluded ? 1.0LF : r2);
     double rinv2 = rinv * rinv;
     double mr = pj.w * rinv;
     double mr3 = mr * rinv2;
