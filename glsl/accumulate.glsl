@@ -22,6 +22,9 @@
  *   M  not a mode: float sums of |pair term|, the bound on every partial
  *      sum from which E, F and the MD kernels' H take their scale 2^k
  *
+ * B, G and H also have acc_merge (a += b, the states of two j-slices:
+ * in double, resp. exact in int64); C..F and M have none.
+ *
  * Words (w0, w1): B, G, H the four 64-bit sums, low word first; C, D, E
  * hs then ls as float bits; F hs then li; M the sums, then zeros.
  *
@@ -51,6 +54,9 @@ void acc_unpack(uvec4 w0, uvec4 w1, out nb_acc a)
     a.s = dvec4(packDouble2x32(w0.xy), packDouble2x32(w0.zw),
                 packDouble2x32(w1.xy), packDouble2x32(w1.zw));
 }
+
+/* Adds the state b (another j-slice's sums) into a, in double. */
+void acc_merge(inout nb_acc a, nb_acc b) { a.s += b.s; }
 
 #elif defined(NB_PRECISION_H)
 /* The term y = t 2^k (|y| <= 2^NB_PREC_BITS_FIXED = 2^61 by the choice of
@@ -119,6 +125,11 @@ void acc_unpack(uvec4 w0, uvec4 w1, out nb_acc a)
     acc_init(a);
     a.s = i64vec4(nb_int64(w0.xy), nb_int64(w0.zw), nb_int64(w1.xy), nb_int64(w1.zw));
 }
+
+/* Adds the state b (another j-slice's sums, after acc_tile_end) into a:
+ * exact, int64 addition is associative (wrapping, and the true sums stay
+ * below 2^63 by the choice of k). */
+void acc_merge(inout nb_acc a, nb_acc b) { a.s += b.s; }
 
 #elif defined(NB_PRECISION_M)
 struct nb_acc { vec4 s; };

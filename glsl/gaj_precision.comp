@@ -3,8 +3,17 @@
  * E and F; mode A is gaj.comp).  The j-set is gaj.comp's (positions with
  * mass, velocities), the i-set the active block given by indices into it;
  * one i-particle per invocation, NB_PREC_TILE j-particles per shared-memory
- * tile, every j in one pass (no j-splitting), the pair i == j excluded by
- * index.
+ * tile, the pair i == j excluded by index.
+ *
+ * j-slices: work group (x, y) takes the active particles of block x and
+ * the tiles y * slice_len .. (y + 1) * slice_len - 1 (slice y of
+ * gl_NumWorkGroups.y, whole tiles, the last one shorter), so that a small
+ * active block still fills the GPU; gaj_prec_merge.comp adds the slices'
+ * states.  The host splits only modes B, G (double sums, merged in double
+ * in slice order: deterministic) and H (int64 sums: the merge is exact,
+ * the sums bit-identical to one slice's).  C, D, E, F always run one
+ * slice (slice_len = all tiles): their float-pair states do not merge
+ * without changing seed 004's algorithms; so does the magnitude pass M.
  *
  * Two accumulators per i: acc_ap sums (a_x, a_y, a_z, phi) at the scale
  * prec_scale, acc_j sums (j_x, j_y, j_z, 0) at prec_scale_j (E, F, H scale
@@ -19,14 +28,16 @@
  * and m_i jerk_i over all particles are exactly zero.
  *
  * Result (NB_PREC_NO_BUFFER: accumulate.glsl's acc_store, two uvec4 per
- * index, is not used): four uvec4 per active particle k at NB_BIND_OUT,
- * result[4k], result[4k+1] the words of acc_ap and result[4k+2],
- * result[4k+3] those of acc_j, as acc_pack gives them. */
+ * index, is not used): four uvec4 per active particle k and slice y at
+ * NB_BIND_OUT, with q = 4 (y n_active + k): result[q], result[q+1] the
+ * words of acc_ap and result[q+2], result[q+3] those of acc_j, as
+ * acc_pack gives them (one slice: the final layout, 4k..4k+3). */
 layout(local_size_x = NB_PREC_TILE) in;
 
 layout(location = NB_LOC_EPS2) uniform float eps2;
 layout(location = NB_LOC_N) uniform int n;
 layout(location = NB_LOC_N_ACTIVE) uniform int n_active;
+layout(location = NB_LOC_SLICE_LEN) uniform int slice_len;     /* tiles per slice */
 layout(location = NB_LOC_PREC_SCALE_J) uniform vec4 prec_scale_j;
 
 layout(std430, binding = NB_BIND_ACTIVE) readonly buffer Active { int active_index[]; };
@@ -110,7 +121,9 @@ void main()
     acc_init(acc_ap);
     acc_init(acc_j);
     int tiles = (n + NB_PREC_TILE - 1) / NB_PREC_TILE;
-    for (int t = 0; t < tiles; ++t) {
+    int slice = int(gl_WorkGroupID.y);
+    int t_end = min(tiles, (slice + 1) * slice_len);
+    for (int t = slice * slice_len; t < t_end; ++t) {
         int first_j = t * NB_PREC_TILE;
         tile_pos[lid] = load_pos(first_j + lid);
         tile_vel[lid] = load_vel(first_j + lid);
@@ -123,12 +136,13 @@ void main()
         barrier();
     }
     if (k < n_active) {
+        int q = 4 * (slice * n_active + k);
         uvec4 w0, w1;
         acc_pack(acc_ap, w0, w1);
-        result[4 * k] = w0;
-        result[4 * k + 1] = w1;
+        result[q] = w0;
+        result[q + 1] = w1;
         acc_pack(acc_j, w0, w1);
-        result[4 * k + 2] = w0;
-        result[4 * k + 3] = w1;
+        result[q + 2] = w0;
+        result[q + 3] = w1;
     }
 }

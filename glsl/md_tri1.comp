@@ -11,7 +11,12 @@
  * invocations of a round here share j (from the round's first i + 1, the
  * lanes with j <= i masked): the j reads are broadcasts and the [j][i]
  * writes of a round contiguous; [i][j] stays a strided write, as in the
- * seed. */
+ * seed.  Mode H (NB_TRI_SCRATCH_FIXED): the pairs pass rounds each term
+ * to int64 (nb_tri_term) and writes it and its exact negation, the matrix
+ * of int64 (twice the bytes), and the sum pass adds int64.  (Float terms
+ * in the matrix, rounded in the sum pass, gave ionic pair energies an ulp
+ * off the other H kernels' on NVIDIA's driver 580, SPIR-V path: see
+ * md_tri.glsl.) */
 #ifdef NB_TRI_PASS_PAIRS
 void pairs()
 {
@@ -25,13 +30,14 @@ void pairs()
         vec4 pi = live ? tpos[i] : vec4(0.0);
         int row = nb_tri_row(pi);
         if (live)
-            scratch[uint(i) * un + uint(i)] = vec4(0.0);
+            scratch[uint(i) * un + uint(i)] = NB_TRI_TERM(0);
         for (int j = base + 1; j < n; j++) {
             bool counted = live && j > i;
             vec4 t = nb_tri_pair(pi, tpos[j], row, counted);
             if (counted) {
-                scratch[uint(j) * un + uint(i)] = t;
-                scratch[uint(i) * un + uint(j)] = nb_tri_reaction(t);
+                NB_TRI_TERM q = nb_tri_term(t);
+                scratch[uint(j) * un + uint(i)] = q;
+                scratch[uint(i) * un + uint(j)] = nb_tri_reaction(q);
             }
         }
     }
@@ -43,7 +49,7 @@ void sum_columns()
     int stride = int(gl_NumWorkGroups.x) * NB_GROUP;
     uint un = uint(n);
     for (int i = int(gl_GlobalInvocationID.x); i < n; i += stride) {
-        vec4 sum = vec4(0.0);
+        NB_TRI_TERM sum = NB_TRI_TERM(0);
         for (uint k = 0u; k < un; k++)
             sum += scratch[k * un + uint(i)];
         force[i] = nb_tri_result(sum);

@@ -11,7 +11,10 @@
  * before every read); tri2-wg defines both and runs them in one work group
  * with memoryBarrierBuffer() + barrier() between, on coherent buffers: the
  * seed's single kernel with __syncthreads().  j is shared by the
- * invocations of a round, as in md_tri1.comp. */
+ * invocations of a round, as in md_tri1.comp.  Mode H: the matrix keeps
+ * the float terms, each rounded to fixed point once where it is summed;
+ * the row sums in force[] are int64 and the columns pass adds to them
+ * exactly. */
 uint nb_tri_row_start(int j)
 {
     return uint(j) * uint(j - 1) / 2u;
@@ -28,16 +31,22 @@ void rows()
         bool live = i < n;
         vec4 pi = live ? tpos[i] : vec4(0.0);
         int row = nb_tri_row(pi);
-        vec4 sum = vec4(0.0);
+        NB_TRI_ACC sum;
+        nb_tri_start(sum, NB_TRI_TERM(0));
         for (int j = base + 1; j < n; j++) {
             bool counted = live && j > i;
             vec4 t = nb_tri_pair(pi, tpos[j], row, counted);
             if (counted)
                 scratch[nb_tri_row_start(j) + uint(i)] = t;
-            sum += t;
+            nb_tri_add(sum, t);
+#ifdef NB_PRECISION_H
+            if (((j - base) & (NB_TRI_FLUSH - 1)) == 0)
+                nb_tri_flush(sum);
+#endif
         }
+        nb_tri_flush(sum);
         if (live)
-            force[i] = sum;
+            force[i] = nb_tri_total(sum);
     }
 }
 #endif
@@ -47,11 +56,18 @@ void columns()
 {
     int stride = int(gl_NumWorkGroups.x) * NB_GROUP;
     for (int i = int(gl_GlobalInvocationID.x); i < n; i += stride) {
-        vec4 sum = force[i];
+        NB_TRI_ACC sum;
+        nb_tri_start(sum, force[i]);
         uint start = nb_tri_row_start(i);
-        for (uint k = 0u; k < uint(i); k++)
-            sum += nb_tri_reaction(scratch[start + k]);
-        force[i] = nb_tri_result(sum);
+        for (uint k = 0u; k < uint(i); k++) {
+            nb_tri_add(sum, nb_tri_reaction(scratch[start + k]));
+#ifdef NB_PRECISION_H
+            if ((k & uint(NB_TRI_FLUSH - 1)) == uint(NB_TRI_FLUSH - 1))
+                nb_tri_flush(sum);
+#endif
+        }
+        nb_tri_flush(sum);
+        force[i] = nb_tri_result(nb_tri_total(sum));
     }
 }
 #endif

@@ -16,44 +16,59 @@
  * collide).  The seed skips nothing at k = 0 (its self pair adds a zero
  * force through the max(r^2, ...) floor); starting at k = 1 drops that
  * step.  With n above NB_GROUP each invocation holds i = local + NB_GROUP r
- * for r < NB_TRI_WG_IPT, all at the same step k, their j still distinct.
+ * for r < NB_TRI3_IPT, all at the same step k, their j still distinct.
  * Positions and coefficients come from the buffers (cached): force_j[]
  * takes all of the 32 KiB of shared memory GL 4.3 guarantees, so n <=
- * NB_TRI_WG_MAX. */
-#if NB_GROUP * NB_TRI_WG_IPT != NB_TRI_WG_MAX
+ * NB_TRI_WG_MAX.
+ *
+ * Mode H: each term is rounded to int64 once (nb_tri_term); i's sums and
+ * force_j[] add the int64 and its negation (no float, no atomics;
+ * force_j[] holds the int64 as words, md_tri.glsl says why).  They take
+ * twice a vec4's room, so the same 32 KiB hold
+ * NB_TRI_WG_MAX_H = NB_TRI_WG_MAX / 2 reactions (NB_TRI_WG_IPT / 2 per
+ * invocation). */
+#ifdef NB_PRECISION_H
+#define NB_TRI3_IPT (NB_TRI_WG_IPT / 2)
+#define NB_TRI3_MAX NB_TRI_WG_MAX_H
+#else
+#define NB_TRI3_IPT NB_TRI_WG_IPT
+#define NB_TRI3_MAX NB_TRI_WG_MAX
+#endif
+#if NB_GROUP * NB_TRI3_IPT != NB_TRI3_MAX
 #error "md_tri3.comp: NB_TRI_WG_MAX must be NB_GROUP * NB_TRI_WG_IPT"
 #endif
 
-shared vec4 force_j[NB_TRI_WG_MAX];
+shared NB_TRI_STORED force_j[NB_TRI3_MAX];
 
 void main()
 {
     int local = int(gl_LocalInvocationIndex);
-    vec4 pi[NB_TRI_WG_IPT], sum[NB_TRI_WG_IPT];
-    int row[NB_TRI_WG_IPT];
+    vec4 pi[NB_TRI3_IPT];
+    NB_TRI_STORED sum[NB_TRI3_IPT];
+    int row[NB_TRI3_IPT];
 
-    for (int r = 0; r < NB_TRI_WG_IPT; r++) {
+    for (int r = 0; r < NB_TRI3_IPT; r++) {
         int i = local + NB_GROUP * r;
-        force_j[i] = vec4(0.0);
+        force_j[i] = nb_tri_pack(NB_TRI_TERM(0));
         pi[r] = i < n ? tpos[i] : vec4(0.0);
         row[r] = nb_tri_row(pi[r]);
-        sum[r] = vec4(0.0);
+        sum[r] = nb_tri_pack(NB_TRI_TERM(0));
     }
     barrier();
     for (int k = 1; k < n; k++) {
-        for (int r = 0; r < NB_TRI_WG_IPT; r++) {
+        for (int r = 0; r < NB_TRI3_IPT; r++) {
             int j = local + NB_GROUP * r + k;
             if (j < n) {
-                vec4 t = nb_tri_pair(pi[r], tpos[j], row[r], true);
-                sum[r] += t;
-                force_j[j] += nb_tri_reaction(t);
+                NB_TRI_TERM t = nb_tri_term(nb_tri_pair(pi[r], tpos[j], row[r], true));
+                sum[r] = nb_tri_pack(nb_tri_unpack(sum[r]) + t);
+                force_j[j] = nb_tri_pack(nb_tri_unpack(force_j[j]) + nb_tri_reaction(t));
             }
         }
         barrier();
     }
-    for (int r = 0; r < NB_TRI_WG_IPT; r++) {
+    for (int r = 0; r < NB_TRI3_IPT; r++) {
         int i = local + NB_GROUP * r;
         if (i < n)
-            force[i] = nb_tri_result(sum[r] + force_j[i]);
+            force[i] = nb_tri_result(nb_tri_unpack(sum[r]) + nb_tri_unpack(force_j[i]));
     }
 }

@@ -23,7 +23,12 @@
  * even T, where J owns no i-sum; slot 0 on the diagonal holds both).  Every
  * slot of every block is written exactly once, so no clearing, and
  * md_tri3_reduce sums the T slots of each particle in a fixed order: the
- * result does not depend on scheduling. */
+ * result does not depend on scheduling.
+ *
+ * Mode H (with NB_TRI_SCRATCH_FIXED): each term is rounded to int64 once
+ * (nb_tri_term); the i-sums, force_j[] (as words, md_tri.glsl says why)
+ * and the partials in scratch are int64, the reactions the terms' exact
+ * negations. */
 #if NB_GROUP * NB_TRI_TILE_IPT != NB_TRI_TILE
 #error "md_tri3_tiles.comp: NB_TRI_TILE must be NB_GROUP * NB_TRI_TILE_IPT"
 #endif
@@ -31,7 +36,7 @@
 layout(location = NB_LOC_TRI_TILES) uniform int tiles;
 
 shared vec4 jpos[NB_TRI_TILE];
-shared vec4 force_j[NB_TRI_TILE];
+shared NB_TRI_STORED force_j[NB_TRI_TILE];
 
 void main()
 {
@@ -40,32 +45,34 @@ void main()
     int d = g / tiles, I = g - d * tiles;
     int J = (I + d) % tiles;
     int npad = tiles * NB_TRI_TILE;
-    vec4 pi[NB_TRI_TILE_IPT], sum[NB_TRI_TILE_IPT];
+    vec4 pi[NB_TRI_TILE_IPT];
+    NB_TRI_STORED sum[NB_TRI_TILE_IPT];
     int row[NB_TRI_TILE_IPT];
 
     nb_tri_load_coeffs();
     for (int r = 0; r < NB_TRI_TILE_IPT; r++) {
         int slot = local + NB_GROUP * r, i = I * NB_TRI_TILE + slot, j = J * NB_TRI_TILE + slot;
         jpos[slot] = j < n ? tpos[j] : vec4(0.0);
-        force_j[slot] = vec4(0.0);
+        force_j[slot] = nb_tri_pack(NB_TRI_TERM(0));
         pi[r] = i < n ? tpos[i] : vec4(0.0);
         row[r] = nb_tri_row(pi[r]);
-        sum[r] = vec4(0.0);
+        sum[r] = nb_tri_pack(NB_TRI_TERM(0));
     }
     barrier();
     for (int p = 0; p < NB_GROUP; p++) {
         int owned = (local + p) % NB_GROUP;
         for (int s = 0; s < NB_TRI_TILE_IPT; s++) {
             int slot = owned + NB_GROUP * s, j = J * NB_TRI_TILE + slot;
-            vec4 pj = jpos[slot], reaction = vec4(0.0);
+            vec4 pj = jpos[slot];
+            NB_TRI_TERM reaction = NB_TRI_TERM(0);
             for (int r = 0; r < NB_TRI_TILE_IPT; r++) {
                 int i = I * NB_TRI_TILE + local + NB_GROUP * r;
                 bool counted = i < n && j < n && (d != 0 || j > i);
-                vec4 t = nb_tri_pair(pi[r], pj, row[r], counted);
-                sum[r] += t;
+                NB_TRI_TERM t = nb_tri_term(nb_tri_pair(pi[r], pj, row[r], counted));
+                sum[r] = nb_tri_pack(nb_tri_unpack(sum[r]) + t);
                 reaction += nb_tri_reaction(t);
             }
-            force_j[slot] += reaction;
+            force_j[slot] = nb_tri_pack(nb_tri_unpack(force_j[slot]) + reaction);
         }
         barrier();
     }
@@ -73,10 +80,10 @@ void main()
     for (int r = 0; r < NB_TRI_TILE_IPT; r++) {
         int slot = local + NB_GROUP * r;
         if (d == 0) {
-            scratch[I * NB_TRI_TILE + slot] = sum[r] + force_j[slot];
+            scratch[I * NB_TRI_TILE + slot] = nb_tri_unpack(sum[r]) + nb_tri_unpack(force_j[slot]);
         } else {
-            scratch[d * npad + I * NB_TRI_TILE + slot] = sum[r];
-            scratch[reaction_slot * npad + J * NB_TRI_TILE + slot] = force_j[slot];
+            scratch[d * npad + I * NB_TRI_TILE + slot] = nb_tri_unpack(sum[r]);
+            scratch[reaction_slot * npad + J * NB_TRI_TILE + slot] = nb_tri_unpack(force_j[slot]);
         }
     }
 }

@@ -4,7 +4,11 @@
  * takes the rounds of NB_GROUP i-particles starting at g NB_GROUP, every
  * (number of groups) NB_GROUP: one group covers all n (square-wg, seed 003
  * Table 5's baseline), ceil(n / NB_GROUP) groups one round each (lean-gpu).
- * square-gpu is md_pairs.comp itself. */
+ * square-gpu is md_pairs.comp itself (in mode H md_precision.comp's).
+ * Mode H flushes its chunk sums once per tile of NB_GROUP j. */
+#if defined(NB_PRECISION_H) && NB_GROUP > NB_TRI_FLUSH
+#error "md_tri_square.comp: H needs a tile end every NB_TRI_FLUSH terms"
+#endif
 shared vec4 tile[NB_GROUP];
 
 void main()
@@ -16,17 +20,19 @@ void main()
         int i = base + local;
         vec4 pi = i < n ? tpos[i] : vec4(0.0);
         int row = nb_tri_row(pi);
-        vec4 sum = vec4(0.0);
+        NB_TRI_ACC sum;
+        nb_tri_start(sum, NB_TRI_TERM(0));
         for (int jbase = 0; jbase < n; jbase += NB_GROUP) {
             int j = jbase + local;
             tile[local] = j < n ? tpos[j] : vec4(0.0);
             barrier();
             int count = min(NB_GROUP, n - jbase);
             for (int k = 0; k < count; k++)
-                sum += nb_tri_pair(pi, tile[k], row, jbase + k != i);
+                nb_tri_add(sum, nb_tri_pair(pi, tile[k], row, jbase + k != i));
+            nb_tri_flush(sum);
             barrier();
         }
         if (i < n)
-            force[i] = nb_tri_result(sum);
+            force[i] = nb_tri_result(nb_tri_total(sum));
     }
 }

@@ -1,7 +1,8 @@
 /* md_verlet.comp - velocity Verlet on the device (seed 002 eqs. 7-8,
  * Listing 2), state in double:
  *   K1  v += dt/2 F/m; x += dt v; periodic axes wrapped into [lo, hi);
- *       the float copy (x, y, z, q) for the force kernels refreshed
+ *       the float copy (x, y, z, q) for the force kernels refreshed; the
+ *       double state keeps q in w for the precision kernels' mode G
  *   K2  v += dt/2 F/m with the new forces (the forces themselves are the
  *       md_pairs or md_cellforce pass before it). */
 layout(local_size_x = NB_GROUP) in;
@@ -29,7 +30,7 @@ void main()
     dvec3 x = state_x[i].xyz + dt.y * v.xyz;
     dvec3 wrapped = x - len * floor((x - lo) / len);
     x = mix(x, wrapped, bvec3(periodic));
-    state_x[i] = dvec4(x, 0.0);
+    state_x[i] = dvec4(x, state_x[i].w);      /* w: the charge (mode G reads it) */
     pos[i] = vec4(vec3(x), pos[i].w);
 #endif
 }

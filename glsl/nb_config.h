@@ -124,6 +124,7 @@
 #define NB_TRI_WG_GROUP 512
 #define NB_TRI_WG_IPT 4
 #define NB_TRI_WG_MAX 2048
+#define NB_TRI_WG_MAX_H 1024    /* tri3-wg in mode H: force_j[] of i64vec4 */
 #define NB_TRI_GPU_GROUP 128
 #define NB_TRI_TILE_GROUP 128
 #define NB_TRI_TILE_IPT 4

@@ -27,6 +27,7 @@ struct md_args {
     const char *box[6], *periodic, *potential, *coeffs, *dielectric, *sigmoid;
     const char *cutoff, *cell_list, *dt, *steps, *thermo_every, *thermo, *integrals;
     const char *dump, *dump_every, *dump_format, *backend, *output, *timing, *exclude;
+    const char *precision;
     int shift, per_atom;
     struct nb_gl_cli gl;
 };
@@ -45,6 +46,8 @@ struct md_config {
     uint64_t steps, thermo_every, dump_every;
     const char *thermo, *integrals, *dump, *output, *backend, *timing, *exclude;
     int dump_xyz, per_atom;
+    int have_precision;         /* --precision: the compute engine's mode */
+    enum nb_precision precision;
 };
 
 /* ---- the command line -------------------------------------------------- */
@@ -217,6 +220,16 @@ static enum nb_status check_run(const struct md_args *a, struct md_config *c,
     if (nb_backend_name_check(c->backend, err) != NB_OK ||
         nb_gl_cli_validate(&a->gl, err) != NB_OK)
         return err->status;
+    if (a->precision) {
+        if (nb_precision_parse(a->precision, &c->precision, err) != NB_OK)
+            return err->status;
+        if (strcmp(c->backend, "compute") != 0)
+            return nb_error_set(err, NB_ERR_ARGS, "--precision %s: the accumulation "
+                                "modes run on --backend compute only (the %s engine has "
+                                "none: cpu sums in double, fragment in float)",
+                                a->precision, c->backend);
+        c->have_precision = 1;
+    }
     return NB_OK;
 }
 
@@ -615,6 +628,8 @@ static enum nb_status simulate(struct md_config *c, const struct nb_gl_cli *g,
         (strcmp(c->backend, "cpu") != 0 && nb_gl_cli_create(g, gl, err) != NB_OK))
         goto done;
     if (nb_md_engine_create(e, c->backend, *gl, err) != NB_OK ||
+        (c->have_precision &&
+         nb_md_engine_compute_set_precision(e, c->precision, err) != NB_OK) ||
         nb_md_sim_init_excluding(s, &p, &c->pot, &box, choose_cell_list(c, &box), c->dt,
                                  e, n_excluded, excluded, err) != NB_OK ||
         outputs_open(&o, c, err) != NB_OK)
@@ -679,7 +694,7 @@ static void print_help(const struct nb_option *table)
                      "[--cutoff RC --shift] [--cells-list on|off] --dt DT --steps N "
                      "[--thermo-every K --thermo FILE] [--integrals FILE] [--per-atom] "
                      "[--dump FILE --dump-every K] [--backend cpu|compute|fragment] "
-                     "[--output FILE]",
+                     "[--precision A..H] [--output FILE]",
                      "Molecular dynamics in reduced units with velocity Verlet: "
                      "thermo rows step,time,temp,pe,ke,etotal,press (CSV) every K "
                      "steps, trajectories as LAMMPS dump or extended XYZ, the final "
@@ -730,6 +745,9 @@ int nb_cmd_md(int argc, char **argv)
           "names, else LAMMPS dump custom)", &a.dump_format, NULL },
         { "backend", "cpu|compute|fragment", "force engine (default compute)",
           &a.backend, NULL },
+        { "precision", "A..H", "accumulation mode of the compute engine's forces "
+          "(default A: float sums; H: int64 fixed point, order-independent)",
+          &a.precision, NULL },
         { "output", "FILE", "final state as a snapshot", &a.output, NULL },
         { "exclude", "FILE", "bonded pairs `ID_I ID_J` left out of the forces, "
           "subtracted on the host after each evaluation (seed 004)", &a.exclude, NULL },

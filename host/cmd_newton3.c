@@ -3,7 +3,9 @@
  * (src/md_triangular.c), each on one work group and across the device, on
  * seed 003's ionic crystal (or an LJ fcc lattice in an open box), and
  * reports the median device seconds, the pairs per second and the speed-up
- * over the square loop of the same scale. */
+ * over the square loop of the same scale.  --precision H runs the int64
+ * fixed-point kernels (mode H): their sums equal the square loop's bit for
+ * bit, so the dF column reads 0. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,7 +17,7 @@
 #define MAX_CELLS 100               /* ionic: 12 million ions, far past O(n^2) */
 
 struct newton3_args {
-    const char *ic, *cells, *lattice, *density, *variants, *runs, *warmup, *csv;
+    const char *ic, *cells, *lattice, *density, *variants, *runs, *warmup, *csv, *precision;
 };
 
 struct newton3_config {
@@ -24,6 +26,7 @@ struct newton3_config {
     size_t cell_count;
     double lattice, density;
     long runs, warmup;
+    enum nb_precision precision;    /* A (float sums) or H (int64) */
     const char *schedule[MAX_VARIANTS];    /* squares first per scale */
     int requested[MAX_VARIANTS];           /* 1: asked for, 0: baseline added */
     int count;
@@ -105,6 +108,13 @@ static enum nb_status configure(const struct newton3_args *a, struct newton3_con
     c->density = 0.8442;
     c->runs = 5;
     c->warmup = 1;
+    c->precision = NB_PRECISION_A;
+    if (a->precision && nb_precision_parse(a->precision, &c->precision, err) != NB_OK)
+        return err->status;
+    if (c->precision != NB_PRECISION_A && c->precision != NB_PRECISION_H)
+        return nb_error_set(err, NB_ERR_ARGS, "--precision: the triangular kernels take A "
+                            "(float sums) or H (int64 fixed point), not %s",
+                            nb_precision_name(c->precision));
     if (strcmp(c->ic, "ionic") != 0 && strcmp(c->ic, "fcc") != 0)
         return nb_error_set(err, NB_ERR_ARGS, "--ic: unknown initial conditions '%s' "
                             "(known: ionic, fcc)", c->ic);
@@ -143,16 +153,18 @@ static enum nb_status make_system(const struct newton3_config *c, long cells,
 }
 
 /* warmup untimed runs, then the median device seconds of runs timed ones;
- * f and pe hold the last result. */
+ * f and pe hold the last result.  log2: mode H's scales (measured once per
+ * system, untimed). */
 static enum nb_status time_variant(struct nb_gl *gl, const struct newton3_config *c,
                                    const struct nb_md_system *sys, const double *x,
-                                   const char *variant, double *f, double *pe,
-                                   double *median, struct nb_error *err)
+                                   const char *variant, const int log2[2], double *f,
+                                   double *pe, double *median, struct nb_error *err)
 {
     double seconds[1000];
     for (long k = 0; k < c->warmup + c->runs; k++) {
-        if (nb_md_tri_forces(gl, sys, x, variant, f, pe, &seconds[k < c->warmup ? 0 :
-                             k - c->warmup], err) != NB_OK)
+        if (nb_md_tri_forces_prec(gl, sys, x, variant, c->precision, log2, f, pe, NULL,
+                                  &seconds[k < c->warmup ? 0 : k - c->warmup],
+                                  err) != NB_OK)
             return err->status;
     }
     *median = nb_median(seconds, (size_t)c->runs);
@@ -204,10 +216,13 @@ static enum nb_status run_system(struct nb_gl *gl, const struct newton3_config *
     b.f[0] = pe ? nb_alloc(3 * n, sizeof *f, "forces", err) : NULL;
     b.f[1] = b.f[0] ? nb_alloc(3 * n, sizeof *f, "forces", err) : NULL;
     enum nb_status st = b.f[1] ? NB_OK : NB_ERR_NOMEM;
+    int log2[2] = { 0, 0 };
+    if (st == NB_OK && c->precision == NB_PRECISION_H && n > 0)
+        st = nb_md_tri_scales(gl, sys, x, log2, err);
     for (int k = 0; st == NB_OK && k < c->count; k++) {
         const char *v = c->schedule[k];
         double median = 0.0;
-        st = time_variant(gl, c, sys, x, v, f, pe, &median, err);
+        st = time_variant(gl, c, sys, x, v, log2, f, pe, &median, err);
         if (st == NB_ERR_LIMIT) {
             printf("%-11s %9zu skipped: %s\n", v, n, err->message);
             st = err->status = NB_OK;
@@ -236,9 +251,11 @@ static enum nb_status run_all(const struct newton3_config *c, const struct nb_gl
     if (st == NB_OK && csv_path && (st = nb_outfile_open(&csv, csv_path, err)) == NB_OK)
         fputs("variant,n,seconds_median,pairs_per_s,speedup_vs_square\n", csv.fp);
     if (st == NB_OK)
-        printf("newton3: %s, %ld timed runs (median), renderer %s\n%-11s %9s %12s %12s "
-               "%8s %10s\n", strcmp(c->ic, "ionic") == 0 ? "ionic crystal (seed 003)" :
-               "LJ fcc, open box", c->runs, nb_gl_renderer(gl), "variant", "n",
+        printf("newton3: %s, precision %s, %ld timed runs (median), renderer %s\n%-11s %9s "
+               "%12s %12s %8s %10s\n", strcmp(c->ic, "ionic") == 0 ?
+               "ionic crystal (seed 003)" : "LJ fcc, open box",
+               c->precision == NB_PRECISION_H ? "H (int64 fixed point)" : "A (float sums)",
+               c->runs, nb_gl_renderer(gl), "variant", "n",
                "seconds", "pairs/s", "speedup", "dF/|F|max");
     for (size_t k = 0; st == NB_OK && k < c->cell_count; k++) {
         struct nb_particles p = { 0 };
@@ -279,6 +296,10 @@ int nb_cmd_newton3(int argc, char **argv)
         { "warmup", "W", "untimed runs first (default 1)", &a.warmup, NULL },
         { "csv", "FILE", "also write variant,n,seconds_median,pairs_per_s,"
           "speedup_vs_square", &a.csv, NULL },
+        { "precision", "A|H", "accumulation: A float sums (default), H every pair term "
+          "rounded once to int64 fixed point and summed exactly (the sums equal the "
+          "square loop's bit for bit; scale as glnbody precision's mode H)",
+          &a.precision, NULL },
         NB_GL_OPTIONS(g),
         { 0 } };
     struct newton3_config c = { 0 };
@@ -292,7 +313,7 @@ int nb_cmd_newton3(int argc, char **argv)
     if (help) {
         nb_options_print(stdout, "glnbody newton3 [--ic ionic --cells K[,K...] --lattice A "
                          "| --ic fcc --cells K --density RHO] [--variants LIST] [--runs R] "
-                         "[--csv FILE]", "Seed 003's Table 5: the square loop against "
+                         "[--csv FILE] [--precision A|H]", "Seed 003's Table 5: the square loop against "
                          "Newton's-third-law kernels (tri1: pairs written twice, then "
                          "summed; tri2: written once, rows then columns; tri3: reactions "
                          "in shared memory), on one work group (-wg) and across the GPU "

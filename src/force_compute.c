@@ -46,6 +46,7 @@ struct compute {
     struct nb_prec *prec;           /* modes B..H, created on first use */
     struct nb_gaj_prec *gaj_prec;   /* GAJ in modes B..H, made by set_j/load_state */
     int gaj_prec_ran;               /* the last GAJ evaluation was gaj_prec's */
+    int gaj_prec_slices;            /* its forced j-slices, 0: automatic */
 };
 
 static enum nb_status parse_variant(struct compute *c, const char *name,
@@ -292,8 +293,17 @@ enum nb_status nb_backend_compute_read_gaj_fixed(const struct nb_force_backend *
     return nb_gaj_prec_read_fixed(c->gaj_prec, fixed, log2, err);
 }
 
+enum nb_status nb_backend_compute_set_gaj_slices(struct nb_force_backend *b, int slices,
+                                                 struct nb_error *err)
+{
+    if (strcmp(b->name, "compute") != 0)
+        return nb_error_set(err, NB_ERR_ARGS, "GAJ slices: not a compute backend");
+    ((struct compute *)b->state)->gaj_prec_slices = slices > 0 ? slices : 0;
+    return NB_OK;
+}
+
 /* The variant as run, with its slice count: "t64i1-s16"; the precision
- * kernels run "t128i1-s1" (GA) and "gaj-prec<M>-t128" (GAJ). */
+ * kernels run "t128i1-s1" (GA) and "gaj-prec<M>-t128-s<S>" (GAJ). */
 static const char *compute_variant(void *state)
 {
     struct compute *c = state;
@@ -372,6 +382,8 @@ static enum nb_status compute_gaj(void *state, double eps, size_t n_active,
         return nb_error_set(err, NB_ERR_ARGS, "GAJ precision %s: call set_j or "
                             "load_state after set_precision",
                             nb_precision_name(c->precision));
+    if (c->gaj_prec_ran)
+        nb_gaj_prec_set_slices(c->gaj_prec, c->gaj_prec_slices);
     if (!c->gaj_prec_ran) {
         if (nb_gaj_compute_run(g, c->tile, eps, n_active, active, err) != NB_OK)
             return err->status;

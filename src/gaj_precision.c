@@ -4,7 +4,14 @@
  * read_gaj when its precision is not A.
  *
  * One program per mode ("gaj_prec_comp_<m>"), tile NB_PREC_TILE, one
- * active i-particle per invocation, no j-splitting.  It reads gaj.comp's
+ * active i-particle per invocation.  Modes B, G and H split the j-range
+ * into S slices of whole tiles, as gaj_compute.c does (enough work groups
+ * to fill about NB_GAJ_PREC_FILL_GROUPS, at most one slice per tile, S = 1
+ * for large blocks), each slice's packed states into part_buf, and
+ * "gaj_prec_merge_<m>" adds them per particle (B, G in double in slice
+ * order, deterministic; H in int64, exact: the sums are bit for bit the
+ * one-slice sums).  C, D, E, F run one slice: their float-pair states do
+ * not merge without changing seed 004's algorithms.  It reads gaj.comp's
  * j-set (float positions with mass and velocities, from set_j or from the
  * device prediction predict_j) and active indices; mode G reads a double
  * copy of the j-set that set_j uploads here, so G needs host prediction
@@ -44,11 +51,16 @@
 
 enum { S_ACC, S_POT, S_JERK, S_COUNT };     /* the scales 2^k of a run */
 #define PROGRAM_M NB_PRECISION_COUNT        /* the magnitude kernel's slot */
+/* Work groups that fill a large GPU (132 multiprocessors); j-slices aim at
+ * this many, as gaj_compute.c's. */
+#define NB_GAJ_PREC_FILL_GROUPS 1024
 
 struct nb_gaj_prec {
     struct nb_gl *gl;
-    GLuint out_buf, dpos_buf, dvel_buf, vmax_buf;
-    size_t out_capacity, dpos_capacity, dvel_capacity, vmax_capacity;
+    GLuint out_buf, dpos_buf, dvel_buf, vmax_buf, part_buf;
+    size_t out_capacity, dpos_capacity, dvel_capacity, vmax_capacity, part_capacity;
+    int force_slices;               /* 0: automatic (nb_gaj_prec_set_slices) */
+    int slices;                     /* of the last run */
     /* The j-set as this file knows it: masses (H), and whether the double
      * copy (G) is the current j-set; SIZE_MAX: unknown. */
     size_t n;
@@ -98,8 +110,8 @@ void nb_gaj_prec_destroy(struct nb_gaj_prec *p)
 {
     if (!p)
         return;
-    GLuint bufs[4] = { p->out_buf, p->dpos_buf, p->dvel_buf, p->vmax_buf };
-    glDeleteBuffers(4, bufs);
+    GLuint bufs[5] = { p->out_buf, p->dpos_buf, p->dvel_buf, p->vmax_buf, p->part_buf };
+    glDeleteBuffers(5, bufs);
     nb_gpu_timer_free(&p->timer);
     free(p->m);
     free(p->active);
@@ -198,11 +210,33 @@ static uint64_t uniforms_of(struct nb_gaj_prec *p, int slot, GLuint program)
 
 #define HAS(mask, loc) ((mask) >> (loc) & 1)
 
+/* Whether mode's states merge across j-slices (B, G: double; H: int64). */
+static int mode_slices(enum nb_precision mode)
+{
+    return mode == NB_PRECISION_B || mode == NB_PRECISION_G || mode == NB_PRECISION_H;
+}
+
+/* Tiles per slice for a block of n_active against n j-particles: about
+ * NB_GAJ_PREC_FILL_GROUPS work groups (or force slices), at most one slice
+ * per tile and 65535 (the dispatch limit); all tiles for one slice. */
+static int slice_tiles(int n_active, int n, int force)
+{
+    int groups = nb_gl_ceil_div(n_active, NB_PREC_TILE);
+    int tiles = nb_gl_ceil_div(n, NB_PREC_TILE);
+    int s = force ? force : nb_gl_ceil_div(NB_GAJ_PREC_FILL_GROUPS, groups);
+    if (tiles < 1)
+        tiles = 1;
+    s = s < 1 ? 1 : s > tiles ? tiles : s > 65535 ? 65535 : s;
+    return nb_gl_ceil_div(tiles, s);
+}
+
 /* Dispatches program (slot: its mode, or PROGRAM_M) over the block into
- * out_buf, at the scales in p->log2. */
+ * out (slices of per_slice tiles each, the states of slice y at y
+ * n_active), at the scales in p->log2. */
 static enum nb_status dispatch(struct nb_gaj_prec *p, GLuint program, int slot,
                                double eps, const struct nb_gaj_inputs *in,
-                               size_t n_active, struct nb_error *err)
+                               size_t n_active, GLuint out, int per_slice, int slices,
+                               struct nb_error *err)
 {
     uint64_t u = uniforms_of(p, slot, program);
     float sa = ldexpf(1.0f, p->log2[S_ACC]), sp = ldexpf(1.0f, p->log2[S_POT]),
@@ -216,6 +250,8 @@ static enum nb_status dispatch(struct nb_gaj_prec *p, GLuint program, int slot,
         glUniform1i(NB_LOC_N, (int)in->n);
     if (HAS(u, NB_LOC_N_ACTIVE))
         glUniform1i(NB_LOC_N_ACTIVE, (int)n_active);
+    if (HAS(u, NB_LOC_SLICE_LEN))
+        glUniform1i(NB_LOC_SLICE_LEN, per_slice);
     if (HAS(u, NB_LOC_PREC_SCALE))
         glUniform4f(NB_LOC_PREC_SCALE, sa, sa, sa, sp);
     if (HAS(u, NB_LOC_PREC_SCALE_J))
@@ -227,8 +263,9 @@ static enum nb_status dispatch(struct nb_gaj_prec *p, GLuint program, int slot,
         glBindBufferBase(GL_SHADER_STORAGE_BUFFER, NB_BIND_PREC_DPOS, p->dpos_buf);
         glBindBufferBase(GL_SHADER_STORAGE_BUFFER, NB_BIND_PREC_DVEL, p->dvel_buf);
     }
-    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, NB_BIND_OUT, p->out_buf);
-    glDispatchCompute((GLuint)nb_gl_ceil_div((int)n_active, NB_PREC_TILE), 1, 1);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, NB_BIND_OUT, out);
+    glDispatchCompute((GLuint)nb_gl_ceil_div((int)n_active, NB_PREC_TILE), (GLuint)slices,
+                      1);
     return nb_gl_check("GAJ precision dispatch", err);
 }
 
@@ -269,7 +306,8 @@ static enum nb_status measure_bounds(struct nb_gaj_prec *p, double eps,
     if (nb_gl_program(p->gl, "gaj_prec_comp_m", &program, err) != NB_OK)
         return err->status;
     nb_gpu_timer_start(&p->timer);
-    enum nb_status st = dispatch(p, program, PROGRAM_M, eps, in, n_active, err);
+    enum nb_status st = dispatch(p, program, PROGRAM_M, eps, in, n_active, p->out_buf,
+                                 slice_tiles((int)n_active, (int)in->n, 1), 1, err);
     p->pre_seconds = nb_gpu_timer_stop(&p->timer);
     if (st != NB_OK || fetch(p, p->out_buf, 64 * n_active, "reading the GAJ magnitude "
                              "sums", err) != NB_OK)
@@ -389,8 +427,9 @@ enum nb_status nb_gaj_prec_run(struct nb_gaj_prec *p, enum nb_precision mode, do
                                const uint32_t *active, struct nb_error *err)
 {
     char name[32];
-    GLuint program;
+    GLuint program, merge = 0;
     p->run_n = 0;
+    p->slices = 1;
     p->pre_seconds = 0.0;
     if (mode == NB_PRECISION_A || mode >= NB_PRECISION_COUNT)
         return nb_error_set(err, NB_ERR_ARGS, "GAJ precision kernel: mode %d", (int)mode);
@@ -400,19 +439,44 @@ enum nb_status nb_gaj_prec_run(struct nb_gaj_prec *p, enum nb_precision mode, do
     if (nb_prec_supported(mode, err) != NB_OK ||
         nb_gl_program(p->gl, name, &program, err) != NB_OK)
         return err->status;
+    if (mode_slices(mode)) {
+        snprintf(name, sizeof name, "gaj_prec_merge_%c", 'a' + (int)mode);
+        if (nb_gl_program(p->gl, name, &merge, err) != NB_OK)
+            return err->status;
+    }
     if (n_active == 0)
         return NB_OK;
+    int per_slice = slice_tiles((int)n_active, (int)in->n,
+                                mode_slices(mode) ? p->force_slices : 1);
+    int slices = nb_gl_ceil_div(nb_gl_ceil_div((int)in->n, NB_PREC_TILE), per_slice);
+    slices = slices < 1 ? 1 : slices;
     if (check_j_set(p, in, err) != NB_OK ||
         grow_host((void **)&p->active, &p->active_cap, 4 * n_active, "GAJ precision "
                   "block", err) != NB_OK ||
         nb_gl_ensure_buffer(&p->out_buf, &p->out_capacity, 64 * n_active,
-                            "GAJ precision results", err) != NB_OK)
+                            "GAJ precision results", err) != NB_OK ||
+        (slices > 1 && nb_gl_ensure_buffer(&p->part_buf, &p->part_capacity,
+                                           64 * n_active * (size_t)slices,
+                                           "GAJ precision slices", err) != NB_OK))
         return err->status;
     memcpy(p->active, active, 4 * n_active);
     if (choose_scales(p, eps, in, n_active, err) != NB_OK)
         return err->status;
+    p->slices = slices;
     nb_gpu_timer_start(&p->timer);
-    enum nb_status st = dispatch(p, program, (int)mode, eps, in, n_active, err);
+    enum nb_status st = dispatch(p, program, (int)mode, eps, in, n_active,
+                                 slices > 1 ? p->part_buf : p->out_buf, per_slice, slices,
+                                 err);
+    if (st == NB_OK && slices > 1) {
+        glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+        glUseProgram(merge);
+        glUniform1i(NB_LOC_N_ACTIVE, (int)n_active);
+        glUniform1i(NB_LOC_SLICES, slices);
+        glBindBufferBase(GL_SHADER_STORAGE_BUFFER, NB_BIND_PARTIAL, p->part_buf);
+        glBindBufferBase(GL_SHADER_STORAGE_BUFFER, NB_BIND_OUT, p->out_buf);
+        glDispatchCompute((GLuint)nb_gl_ceil_div((int)n_active, 64), 1, 1);
+        st = nb_gl_check("GAJ precision slice merge", err);
+    }
     nb_gpu_timer_end(&p->timer);
     if (st == NB_OK)
         p->run_n = n_active;
@@ -478,7 +542,13 @@ double nb_gaj_prec_seconds(struct nb_gaj_prec *p)
     return p->pre_seconds + (p->run_n ? nb_gpu_timer_result(&p->timer) : 0.0);
 }
 
+void nb_gaj_prec_set_slices(struct nb_gaj_prec *p, int slices)
+{
+    p->force_slices = slices > 0 ? slices : 0;
+}
+
 void nb_gaj_prec_describe(const struct nb_gaj_prec *p, char *buf, size_t size)
 {
-    snprintf(buf, size, "gaj-prec%s-t%d", nb_precision_name(p->mode), NB_PREC_TILE);
+    snprintf(buf, size, "gaj-prec%s-t%d-s%d", nb_precision_name(p->mode), NB_PREC_TILE,
+             p->slices ? p->slices : 1);
 }

@@ -24,14 +24,30 @@
  * only, and fixed point would need a scale chosen from the data (an ionic
  * crystal's forces are small differences of large terms).  The partial
  * buffer is core GL, gives the same bits every run, and costs 16 n^2 /
- * NB_TRI_TILE bytes (n = 100k: 0.3 GB) and one streaming pass over them. */
+ * NB_TRI_TILE bytes (n = 100k: 0.3 GB) and one streaming pass over them.
+ *
+ * Accumulation mode H (int64 fixed point; mode A, float sums, is the
+ * default): every pair term is rounded once to an integer at md_precision.c's
+ * scale 2^k (nb_md_tri_scales: its magnitude pass and rule, by calling
+ * nb_md_prec_forces) and summed exactly, so every version's int64 sums are
+ * the square loop's and nb_md_prec_forces' bit for bit.  The same kernel
+ * sources, built with NB_PRECISION_H ("_h" programs, glsl/md_tri.glsl
+ * says how): tri1's pair matrix holds int64 terms and their exact
+ * negations (twice the bytes); tri2's holds the float terms (each rounded
+ * once where it is summed: the reaction -t rounds to exactly the negated
+ * int64) and int64 row sums; tri3 keeps int64 in shared memory,
+ * which holds half as many (tri3-wg: n <= NB_TRI_WG_MAX_H), and int64
+ * partials (twice the bytes); square-gpu is md_precision.comp's H kernel
+ * and lean-gpu md_tri_square.comp's. */
 #include <float.h>
 #include <limits.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "gl_internal.h"
 #include "md_triangular.h"
+#include "nb_precision.h"
 
 /* md_pairs_*'s work group (its NB_TILE in programs.c). */
 #define PAIRS_TILE 128
@@ -86,6 +102,8 @@ struct job {
     const struct variant *v;
     const struct nb_md_system *sys;
     size_t n;
+    int fixed;                  /* mode H */
+    int log2[2];                /* its scales: 2^log2[0] forces, [1] energies */
     int tiles;                  /* tri3-gpu */
     size_t scratch_bytes;
     struct nb_gl_md_params params;      /* uniforms and coefficient table */
@@ -146,12 +164,14 @@ static size_t largest_n(size_t (*need)(size_t), size_t limit)
 }
 
 static size_t tri1_bytes(size_t n) { return 16 * n * n; }
+static size_t tri1_bytes_h(size_t n) { return 32 * n * n; }
 static size_t tri2_bytes(size_t n) { return n ? 16 * (n * (n - 1) / 2) : 0; }
 static size_t tri3_bytes(size_t n)
 {
     size_t tiles = (n + NB_TRI_TILE - 1) / NB_TRI_TILE;
     return 16 * tiles * tiles * NB_TRI_TILE;
 }
+static size_t tri3_bytes_h(size_t n) { return 2 * tri3_bytes(n); }
 
 static enum nb_status scratch_limit(struct job *j, size_t (*need)(size_t), const char *what,
                                     struct nb_error *err)
@@ -171,16 +191,20 @@ static enum nb_status check_limits(struct job *j, struct nb_error *err)
 {
     GLint max_groups = 0;
     glGetIntegeri_v(GL_MAX_COMPUTE_WORK_GROUP_COUNT, 0, &max_groups);
-    if (!j->v->gpu && j->v->kind == K_TRI3 && j->n > NB_TRI_WG_MAX)
+    int wg_max = j->fixed ? NB_TRI_WG_MAX_H : NB_TRI_WG_MAX;
+    if (!j->v->gpu && j->v->kind == K_TRI3 && j->n > (size_t)wg_max)
         return nb_error_set(err, NB_ERR_LIMIT, "tri3-wg: n = %zu exceeds the %d particles "
                             "whose reactions fit the work group's 32 KiB of shared memory "
-                            "(NB_TRI_WG_MAX); use tri3-gpu", j->n, NB_TRI_WG_MAX);
+                            "(%s); use tri3-gpu", j->n, wg_max,
+                            j->fixed ? "NB_TRI_WG_MAX_H, int64 in mode H" : "NB_TRI_WG_MAX");
     if (!j->v->gpu && j->n > WG_LONGEST)
         return nb_error_set(err, NB_ERR_LIMIT, "%s: n = %zu exceeds %d, beyond which one "
                             "work group's dispatch would run for seconds; use the -gpu "
                             "variant", j->v->name, j->n, WG_LONGEST);
     if (j->v->kind == K_TRI1)
-        return scratch_limit(j, tri1_bytes, "an n x n pair matrix", err);
+        return scratch_limit(j, j->fixed ? tri1_bytes_h : tri1_bytes,
+                             j->fixed ? "an n x n int64 pair matrix" : "an n x n pair matrix",
+                             err);
     if (j->v->kind == K_TRI2)
         return scratch_limit(j, tri2_bytes, "a packed lower-triangle pair matrix", err);
     size_t group = j->v->kind == K_LEAN ? NB_TRI_WG_GROUP : PAIRS_TILE;
@@ -195,17 +219,20 @@ static enum nb_status check_limits(struct job *j, struct nb_error *err)
                                 "over the %d work groups of one dispatch", j->n,
                                 tiles * (tiles + 1) / 2, max_groups);
         j->tiles = (int)tiles;
-        return scratch_limit(j, tri3_bytes, "per-tile partial sums", err);
+        return scratch_limit(j, j->fixed ? tri3_bytes_h : tri3_bytes,
+                             "per-tile partial sums", err);
     }
     return NB_OK;
 }
 
 /* ---- passes ------------------------------------------------------------ */
 
+/* stem_law, with "_h" in mode H. */
 static void add_pass(struct job *j, const char *stem, const char *law, size_t groups)
 {
     struct pass *p = &j->pass[j->passes++];
-    snprintf(p->program, sizeof p->program, "%s%s%s", stem, law ? "_" : "", law ? law : "");
+    snprintf(p->program, sizeof p->program, "%s%s%s%s", stem, law ? "_" : "", law ? law : "",
+             j->fixed ? "_h" : "");
     p->groups = (GLuint)(groups ? groups : 1);
 }
 
@@ -218,7 +245,9 @@ static void plan_passes(struct job *j)
     j->passes = 0;
     switch (j->v->kind) {
     case K_SQUARE:
-        if (gpu)
+        if (gpu && j->fixed)    /* md_precision.comp's H kernel */
+            add_pass(j, "md_prec", law, (j->n + NB_PREC_TILE - 1) / NB_PREC_TILE);
+        else if (gpu)
             add_pass(j, "md_pairs", law, (j->n + PAIRS_TILE - 1) / PAIRS_TILE);
         else
             add_pass(j, "md_tri_square_wg", law, 1);
@@ -259,6 +288,10 @@ static void set_uniforms(const struct job *j, GLuint program)
     nb_gl_md_set_uniforms(&j->params, active);
     if ((active >> NB_LOC_TRI_TILES) & 1u)
         glUniform1i(NB_LOC_TRI_TILES, j->tiles);
+    if (j->fixed && ((active >> NB_LOC_PREC_SCALE) & 1u)) {
+        float sa = ldexpf(1.0f, j->log2[0]), sp = ldexpf(1.0f, j->log2[1]);
+        glUniform4f(NB_LOC_PREC_SCALE, sa, sa, sa, sp);
+    }
 }
 
 /* ---- buffers ----------------------------------------------------------- */
@@ -315,7 +348,8 @@ static enum nb_status upload_particles(struct job *j, const double *x, struct nb
 static enum nb_status allocate(struct job *j, const double *x, struct nb_error *err)
 {
     if (upload_particles(j, x, err) != NB_OK || upload_coefficients(j, err) != NB_OK ||
-        upload(j, B_FORCE, NULL, 16 * j->n, "triangular MD forces", err) != NB_OK)
+        upload(j, B_FORCE, NULL, (j->fixed ? 32 : 16) * j->n, "triangular MD forces",
+               err) != NB_OK)
         return err->status;
     if (j->v->kind == K_SQUARE && j->v->gpu &&
         upload(j, B_VIRIAL, NULL, 4 * j->n, "triangular MD virials", err) != NB_OK)
@@ -327,6 +361,22 @@ static enum nb_status allocate(struct job *j, const double *x, struct nb_error *
         if (j->buf[b])
             glBindBufferBase(GL_SHADER_STORAGE_BUFFER, binding[b], j->buf[b]);
     return NB_OK;
+}
+
+/* Mode H: the int64 sums (F, sum u) finished as md_precision.c does. */
+static enum nb_status read_fixed(struct job *j, double *f, double *pe, int64_t *fixed,
+                                 struct nb_error *err)
+{
+    int64_t *raw = nb_alloc(4 * j->n, sizeof *raw, "triangular MD readback", err);
+    if (!raw)
+        return err->status;
+    glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
+    glBindBuffer(GL_SHADER_STORAGE_BUFFER, j->buf[B_FORCE]);
+    glGetBufferSubData(GL_SHADER_STORAGE_BUFFER, 0, (GLsizeiptr)(32 * j->n), raw);
+    if (nb_gl_check("reading triangular MD forces", err) == NB_OK)
+        nb_md_prec_finish(NB_PRECISION_H, raw, j->n, j->log2, f, pe, fixed);
+    free(raw);
+    return err->status;
 }
 
 static enum nb_status read_forces(struct job *j, double *f, double *pe, struct nb_error *err)
@@ -366,9 +416,37 @@ static enum nb_status run_passes(struct nb_gl *gl, struct job *j, GLuint *prog,
     return nb_gl_check(j->v->name, err);
 }
 
+enum nb_status nb_md_tri_scales(struct nb_gl *gl, const struct nb_md_system *sys,
+                                const double *x, int log2[2], struct nb_error *err)
+{
+    size_t n = sys->n;
+    double seconds[2];
+    double *f = nb_alloc(3 * n + 3, sizeof *f, "triangular MD scales", err);
+    double *pe = f ? nb_alloc(n + 1, sizeof *pe, "triangular MD scales", err) : NULL;
+    err->status = NB_OK;
+    log2[0] = log2[1] = 0;
+    if (pe && check_system(sys, err) == NB_OK)
+        nb_md_prec_forces(gl, sys, x, NB_PRECISION_H, f, pe, seconds, NULL, log2, err);
+    else if (!pe)
+        err->status = NB_ERR_NOMEM;
+    free(f);
+    free(pe);
+    return err->status;
+}
+
 enum nb_status nb_md_tri_forces(struct nb_gl *gl, const struct nb_md_system *sys,
                                 const double *x, const char *variant, double *f,
                                 double *pe, double *seconds, struct nb_error *err)
+{
+    return nb_md_tri_forces_prec(gl, sys, x, variant, NB_PRECISION_A, NULL, f, pe, NULL,
+                                 seconds, err);
+}
+
+enum nb_status nb_md_tri_forces_prec(struct nb_gl *gl, const struct nb_md_system *sys,
+                                     const double *x, const char *variant,
+                                     enum nb_precision mode, const int scale_log2[2],
+                                     double *f, double *pe, int64_t *fixed,
+                                     double *seconds, struct nb_error *err)
 {
     struct job j;
     GLuint prog[MAX_PASSES];
@@ -376,6 +454,13 @@ enum nb_status nb_md_tri_forces(struct nb_gl *gl, const struct nb_md_system *sys
     err->status = NB_OK;
     *seconds = 0.0;
     if (find_variant(variant, &j.v, err) != NB_OK || check_system(sys, err) != NB_OK)
+        return err->status;
+    if (mode != NB_PRECISION_A && mode != NB_PRECISION_H)
+        return nb_error_set(err, NB_ERR_UNSUPPORTED, "triangular MD: precision %s is not "
+                            "built (A: float sums, H: int64 fixed point)",
+                            nb_precision_name(mode));
+    j.fixed = mode == NB_PRECISION_H;
+    if (j.fixed && nb_prec_supported(mode, err) != NB_OK)
         return err->status;
     j.sys = sys;
     j.n = sys->n;
@@ -389,10 +474,16 @@ enum nb_status nb_md_tri_forces(struct nb_gl *gl, const struct nb_md_system *sys
             return err->status;
     if (j.n == 0)
         return NB_OK;
+    if (j.fixed && scale_log2) {
+        j.log2[0] = scale_log2[0];
+        j.log2[1] = scale_log2[1];
+    } else if (j.fixed && nb_md_tri_scales(gl, sys, x, j.log2, err) != NB_OK) {
+        return err->status;
+    }
     while (glGetError() != GL_NO_ERROR)
         ;                       /* errors of earlier calls are not ours */
     if (allocate(&j, x, err) == NB_OK && run_passes(gl, &j, prog, seconds, err) == NB_OK)
-        read_forces(&j, f, pe, err);
+        (void)(j.fixed ? read_fixed(&j, f, pe, fixed, err) : read_forces(&j, f, pe, err));
     glDeleteBuffers(B_COUNT, j.buf);
     return err->status;
 }

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "nb_gl.h"
+#include "nb_precision.h"
 
 #define FRAGMENT_GA(IxJ, I, J)                                              \
     { "ga_frag_" IxJ, "#define NB_I_PER_FRAG " #I "\n#define NB_J_UNROLL " #J "\n", \
@@ -36,6 +37,13 @@
       { 0 }, { "nb_precision.h", "accumulate.glsl", "gaj.glsl", "gaj_precision.comp" }, \
       NB_STAGE_COMPUTE }
 
+/* The merge of gaj_precision.comp's j-slices, for the modes whose states
+ * merge (B, G in double, H exactly); C..F run one slice. */
+#define PRECISION_GAJ_MERGE(m, M)                                           \
+    { "gaj_prec_merge_" m, "#define NB_PRECISION_" M "\n#define NB_PREC_NO_BUFFER\n", \
+      { 0 }, { "nb_precision.h", "accumulate.glsl", "gaj_prec_merge.comp" },  \
+      NB_STAGE_COMPUTE }
+
 #define MD_LAW(law, LAW)                                                    \
     { "md_pairs_" law, "#define NB_MD_" LAW "\n#define NB_TILE 128\n", { 0 }, \
       { "md_law.glsl", "md_common.glsl", "md_pairs.comp" }, NB_STAGE_COMPUTE }, \
@@ -43,6 +51,13 @@
       { "md_law.glsl", "md_common.glsl", "md_cellforce.comp" }, NB_STAGE_COMPUTE }
 #define MD_PASS(name, def, file)                                            \
     { name, "#define " def "\n#define NB_GROUP 256\n", { 0 }, { file }, NB_STAGE_COMPUTE }
+
+/* md_prec_finish.comp for mode M (bindings and locations of its own). */
+#define MD_PREC_FINISH(m, M)                                                \
+    { "md_prec_finish_" m, "#define NB_PRECISION_" M "\n#define NB_GROUP 256\n" \
+      "#define NB_BIND_MD_PREC_RAW 14\n#define NB_BIND_MD_PREC_FLAG 15\n"      \
+      "#define NB_LOC_MD_PREC_LOG2 30\n#define NB_LOC_MD_PREC_STEP 31\n", { 0 }, \
+      { "nb_precision.h", "md_prec_finish.comp" }, NB_STAGE_COMPUTE }
 
 /* The MD all-pairs force with accumulation mode M (md_precision.comp). */
 #define MD_PRECISION(law, LAW, m, M)                                         \
@@ -111,6 +126,8 @@ static const struct nb_program_desc catalogue[] = {
     PRECISION_GAJ("b", "B"), PRECISION_GAJ("c", "C"), PRECISION_GAJ("d", "D"),
     PRECISION_GAJ("e", "E"), PRECISION_GAJ("f", "F"), PRECISION_GAJ("g", "G"),
     PRECISION_GAJ("h", "H"), PRECISION_GAJ("m", "M"),
+    PRECISION_GAJ_MERGE("b", "B"), PRECISION_GAJ_MERGE("g", "G"),
+    PRECISION_GAJ_MERGE("h", "H"),
     { "gaj_prec_vmax", "#define NB_GAJ_VMAX_GROUP 256\n", { 0 }, { "gaj_vmax.comp" },
       NB_STAGE_COMPUTE },
     MD_LAW("lj", "LJ"), MD_LAW("ljc_constant", "LJC_CONSTANT"),
@@ -123,6 +140,11 @@ static const struct nb_program_desc catalogue[] = {
     MD_PASS("md_cell_gather", "NB_MD_PASS_GATHER", "md_cells.comp"),
     MD_PASS("md_k1", "NB_MD_K1", "md_verlet.comp"),
     MD_PASS("md_k2", "NB_MD_K2", "md_verlet.comp"),
+    /* The compute MD engine's finish of mode B..H (md_compute.c): the
+     * eight words per particle into the float force K2 reads. */
+    MD_PREC_FINISH("b", "B"), MD_PREC_FINISH("c", "C"), MD_PREC_FINISH("d", "D"),
+    MD_PREC_FINISH("e", "E"), MD_PREC_FINISH("f", "F"), MD_PREC_FINISH("g", "G"),
+    MD_PREC_FINISH("h", "H"),
     /* MD all-pairs forces as a fragment kernel (src/md_fragment.c), one
      * program per pair law of md_law.glsl. */
     { "md_frag_lj", "#define NB_MD_LJ\n", { "fullscreen.vert" },
@@ -158,8 +180,49 @@ static const struct nb_program_desc catalogue[] = {
 #define MD_TRI_SUM(name, group, extra, file)                                 \
     { "md_tri" name, "#define NB_GROUP " group "\n" extra, { 0 },           \
       { "md_tri.glsl", file }, NB_STAGE_COMPUTE }
+    /* Accumulation mode H (int64 fixed point), "_h": the law programs and
+     * the sum passes (tri1 and tri3-gpu with int64 scratch).
+     * Four files at most, so nb_precision.h's one constant accumulate.glsl
+     * needs comes in the defines. */
+#define NB_TRI_STR2(x) #x
+#define NB_TRI_STR(x) NB_TRI_STR2(x)
+#define MD_TRI_H_DEFINES                                                     \
+    "#define NB_PRECISION_H\n#define NB_PREC_NO_BUFFER\n#define NB_LOC_PREC_SCALE " \
+    NB_TRI_STR(NB_LOC_PREC_SCALE) "\n"
+#define MD_TRI_H(name, law, LAW, group, extra, file)                         \
+    { "md_tri" name "_" law "_h", "#define NB_MD_" LAW "\n#define NB_GROUP " group "\n" \
+      MD_TRI_H_DEFINES extra, { 0 },                                         \
+      { "accumulate.glsl", "md_law.glsl", "md_tri.glsl", file }, NB_STAGE_COMPUTE }
+#define MD_TRI_LAW_H(law, LAW)                                               \
+    MD_TRI_H("_square_wg", law, LAW, "NB_TRI_WG_GROUP", "", "md_tri_square.comp"), \
+    MD_TRI_H("1_pairs_wg", law, LAW, "NB_TRI_WG_GROUP", "#define NB_TRI_PASS_PAIRS\n" \
+             "#define NB_TRI_SCRATCH_FIXED\n", "md_tri1.comp"),              \
+    MD_TRI_H("1_pairs_gpu", law, LAW, "NB_TRI_GPU_GROUP", "#define NB_TRI_PASS_PAIRS\n" \
+             "#define NB_TRI_SCRATCH_FIXED\n", "md_tri1.comp"),              \
+    MD_TRI_H("2_wg", law, LAW, "NB_TRI_WG_GROUP", "#define NB_TRI_PASS_ROWS\n" \
+             "#define NB_TRI_PASS_COLUMNS\n#define NB_TRI_COHERENT coherent\n", \
+             "md_tri2.comp"),                                                \
+    MD_TRI_H("2_rows_gpu", law, LAW, "NB_TRI_GPU_GROUP", "#define NB_TRI_PASS_ROWS\n", \
+             "md_tri2.comp"),                                                \
+    MD_TRI_H("3_wg", law, LAW, "NB_TRI_WG_GROUP", "#define NB_TRI_COEFF_GLOBAL\n", \
+             "md_tri3.comp"),                                                \
+    MD_TRI_H("3_tiles", law, LAW, "NB_TRI_TILE_GROUP", "#define NB_TRI_SCRATCH_FIXED\n", \
+             "md_tri3_tiles.comp")
+#define MD_TRI_SUM_H(name, group, extra, file)                               \
+    { "md_tri" name "_h", "#define NB_GROUP " group "\n" MD_TRI_H_DEFINES extra, { 0 }, \
+      { "accumulate.glsl", "md_tri.glsl", file }, NB_STAGE_COMPUTE }
     MD_TRI_LAW("ionic", "IONIC"),
     MD_TRI_LAW("lj", "LJ"),
+    MD_TRI_LAW_H("ionic", "IONIC"),
+    MD_TRI_LAW_H("lj", "LJ"),
+    MD_TRI_SUM_H("1_sum_wg", "NB_TRI_WG_GROUP", "#define NB_TRI_SCRATCH_FIXED\n",
+                 "md_tri1.comp"),
+    MD_TRI_SUM_H("1_sum_gpu", "NB_TRI_GPU_GROUP", "#define NB_TRI_SCRATCH_FIXED\n",
+                 "md_tri1.comp"),
+    MD_TRI_SUM_H("2_columns_gpu", "NB_TRI_GPU_GROUP", "#define NB_TRI_PASS_COLUMNS\n",
+                 "md_tri2.comp"),
+    MD_TRI_SUM_H("3_reduce", "NB_TRI_GPU_GROUP", "#define NB_TRI_SCRATCH_FIXED\n",
+                 "md_tri3_reduce.comp"),
     MD_TRI_SUM("1_sum_wg", "NB_TRI_WG_GROUP", "", "md_tri1.comp"),
     MD_TRI_SUM("1_sum_gpu", "NB_TRI_GPU_GROUP", "", "md_tri1.comp"),
     MD_TRI_SUM("2_columns_gpu", "NB_TRI_GPU_GROUP", "#define NB_TRI_PASS_COLUMNS\n",
@@ -168,6 +231,10 @@ static const struct nb_program_desc catalogue[] = {
 #undef MD_TRI
 #undef MD_TRI_LAW
 #undef MD_TRI_SUM
+#undef MD_TRI_H
+#undef MD_TRI_LAW_H
+#undef MD_TRI_SUM_H
+#undef MD_TRI_H_DEFINES
     MD_PRECISION_FLOAT("lj", "LJ"), MD_PRECISION("lj", "LJ", "g", "G"),
     MD_PRECISION_FLOAT("ljc_constant", "LJC_CONSTANT"),
     MD_PRECISION("ljc_constant", "LJC_CONSTANT", "g", "G"),

@@ -942,6 +942,37 @@ START_TEST(test_precision_report)
 }
 END_TEST
 
+/* glnbody newton3 --precision H: the int64 kernels, each row's sums equal
+ * to its square loop's bit for bit (dF 0); another mode or a bad letter
+ * is an argument error (exit 2) naming it. */
+START_TEST(test_newton3_precision)
+{
+    struct cli_run r;
+    RUN(&r, "newton3", "--cells", "1", "--runs", "1", "--warmup", "0", "--precision", "h",
+        "--variants", "tri1-wg,tri3-gpu,lean-gpu");
+    assert_success(&r);
+    ck_assert_msg(strstr(r.out, "precision H"), "%s", r.out);
+    int rows = 0;
+    for (const char *line = strstr(r.out, "\ntri"); line; line = strstr(line + 1, "\n")) {
+        if (strncmp(line + 1, "tri", 3) != 0 && strncmp(line + 1, "lean", 4) != 0)
+            continue;
+        const char *end = strchr(line + 1, '\n');
+        size_t len = end ? (size_t)(end - line - 1) : strlen(line + 1);
+        ck_assert_msg(len >= 8 && strncmp(line + 1 + len - 8, "0.00e+00", 8) == 0,
+                      "row not exact: %.*s", (int)len, line + 1);
+        rows++;
+    }
+    ck_assert_int_eq(rows, 3);
+    cli_run_free(&r);
+    static const char *const bad[][2] = { { "B", "not B" }, { "Q", "'Q'" } };
+    for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
+        RUN(&r, "newton3", "--precision", bad[k][0]);
+        assert_failure(&r, 2, (const char *const[]){ "precision", bad[k][1], NULL });
+        cli_run_free(&r);
+    }
+}
+END_TEST
+
 /* glnbody precision --cutoff: System 2 in a periodic box through cell
  * lists (343 particles, box 7.7: 3 cells of rc 2.5), G near double
  * rounding, H's offset at most double rounding; a cutoff that is not > 0
@@ -1217,6 +1248,7 @@ static Suite *cli_suite(void)
     tcase_add_test(tc, test_bench_csv);
     tcase_add_test(tc, test_precision_report);
     tcase_add_test(tc, test_precision_cutoff);
+    tcase_add_test(tc, test_newton3_precision);
     tcase_add_loop_test(tc, test_bench_refused, 0, COUNT(bench_bad));
 
     tc = tcase(s, "shaders");

@@ -38,7 +38,9 @@
  *          double sums is ~1e-15).
  * H: the raw int64 sums of m_i a_i and m_i jerk_i over all particles are
  * exactly zero; a random subset of active particles in random order gets
- * bit-identical sums to the same particles' when all are active; the
+ * bit-identical sums to the same particles' when all are active, and a
+ * block of 5 of 1000 on 8 or 3 j-slices those of one slice (B and G on
+ * slices keep their bounds); the
  * device-resident path (load_state, predict_j at dt = 0) gives every mode
  * but G bit-identical results to set_j, and G is refused there.  CLI:
  * `glnbody run --precision H` integrates a small Plummer sphere to the
@@ -142,26 +144,34 @@ static void evaluate(struct nb_force_backend *b, enum nb_precision mode,
                   "%s", err.message);
 }
 
-/* The largest errors of got against ref over all particles (all active),
- * relative to the magnitudes: e[0] a, e[1] phi, e[2] jerk. */
-static void errors(const struct nb_particles *p, const struct gaj *got,
-                   const struct gaj *ref, double e[3])
+/* The largest errors of got (block order) against ref (particle order)
+ * over the block (NULL: all particles, all active), relative to the
+ * magnitudes: e[0] a, e[1] phi, e[2] jerk. */
+static void errors_block(const struct nb_particles *p, size_t na, const uint32_t *active,
+                         const struct gaj *got, const struct gaj *ref, double e[3])
 {
     e[0] = e[1] = e[2] = 0.0;
-    for (size_t i = 0; i < p->n; i++) {
+    for (size_t k = 0; k < na; k++) {
+        size_t i = active ? active[k] : k;
         double s, sp, sj;
         magnitudes(p, i, EPS, &s, &sp, &sj);
         for (int c = 0; c < 3; c++) {
-            double da = fabs(got->acc[3 * i + c] - ref->acc[3 * i + c]);
-            double dj = fabs(got->jerk[3 * i + c] - ref->jerk[3 * i + c]);
+            double da = fabs(got->acc[3 * k + c] - ref->acc[3 * i + c]);
+            double dj = fabs(got->jerk[3 * k + c] - ref->jerk[3 * i + c]);
             e[0] = fmax(e[0], s > 0.0 ? da / s : da > 0.0 ? INFINITY : 0.0);
             e[2] = fmax(e[2], sj > 0.0 ? dj / sj : dj > 0.0 ? INFINITY : 0.0);
             if (isnan(da) || isnan(dj))
                 e[0] = e[2] = INFINITY;
         }
-        double dp = fabs(got->pot[i] - ref->pot[i]);
+        double dp = fabs(got->pot[k] - ref->pot[i]);
         e[1] = fmax(e[1], sp > 0.0 ? dp / sp : dp > 0.0 || isnan(dp) ? INFINITY : 0.0);
     }
+}
+
+static void errors(const struct nb_particles *p, const struct gaj *got,
+                   const struct gaj *ref, double e[3])
+{
+    errors_block(p, p->n, NULL, got, ref, e);
 }
 
 /* H's raw sums of m_i a_i and m_i jerk_i over all particles are zero. */
@@ -268,6 +278,84 @@ START_TEST(fixed_point_order_independent)
     gaj_free(&whole);
     gaj_free(&part);
     free(all); free(sub); free(f); free(g);
+    nb_particles_free(&p);
+}
+END_TEST
+
+/* j-slices (gaj_precision.c): a block of 5 of 1000 particles (8 j-tiles)
+ * runs on 8 slices by default.  H: its int64 sums are bit for bit those
+ * of the same particles with all 1000 active on one slice, and on 3
+ * uneven slices (3, 3, 2 tiles).  B, G (double sums merged in slice
+ * order): within their bounds against the CPU, and the same bits on a
+ * second run. */
+START_TEST(sliced_small_block)
+{
+    const size_t n = 1000, na = 5;
+    struct nb_force_backend b;
+    struct nb_error err = { 0 };
+    struct nb_particles p = { 0 };
+    struct gaj whole, part, again, ref;
+    uint32_t *all = malloc(4 * n), block[5] = { 999, 3, 517, 128, 640 };
+    int64_t *f = malloc(64 * n), g[40];
+    int log_all[3], log_sub[3];
+    char variant[64];
+    ck_assert(all && f);
+    make_system(&p, n, seed + 29);
+    for (size_t i = 0; i < n; i++)
+        all[i] = (uint32_t)i;
+    gaj_alloc(&whole, n);
+    gaj_alloc(&part, na);
+    gaj_alloc(&again, na);
+    gaj_alloc(&ref, n);
+    ck_assert_int_eq(nb_cpu_gaj(n, p.x, p.v, p.m, EPS, n, all, ref.acc, ref.jerk,
+                                ref.pot, &err), NB_OK);
+    ck_assert_msg(nb_backend_create(&b, "compute", gl, &err) == NB_OK, "%s", err.message);
+    ck_assert_int_eq(nb_backend_compute_set_gaj_slices(&b, 1, &err), NB_OK);
+    evaluate(&b, NB_PRECISION_H, &p, n, all, &whole);
+    ck_assert_msg(strstr(b.variant(b.state), "-s1"), "%s", b.variant(b.state));
+    ck_assert_int_eq(nb_backend_compute_read_gaj_fixed(&b, f, log_all, &err), NB_OK);
+    for (int forced = 0; forced <= 3; forced += 3) {
+        ck_assert_int_eq(nb_backend_compute_set_gaj_slices(&b, forced, &err), NB_OK);
+        evaluate(&b, NB_PRECISION_H, &p, na, block, &part);
+        snprintf(variant, sizeof variant, "gaj-precH-t128-s%d", forced ? 3 : 8);
+        ck_assert_msg(strcmp(b.variant(b.state), variant) == 0, "%s, not %s",
+                      b.variant(b.state), variant);
+        ck_assert_int_eq(nb_backend_compute_read_gaj_fixed(&b, g, log_sub, &err), NB_OK);
+        ck_assert(memcmp(log_all, log_sub, sizeof log_all) == 0);
+        for (size_t k = 0; k < na; k++) {
+            size_t i = block[k];
+            ck_assert_msg(memcmp(&f[8 * i], &g[8 * k], 64) == 0, "particle %zu: int64 "
+                          "sums on %s differ from one slice's (seed %llu)", i, variant,
+                          (unsigned long long)seed);
+            ck_assert(memcmp(&whole.acc[3 * i], &part.acc[3 * k], 24) == 0 &&
+                      memcmp(&whole.jerk[3 * i], &part.jerk[3 * k], 24) == 0 &&
+                      memcmp(&whole.pot[i], &part.pot[k], 8) == 0);
+        }
+    }
+    ck_assert_int_eq(nb_backend_compute_set_gaj_slices(&b, 0, &err), NB_OK);
+    for (int m = NB_PRECISION_B; m <= NB_PRECISION_G; m += NB_PRECISION_G - NB_PRECISION_B) {
+        double e[3];
+        evaluate(&b, (enum nb_precision)m, &p, na, block, &part);
+        ck_assert_msg(strstr(b.variant(b.state), "-s8"), "%s", b.variant(b.state));
+        errors_block(&p, na, block, &part, &ref, e);
+        printf("GAJ N = %zu, block of %zu on 8 slices, %s: da/S %.3e dphi/SP %.3e "
+               "dj/SJ %.3e\n", n, na, nb_precision_name(m), e[0], e[1], e[2]);
+        ck_assert_msg(e[0] <= max_rel[m] && e[1] <= max_rel[m] && e[2] <= max_rel_jerk[m],
+                      "precision %s on slices: da %.3g dphi %.3g dj %.3g (seed %llu)",
+                      nb_precision_name(m), e[0], e[1], e[2], (unsigned long long)seed);
+        evaluate(&b, (enum nb_precision)m, &p, na, block, &again);
+        ck_assert_msg(memcmp(part.acc, again.acc, 24 * na) == 0 &&
+                      memcmp(part.jerk, again.jerk, 24 * na) == 0 &&
+                      memcmp(part.pot, again.pot, 8 * na) == 0,
+                      "precision %s on slices: not deterministic", nb_precision_name(m));
+    }
+    b.destroy(b.state);
+    gaj_free(&whole);
+    gaj_free(&part);
+    gaj_free(&again);
+    gaj_free(&ref);
+    free(all);
+    free(f);
     nb_particles_free(&p);
 }
 END_TEST
@@ -454,6 +542,7 @@ static Suite *gaj_precision_suite(void)
     tcase_set_timeout(tc, 300);
     tcase_add_loop_test(tc, modes_match_cpu, 0, COUNT(sizes));
     tcase_add_loop_test(tc, fixed_point_order_independent, 0, 2);
+    tcase_add_test(tc, sliced_small_block);
     tcase_add_test(tc, device_state_path);
     tcase_add_test(tc, refusals);
     suite_add_tcase(s, tc);

@@ -316,6 +316,117 @@ START_TEST(other_systems_refused)
 }
 END_TEST
 
+/* Mode H: every pair term rounded once to int64 fixed point and summed
+ * exactly, so Newton's third law changes nothing: every variant's int64
+ * sums equal the square loop's and nb_md_prec_forces' (md_precision.comp,
+ * the same scale from the same magnitude pass) bit for bit, the forces
+ * sum to exactly zero, and the finished forces meet the float bounds
+ * against the CPU.  Small odd sizes: 1-3, 97 (one partial work group)
+ * and 601 (two tri3-gpu tiles, padded; past tri1's and tri2's chunk
+ * flush every 512 terms), ionic (_i = 0) and LJ (_i = 1). */
+static const size_t fixed_sizes[] = { 1, 2, 3, 97, 601 };
+
+START_TEST(fixed_point_bit_identical)
+{
+    enum nb_md_law law = _i == 0 ? NB_LAW_IONIC : NB_LAW_LJ;
+    const char *const *names = nb_md_tri_variants();
+    for (size_t k = 0; k < COUNT(fixed_sizes); k++) {
+        struct nb_particles p = { 0 };
+        struct nb_md_box box;
+        struct nb_md_potential pot;
+        struct nb_md_system sys;
+        struct nb_error err = { 0 };
+        struct solution ref, prec;
+        uint64_t s = seed + 977 * k + (uint64_t)_i;
+        int types = 1 + (int)(s % 4), log2[2] = { 0, 0 }, measured[2];
+        size_t n = fixed_sizes[k];
+        double secs[2];
+        int64_t *want = calloc(4 * n, sizeof *want), *got = calloc(4 * n, sizeof *got);
+        ck_assert(want && got);
+        make_particles(&p, &box, n, types, s);
+        md_random_potential(&pot, law, types, 0.0, 0, s);
+        md_system_of(&sys, &p, &pot, &box, 0);
+        reference(&sys, p.x, &ref);
+        solution_alloc(&prec, n);
+        ck_assert_msg(nb_md_prec_forces(gl, &sys, p.x, NB_PRECISION_H, prec.f, prec.pe, secs,
+                                        want, log2, &err) == NB_OK, "%s", err.message);
+        ck_assert_msg(nb_md_tri_scales(gl, &sys, p.x, measured, &err) == NB_OK, "%s",
+                      err.message);
+        ck_assert_int_eq(measured[0], log2[0]);
+        ck_assert_int_eq(measured[1], log2[1]);
+        char bad[512] = "";
+        for (size_t v = 0; names[v]; v++) {
+            struct solution out;
+            double seconds = -1.0;
+            char what[128];
+            snprintf(what, sizeof what, "H %s n=%zu types=%d %s", nb_md_law_name(law), n,
+                     types, names[v]);
+            solution_alloc(&out, n);
+            memset(got, 0x5a, 4 * n * sizeof *got);
+            /* tri1-gpu measures its own scale: the same */
+            enum nb_status st = nb_md_tri_forces_prec(gl, &sys, p.x, names[v], NB_PRECISION_H,
+                                                      strcmp(names[v], "tri1-gpu") ? log2 : NULL,
+                                                      out.f, out.pe, got, &seconds, &err);
+            ck_assert_msg(st == NB_OK, "%s: %s", what, err.message);
+            ck_assert_msg(seconds >= 0.0 && isfinite(seconds), "%s: %g s", what, seconds);
+            for (size_t w = 0; w < 4 * n; w++)
+                if (got[w] != want[w]) {     /* every variant's first, then fail */
+                    size_t len = strlen(bad);
+                    snprintf(bad + len, sizeof bad - len, "; %s word %zu: %lld, not %lld",
+                             names[v], w, (long long)got[w], (long long)want[w]);
+                    break;
+                }
+            assert_close(&out, &ref, &ref, what);
+            solution_free(&out);
+        }
+        ck_assert_msg(!bad[0], "H %s n=%zu types=%d, differ from md_precision's H "
+                      "(seed %llu)%s", nb_md_law_name(law), n, types, (unsigned long long)seed,
+                      bad);
+        for (int c = 0; c < 3; c++) {
+            uint64_t total = 0;     /* wrapping: the true sum is below 2^63 */
+            for (size_t i = 0; i < n; i++)
+                total += (uint64_t)want[4 * i + c];
+            ck_assert_msg(total == 0, "H %s n=%zu: sum of F_%c is %lld, not 0",
+                          nb_md_law_name(law), n, "xyz"[c], (long long)total);
+        }
+        solution_free(&prec);
+        solution_free(&ref);
+        free(want);
+        free(got);
+        nb_particles_free(&p);
+    }
+}
+END_TEST
+
+/* Mode H's refusals: another mode, and tri3-wg above NB_TRI_WG_MAX_H (its
+ * shared reactions are int64), naming the limit. */
+START_TEST(fixed_point_refusals)
+{
+    struct nb_particles p = { 0 };
+    struct nb_md_box box;
+    struct nb_md_potential pot;
+    struct nb_md_system sys;
+    struct nb_error err = { 0 };
+    struct solution out;
+    double seconds;
+    int log2[2] = { 40, 40 };
+    make_particles(&p, &box, NB_TRI_WG_MAX_H + 1, 2, seed);
+    md_random_potential(&pot, NB_LAW_IONIC, 2, 0.0, 0, seed);
+    md_system_of(&sys, &p, &pot, &box, 0);
+    solution_alloc(&out, p.n);
+    ck_assert_int_eq(nb_md_tri_forces_prec(gl, &sys, p.x, "tri2-gpu", NB_PRECISION_B, log2,
+                                           out.f, out.pe, NULL, &seconds, &err),
+                     NB_ERR_UNSUPPORTED);
+    ck_assert_msg(strstr(err.message, "precision B"), "%s", err.message);
+    ck_assert_int_eq(nb_md_tri_forces_prec(gl, &sys, p.x, "tri3-wg", NB_PRECISION_H, log2,
+                                           out.f, out.pe, NULL, &seconds, &err),
+                     NB_ERR_LIMIT);
+    ck_assert_msg(strstr(err.message, "NB_TRI_WG_MAX_H"), "%s", err.message);
+    solution_free(&out);
+    nb_particles_free(&p);
+}
+END_TEST
+
 static Suite *triangular_suite(void)
 {
     Suite *s = suite_create("triangular");
@@ -326,6 +437,8 @@ static Suite *triangular_suite(void)
     tcase_add_test(tc, variants_are_deterministic);
     tcase_add_test(tc, too_large_refused);
     tcase_add_test(tc, other_systems_refused);
+    tcase_add_loop_test(tc, fixed_point_bit_identical, 0, 2);
+    tcase_add_test(tc, fixed_point_refusals);
     suite_add_tcase(s, tc);
     return s;
 }
