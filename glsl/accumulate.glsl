@@ -22,8 +22,11 @@
  *   M  not a mode: float sums of |pair term|, the bound on every partial
  *      sum from which E, F and the MD kernels' H take their scale 2^k
  *
- * B, G and H also have acc_merge (a += b, the states of two j-slices:
- * in double, resp. exact in int64); C..F and M have none.
+ * acc_merge (a += b, the states of two j-slices, each after its tile
+ * end): B, G in double, H exact in int64; C, D, E, F as the double-float
+ * sum of the two (hs, ls) pairs, whose rounding is of the order of one
+ * addition of the mode's own, so a merged sum keeps the mode's bound; M
+ * has none.
  *
  * Words (w0, w1): B, G, H the four 64-bit sums, low word first; C, D, E
  * hs then ls as float bits; F hs then li; M the sums, then zeros.
@@ -221,6 +224,34 @@ void acc_unpack(uvec4 w0, uvec4 w1, out nb_acc a)
     a.li = ivec4(w1);
 #else
     a.ls = uintBitsToFloat(w1);
+#endif
+}
+
+/* a += b: the high parts by Knuth's two-sum (no order of magnitude to
+ * rely on), its error and b's low part into a's low part.  E, F: b's high
+ * part less LARGE, exact (both lie in LARGE's binade, Sterbenz); F then
+ * carries as at a tile end, so li is back in [0, 2^(32 - LOWER_SHIFT))
+ * before the next merge. */
+void acc_merge(inout nb_acc a, nb_acc b)
+{
+    precise vec4 y = b.hs - vec4(NB_LARGE);
+    precise vec4 z = a.hs + y;
+    precise vec4 w = z - a.hs;
+    precise vec4 e = (a.hs - (z - w)) + (y - w);
+#if defined(NB_PRECISION_C)
+    precise vec4 r = (a.ls + b.ls) + e;
+    precise vec4 h = z + r;             /* Dekker, renormalised as acc_add */
+    precise vec4 l = r - (h - z);
+    a.hs = h;
+    a.ls = l;
+#elif defined(NB_PRECISION_F)
+    a.hs = z;
+    a.li += b.li + ivec4(e * float(1 << NB_LOWER_FACTOR_LOG2));
+    acc_tile_end(a);
+#else
+    precise vec4 l = (a.ls + b.ls) + e;
+    a.hs = z;
+    a.ls = l;
 #endif
 }
 #endif

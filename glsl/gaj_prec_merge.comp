@@ -1,6 +1,7 @@
-/* gaj_prec_merge.comp - adds the j-slices of gaj_precision.comp (modes B,
- * G: double sums, added in double in slice order 0..S-1, deterministic;
- * H: int64 sums, exact, so the result is bit for bit the one-slice sums).
+/* gaj_prec_merge.comp - adds the j-slices of gaj_precision.comp in slice
+ * order 0..S-1, deterministic (acc_merge: B, G in double; C..F as
+ * double-float pairs; H in int64, exact, so the result is bit for bit the
+ * one-slice sums).
  * One invocation per active particle k: the S states of its two
  * accumulators from partial[4 (s n_active + k) ..] (acc_unpack, acc_merge)
  * into result[4k .. 4k+3], the layout of one slice. */

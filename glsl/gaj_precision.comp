@@ -9,11 +9,9 @@
  * the tiles y * slice_len .. (y + 1) * slice_len - 1 (slice y of
  * gl_NumWorkGroups.y, whole tiles, the last one shorter), so that a small
  * active block still fills the GPU; gaj_prec_merge.comp adds the slices'
- * states.  The host splits only modes B, G (double sums, merged in double
- * in slice order: deterministic) and H (int64 sums: the merge is exact,
- * the sums bit-identical to one slice's).  C, D, E, F always run one
- * slice (slice_len = all tiles): their float-pair states do not merge
- * without changing seed 004's algorithms; so does the magnitude pass M.
+ * states in slice order (deterministic; H's int64 merge is exact, the
+ * sums bit-identical to one slice's).  The magnitude pass M runs one
+ * slice (slice_len = all tiles).
  *
  * Two accumulators per i: acc_ap sums (a_x, a_y, a_z, phi) at the scale
  * prec_scale, acc_j sums (j_x, j_y, j_z, 0) at prec_scale_j (E, F, H scale

@@ -4,14 +4,14 @@
  * read_gaj when its precision is not A.
  *
  * One program per mode ("gaj_prec_comp_<m>"), tile NB_PREC_TILE, one
- * active i-particle per invocation.  Modes B, G and H split the j-range
- * into S slices of whole tiles, as gaj_compute.c does (enough work groups
- * to fill about NB_GAJ_PREC_FILL_GROUPS, at most one slice per tile, S = 1
- * for large blocks), each slice's packed states into part_buf, and
- * "gaj_prec_merge_<m>" adds them per particle (B, G in double in slice
- * order, deterministic; H in int64, exact: the sums are bit for bit the
- * one-slice sums).  C, D, E, F run one slice: their float-pair states do
- * not merge without changing seed 004's algorithms.  It reads gaj.comp's
+ * active i-particle per invocation.  The j-range is split into S slices
+ * of whole tiles, as gaj_compute.c does (enough work groups to fill about
+ * NB_GAJ_PREC_FILL_GROUPS, at most one slice per tile, S = 1 for large
+ * blocks), each slice's packed states into part_buf, and
+ * "gaj_prec_merge_<m>" adds them per particle in slice order,
+ * deterministic (acc_merge: B, G in double; C..F as double-float pairs,
+ * within the mode's own bound; H in int64, exact: the sums are bit for
+ * bit the one-slice sums).  It reads gaj.comp's
  * j-set (float positions with mass and velocities, from set_j or from the
  * device prediction predict_j) and active indices; mode G reads a double
  * copy of the j-set that set_j uploads here, so G needs host prediction
@@ -209,12 +209,6 @@ static uint64_t uniforms_of(struct nb_gaj_prec *p, int slot, GLuint program)
 }
 
 #define HAS(mask, loc) ((mask) >> (loc) & 1)
-
-/* Whether mode's states merge across j-slices (B, G: double; H: int64). */
-static int mode_slices(enum nb_precision mode)
-{
-    return mode == NB_PRECISION_B || mode == NB_PRECISION_G || mode == NB_PRECISION_H;
-}
 
 /* Tiles per slice for a block of n_active against n j-particles: about
  * NB_GAJ_PREC_FILL_GROUPS work groups (or force slices), at most one slice
@@ -439,15 +433,12 @@ enum nb_status nb_gaj_prec_run(struct nb_gaj_prec *p, enum nb_precision mode, do
     if (nb_prec_supported(mode, err) != NB_OK ||
         nb_gl_program(p->gl, name, &program, err) != NB_OK)
         return err->status;
-    if (mode_slices(mode)) {
-        snprintf(name, sizeof name, "gaj_prec_merge_%c", 'a' + (int)mode);
-        if (nb_gl_program(p->gl, name, &merge, err) != NB_OK)
-            return err->status;
-    }
+    snprintf(name, sizeof name, "gaj_prec_merge_%c", 'a' + (int)mode);
+    if (nb_gl_program(p->gl, name, &merge, err) != NB_OK)
+        return err->status;
     if (n_active == 0)
         return NB_OK;
-    int per_slice = slice_tiles((int)n_active, (int)in->n,
-                                mode_slices(mode) ? p->force_slices : 1);
+    int per_slice = slice_tiles((int)n_active, (int)in->n, p->force_slices);
     int slices = nb_gl_ceil_div(nb_gl_ceil_div((int)in->n, NB_PREC_TILE), per_slice);
     slices = slices < 1 ? 1 : slices;
     if (check_j_set(p, in, err) != NB_OK ||

@@ -159,8 +159,7 @@ enum nb_status nb_gaj_prec_read_fixed(struct nb_gaj_prec *p, int64_t *fixed, int
                                       struct nb_error *err);
 /* Device seconds of the last run, pre-pass included (may wait). */
 double nb_gaj_prec_seconds(struct nb_gaj_prec *p);
-/* Forces the j-slices of modes B, G, H (clamped to the tiles; 0:
- * automatic); C..F always run one. */
+/* Forces the j-slices (clamped to the tiles; 0: automatic). */
 void nb_gaj_prec_set_slices(struct nb_gaj_prec *p, int slices);
 /* "gaj-prec<M>-t<tile>-s<slices>". */
 void nb_gaj_prec_describe(const struct nb_gaj_prec *p, char *buf, size_t size);

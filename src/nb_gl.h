@@ -166,10 +166,9 @@ enum nb_status nb_backend_fragment_read_fixed(const struct nb_force_backend *b,
 enum nb_status nb_backend_compute_read_gaj_fixed(const struct nb_force_backend *b,
                                                  int64_t *fixed, int log2[3],
                                                  struct nb_error *err);
-/* Test hook: the j-slices of the GAJ precision kernel in modes B, G, H
- * (0: automatic, as gaj_compute.c chooses; clamped to the j-tiles of
- * NB_PREC_TILE; C..F always run one).  NB_ERR_ARGS unless b is a compute
- * backend. */
+/* Test hook: the j-slices of the GAJ precision kernel (0: automatic, as
+ * gaj_compute.c chooses; clamped to the j-tiles of NB_PREC_TILE).
+ * NB_ERR_ARGS unless b is a compute backend. */
 enum nb_status nb_backend_compute_set_gaj_slices(struct nb_force_backend *b, int slices,
                                                  struct nb_error *err);
 

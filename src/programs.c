@@ -37,8 +37,7 @@
       { 0 }, { "nb_precision.h", "accumulate.glsl", "gaj.glsl", "gaj_precision.comp" }, \
       NB_STAGE_COMPUTE }
 
-/* The merge of gaj_precision.comp's j-slices, for the modes whose states
- * merge (B, G in double, H exactly); C..F run one slice. */
+/* The merge of gaj_precision.comp's j-slices (acc_merge). */
 #define PRECISION_GAJ_MERGE(m, M)                                           \
     { "gaj_prec_merge_" m, "#define NB_PRECISION_" M "\n#define NB_PREC_NO_BUFFER\n", \
       { 0 }, { "nb_precision.h", "accumulate.glsl", "gaj_prec_merge.comp" },  \
@@ -126,7 +125,9 @@ static const struct nb_program_desc catalogue[] = {
     PRECISION_GAJ("b", "B"), PRECISION_GAJ("c", "C"), PRECISION_GAJ("d", "D"),
     PRECISION_GAJ("e", "E"), PRECISION_GAJ("f", "F"), PRECISION_GAJ("g", "G"),
     PRECISION_GAJ("h", "H"), PRECISION_GAJ("m", "M"),
-    PRECISION_GAJ_MERGE("b", "B"), PRECISION_GAJ_MERGE("g", "G"),
+    PRECISION_GAJ_MERGE("b", "B"), PRECISION_GAJ_MERGE("c", "C"),
+    PRECISION_GAJ_MERGE("d", "D"), PRECISION_GAJ_MERGE("e", "E"),
+    PRECISION_GAJ_MERGE("f", "F"), PRECISION_GAJ_MERGE("g", "G"),
     PRECISION_GAJ_MERGE("h", "H"),
     { "gaj_prec_vmax", "#define NB_GAJ_VMAX_GROUP 256\n", { 0 }, { "gaj_vmax.comp" },
       NB_STAGE_COMPUTE },
