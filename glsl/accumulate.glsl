@@ -26,7 +26,7 @@
  * end): B, G in double, H exact in int64; C, D, E, F as the double-float
  * sum of the two (hs, ls) pairs, whose rounding is of the order of one
  * addition of the mode's own, so a merged sum keeps the mode's bound; M
- * has none.
+ * in float, like its own additions.
  *
  * Words (w0, w1): B, G, H the four 64-bit sums, low word first; C, D, E
  * hs then ls as float bits; F hs then li; M the sums, then zeros.
@@ -145,6 +145,7 @@ void acc_pack(nb_acc a, out uvec4 w0, out uvec4 w1)
     w1 = uvec4(0);
 }
 void acc_unpack(uvec4 w0, uvec4 w1, out nb_acc a) { a.s = uintBitsToFloat(w0); }
+void acc_merge(inout nb_acc a, nb_acc b) { a.s += b.s; }
 
 #else   /* C, D, E, F: a float high part and a float or int low part */
 #if defined(NB_PRECISION_F)

@@ -74,8 +74,9 @@ struct nb_gaj_prec {
     uint32_t *active;
     size_t active_cap;
     int log2[S_COUNT];
-    void *staging;                  /* results and double uploads */
+    void *staging;                  /* the double uploads of G */
     size_t staging_cap;             /* bytes */
+    struct nb_gl_staging down;      /* results and pre-pass bounds */
     uint64_t uniforms[PROGRAM_M + 1];   /* nb_gl_active_uniforms, 0: not yet */
     struct nb_gpu_timer timer;
     double pre_seconds;             /* the magnitude or speed pre-pass */
@@ -103,6 +104,7 @@ struct nb_gaj_prec *nb_gaj_prec_create(struct nb_gl *gl, struct nb_error *err)
     p->gl = gl;
     p->n = SIZE_MAX;
     nb_gpu_timer_init(&p->timer, gl);
+    nb_gl_staging_init(&p->down, 1);
     return p;
 }
 
@@ -116,6 +118,7 @@ void nb_gaj_prec_destroy(struct nb_gaj_prec *p)
     free(p->m);
     free(p->active);
     free(p->staging);
+    nb_gl_staging_free(&p->down);
     free(p);
 }
 
@@ -263,17 +266,18 @@ static enum nb_status dispatch(struct nb_gaj_prec *p, GLuint program, int slot,
     return nb_gl_check("GAJ precision dispatch", err);
 }
 
-/* The first `bytes` of buffer buf into the staging area. */
-static enum nb_status fetch(struct nb_gaj_prec *p, GLuint buf, size_t bytes,
-                            const char *what, struct nb_error *err)
+/* The first `bytes` of buffer buf, through the mapped download area (the
+ * pageable glGetBufferSubData cost a block step of 16384 bodies on the
+ * H200 about as much as its kernel); valid until the next fetch, NULL
+ * with err on failure. */
+static const void *fetch(struct nb_gaj_prec *p, GLuint buf, size_t bytes, const char *what,
+                         struct nb_error *err)
 {
-    if (grow_host(&p->staging, &p->staging_cap, bytes, "GAJ precision staging",
-                  err) != NB_OK)
-        return err->status;
     glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
-    glBindBuffer(GL_SHADER_STORAGE_BUFFER, buf);
-    glGetBufferSubData(GL_SHADER_STORAGE_BUFFER, 0, (GLsizeiptr)bytes, p->staging);
-    return nb_gl_check(what, err);
+    if (nb_gl_staging_reserve(&p->down, bytes, err) != NB_OK ||
+        nb_gl_staging_fetch(&p->down, buf, 0, bytes, what, err) != NB_OK)
+        return NULL;
+    return nb_gl_staging_arrived(&p->down, err);
 }
 
 /* The k that put each bound at most 2^bits, or NB_ERR_LIMIT. */
@@ -291,22 +295,49 @@ static enum nb_status apply_scales(struct nb_gaj_prec *p, const double bound[S_C
     return NB_OK;
 }
 
+/* program (slot: its mode, or PROGRAM_M) over the block into out_buf, on
+ * j-slices merged by `merge` in slice order when there are several
+ * (p->slices). */
+static enum nb_status run_sliced(struct nb_gaj_prec *p, GLuint program, GLuint merge,
+                                 int slot, double eps, const struct nb_gaj_inputs *in,
+                                 size_t n_active, struct nb_error *err)
+{
+    int per_slice = slice_tiles((int)n_active, (int)in->n, p->force_slices);
+    int slices = nb_gl_ceil_div(nb_gl_ceil_div((int)in->n, NB_PREC_TILE), per_slice);
+    p->slices = slices = slices < 1 ? 1 : slices;
+    if (slices == 1)
+        return dispatch(p, program, slot, eps, in, n_active, p->out_buf, per_slice, 1, err);
+    if (nb_gl_ensure_buffer(&p->part_buf, &p->part_capacity, 64 * n_active * (size_t)slices,
+                            "GAJ precision slices", err) != NB_OK ||
+        dispatch(p, program, slot, eps, in, n_active, p->part_buf, per_slice, slices,
+                 err) != NB_OK)
+        return err->status;
+    glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+    glUseProgram(merge);
+    glUniform1i(NB_LOC_N_ACTIVE, (int)n_active);
+    glUniform1i(NB_LOC_SLICES, slices);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, NB_BIND_PARTIAL, p->part_buf);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, NB_BIND_OUT, p->out_buf);
+    glDispatchCompute((GLuint)nb_gl_ceil_div((int)n_active, 64), 1, 1);
+    return nb_gl_check("GAJ precision slice merge", err);
+}
+
 /* E, F: the largest float sums of |term| over the block, twice over. */
 static enum nb_status measure_bounds(struct nb_gaj_prec *p, double eps,
                                      const struct nb_gaj_inputs *in, size_t n_active,
                                      double bound[S_COUNT], struct nb_error *err)
 {
-    GLuint program;
-    if (nb_gl_program(p->gl, "gaj_prec_comp_m", &program, err) != NB_OK)
+    GLuint program, merge;
+    if (nb_gl_program(p->gl, "gaj_prec_comp_m", &program, err) != NB_OK ||
+        nb_gl_program(p->gl, "gaj_prec_merge_m", &merge, err) != NB_OK)
         return err->status;
     nb_gpu_timer_start(&p->timer);
-    enum nb_status st = dispatch(p, program, PROGRAM_M, eps, in, n_active, p->out_buf,
-                                 slice_tiles((int)n_active, (int)in->n, 1), 1, err);
+    enum nb_status st = run_sliced(p, program, merge, PROGRAM_M, eps, in, n_active, err);
     p->pre_seconds = nb_gpu_timer_stop(&p->timer);
-    if (st != NB_OK || fetch(p, p->out_buf, 64 * n_active, "reading the GAJ magnitude "
-                             "sums", err) != NB_OK)
+    const float *s = NULL;
+    if (st != NB_OK || !(s = fetch(p, p->out_buf, 64 * n_active, "reading the GAJ "
+                                   "magnitude sums", err)))
         return err->status;
-    const float *s = p->staging;
     bound[S_ACC] = bound[S_POT] = bound[S_JERK] = 0.0;
     for (size_t k = 0; k < n_active; k++, s += 16) {
         for (int c = 0; c < 3; c++) {
@@ -344,10 +375,10 @@ static enum nb_status relative_speed_bound(struct nb_gaj_prec *p,
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, NB_BIND_OUT, p->vmax_buf);
     glDispatchCompute(1, 1, 1);
     p->pre_seconds = nb_gpu_timer_stop(&p->timer);
+    const float *r = NULL;
     if (nb_gl_check("j-speed bound dispatch", err) != NB_OK ||
-        fetch(p, p->vmax_buf, 8, "reading the j-speed bound", err) != NB_OK)
+        !(r = fetch(p, p->vmax_buf, 8, "reading the j-speed bound", err)))
         return err->status;
-    const float *r = p->staging;
     if (!isfinite(r[0]) || !isfinite(r[1]))
         return nb_error_set(err, NB_ERR_NUMERIC, "GAJ precision H: a j-particle's "
                             "position or velocity is not finite (or its speed "
@@ -438,36 +469,17 @@ enum nb_status nb_gaj_prec_run(struct nb_gaj_prec *p, enum nb_precision mode, do
         return err->status;
     if (n_active == 0)
         return NB_OK;
-    int per_slice = slice_tiles((int)n_active, (int)in->n, p->force_slices);
-    int slices = nb_gl_ceil_div(nb_gl_ceil_div((int)in->n, NB_PREC_TILE), per_slice);
-    slices = slices < 1 ? 1 : slices;
     if (check_j_set(p, in, err) != NB_OK ||
         grow_host((void **)&p->active, &p->active_cap, 4 * n_active, "GAJ precision "
                   "block", err) != NB_OK ||
         nb_gl_ensure_buffer(&p->out_buf, &p->out_capacity, 64 * n_active,
-                            "GAJ precision results", err) != NB_OK ||
-        (slices > 1 && nb_gl_ensure_buffer(&p->part_buf, &p->part_capacity,
-                                           64 * n_active * (size_t)slices,
-                                           "GAJ precision slices", err) != NB_OK))
+                            "GAJ precision results", err) != NB_OK)
         return err->status;
     memcpy(p->active, active, 4 * n_active);
     if (choose_scales(p, eps, in, n_active, err) != NB_OK)
         return err->status;
-    p->slices = slices;
     nb_gpu_timer_start(&p->timer);
-    enum nb_status st = dispatch(p, program, (int)mode, eps, in, n_active,
-                                 slices > 1 ? p->part_buf : p->out_buf, per_slice, slices,
-                                 err);
-    if (st == NB_OK && slices > 1) {
-        glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
-        glUseProgram(merge);
-        glUniform1i(NB_LOC_N_ACTIVE, (int)n_active);
-        glUniform1i(NB_LOC_SLICES, slices);
-        glBindBufferBase(GL_SHADER_STORAGE_BUFFER, NB_BIND_PARTIAL, p->part_buf);
-        glBindBufferBase(GL_SHADER_STORAGE_BUFFER, NB_BIND_OUT, p->out_buf);
-        glDispatchCompute((GLuint)nb_gl_ceil_div((int)n_active, 64), 1, 1);
-        st = nb_gl_check("GAJ precision slice merge", err);
-    }
+    enum nb_status st = run_sliced(p, program, merge, (int)mode, eps, in, n_active, err);
     nb_gpu_timer_end(&p->timer);
     if (st == NB_OK)
         p->run_n = n_active;
@@ -497,11 +509,12 @@ enum nb_status nb_gaj_prec_read(struct nb_gaj_prec *p, double *acc, double *jerk
 {
     if (p->run_n == 0)
         return NB_OK;
-    if (fetch(p, p->out_buf, 64 * p->run_n, "reading GAJ precision results",
-              err) != NB_OK)
+    const uint32_t *words = fetch(p, p->out_buf, 64 * p->run_n, "reading GAJ "
+                                  "precision results", err);
+    if (!words)
         return err->status;
     for (size_t k = 0; k < p->run_n; k++) {
-        const uint32_t *w = (const uint32_t *)p->staging + 16 * k;
+        const uint32_t *w = words + 16 * k;
         double m_i = p->m[p->active[k]];
         for (int c = 0; c < 3; c++) {
             acc[3 * k + c] = finish(p->mode, w, c, p->log2[S_ACC], m_i);
@@ -518,10 +531,13 @@ enum nb_status nb_gaj_prec_read_fixed(struct nb_gaj_prec *p, int64_t *fixed, int
     if (p->mode != NB_PRECISION_H)
         return nb_error_set(err, NB_ERR_ARGS, "GAJ fixed-point sums: the last GAJ "
                             "evaluation was not precision H");
-    if (p->run_n && fetch(p, p->out_buf, 64 * p->run_n, "reading GAJ precision "
-                          "results", err) != NB_OK)
-        return err->status;
-    memcpy(fixed, p->staging, 64 * p->run_n);
+    if (p->run_n) {
+        const void *words = fetch(p, p->out_buf, 64 * p->run_n, "reading GAJ precision "
+                                  "results", err);
+        if (!words)
+            return err->status;
+        memcpy(fixed, words, 64 * p->run_n);
+    }
     log2[0] = p->log2[S_ACC];
     log2[1] = p->log2[S_POT];
     log2[2] = p->log2[S_JERK];

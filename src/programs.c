@@ -128,7 +128,7 @@ static const struct nb_program_desc catalogue[] = {
     PRECISION_GAJ_MERGE("b", "B"), PRECISION_GAJ_MERGE("c", "C"),
     PRECISION_GAJ_MERGE("d", "D"), PRECISION_GAJ_MERGE("e", "E"),
     PRECISION_GAJ_MERGE("f", "F"), PRECISION_GAJ_MERGE("g", "G"),
-    PRECISION_GAJ_MERGE("h", "H"),
+    PRECISION_GAJ_MERGE("h", "H"), PRECISION_GAJ_MERGE("m", "M"),
     { "gaj_prec_vmax", "#define NB_GAJ_VMAX_GROUP 256\n", { 0 }, { "gaj_vmax.comp" },
       NB_STAGE_COMPUTE },
     MD_LAW("lj", "LJ"), MD_LAW("ljc_constant", "LJC_CONSTANT"),
