@@ -266,10 +266,9 @@ static enum nb_status dispatch(struct nb_gaj_prec *p, GLuint program, int slot,
     return nb_gl_check("GAJ precision dispatch", err);
 }
 
-/* The first `bytes` of buffer buf, through the mapped download area (the
- * pageable glGetBufferSubData cost a block step of 16384 bodies on the
- * H200 about as much as its kernel); valid until the next fetch, NULL
- * with err on failure. */
+/* The first `bytes` of buffer buf, through the mapped download area as
+ * gaj_compute.c reads (staging.c: the pageable glGetBufferSubData is slow
+ * on NVIDIA); valid until the next fetch, NULL with err on failure. */
 static const void *fetch(struct nb_gaj_prec *p, GLuint buf, size_t bytes, const char *what,
                          struct nb_error *err)
 {
