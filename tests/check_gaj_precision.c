@@ -410,7 +410,9 @@ START_TEST(device_state_path)
 END_TEST
 
 /* H without softening or with a zero mass, a j-set set before the mode,
- * E with two particles at one place and no softening. */
+ * E with two particles at one place and no softening, H with a velocity
+ * that is not finite (reported by compute_gaj, or by the read if a
+ * later version finds it on the device). */
 START_TEST(refusals)
 {
     const size_t n = 50;
@@ -443,6 +445,19 @@ START_TEST(refusals)
     ck_assert_int_eq(b.set_precision(b.state, NB_PRECISION_E, &err), NB_OK);
     ck_assert_int_eq(b.set_j(b.state, n, p.x, p.v, p.m, &err), NB_OK);
     ck_assert_int_eq(b.compute_gaj(b.state, 0.0, n, all, &err), NB_ERR_NUMERIC);
+    ck_assert_msg(strstr(err.message, "not finite"), "%s", err.message);
+    p.m[7] = 1.0 / (double)n;
+    p.v[3 * 11 + 1] = NAN;
+    ck_assert_int_eq(b.set_precision(b.state, NB_PRECISION_H, &err), NB_OK);
+    ck_assert_int_eq(b.set_j(b.state, n, p.x, p.v, p.m, &err), NB_OK);
+    enum nb_status st = b.compute_gaj(b.state, EPS, n, all, &err);
+    if (st == NB_OK) {
+        struct gaj out;
+        gaj_alloc(&out, n);
+        st = b.read_gaj(b.state, out.acc, out.jerk, out.pot, &err);
+        gaj_free(&out);
+    }
+    ck_assert_int_eq(st, NB_ERR_NUMERIC);
     ck_assert_msg(strstr(err.message, "not finite"), "%s", err.message);
     b.destroy(b.state);
     nb_particles_free(&p);
