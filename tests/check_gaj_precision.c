@@ -411,8 +411,8 @@ END_TEST
 
 /* H without softening or with a zero mass, a j-set set before the mode,
  * E with two particles at one place and no softening, H with a velocity
- * that is not finite (reported by compute_gaj, or by the read if a
- * later version finds it on the device). */
+ * that is not finite (reported by compute_gaj or by the read; the test
+ * takes either). */
 START_TEST(refusals)
 {
     const size_t n = 50;
