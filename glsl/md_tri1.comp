@@ -16,7 +16,9 @@
  * of int64 (twice the bytes), and the sum pass adds int64.  (Float terms
  * in the matrix, rounded in the sum pass, gave ionic pair energies an ulp
  * off the other H kernels' on NVIDIA's driver 580, SPIR-V path: see
- * md_tri.glsl.) */
+ * md_tri.glsl.)  Modes B..F run mode A's pairs pass (float terms), G its
+ * own (double terms); their sum pass adds column i in k order into an
+ * nb_acc state (acc_add) and stores its eight words. */
 #ifdef NB_TRI_PASS_PAIRS
 void pairs()
 {
@@ -27,13 +29,13 @@ void pairs()
     for (int base = int(gl_WorkGroupID.x) * NB_GROUP; base < n; base += stride) {
         int i = base + local;
         bool live = i < n;
-        vec4 pi = live ? tpos[i] : vec4(0.0);
+        NB_TRI_POS pi = live ? tpos[i] : NB_TRI_POS(0.0);
         int row = nb_tri_row(pi);
         if (live)
             scratch[uint(i) * un + uint(i)] = NB_TRI_TERM(0);
         for (int j = base + 1; j < n; j++) {
             bool counted = live && j > i;
-            vec4 t = nb_tri_pair(pi, tpos[j], row, counted);
+            NB_TRI_PAIR t = nb_tri_pair(pi, tpos[j], row, counted);
             if (counted) {
                 NB_TRI_TERM q = nb_tri_term(t);
                 scratch[uint(j) * un + uint(i)] = q;
@@ -49,10 +51,22 @@ void sum_columns()
     int stride = int(gl_NumWorkGroups.x) * NB_GROUP;
     uint un = uint(n);
     for (int i = int(gl_GlobalInvocationID.x); i < n; i += stride) {
-        NB_TRI_TERM sum = NB_TRI_TERM(0);
+#ifdef NB_TRI_SCRATCH_FIXED
+        nb_acc sum;             /* H: int64 terms, added exactly */
+        acc_init(sum);
         for (uint k = 0u; k < un; k++)
-            sum += scratch[k * un + uint(i)];
-        force[i] = nb_tri_result(sum);
+            sum.s += scratch[k * un + uint(i)];
+#else
+        NB_TRI_ACC sum;
+        nb_tri_start(sum);
+        for (uint k = 0u; k < un; k++) {
+            nb_tri_add(sum, scratch[k * un + uint(i)]);
+            if ((k & uint(NB_TRI_FLUSH - 1)) == uint(NB_TRI_FLUSH - 1))
+                nb_tri_flush(sum);
+        }
+        nb_tri_flush(sum);
+#endif
+        nb_tri_store(i, sum);
     }
 }
 

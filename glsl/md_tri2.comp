@@ -11,10 +11,11 @@
  * before every read); tri2-wg defines both and runs them in one work group
  * with memoryBarrierBuffer() + barrier() between, on coherent buffers: the
  * seed's single kernel with __syncthreads().  j is shared by the
- * invocations of a round, as in md_tri1.comp.  Mode H: the matrix keeps
- * the float terms, each rounded to fixed point once where it is summed;
- * the row sums in force[] are int64 and the columns pass adds to them
- * exactly. */
+ * invocations of a round, as in md_tri1.comp.  Modes B..H: the matrix
+ * keeps the pair terms (float; G double), each added to an accumulator
+ * once where it is summed (H: rounded to fixed point there); the rows
+ * pass leaves its accumulator's state in force[] as eight words and the
+ * columns pass resumes it, adding the negated column terms in k order. */
 uint nb_tri_row_start(int j)
 {
     return uint(j) * uint(j - 1) / 2u;
@@ -29,24 +30,22 @@ void rows()
     for (int base = int(gl_WorkGroupID.x) * NB_GROUP; base < n; base += stride) {
         int i = base + local;
         bool live = i < n;
-        vec4 pi = live ? tpos[i] : vec4(0.0);
+        NB_TRI_POS pi = live ? tpos[i] : NB_TRI_POS(0.0);
         int row = nb_tri_row(pi);
         NB_TRI_ACC sum;
-        nb_tri_start(sum, NB_TRI_TERM(0));
+        nb_tri_start(sum);
         for (int j = base + 1; j < n; j++) {
             bool counted = live && j > i;
-            vec4 t = nb_tri_pair(pi, tpos[j], row, counted);
+            NB_TRI_PAIR t = nb_tri_pair(pi, tpos[j], row, counted);
             if (counted)
                 scratch[nb_tri_row_start(j) + uint(i)] = t;
             nb_tri_add(sum, t);
-#ifdef NB_PRECISION_H
             if (((j - base) & (NB_TRI_FLUSH - 1)) == 0)
                 nb_tri_flush(sum);
-#endif
         }
         nb_tri_flush(sum);
         if (live)
-            force[i] = nb_tri_total(sum);
+            nb_tri_keep(i, sum);
     }
 }
 #endif
@@ -56,18 +55,15 @@ void columns()
 {
     int stride = int(gl_NumWorkGroups.x) * NB_GROUP;
     for (int i = int(gl_GlobalInvocationID.x); i < n; i += stride) {
-        NB_TRI_ACC sum;
-        nb_tri_start(sum, force[i]);
+        NB_TRI_ACC sum = nb_tri_fetch(i);
         uint start = nb_tri_row_start(i);
         for (uint k = 0u; k < uint(i); k++) {
             nb_tri_add(sum, nb_tri_reaction(scratch[start + k]));
-#ifdef NB_PRECISION_H
             if ((k & uint(NB_TRI_FLUSH - 1)) == uint(NB_TRI_FLUSH - 1))
                 nb_tri_flush(sum);
-#endif
         }
         nb_tri_flush(sum);
-        force[i] = nb_tri_result(nb_tri_total(sum));
+        nb_tri_store(i, sum);
     }
 }
 #endif

@@ -21,13 +21,15 @@
  * takes all of the 32 KiB of shared memory GL 4.3 guarantees, so n <=
  * NB_TRI_WG_MAX.
  *
- * Mode H: each term is rounded to int64 once (nb_tri_term); i's sums and
- * force_j[] add the int64 and its negation (no float, no atomics;
- * force_j[] holds the int64 as words, md_tri.glsl says why).  They take
- * twice a vec4's room, so the same 32 KiB hold
+ * Modes B..H: i's sums and force_j[] are accumulator states of eight
+ * words (md_tri.glsl says why words); each term goes into i's state and
+ * its reaction into j's, each flushed at once (no atomics), and the two
+ * states of i merge at the end (acc_merge).  H: every term rounded once
+ * to int64, its reaction the exact negation, as before the states.  A
+ * state takes twice a vec4's room, so the same 32 KiB hold
  * NB_TRI_WG_MAX_H = NB_TRI_WG_MAX / 2 reactions (NB_TRI_WG_IPT / 2 per
  * invocation). */
-#ifdef NB_PRECISION_H
+#ifdef NB_TRI_PREC
 #define NB_TRI3_IPT (NB_TRI_WG_IPT / 2)
 #define NB_TRI3_MAX NB_TRI_WG_MAX_H
 #else
@@ -43,32 +45,35 @@ shared NB_TRI_STORED force_j[NB_TRI3_MAX];
 void main()
 {
     int local = int(gl_LocalInvocationIndex);
-    vec4 pi[NB_TRI3_IPT];
+    NB_TRI_POS pi[NB_TRI3_IPT];
     NB_TRI_STORED sum[NB_TRI3_IPT];
     int row[NB_TRI3_IPT];
 
     for (int r = 0; r < NB_TRI3_IPT; r++) {
         int i = local + NB_GROUP * r;
-        force_j[i] = nb_tri_pack(NB_TRI_TERM(0));
-        pi[r] = i < n ? tpos[i] : vec4(0.0);
+        force_j[i] = nb_tri_zero();
+        pi[r] = i < n ? tpos[i] : NB_TRI_POS(0.0);
         row[r] = nb_tri_row(pi[r]);
-        sum[r] = nb_tri_pack(NB_TRI_TERM(0));
+        sum[r] = nb_tri_zero();
     }
     barrier();
     for (int k = 1; k < n; k++) {
         for (int r = 0; r < NB_TRI3_IPT; r++) {
             int j = local + NB_GROUP * r + k;
             if (j < n) {
-                NB_TRI_TERM t = nb_tri_term(nb_tri_pair(pi[r], tpos[j], row[r], true));
-                sum[r] = nb_tri_pack(nb_tri_unpack(sum[r]) + t);
-                force_j[j] = nb_tri_pack(nb_tri_unpack(force_j[j]) + nb_tri_reaction(t));
+                NB_TRI_PAIR t = nb_tri_pair(pi[r], tpos[j], row[r], true);
+                nb_tri_add_stored(sum[r], t);
+                nb_tri_add_stored(force_j[j], nb_tri_reaction(t));
             }
         }
         barrier();
     }
     for (int r = 0; r < NB_TRI3_IPT; r++) {
         int i = local + NB_GROUP * r;
-        if (i < n)
-            force[i] = nb_tri_result(nb_tri_unpack(sum[r]) + nb_tri_unpack(force_j[i]));
+        if (i < n) {
+            NB_TRI_ACC total = nb_tri_load(sum[r]);
+            nb_tri_merge(total, nb_tri_load(force_j[i]));
+            nb_tri_store(i, total);
+        }
     }
 }

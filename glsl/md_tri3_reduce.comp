@@ -1,7 +1,8 @@
 /* md_tri3_reduce.comp - tri3-gpu's second pass: particle i of block b sums
  * its T = tiles slots of partial sums, in slot order (md_tri3_tiles.comp
- * says what they hold), into force[i]; in mode H (NB_TRI_SCRATCH_FIXED)
- * int64 partials, summed exactly. */
+ * says what they hold), into force[i]; in modes B..H
+ * (NB_TRI_SCRATCH_STATES) accumulator states, merged in slot order
+ * (acc_merge: H exactly, B and G in double, C-F as double-float pairs). */
 layout(location = NB_LOC_TRI_TILES) uniform int tiles;
 
 void main()
@@ -10,8 +11,9 @@ void main()
     if (i >= n)
         return;
     int npad = tiles * NB_TRI_TILE;
-    NB_TRI_TERM sum = NB_TRI_TERM(0);
+    NB_TRI_ACC sum;
+    nb_tri_start(sum);
     for (int c = 0; c < tiles; c++)
-        sum += scratch[c * npad + i];
-    force[i] = nb_tri_result(sum);
+        nb_tri_merge(sum, nb_tri_slot(c * npad + i));
+    nb_tri_store(i, sum);
 }

@@ -25,17 +25,23 @@
  * md_tri3_reduce sums the T slots of each particle in a fixed order: the
  * result does not depend on scheduling.
  *
- * Mode H (with NB_TRI_SCRATCH_FIXED): each term is rounded to int64 once
- * (nb_tri_term); the i-sums, force_j[] (as words, md_tri.glsl says why)
- * and the partials in scratch are int64, the reactions the terms' exact
- * negations. */
+ * Modes B..H (with NB_TRI_SCRATCH_STATES): the i-sums, force_j[] and the
+ * partials in scratch are accumulator states of eight words (md_tri.glsl
+ * says why words).  Each term goes into its i's state (flushed at once);
+ * the reactions a slot receives in one step (NB_TRI_TILE_IPT of them) are
+ * summed into a fresh state and merged into force_j[] (acc_merge), as
+ * mode A adds their float sum; on the diagonal the i-state and the
+ * reaction state of a slot merge before they are stored.  H: every term
+ * rounded once to int64, the reactions its exact negations, all sums
+ * exact.  G's positions (double) and force_j[] take all 32 KiB, so G
+ * reads its coefficients from the buffer (NB_TRI_COEFF_GLOBAL). */
 #if NB_GROUP * NB_TRI_TILE_IPT != NB_TRI_TILE
 #error "md_tri3_tiles.comp: NB_TRI_TILE must be NB_GROUP * NB_TRI_TILE_IPT"
 #endif
 
 layout(location = NB_LOC_TRI_TILES) uniform int tiles;
 
-shared vec4 jpos[NB_TRI_TILE];
+shared NB_TRI_POS jpos[NB_TRI_TILE];
 shared NB_TRI_STORED force_j[NB_TRI_TILE];
 
 void main()
@@ -45,45 +51,52 @@ void main()
     int d = g / tiles, I = g - d * tiles;
     int J = (I + d) % tiles;
     int npad = tiles * NB_TRI_TILE;
-    vec4 pi[NB_TRI_TILE_IPT];
+    NB_TRI_POS pi[NB_TRI_TILE_IPT];
     NB_TRI_STORED sum[NB_TRI_TILE_IPT];
     int row[NB_TRI_TILE_IPT];
 
     nb_tri_load_coeffs();
     for (int r = 0; r < NB_TRI_TILE_IPT; r++) {
         int slot = local + NB_GROUP * r, i = I * NB_TRI_TILE + slot, j = J * NB_TRI_TILE + slot;
-        jpos[slot] = j < n ? tpos[j] : vec4(0.0);
-        force_j[slot] = nb_tri_pack(NB_TRI_TERM(0));
-        pi[r] = i < n ? tpos[i] : vec4(0.0);
+        jpos[slot] = j < n ? tpos[j] : NB_TRI_POS(0.0);
+        force_j[slot] = nb_tri_zero();
+        pi[r] = i < n ? tpos[i] : NB_TRI_POS(0.0);
         row[r] = nb_tri_row(pi[r]);
-        sum[r] = nb_tri_pack(NB_TRI_TERM(0));
+        sum[r] = nb_tri_zero();
     }
     barrier();
     for (int p = 0; p < NB_GROUP; p++) {
         int owned = (local + p) % NB_GROUP;
         for (int s = 0; s < NB_TRI_TILE_IPT; s++) {
             int slot = owned + NB_GROUP * s, j = J * NB_TRI_TILE + slot;
-            vec4 pj = jpos[slot];
-            NB_TRI_TERM reaction = NB_TRI_TERM(0);
+            NB_TRI_POS pj = jpos[slot];
+            NB_TRI_ACC reaction;
+            nb_tri_start(reaction);
             for (int r = 0; r < NB_TRI_TILE_IPT; r++) {
                 int i = I * NB_TRI_TILE + local + NB_GROUP * r;
                 bool counted = i < n && j < n && (d != 0 || j > i);
-                NB_TRI_TERM t = nb_tri_term(nb_tri_pair(pi[r], pj, row[r], counted));
-                sum[r] = nb_tri_pack(nb_tri_unpack(sum[r]) + t);
-                reaction += nb_tri_reaction(t);
+                NB_TRI_PAIR t = nb_tri_pair(pi[r], pj, row[r], counted);
+                nb_tri_add_stored(sum[r], t);
+                nb_tri_add(reaction, nb_tri_reaction(t));
             }
-            force_j[slot] = nb_tri_pack(nb_tri_unpack(force_j[slot]) + reaction);
+            nb_tri_flush(reaction);
+            NB_TRI_ACC fj = nb_tri_load(force_j[slot]);
+            nb_tri_merge(fj, reaction);
+            force_j[slot] = nb_tri_save(fj);
         }
         barrier();
     }
     int reaction_slot = d == 0 ? 0 : tiles - d;
     for (int r = 0; r < NB_TRI_TILE_IPT; r++) {
         int slot = local + NB_GROUP * r;
+        NB_TRI_ACC own = nb_tri_load(sum[r]);
         if (d == 0) {
-            scratch[I * NB_TRI_TILE + slot] = nb_tri_unpack(sum[r]) + nb_tri_unpack(force_j[slot]);
+            nb_tri_merge(own, nb_tri_load(force_j[slot]));
+            nb_tri_put_slot(I * NB_TRI_TILE + slot, own);
         } else {
-            scratch[d * npad + I * NB_TRI_TILE + slot] = nb_tri_unpack(sum[r]);
-            scratch[reaction_slot * npad + J * NB_TRI_TILE + slot] = nb_tri_unpack(force_j[slot]);
+            nb_tri_put_slot(d * npad + I * NB_TRI_TILE + slot, own);
+            nb_tri_put_slot(reaction_slot * npad + J * NB_TRI_TILE + slot,
+                            nb_tri_load(force_j[slot]));
         }
     }
 }

@@ -4,12 +4,13 @@
  * takes the rounds of NB_GROUP i-particles starting at g NB_GROUP, every
  * (number of groups) NB_GROUP: one group covers all n (square-wg, seed 003
  * Table 5's baseline), ceil(n / NB_GROUP) groups one round each (lean-gpu).
- * square-gpu is md_pairs.comp itself (in mode H md_precision.comp's).
- * Mode H flushes its chunk sums once per tile of NB_GROUP j. */
-#if defined(NB_PRECISION_H) && NB_GROUP > NB_TRI_FLUSH
-#error "md_tri_square.comp: H needs a tile end every NB_TRI_FLUSH terms"
+ * square-gpu is md_pairs.comp itself (in modes B..H md_precision.comp's).
+ * Modes B..H add each pair term in j order (acc_add) and flush (F's carry,
+ * H's chunk sums) every NB_TRI_FLUSH terms and at each tile end. */
+#if NB_GROUP % NB_TRI_FLUSH != 0
+#error "md_tri_square.comp: NB_GROUP must be a multiple of NB_TRI_FLUSH"
 #endif
-shared vec4 tile[NB_GROUP];
+shared NB_TRI_POS tile[NB_GROUP];
 
 void main()
 {
@@ -18,21 +19,24 @@ void main()
     nb_tri_load_coeffs();
     for (int base = int(gl_WorkGroupID.x) * NB_GROUP; base < n; base += stride) {
         int i = base + local;
-        vec4 pi = i < n ? tpos[i] : vec4(0.0);
+        NB_TRI_POS pi = i < n ? tpos[i] : NB_TRI_POS(0.0);
         int row = nb_tri_row(pi);
         NB_TRI_ACC sum;
-        nb_tri_start(sum, NB_TRI_TERM(0));
+        nb_tri_start(sum);
         for (int jbase = 0; jbase < n; jbase += NB_GROUP) {
             int j = jbase + local;
-            tile[local] = j < n ? tpos[j] : vec4(0.0);
+            tile[local] = j < n ? tpos[j] : NB_TRI_POS(0.0);
             barrier();
             int count = min(NB_GROUP, n - jbase);
-            for (int k = 0; k < count; k++)
+            for (int k = 0; k < count; k++) {
                 nb_tri_add(sum, nb_tri_pair(pi, tile[k], row, jbase + k != i));
+                if ((k & (NB_TRI_FLUSH - 1)) == NB_TRI_FLUSH - 1)
+                    nb_tri_flush(sum);
+            }
             nb_tri_flush(sum);
             barrier();
         }
         if (i < n)
-            force[i] = nb_tri_result(nb_tri_total(sum));
+            nb_tri_store(i, sum);
     }
 }

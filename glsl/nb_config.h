@@ -114,7 +114,7 @@
 /* Newton's-third-law ("triangular") MD kernels, seed 003 section 6.4
  * (md_tri*.comp, src/md_triangular.c).  Bindings and the location: */
 #define NB_BIND_TRI_POS 14      /* vec4 (x, y, z, type - 1 as int bits) */
-#define NB_BIND_TRI_SCRATCH 15  /* vec4 pair matrix (tri1, tri2) or tile partials (tri3) */
+#define NB_BIND_TRI_SCRATCH 15  /* pair matrix (tri1, tri2) or tile partials (tri3) */
 #define NB_LOC_TRI_TILES 29     /* int tiles of tri3-gpu's decomposition */
 /* Sizes: the one-work-group kernels (-wg) run NB_TRI_WG_GROUP invocations
  * with up to NB_TRI_WG_IPT i-particles each; tri3-wg's shared force_j[]
@@ -124,7 +124,7 @@
 #define NB_TRI_WG_GROUP 512
 #define NB_TRI_WG_IPT 4
 #define NB_TRI_WG_MAX 2048
-#define NB_TRI_WG_MAX_H 1024    /* tri3-wg in mode H: force_j[] of i64vec4 */
+#define NB_TRI_WG_MAX_H 1024    /* tri3-wg in modes B..H: force_j[] of 8-word states */
 #define NB_TRI_GPU_GROUP 128
 #define NB_TRI_TILE_GROUP 128
 #define NB_TRI_TILE_IPT 4

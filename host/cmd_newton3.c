@@ -3,9 +3,11 @@
  * (src/md_triangular.c), each on one work group and across the device, on
  * seed 003's ionic crystal (or an LJ fcc lattice in an open box), and
  * reports the median device seconds, the pairs per second and the speed-up
- * over the square loop of the same scale.  --precision H runs the int64
- * fixed-point kernels (mode H): their sums equal the square loop's bit for
- * bit, so the dF column reads 0. */
+ * over the square loop of the same scale.  --precision B..H runs the
+ * kernels in that accumulation mode (seed 004 Table 1); in H (int64 fixed
+ * point) their sums equal the square loop's bit for bit, so the dF column
+ * reads 0.  G (double pair terms) needs a double pow for the ionic law,
+ * which GLSL lacks: LJ (--ic fcc) only. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,7 +28,7 @@ struct newton3_config {
     size_t cell_count;
     double lattice, density;
     long runs, warmup;
-    enum nb_precision precision;    /* A (float sums) or H (int64) */
+    enum nb_precision precision;    /* A (float sums) .. H (int64) */
     const char *schedule[MAX_VARIANTS];    /* squares first per scale */
     int requested[MAX_VARIANTS];           /* 1: asked for, 0: baseline added */
     int count;
@@ -111,13 +113,13 @@ static enum nb_status configure(const struct newton3_args *a, struct newton3_con
     c->precision = NB_PRECISION_A;
     if (a->precision && nb_precision_parse(a->precision, &c->precision, err) != NB_OK)
         return err->status;
-    if (c->precision != NB_PRECISION_A && c->precision != NB_PRECISION_H)
-        return nb_error_set(err, NB_ERR_ARGS, "--precision: the triangular kernels take A "
-                            "(float sums) or H (int64 fixed point), not %s",
-                            nb_precision_name(c->precision));
     if (strcmp(c->ic, "ionic") != 0 && strcmp(c->ic, "fcc") != 0)
         return nb_error_set(err, NB_ERR_ARGS, "--ic: unknown initial conditions '%s' "
                             "(known: ionic, fcc)", c->ic);
+    if (c->precision == NB_PRECISION_G && strcmp(c->ic, "ionic") == 0)
+        return nb_error_set(err, NB_ERR_ARGS, "--precision G (double pair terms) needs pow "
+                            "in double for the ionic law, which GLSL lacks; use --ic fcc "
+                            "(LJ) or another mode");
     if ((a->lattice && nb_parse_double("lattice", a->lattice, 1e-300, &c->lattice, err) != NB_OK) ||
         (a->density && nb_parse_double("density", a->density, 1e-300, &c->density, err) != NB_OK) ||
         (a->runs && nb_parse_long("runs", a->runs, 1, 1000, &c->runs, err) != NB_OK) ||
@@ -153,8 +155,8 @@ static enum nb_status make_system(const struct newton3_config *c, long cells,
 }
 
 /* warmup untimed runs, then the median device seconds of runs timed ones;
- * f and pe hold the last result.  log2: mode H's scales (measured once per
- * system, untimed). */
+ * f and pe hold the last result.  log2: mode E's, F's or H's scales
+ * (measured once per system, untimed). */
 static enum nb_status time_variant(struct nb_gl *gl, const struct newton3_config *c,
                                    const struct nb_md_system *sys, const double *x,
                                    const char *variant, const int log2[2], double *f,
@@ -217,8 +219,8 @@ static enum nb_status run_system(struct nb_gl *gl, const struct newton3_config *
     b.f[1] = b.f[0] ? nb_alloc(3 * n, sizeof *f, "forces", err) : NULL;
     enum nb_status st = b.f[1] ? NB_OK : NB_ERR_NOMEM;
     int log2[2] = { 0, 0 };
-    if (st == NB_OK && c->precision == NB_PRECISION_H && n > 0)
-        st = nb_md_tri_scales(gl, sys, x, log2, err);
+    if (st == NB_OK && n > 0)
+        st = nb_md_tri_scales(gl, sys, x, c->precision, log2, err);
     for (int k = 0; st == NB_OK && k < c->count; k++) {
         const char *v = c->schedule[k];
         double median = 0.0;
@@ -242,6 +244,17 @@ static enum nb_status run_system(struct nb_gl *gl, const struct newton3_config *
     return st;
 }
 
+/* The mode and what it sums in, for the heading. */
+static const char *mode_name(enum nb_precision mode)
+{
+    static const char *const names[] = {
+        "A (float sums)", "B (double sums)", "C (Takahashi-Iitaka float pairs)",
+        "D (Nitadori)", "E (modified Nitadori, LARGE)", "F (Narumi float + int32)",
+        "G (double pair terms and sums)", "H (int64 fixed point)"
+    };
+    return mode < NB_PRECISION_COUNT ? names[mode] : "?";
+}
+
 static enum nb_status run_all(const struct newton3_config *c, const struct nb_gl_cli *g,
                               const char *csv_path, struct nb_error *err)
 {
@@ -254,7 +267,7 @@ static enum nb_status run_all(const struct newton3_config *c, const struct nb_gl
         printf("newton3: %s, precision %s, %ld timed runs (median), renderer %s\n%-11s %9s "
                "%12s %12s %8s %10s\n", strcmp(c->ic, "ionic") == 0 ?
                "ionic crystal (seed 003)" : "LJ fcc, open box",
-               c->precision == NB_PRECISION_H ? "H (int64 fixed point)" : "A (float sums)",
+               mode_name(c->precision),
                c->runs, nb_gl_renderer(gl), "variant", "n",
                "seconds", "pairs/s", "speedup", "dF/|F|max");
     for (size_t k = 0; st == NB_OK && k < c->cell_count; k++) {
@@ -296,9 +309,11 @@ int nb_cmd_newton3(int argc, char **argv)
         { "warmup", "W", "untimed runs first (default 1)", &a.warmup, NULL },
         { "csv", "FILE", "also write variant,n,seconds_median,pairs_per_s,"
           "speedup_vs_square", &a.csv, NULL },
-        { "precision", "A|H", "accumulation: A float sums (default), H every pair term "
+        { "precision", "A..H", "accumulation mode of seed 004 Table 1: A float sums "
+          "(default), B double sums, C Takahashi-Iitaka, D Nitadori, E modified Nitadori, "
+          "F Narumi, G double pair terms and sums (LJ only: --ic fcc), H every pair term "
           "rounded once to int64 fixed point and summed exactly (the sums equal the "
-          "square loop's bit for bit; scale as glnbody precision's mode H)",
+          "square loop's bit for bit); E, F, H scale as glnbody precision's",
           &a.precision, NULL },
         NB_GL_OPTIONS(g),
         { 0 } };
@@ -313,7 +328,7 @@ int nb_cmd_newton3(int argc, char **argv)
     if (help) {
         nb_options_print(stdout, "glnbody newton3 [--ic ionic --cells K[,K...] --lattice A "
                          "| --ic fcc --cells K --density RHO] [--variants LIST] [--runs R] "
-                         "[--csv FILE] [--precision A|H]", "Seed 003's Table 5: the square loop against "
+                         "[--csv FILE] [--precision A..H]", "Seed 003's Table 5: the square loop against "
                          "Newton's-third-law kernels (tri1: pairs written twice, then "
                          "summed; tri2: written once, rows then columns; tri3: reactions "
                          "in shared memory), on one work group (-wg) and across the GPU "

@@ -26,19 +26,23 @@
  * buffer is core GL, gives the same bits every run, and costs 16 n^2 /
  * NB_TRI_TILE bytes (n = 100k: 0.3 GB) and one streaming pass over them.
  *
- * Accumulation mode H (int64 fixed point; mode A, float sums, is the
- * default): every pair term is rounded once to an integer at md_precision.c's
- * scale 2^k (nb_md_tri_scales: its magnitude pass and rule, by calling
- * nb_md_prec_forces) and summed exactly, so every version's int64 sums are
- * the square loop's and nb_md_prec_forces' bit for bit.  The same kernel
- * sources, built with NB_PRECISION_H ("_h" programs, glsl/md_tri.glsl
- * says how): tri1's pair matrix holds int64 terms and their exact
- * negations (twice the bytes); tri2's holds the float terms (each rounded
- * once where it is summed: the reaction -t rounds to exactly the negated
- * int64) and int64 row sums; tri3 keeps int64 in shared memory,
- * which holds half as many (tri3-wg: n <= NB_TRI_WG_MAX_H), and int64
- * partials (twice the bytes); square-gpu is md_precision.comp's H kernel
- * and lean-gpu md_tri_square.comp's. */
+ * Accumulation modes B..H (seed 004 Table 1; mode A, float sums, is the
+ * default): the same kernel sources built with NB_PRECISION_<M> ("_<m>"
+ * programs, glsl/md_tri.glsl says how), every partial sum an
+ * accumulate.glsl state of eight words, merged with acc_merge where mode
+ * A adds two float sums; E, F and H at md_precision.c's scales 2^k
+ * (nb_md_tri_scales: its magnitude pass and rule, by calling
+ * nb_md_prec_forces), and the host finishes the words as md_precision.c
+ * does (nb_md_prec_finish).  tri1's pair matrix holds float terms (mode
+ * A's pairs pass), G's double terms, H's int64 terms and their exact
+ * negations (twice the bytes); tri2's holds the float (G: double) terms,
+ * each added once where it is summed, and its row states; tri3 keeps
+ * states in shared memory, which holds half as many (tri3-wg: n <=
+ * NB_TRI_WG_MAX_H), and state partials (twice the bytes); square-gpu is
+ * md_precision.comp's kernel of the mode and lean-gpu md_tri_square.comp's.
+ * H sums exactly: every version's int64 sums are the square loop's and
+ * nb_md_prec_forces' bit for bit.  G (double pair terms, double positions
+ * and coefficients) exists for LJ only: the ionic law needs a double pow. */
 #include <float.h>
 #include <limits.h>
 #include <math.h>
@@ -85,10 +89,14 @@ const char *const *nb_md_tri_variants(void)
     return variant_names;
 }
 
-enum { B_TPOS, B_QPOS, B_TYPE, B_COEFF, B_FORCE, B_VIRIAL, B_SCRATCH, B_COUNT };
+enum {
+    B_TPOS, B_QPOS, B_TYPE, B_COEFF, B_FORCE, B_VIRIAL, B_SCRATCH, B_DPOS, B_DCOEFF, B_COUNT
+};
+/* B_DPOS, B_DCOEFF: md_precision.comp's double positions and coefficients
+ * (square-gpu in mode G). */
 static const GLuint binding[B_COUNT] = {
     NB_BIND_TRI_POS, NB_BIND_MD_POS, NB_BIND_MD_TYPE, NB_BIND_MD_COEFF,
-    NB_BIND_MD_FORCE, NB_BIND_MD_VIRIAL, NB_BIND_TRI_SCRATCH
+    NB_BIND_MD_FORCE, NB_BIND_MD_VIRIAL, NB_BIND_TRI_SCRATCH, NB_BIND_MD_X, NB_BIND_MD_V
 };
 
 /* One pass: a program and its work groups. */
@@ -102,8 +110,10 @@ struct job {
     const struct variant *v;
     const struct nb_md_system *sys;
     size_t n;
-    int fixed;                  /* mode H */
-    int log2[2];                /* its scales: 2^log2[0] forces, [1] energies */
+    enum nb_precision mode;
+    int prec;                   /* a mode other than A: eight-word states */
+    int dbl;                    /* mode G: double positions, coefficients, terms */
+    int log2[2];                /* E, F, H: 2^log2[0] forces, [1] energies */
     int tiles;                  /* tri3-gpu */
     size_t scratch_bytes;
     struct nb_gl_md_params params;      /* uniforms and coefficient table */
@@ -164,14 +174,15 @@ static size_t largest_n(size_t (*need)(size_t), size_t limit)
 }
 
 static size_t tri1_bytes(size_t n) { return 16 * n * n; }
-static size_t tri1_bytes_h(size_t n) { return 32 * n * n; }
+static size_t tri1_bytes_h(size_t n) { return 32 * n * n; }     /* H int64, G double */
 static size_t tri2_bytes(size_t n) { return n ? 16 * (n * (n - 1) / 2) : 0; }
+static size_t tri2_bytes_g(size_t n) { return 2 * tri2_bytes(n); }
 static size_t tri3_bytes(size_t n)
 {
     size_t tiles = (n + NB_TRI_TILE - 1) / NB_TRI_TILE;
     return 16 * tiles * tiles * NB_TRI_TILE;
 }
-static size_t tri3_bytes_h(size_t n) { return 2 * tri3_bytes(n); }
+static size_t tri3_bytes_h(size_t n) { return 2 * tri3_bytes(n); }     /* states */
 
 static enum nb_status scratch_limit(struct job *j, size_t (*need)(size_t), const char *what,
                                     struct nb_error *err)
@@ -191,22 +202,25 @@ static enum nb_status check_limits(struct job *j, struct nb_error *err)
 {
     GLint max_groups = 0;
     glGetIntegeri_v(GL_MAX_COMPUTE_WORK_GROUP_COUNT, 0, &max_groups);
-    int wg_max = j->fixed ? NB_TRI_WG_MAX_H : NB_TRI_WG_MAX;
+    int wg_max = j->prec ? NB_TRI_WG_MAX_H : NB_TRI_WG_MAX;
     if (!j->v->gpu && j->v->kind == K_TRI3 && j->n > (size_t)wg_max)
         return nb_error_set(err, NB_ERR_LIMIT, "tri3-wg: n = %zu exceeds the %d particles "
                             "whose reactions fit the work group's 32 KiB of shared memory "
                             "(%s); use tri3-gpu", j->n, wg_max,
-                            j->fixed ? "NB_TRI_WG_MAX_H, int64 in mode H" : "NB_TRI_WG_MAX");
+                            j->prec ? "NB_TRI_WG_MAX_H, eight-word states in modes B..H" :
+                            "NB_TRI_WG_MAX");
     if (!j->v->gpu && j->n > WG_LONGEST)
         return nb_error_set(err, NB_ERR_LIMIT, "%s: n = %zu exceeds %d, beyond which one "
                             "work group's dispatch would run for seconds; use the -gpu "
                             "variant", j->v->name, j->n, WG_LONGEST);
+    int wide = j->mode == NB_PRECISION_H || j->dbl;
     if (j->v->kind == K_TRI1)
-        return scratch_limit(j, j->fixed ? tri1_bytes_h : tri1_bytes,
-                             j->fixed ? "an n x n int64 pair matrix" : "an n x n pair matrix",
-                             err);
+        return scratch_limit(j, wide ? tri1_bytes_h : tri1_bytes,
+                             j->dbl ? "an n x n double pair matrix" : wide ?
+                             "an n x n int64 pair matrix" : "an n x n pair matrix", err);
     if (j->v->kind == K_TRI2)
-        return scratch_limit(j, tri2_bytes, "a packed lower-triangle pair matrix", err);
+        return scratch_limit(j, j->dbl ? tri2_bytes_g : tri2_bytes,
+                             "a packed lower-triangle pair matrix", err);
     size_t group = j->v->kind == K_LEAN ? NB_TRI_WG_GROUP : PAIRS_TILE;
     if ((j->v->kind == K_LEAN || (j->v->kind == K_SQUARE && j->v->gpu)) &&
         (j->n + group - 1) / group > (size_t)max_groups)
@@ -219,7 +233,7 @@ static enum nb_status check_limits(struct job *j, struct nb_error *err)
                                 "over the %d work groups of one dispatch", j->n,
                                 tiles * (tiles + 1) / 2, max_groups);
         j->tiles = (int)tiles;
-        return scratch_limit(j, j->fixed ? tri3_bytes_h : tri3_bytes,
+        return scratch_limit(j, j->prec ? tri3_bytes_h : tri3_bytes,
                              "per-tile partial sums", err);
     }
     return NB_OK;
@@ -227,13 +241,22 @@ static enum nb_status check_limits(struct job *j, struct nb_error *err)
 
 /* ---- passes ------------------------------------------------------------ */
 
-/* stem_law, with "_h" in mode H. */
-static void add_pass(struct job *j, const char *stem, const char *law, size_t groups)
+/* stem_law, with "_<m>" in modes B..H unless float (mode A's program). */
+static void add_pass_of(struct job *j, const char *stem, const char *law, size_t groups,
+                        int float_pass)
 {
     struct pass *p = &j->pass[j->passes++];
+    char suffix[3] = "";
+    if (j->prec && !float_pass)
+        snprintf(suffix, sizeof suffix, "_%c", 'a' + (int)j->mode);
     snprintf(p->program, sizeof p->program, "%s%s%s%s", stem, law ? "_" : "", law ? law : "",
-             j->fixed ? "_h" : "");
+             suffix);
     p->groups = (GLuint)(groups ? groups : 1);
+}
+
+static void add_pass(struct job *j, const char *stem, const char *law, size_t groups)
+{
+    add_pass_of(j, stem, law, groups, 0);
 }
 
 static void plan_passes(struct job *j)
@@ -245,7 +268,7 @@ static void plan_passes(struct job *j)
     j->passes = 0;
     switch (j->v->kind) {
     case K_SQUARE:
-        if (gpu && j->fixed)    /* md_precision.comp's H kernel */
+        if (gpu && j->prec)     /* md_precision.comp's kernel of the mode */
             add_pass(j, "md_prec", law, (j->n + NB_PREC_TILE - 1) / NB_PREC_TILE);
         else if (gpu)
             add_pass(j, "md_pairs", law, (j->n + PAIRS_TILE - 1) / PAIRS_TILE);
@@ -255,8 +278,9 @@ static void plan_passes(struct job *j)
     case K_LEAN:            /* the same program, one round per work group */
         add_pass(j, "md_tri_square_wg", law, (j->n + NB_TRI_WG_GROUP - 1) / NB_TRI_WG_GROUP);
         break;
-    case K_TRI1:
-        add_pass(j, gpu ? "md_tri1_pairs_gpu" : "md_tri1_pairs_wg", law, gpu ? gpu_groups : 1);
+    case K_TRI1:            /* B..F: mode A's pairs pass, float terms */
+        add_pass_of(j, gpu ? "md_tri1_pairs_gpu" : "md_tri1_pairs_wg", law,
+                    gpu ? gpu_groups : 1, j->mode != NB_PRECISION_H && !j->dbl);
         add_pass(j, gpu ? "md_tri1_sum_gpu" : "md_tri1_sum_wg", NULL, gpu ? gpu_groups : 1);
         break;
     case K_TRI2:
@@ -288,7 +312,7 @@ static void set_uniforms(const struct job *j, GLuint program)
     nb_gl_md_set_uniforms(&j->params, active);
     if ((active >> NB_LOC_TRI_TILES) & 1u)
         glUniform1i(NB_LOC_TRI_TILES, j->tiles);
-    if (j->fixed && ((active >> NB_LOC_PREC_SCALE) & 1u)) {
+    if (j->prec && ((active >> NB_LOC_PREC_SCALE) & 1u)) {
         float sa = ldexpf(1.0f, j->log2[0]), sp = ldexpf(1.0f, j->log2[1]);
         glUniform4f(NB_LOC_PREC_SCALE, sa, sa, sa, sp);
     }
@@ -309,12 +333,43 @@ static enum nb_status upload(struct job *j, int which, const void *data, size_t 
     return nb_gl_check(what, err);
 }
 
+/* The float table; in G also the double one, which the md_tri kernels
+ * read at B_COEFF's binding and md_precision.comp at B_DCOEFF's. */
 static enum nb_status upload_coefficients(struct job *j, struct nb_error *err)
 {
+    size_t pairs;
+    int square_gpu = j->v->kind == K_SQUARE && j->v->gpu;
     nb_gl_md_params(&j->params, j->sys);
-    return upload(j, B_COEFF, j->params.coeff,
-                  sizeof(float) * 8 * (size_t)(j->params.types * j->params.types),
+    pairs = (size_t)(j->params.types * j->params.types);
+    if (j->dbl && upload(j, square_gpu ? B_DCOEFF : B_COEFF, j->params.dcoeff,
+                         sizeof(double) * 8 * pairs, "triangular MD double coefficients",
+                         err) != NB_OK)
+        return err->status;
+    if (j->dbl && !square_gpu)
+        return NB_OK;
+    return upload(j, B_COEFF, j->params.coeff, sizeof(float) * 8 * pairs,
                   "triangular MD coefficients", err);
+}
+
+/* G: (x, y, z, type - 1) in double for the md_tri kernels, (x, y, z, q)
+ * for md_precision.comp. */
+static enum nb_status upload_double_positions(struct job *j, const double *x,
+                                              const float *qpos, const int32_t *type,
+                                              struct nb_error *err)
+{
+    double *d = nb_alloc(4 * j->n, sizeof *d, "triangular MD double positions", err);
+    int square_gpu = j->v->kind == K_SQUARE && j->v->gpu;
+    if (!d)
+        return err->status;
+    for (size_t i = 0; i < j->n; i++) {
+        for (int a = 0; a < 3; a++)
+            d[4 * i + a] = x[3 * i + a];
+        d[4 * i + 3] = square_gpu ? (double)qpos[4 * i + 3] : (double)type[i];
+    }
+    enum nb_status st = upload(j, square_gpu ? B_DPOS : B_TPOS, d, 32 * j->n,
+                               "triangular MD double positions", err);
+    free(d);
+    return st;
 }
 
 /* (x, y, z, type - 1 as int bits) for the md_tri kernels; for md_pairs,
@@ -336,7 +391,9 @@ static enum nb_status upload_particles(struct job *j, const double *x, struct nb
         else
             memcpy(&p[4 * i + 3], &type[i], sizeof type[i]);
     }
-    if (st == NB_OK)
+    if (st == NB_OK && j->dbl)
+        st = upload_double_positions(j, x, p, type, err);
+    if (st == NB_OK && (!j->dbl || pairs))
         st = upload(j, pairs ? B_QPOS : B_TPOS, p, 16 * n, "triangular MD positions", err);
     if (st == NB_OK && pairs)
         st = upload(j, B_TYPE, type, 4 * n, "triangular MD types", err);
@@ -348,7 +405,7 @@ static enum nb_status upload_particles(struct job *j, const double *x, struct nb
 static enum nb_status allocate(struct job *j, const double *x, struct nb_error *err)
 {
     if (upload_particles(j, x, err) != NB_OK || upload_coefficients(j, err) != NB_OK ||
-        upload(j, B_FORCE, NULL, (j->fixed ? 32 : 16) * j->n, "triangular MD forces",
+        upload(j, B_FORCE, NULL, (j->prec ? 32 : 16) * j->n, "triangular MD forces",
                err) != NB_OK)
         return err->status;
     if (j->v->kind == K_SQUARE && j->v->gpu &&
@@ -363,18 +420,19 @@ static enum nb_status allocate(struct job *j, const double *x, struct nb_error *
     return NB_OK;
 }
 
-/* Mode H: the int64 sums (F, sum u) finished as md_precision.c does. */
-static enum nb_status read_fixed(struct job *j, double *f, double *pe, int64_t *fixed,
-                                 struct nb_error *err)
+/* Modes B..H: the eight words of (F, sum u) per particle finished as
+ * md_precision.c does. */
+static enum nb_status read_states(struct job *j, double *f, double *pe, int64_t *fixed,
+                                  struct nb_error *err)
 {
-    int64_t *raw = nb_alloc(4 * j->n, sizeof *raw, "triangular MD readback", err);
+    uint32_t *raw = nb_alloc(8 * j->n, sizeof *raw, "triangular MD readback", err);
     if (!raw)
         return err->status;
     glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
     glBindBuffer(GL_SHADER_STORAGE_BUFFER, j->buf[B_FORCE]);
     glGetBufferSubData(GL_SHADER_STORAGE_BUFFER, 0, (GLsizeiptr)(32 * j->n), raw);
     if (nb_gl_check("reading triangular MD forces", err) == NB_OK)
-        nb_md_prec_finish(NB_PRECISION_H, raw, j->n, j->log2, f, pe, fixed);
+        nb_md_prec_finish(j->mode, raw, j->n, j->log2, f, pe, fixed);
     free(raw);
     return err->status;
 }
@@ -417,18 +475,21 @@ static enum nb_status run_passes(struct nb_gl *gl, struct job *j, GLuint *prog,
 }
 
 enum nb_status nb_md_tri_scales(struct nb_gl *gl, const struct nb_md_system *sys,
-                                const double *x, int log2[2], struct nb_error *err)
+                                const double *x, enum nb_precision mode, int log2[2],
+                                struct nb_error *err)
 {
     size_t n = sys->n;
     double seconds[2];
+    log2[0] = log2[1] = 0;
+    err->status = NB_OK;
+    if (check_system(sys, err) != NB_OK)
+        return err->status;
+    if (mode != NB_PRECISION_E && mode != NB_PRECISION_F && mode != NB_PRECISION_H)
+        return NB_OK;           /* unscaled: 2^0 */
     double *f = nb_alloc(3 * n + 3, sizeof *f, "triangular MD scales", err);
     double *pe = f ? nb_alloc(n + 1, sizeof *pe, "triangular MD scales", err) : NULL;
-    err->status = NB_OK;
-    log2[0] = log2[1] = 0;
-    if (pe && check_system(sys, err) == NB_OK)
-        nb_md_prec_forces(gl, sys, x, NB_PRECISION_H, f, pe, seconds, NULL, log2, err);
-    else if (!pe)
-        err->status = NB_ERR_NOMEM;
+    if (pe)
+        nb_md_prec_forces(gl, sys, x, mode, f, pe, seconds, NULL, log2, err);
     free(f);
     free(pe);
     return err->status;
@@ -455,12 +516,17 @@ enum nb_status nb_md_tri_forces_prec(struct nb_gl *gl, const struct nb_md_system
     *seconds = 0.0;
     if (find_variant(variant, &j.v, err) != NB_OK || check_system(sys, err) != NB_OK)
         return err->status;
-    if (mode != NB_PRECISION_A && mode != NB_PRECISION_H)
-        return nb_error_set(err, NB_ERR_UNSUPPORTED, "triangular MD: precision %s is not "
-                            "built (A: float sums, H: int64 fixed point)",
-                            nb_precision_name(mode));
-    j.fixed = mode == NB_PRECISION_H;
-    if (j.fixed && nb_prec_supported(mode, err) != NB_OK)
+    if ((int)mode < NB_PRECISION_A || (int)mode > NB_PRECISION_H)
+        return nb_error_set(err, NB_ERR_ARGS, "triangular MD: precision %d is not a mode "
+                            "(A..H)", (int)mode);
+    if (mode == NB_PRECISION_G && sys->pot->law == NB_LAW_IONIC)
+        return nb_error_set(err, NB_ERR_UNSUPPORTED, "triangular MD: precision G (double "
+                            "pair terms) needs pow in double, which GLSL lacks; the ionic "
+                            "law has G only on the CPU (lj has it here)");
+    j.mode = mode;
+    j.prec = mode != NB_PRECISION_A;
+    j.dbl = mode == NB_PRECISION_G;
+    if (j.prec && nb_prec_supported(mode, err) != NB_OK)
         return err->status;
     j.sys = sys;
     j.n = sys->n;
@@ -474,16 +540,17 @@ enum nb_status nb_md_tri_forces_prec(struct nb_gl *gl, const struct nb_md_system
             return err->status;
     if (j.n == 0)
         return NB_OK;
-    if (j.fixed && scale_log2) {
+    int scaled = mode == NB_PRECISION_E || mode == NB_PRECISION_F || mode == NB_PRECISION_H;
+    if (scaled && scale_log2) {
         j.log2[0] = scale_log2[0];
         j.log2[1] = scale_log2[1];
-    } else if (j.fixed && nb_md_tri_scales(gl, sys, x, j.log2, err) != NB_OK) {
+    } else if (scaled && nb_md_tri_scales(gl, sys, x, mode, j.log2, err) != NB_OK) {
         return err->status;
     }
     while (glGetError() != GL_NO_ERROR)
         ;                       /* errors of earlier calls are not ours */
     if (allocate(&j, x, err) == NB_OK && run_passes(gl, &j, prog, seconds, err) == NB_OK)
-        (void)(j.fixed ? read_fixed(&j, f, pe, fixed, err) : read_forces(&j, f, pe, err));
+        (void)(j.prec ? read_states(&j, f, pe, fixed, err) : read_forces(&j, f, pe, err));
     glDeleteBuffers(B_COUNT, j.buf);
     return err->status;
 }

@@ -41,28 +41,35 @@ enum nb_status nb_md_tri_forces(struct nb_gl *gl, const struct nb_md_system *sys
                                 const double *x, const char *variant, double *f,
                                 double *pe, double *seconds, struct nb_error *err);
 
-/* The same with an accumulation mode: NB_PRECISION_A (float sums, as
- * nb_md_tri_forces) or NB_PRECISION_H, every pair term rounded once to
- * int64 fixed point at the scales 2^scale_log2[0] (forces) and
- * 2^scale_log2[1] (energies) and summed exactly: every variant gives the
- * square loop's int64 sums, and nb_md_prec_forces' in mode H, bit for
- * bit.  scale_log2 NULL: measured in the call (nb_md_tri_scales, not
- * timed).  fixed (4n: F_x, F_y, F_z, sum u per particle, units 2^-k; may
- * be NULL) receives H's raw sums.  tri3-wg holds n <= NB_TRI_WG_MAX_H in
- * H (its shared reactions are int64).  NB_ERR_UNSUPPORTED for another
- * mode, or H without GL_ARB_gpu_shader_int64; otherwise as above. */
+/* The same with an accumulation mode (seed 004 Table 1): NB_PRECISION_A
+ * (float sums, as nb_md_tri_forces) or B..H, every partial sum an
+ * accumulator state of glsl/accumulate.glsl (B double sums, C Takahashi-
+ * Iitaka, D Nitadori, E modified Nitadori, F Narumi, G double pair terms
+ * and sums, H int64 fixed point), finished on the host as
+ * nb_md_prec_forces does.  E, F and H scale the terms by 2^scale_log2[0]
+ * (forces) and 2^scale_log2[1] (energies); scale_log2 NULL: measured in
+ * the call (nb_md_tri_scales, not timed); ignored by the other modes.  H
+ * rounds each pair term once to int64 and sums exactly: every variant
+ * gives the square loop's int64 sums, and nb_md_prec_forces' in mode H,
+ * bit for bit; fixed (4n: F_x, F_y, F_z, sum u per particle, units 2^-k;
+ * may be NULL; H only) receives them.  tri3-wg holds n <= NB_TRI_WG_MAX_H
+ * in B..H (its shared reactions are eight-word states).
+ * NB_ERR_UNSUPPORTED for G with the ionic law (GLSL has no double pow), or
+ * or H without GL_ARB_gpu_shader_int64; NB_ERR_ARGS for a value outside A..H;
+ * otherwise as above. */
 enum nb_status nb_md_tri_forces_prec(struct nb_gl *gl, const struct nb_md_system *sys,
                                      const double *x, const char *variant,
                                      enum nb_precision mode, const int scale_log2[2],
                                      double *f, double *pe, int64_t *fixed,
                                      double *seconds, struct nb_error *err);
 
-/* Mode H's scales for sys at x, exactly md_precision.c's (it runs
- * nb_md_prec_forces in mode H: the magnitude pass, the rule
- * nb_prec_scales_measured, and the H kernel, whose sums it drops):
- * log2[0] forces, log2[1] energies.  Errors: those of nb_md_tri_forces'
- * system checks and of nb_md_prec_forces. */
+/* The scales of mode E, F or H for sys at x, exactly md_precision.c's (it
+ * runs nb_md_prec_forces in that mode: the magnitude pass, the rule
+ * nb_prec_scales_measured, and the mode's kernel, whose sums it drops):
+ * log2[0] forces, log2[1] energies; 0 and 0 for the other modes.  Errors:
+ * those of nb_md_tri_forces' system checks and of nb_md_prec_forces. */
 enum nb_status nb_md_tri_scales(struct nb_gl *gl, const struct nb_md_system *sys,
-                                const double *x, int log2[2], struct nb_error *err);
+                                const double *x, enum nb_precision mode, int log2[2],
+                                struct nb_error *err);
 
 #endif

@@ -181,49 +181,63 @@ static const struct nb_program_desc catalogue[] = {
 #define MD_TRI_SUM(name, group, extra, file)                                 \
     { "md_tri" name, "#define NB_GROUP " group "\n" extra, { 0 },           \
       { "md_tri.glsl", file }, NB_STAGE_COMPUTE }
-    /* Accumulation mode H (int64 fixed point), "_h": the law programs and
-     * the sum passes (tri1 and tri3-gpu with int64 scratch).
-     * Four files at most, so nb_precision.h's one constant accumulate.glsl
-     * needs comes in the defines. */
+    /* Accumulation modes B..H (seed 004 Table 1), "_<m>": the law programs
+     * and the sum passes.  B..F's tri1 pairs pass is mode A's (float
+     * terms); H's stores int64 terms, G's double terms (lj only: the ionic
+     * law needs a double pow).  tri3-gpu keeps eight-word states in its
+     * scratch.  Four files at most, so the constants of nb_precision.h
+     * that accumulate.glsl needs come in the defines. */
 #define NB_TRI_STR2(x) #x
 #define NB_TRI_STR(x) NB_TRI_STR2(x)
-#define MD_TRI_H_DEFINES                                                     \
-    "#define NB_PRECISION_H\n#define NB_PREC_NO_BUFFER\n#define NB_LOC_PREC_SCALE " \
-    NB_TRI_STR(NB_LOC_PREC_SCALE) "\n"
-#define MD_TRI_H(name, law, LAW, group, extra, file)                         \
-    { "md_tri" name "_" law "_h", "#define NB_MD_" LAW "\n#define NB_GROUP " group "\n" \
-      MD_TRI_H_DEFINES extra, { 0 },                                         \
+#define MD_TRI_M_DEFINES(M)                                                  \
+    "#define NB_PRECISION_" M "\n#define NB_PREC_NO_BUFFER\n#define NB_LOC_PREC_SCALE " \
+    NB_TRI_STR(NB_LOC_PREC_SCALE) "\n#define NB_LARGE_SHIFT " NB_TRI_STR(NB_LARGE_SHIFT) \
+    "\n#define NB_LOWER_SHIFT " NB_TRI_STR(NB_LOWER_SHIFT) "\n#define NB_LOWER_FACTOR_LOG2 " \
+    NB_TRI_STR(NB_LOWER_FACTOR_LOG2) "\n"
+#define MD_TRI_M(name, law, LAW, m, M, group, extra, file)                   \
+    { "md_tri" name "_" law "_" m, "#define NB_MD_" LAW "\n#define NB_GROUP " group "\n" \
+      MD_TRI_M_DEFINES(M) extra, { 0 },                                      \
       { "accumulate.glsl", "md_law.glsl", "md_tri.glsl", file }, NB_STAGE_COMPUTE }
-#define MD_TRI_LAW_H(law, LAW)                                               \
-    MD_TRI_H("_square_wg", law, LAW, "NB_TRI_WG_GROUP", "", "md_tri_square.comp"), \
-    MD_TRI_H("1_pairs_wg", law, LAW, "NB_TRI_WG_GROUP", "#define NB_TRI_PASS_PAIRS\n" \
-             "#define NB_TRI_SCRATCH_FIXED\n", "md_tri1.comp"),              \
-    MD_TRI_H("1_pairs_gpu", law, LAW, "NB_TRI_GPU_GROUP", "#define NB_TRI_PASS_PAIRS\n" \
-             "#define NB_TRI_SCRATCH_FIXED\n", "md_tri1.comp"),              \
-    MD_TRI_H("2_wg", law, LAW, "NB_TRI_WG_GROUP", "#define NB_TRI_PASS_ROWS\n" \
+#define MD_TRI_LAW_M(law, LAW, m, M, tiles_extra)                            \
+    MD_TRI_M("_square_wg", law, LAW, m, M, "NB_TRI_WG_GROUP", "", "md_tri_square.comp"), \
+    MD_TRI_M("2_wg", law, LAW, m, M, "NB_TRI_WG_GROUP", "#define NB_TRI_PASS_ROWS\n" \
              "#define NB_TRI_PASS_COLUMNS\n#define NB_TRI_COHERENT coherent\n", \
              "md_tri2.comp"),                                                \
-    MD_TRI_H("2_rows_gpu", law, LAW, "NB_TRI_GPU_GROUP", "#define NB_TRI_PASS_ROWS\n", \
+    MD_TRI_M("2_rows_gpu", law, LAW, m, M, "NB_TRI_GPU_GROUP", "#define NB_TRI_PASS_ROWS\n", \
              "md_tri2.comp"),                                                \
-    MD_TRI_H("3_wg", law, LAW, "NB_TRI_WG_GROUP", "#define NB_TRI_COEFF_GLOBAL\n", \
+    MD_TRI_M("3_wg", law, LAW, m, M, "NB_TRI_WG_GROUP", "#define NB_TRI_COEFF_GLOBAL\n", \
              "md_tri3.comp"),                                                \
-    MD_TRI_H("3_tiles", law, LAW, "NB_TRI_TILE_GROUP", "#define NB_TRI_SCRATCH_FIXED\n", \
-             "md_tri3_tiles.comp")
-#define MD_TRI_SUM_H(name, group, extra, file)                               \
-    { "md_tri" name "_h", "#define NB_GROUP " group "\n" MD_TRI_H_DEFINES extra, { 0 }, \
+    MD_TRI_M("3_tiles", law, LAW, m, M, "NB_TRI_TILE_GROUP",                 \
+             "#define NB_TRI_SCRATCH_STATES\n" tiles_extra, "md_tri3_tiles.comp")
+#define MD_TRI_PAIRS_M(law, LAW, m, M, extra)                                \
+    MD_TRI_M("1_pairs_wg", law, LAW, m, M, "NB_TRI_WG_GROUP", "#define NB_TRI_PASS_PAIRS\n" \
+             extra, "md_tri1.comp"),                                         \
+    MD_TRI_M("1_pairs_gpu", law, LAW, m, M, "NB_TRI_GPU_GROUP", "#define NB_TRI_PASS_PAIRS\n" \
+             extra, "md_tri1.comp")
+#define MD_TRI_SUM_M(name, m, M, group, extra, file)                         \
+    { "md_tri" name "_" m, "#define NB_GROUP " group "\n" MD_TRI_M_DEFINES(M) extra, { 0 }, \
       { "accumulate.glsl", "md_tri.glsl", file }, NB_STAGE_COMPUTE }
+#define MD_TRI_SUMS_M(m, M, tri1_extra)                                      \
+    MD_TRI_SUM_M("1_sum_wg", m, M, "NB_TRI_WG_GROUP", tri1_extra, "md_tri1.comp"), \
+    MD_TRI_SUM_M("1_sum_gpu", m, M, "NB_TRI_GPU_GROUP", tri1_extra, "md_tri1.comp"), \
+    MD_TRI_SUM_M("2_columns_gpu", m, M, "NB_TRI_GPU_GROUP", "#define NB_TRI_PASS_COLUMNS\n", \
+                 "md_tri2.comp"),                                            \
+    MD_TRI_SUM_M("3_reduce", m, M, "NB_TRI_GPU_GROUP", "#define NB_TRI_SCRATCH_STATES\n", \
+                 "md_tri3_reduce.comp")
+#define MD_TRI_MODE(m, M)                                                    \
+    MD_TRI_LAW_M("ionic", "IONIC", m, M, ""), MD_TRI_LAW_M("lj", "LJ", m, M, ""), \
+    MD_TRI_SUMS_M(m, M, "")
     MD_TRI_LAW("ionic", "IONIC"),
     MD_TRI_LAW("lj", "LJ"),
-    MD_TRI_LAW_H("ionic", "IONIC"),
-    MD_TRI_LAW_H("lj", "LJ"),
-    MD_TRI_SUM_H("1_sum_wg", "NB_TRI_WG_GROUP", "#define NB_TRI_SCRATCH_FIXED\n",
-                 "md_tri1.comp"),
-    MD_TRI_SUM_H("1_sum_gpu", "NB_TRI_GPU_GROUP", "#define NB_TRI_SCRATCH_FIXED\n",
-                 "md_tri1.comp"),
-    MD_TRI_SUM_H("2_columns_gpu", "NB_TRI_GPU_GROUP", "#define NB_TRI_PASS_COLUMNS\n",
-                 "md_tri2.comp"),
-    MD_TRI_SUM_H("3_reduce", "NB_TRI_GPU_GROUP", "#define NB_TRI_SCRATCH_FIXED\n",
-                 "md_tri3_reduce.comp"),
+    MD_TRI_MODE("b", "B"), MD_TRI_MODE("c", "C"), MD_TRI_MODE("d", "D"),
+    MD_TRI_MODE("e", "E"), MD_TRI_MODE("f", "F"),
+    MD_TRI_LAW_M("lj", "LJ", "g", "G", "#define NB_TRI_COEFF_GLOBAL\n"),
+    MD_TRI_PAIRS_M("lj", "LJ", "g", "G", ""),
+    MD_TRI_SUMS_M("g", "G", ""),
+    MD_TRI_LAW_M("ionic", "IONIC", "h", "H", ""), MD_TRI_LAW_M("lj", "LJ", "h", "H", ""),
+    MD_TRI_PAIRS_M("ionic", "IONIC", "h", "H", "#define NB_TRI_SCRATCH_FIXED\n"),
+    MD_TRI_PAIRS_M("lj", "LJ", "h", "H", "#define NB_TRI_SCRATCH_FIXED\n"),
+    MD_TRI_SUMS_M("h", "H", "#define NB_TRI_SCRATCH_FIXED\n"),
     MD_TRI_SUM("1_sum_wg", "NB_TRI_WG_GROUP", "", "md_tri1.comp"),
     MD_TRI_SUM("1_sum_gpu", "NB_TRI_GPU_GROUP", "", "md_tri1.comp"),
     MD_TRI_SUM("2_columns_gpu", "NB_TRI_GPU_GROUP", "#define NB_TRI_PASS_COLUMNS\n",
@@ -232,10 +246,13 @@ static const struct nb_program_desc catalogue[] = {
 #undef MD_TRI
 #undef MD_TRI_LAW
 #undef MD_TRI_SUM
-#undef MD_TRI_H
-#undef MD_TRI_LAW_H
-#undef MD_TRI_SUM_H
-#undef MD_TRI_H_DEFINES
+#undef MD_TRI_M_DEFINES
+#undef MD_TRI_M
+#undef MD_TRI_LAW_M
+#undef MD_TRI_PAIRS_M
+#undef MD_TRI_SUM_M
+#undef MD_TRI_SUMS_M
+#undef MD_TRI_MODE
     MD_PRECISION_FLOAT("lj", "LJ"), MD_PRECISION("lj", "LJ", "g", "G"),
     MD_PRECISION_FLOAT("ljc_constant", "LJC_CONSTANT"),
     MD_PRECISION("ljc_constant", "LJC_CONSTANT", "g", "G"),

@@ -943,8 +943,10 @@ START_TEST(test_precision_report)
 END_TEST
 
 /* glnbody newton3 --precision H: the int64 kernels, each row's sums equal
- * to its square loop's bit for bit (dF 0); another mode or a bad letter
- * is an argument error (exit 2) naming it. */
+ * to its square loop's bit for bit (dF 0); E (ionic) and G (LJ fcc) run
+ * every asked variant, near their square loop; G with the ionic law (no
+ * double pow in GLSL) or a bad letter is an argument error (exit 2)
+ * naming it. */
 START_TEST(test_newton3_precision)
 {
     struct cli_run r;
@@ -964,7 +966,27 @@ START_TEST(test_newton3_precision)
     }
     ck_assert_int_eq(rows, 3);
     cli_run_free(&r);
-    static const char *const bad[][2] = { { "B", "not B" }, { "Q", "'Q'" } };
+    static const char *const modes[][4] = {
+        { "e", "ionic", "precision E", "2" }, { "G", "fcc", "precision G", "2" } };
+    for (size_t k = 0; k < sizeof modes / sizeof modes[0]; k++) {
+        RUN(&r, "newton3", "--cells", modes[k][3], "--runs", "1", "--warmup", "0", "--ic",
+            modes[k][1], "--precision", modes[k][0], "--variants", "tri2-gpu,tri3-wg,tri3-gpu");
+        assert_success(&r);
+        ck_assert_msg(strstr(r.out, modes[k][2]), "%s", r.out);
+        int ran = 0;
+        for (const char *line = strstr(r.out, "\ntri"); line; line = strstr(line + 1, "\ntri")) {
+            double dev = 1.0;
+            const char *last = line + 1;
+            for (const char *c = line + 1; *c && *c != '\n'; c++)
+                if (*c == ' ')
+                    last = c + 1;
+            ck_assert_msg(sscanf(last, "%lf", &dev) == 1 && dev < 1e-5, "row: %.60s", line + 1);
+            ran++;
+        }
+        ck_assert_int_eq(ran, 3);
+        cli_run_free(&r);
+    }
+    static const char *const bad[][2] = { { "G", "double" }, { "Q", "'Q'" } };
     for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
         RUN(&r, "newton3", "--precision", bad[k][0]);
         assert_failure(&r, 2, (const char *const[]){ "precision", bad[k][1], NULL });

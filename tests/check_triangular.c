@@ -350,7 +350,7 @@ START_TEST(fixed_point_bit_identical)
         solution_alloc(&prec, n);
         ck_assert_msg(nb_md_prec_forces(gl, &sys, p.x, NB_PRECISION_H, prec.f, prec.pe, secs,
                                         want, log2, &err) == NB_OK, "%s", err.message);
-        ck_assert_msg(nb_md_tri_scales(gl, &sys, p.x, measured, &err) == NB_OK, "%s",
+        ck_assert_msg(nb_md_tri_scales(gl, &sys, p.x, NB_PRECISION_H, measured, &err) == NB_OK, "%s",
                       err.message);
         ck_assert_int_eq(measured[0], log2[0]);
         ck_assert_int_eq(measured[1], log2[1]);
@@ -398,8 +398,9 @@ START_TEST(fixed_point_bit_identical)
 }
 END_TEST
 
-/* Mode H's refusals: another mode, and tri3-wg above NB_TRI_WG_MAX_H (its
- * shared reactions are int64), naming the limit. */
+/* The modes' refusals: G with the ionic law (GLSL has no double pow),
+ * naming why, and tri3-wg above NB_TRI_WG_MAX_H in H and B (its shared
+ * reactions are eight-word states), naming the limit. */
 START_TEST(fixed_point_refusals)
 {
     struct nb_particles p = { 0 };
@@ -414,16 +415,123 @@ START_TEST(fixed_point_refusals)
     md_random_potential(&pot, NB_LAW_IONIC, 2, 0.0, 0, seed);
     md_system_of(&sys, &p, &pot, &box, 0);
     solution_alloc(&out, p.n);
-    ck_assert_int_eq(nb_md_tri_forces_prec(gl, &sys, p.x, "tri2-gpu", NB_PRECISION_B, log2,
+    ck_assert_int_eq(nb_md_tri_forces_prec(gl, &sys, p.x, "tri2-gpu", NB_PRECISION_G, log2,
                                            out.f, out.pe, NULL, &seconds, &err),
                      NB_ERR_UNSUPPORTED);
-    ck_assert_msg(strstr(err.message, "precision B"), "%s", err.message);
-    ck_assert_int_eq(nb_md_tri_forces_prec(gl, &sys, p.x, "tri3-wg", NB_PRECISION_H, log2,
-                                           out.f, out.pe, NULL, &seconds, &err),
-                     NB_ERR_LIMIT);
-    ck_assert_msg(strstr(err.message, "NB_TRI_WG_MAX_H"), "%s", err.message);
+    ck_assert_msg(strstr(err.message, "precision G") && strstr(err.message, "double") &&
+                  strstr(err.message, "ionic"), "%s", err.message);
+    for (int m = NB_PRECISION_B; m <= NB_PRECISION_H; m += NB_PRECISION_H - NB_PRECISION_B) {
+        ck_assert_int_eq(nb_md_tri_forces_prec(gl, &sys, p.x, "tri3-wg", (enum nb_precision)m,
+                                               log2, out.f, out.pe, NULL, &seconds, &err),
+                         NB_ERR_LIMIT);
+        ck_assert_msg(strstr(err.message, "NB_TRI_WG_MAX_H"), "%s", err.message);
+    }
     solution_free(&out);
     nb_particles_free(&p);
+}
+END_TEST
+
+/* Modes B..G (_i = 0..5): every variant against the CPU in double and
+ * against the square loop of the same mode and scale (square-wg for the
+ * -wg variants, md_precision.comp's kernel for the -gpu ones), within
+ * check_md_precision.c's bound of the mode: per particle and component
+ * |dF| <= bound S_i with S_i = sum_j |F_ij| counted part by part, bound
+ * 2e-6 (B, C, D, F: only each float pair term's own rounding survives the
+ * sum), 4e-6 (E: plus ls's rounding of up to N errors of ulp(LARGE) / 2)
+ * and 1e-12 (G: double pair terms and sums); the energies alike against
+ * sum_j |u_ij| / 2.  The kernels sum in other orders than the square loop
+ * (tri2's columns after its rows, tri3's merges of partial states), so
+ * they agree with it to the bound, not bit for bit.  Ionic and LJ (G: LJ
+ * only), sizes 1-3, 97 (one partial work group) and 521 (prime: two
+ * tri3-gpu tiles, padded; past the flushes every 128 terms).  E and F take
+ * the scales nb_md_tri_scales measures (md_precision.c's), once per
+ * system, and give the same result when the call measures them itself. */
+static const size_t mode_sizes[] = { 1, 2, 3, 97, 521 };
+
+static double mode_bound(enum nb_precision mode)
+{
+    return mode == NB_PRECISION_G ? 1e-12 : mode == NB_PRECISION_E ? 4e-6 : 2e-6;
+}
+
+/* got against want within the mode's bound on ref's scales. */
+static void assert_mode_close(const struct solution *got, const struct solution *want,
+                              const struct solution *ref, double bound, const char *what)
+{
+    for (size_t i = 0; i < ref->n; i++) {
+        for (int a = 0; a < 3; a++)
+            ck_assert_msg(fabs(got->f[3 * i + a] - want->f[3 * i + a]) <=
+                          bound * ref->f_abs[i], "%s: F[%zu][%d] = %.15g, expected %.15g "
+                          "(S_i %.3g, seed %llu)", what, i, a, got->f[3 * i + a],
+                          want->f[3 * i + a], ref->f_abs[i], (unsigned long long)seed);
+        ck_assert_msg(fabs(got->pe[i] - want->pe[i]) <= bound * ref->u_abs[i],
+                      "%s: pe[%zu] = %.15g, expected %.15g (scale %.3g, seed %llu)", what, i,
+                      got->pe[i], want->pe[i], ref->u_abs[i], (unsigned long long)seed);
+    }
+}
+
+static void run_mode(const struct nb_md_system *sys, const double *x, const char *variant,
+                     enum nb_precision mode, const int log2[2], struct solution *out,
+                     const char *what)
+{
+    struct nb_error err = { 0 };
+    double seconds = -1.0;
+    solution_alloc(out, sys->n);
+    ck_assert_msg(nb_md_tri_forces_prec(gl, sys, x, variant, mode, log2, out->f, out->pe,
+                                        NULL, &seconds, &err) == NB_OK, "%s: %s", what,
+                  err.message);
+    ck_assert_msg(seconds >= 0.0 && isfinite(seconds), "%s: %g s", what, seconds);
+}
+
+START_TEST(modes_match_square_and_cpu)
+{
+    enum nb_precision mode = (enum nb_precision)(NB_PRECISION_B + _i);
+    const char *const *names = nb_md_tri_variants();
+    double bound = mode_bound(mode);
+    for (int l = 0; l < 2; l++) {
+        enum nb_md_law law = l == 0 ? NB_LAW_LJ : NB_LAW_IONIC;
+        if (mode == NB_PRECISION_G && law == NB_LAW_IONIC)
+            continue;           /* refused: fixed_point_refusals */
+        for (size_t k = 0; k < COUNT(mode_sizes); k++) {
+            struct nb_particles p = { 0 };
+            struct nb_md_box box;
+            struct nb_md_potential pot;
+            struct nb_md_system sys;
+            struct nb_error err = { 0 };
+            struct solution ref, square[2];
+            uint64_t s = seed + 613 * k + 7 * (uint64_t)_i + (uint64_t)l;
+            int types = 1 + (int)(s % 4), log2[2];
+            size_t n = mode_sizes[k];
+            char what[128];
+            make_particles(&p, &box, n, types, s);
+            md_random_potential(&pot, law, types, 0.0, 0, s);
+            md_system_of(&sys, &p, &pot, &box, 0);
+            reference(&sys, p.x, &ref);
+            ck_assert_msg(nb_md_tri_scales(gl, &sys, p.x, mode, log2, &err) == NB_OK, "%s",
+                          err.message);
+            for (int gpu = 0; gpu < 2; gpu++) {
+                snprintf(what, sizeof what, "%s %s n=%zu types=%d %s", nb_precision_name(mode),
+                         nb_md_law_name(law), n, types, gpu ? "square-gpu" : "square-wg");
+                run_mode(&sys, p.x, gpu ? "square-gpu" : "square-wg", mode, log2, &square[gpu],
+                         what);
+                assert_mode_close(&square[gpu], &ref, &ref, bound, what);
+            }
+            for (size_t v = 0; names[v]; v++) {
+                struct solution out;
+                snprintf(what, sizeof what, "%s %s n=%zu types=%d %s", nb_precision_name(mode),
+                         nb_md_law_name(law), n, types, names[v]);
+                /* tri2-gpu measures its own scales: the same */
+                run_mode(&sys, p.x, names[v], mode, strcmp(names[v], "tri2-gpu") ? log2 : NULL,
+                         &out, what);
+                assert_mode_close(&out, &ref, &ref, bound, what);
+                assert_mode_close(&out, &square[!one_work_group(names[v])], &ref, bound, what);
+                solution_free(&out);
+            }
+            solution_free(&square[0]);
+            solution_free(&square[1]);
+            solution_free(&ref);
+            nb_particles_free(&p);
+        }
+    }
 }
 END_TEST
 
@@ -439,6 +547,7 @@ static Suite *triangular_suite(void)
     tcase_add_test(tc, other_systems_refused);
     tcase_add_loop_test(tc, fixed_point_bit_identical, 0, 2);
     tcase_add_test(tc, fixed_point_refusals);
+    tcase_add_loop_test(tc, modes_match_square_and_cpu, 0, NB_PRECISION_G - NB_PRECISION_B + 1);
     suite_add_tcase(s, tc);
     return s;
 }
