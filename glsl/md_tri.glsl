@@ -296,6 +296,18 @@ void nb_tri_put_slot(int k, vec4 a)
 }
 #endif
 
+/* i's position in tri3's pair loops, from the invocation's array pi[] of
+ * them; G reads it from the buffer at each use instead: NVIDIA's driver
+ * 580 on the SPIR-V path gave tri3's G kernels, which kept the double
+ * positions in that private array, errors of float size (2.7e-5 of F for
+ * a single pair on the H200), where its GLSL path and llvmpipe were
+ * exact to 1e-15.  i < n wherever the term counts. */
+#ifdef NB_PRECISION_G
+#define NB_TRI_PI(r, i) tpos[min(i, n - 1)]
+#else
+#define NB_TRI_PI(r, i) pi[r]
+#endif
+
 /* An empty stored sum. */
 NB_TRI_STORED nb_tri_zero()
 {

@@ -61,7 +61,7 @@ void main()
         for (int r = 0; r < NB_TRI3_IPT; r++) {
             int j = local + NB_GROUP * r + k;
             if (j < n) {
-                NB_TRI_PAIR t = nb_tri_pair(pi[r], tpos[j], row[r], true);
+                NB_TRI_PAIR t = nb_tri_pair(NB_TRI_PI(r, j - k), tpos[j], row[r], true);
                 nb_tri_add_stored(sum[r], t);
                 nb_tri_add_stored(force_j[j], nb_tri_reaction(t));
             }

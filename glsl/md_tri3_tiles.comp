@@ -75,7 +75,7 @@ void main()
             for (int r = 0; r < NB_TRI_TILE_IPT; r++) {
                 int i = I * NB_TRI_TILE + local + NB_GROUP * r;
                 bool counted = i < n && j < n && (d != 0 || j > i);
-                NB_TRI_PAIR t = nb_tri_pair(pi[r], pj, row[r], counted);
+                NB_TRI_PAIR t = nb_tri_pair(NB_TRI_PI(r, i), pj, row[r], counted);
                 nb_tri_add_stored(sum[r], t);
                 nb_tri_add(reaction, nb_tri_reaction(t));
             }

@@ -445,8 +445,18 @@ END_TEST
  * only), sizes 1-3, 97 (one partial work group) and 521 (prime: two
  * tri3-gpu tiles, padded; past the flushes every 128 terms).  E and F take
  * the scales nb_md_tri_scales measures (md_precision.c's), once per
- * system, and give the same result when the call measures them itself. */
+ * system, and give the same result when the call measures them itself.
+ * G's positions are moved off the float grid (off_float_grid), so that a
+ * kernel that rounds a double position to float anywhere fails its bound. */
 static const size_t mode_sizes[] = { 1, 2, 3, 97, 521 };
+
+/* Each coordinate moved by a few 1e-9, which float cannot hold (its ulp
+ * near 1-10 is 1e-7 to 1e-6). */
+static void off_float_grid(struct nb_particles *p)
+{
+    for (size_t k = 0; k < 3 * p->n; k++)
+        p->x[k] += 1e-9 * (double)((int)(k % 11) - 5);
+}
 
 static double mode_bound(enum nb_precision mode)
 {
@@ -503,6 +513,8 @@ START_TEST(modes_match_square_and_cpu)
             size_t n = mode_sizes[k];
             char what[128];
             make_particles(&p, &box, n, types, s);
+            if (mode == NB_PRECISION_G)
+                off_float_grid(&p);
             md_random_potential(&pot, law, types, 0.0, 0, s);
             md_system_of(&sys, &p, &pot, &box, 0);
             reference(&sys, p.x, &ref);
