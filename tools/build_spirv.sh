@@ -10,14 +10,14 @@ command -v "$glslang" >/dev/null 2>&1 || {
 work=build/glsl
 rm -rf "$work" && mkdir -p "$work" "$out"
 GLNBODY_SHADER_DIR=. "$bin" shaders --emit "$work" > "$work/list"
-count=0
-while read -r src; do
-    name=$(basename "$src")
-    if ! log=$("$glslang" -G --quiet -o "$out/$name.spv" "$src" 2>&1); then
+# One glslangValidator per processor: the stages are independent.  A stage
+# that fails prints its log and stops xargs (exit 255), failing the build.
+jobs=$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 2)
+xargs -P "$jobs" -I{} sh -c '
+    src=$1 glslang=$2 out=$3
+    if ! "$glslang" -G --quiet -o "$out/$(basename "$src").spv" "$src" > "$src.log" 2>&1; then
         echo "build_spirv: $src (assembled from glsl/) does not compile:" >&2
-        echo "$log" >&2
-        exit 1
-    fi
-    count=$((count + 1))
-done < "$work/list"
-echo "build_spirv: $count shader stages compiled to $out/"
+        cat "$src.log" >&2
+        exit 255
+    fi' sh {} "$glslang" "$out" < "$work/list"
+echo "build_spirv: $(wc -l < "$work/list") shader stages compiled to $out/"
