@@ -3,9 +3,9 @@
 # suites, then f_err, f_offset and interactions/s of every accumulation
 # mode (Figs. 10-12) for each system and pipeline, as CSV in $OUT, and the
 # accumulation modes in runs: Hermite block steps, MD on the device and
-# the Newton's-third-law kernels in every mode.  Two parts, each under the device's
-# ten minutes a call ("reports", "runs"; default both).  From the
-# project root:
+# the Newton's-third-law kernels in every mode.  Two parts, each well
+# under the device's ten minutes a call ("reports", "runs"; default both,
+# about 90 s on the H200).  From the project root:
 #   run(command="bash tools/device_precision.sh reports", kind="nvidia-h200",
 #       carry=[".gl", "glnbody", "spirv", "tests"])
 # then here: unpack precision_<part>.tgz and
