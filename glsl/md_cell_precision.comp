@@ -1,7 +1,7 @@
 /* md_cell_precision.comp - the MD force through cell lists with a
  * selectable accumulation (seed 004 Table 1, modes B-H, and M: magnitude
  * sums): md_cellforce.comp's walk of the 27 cells around each particle's
- * own, over md_cells.comp's cell-sorted order (one invocation per sorted
+ * own (md_cell_walk.glsl), over md_cells.comp's cell-sorted order (one invocation per sorted
  * slot), with md_precision.comp's pair terms: md_law.glsl's nb_md_term
  * from the sorted float positions, and for G nb_md_pair_double from the
  * double positions, read by particle index.  The result goes to the
@@ -28,15 +28,6 @@ layout(location = NB_LOC_MD_RC2) uniform float rc2;
 layout(location = NB_LOC_MD_LAW) uniform vec4 law;
 layout(location = NB_LOC_MD_SIGMOID) uniform vec4 sigmoid;
 layout(location = NB_LOC_MD_TYPES) uniform int ntypes;
-layout(location = NB_LOC_MD_CELLS) uniform ivec3 cells;
-layout(location = NB_LOC_MD_PERIODIC) uniform ivec3 periodic;
-
-layout(std430, binding = NB_BIND_MD_SPOS) readonly buffer SortedPositions { vec4 spos[]; };
-layout(std430, binding = NB_BIND_MD_STYPE) readonly buffer SortedTypes { int stype[]; };
-layout(std430, binding = NB_BIND_MD_PERM) readonly buffer Permutation { int perm[]; };
-layout(std430, binding = NB_BIND_MD_CELL_OF) readonly buffer CellOf { int cell_of[]; };
-layout(std430, binding = NB_BIND_MD_CELL_COUNT) readonly buffer CellCount { int cell_count[]; };
-layout(std430, binding = NB_BIND_MD_CELL_START) readonly buffer CellStart { int cell_start[]; };
 
 #if defined(NB_PRECISION_G)
 #define POS dvec4
@@ -50,22 +41,6 @@ layout(std430, binding = NB_BIND_MD_COEFF) readonly buffer Coeffs { vec4 coeff[]
 #endif
 
 shared COEFF pair_coeff[2 * NB_MD_MAX_TYPES * NB_MD_MAX_TYPES];
-
-/* Slots [begin, end) of neighbour nb (0..26: dz, dy, dx from -1 to 1, as
- * md_cellforce.comp) of cell c; empty beyond an open edge. */
-void neighbour_slots(ivec3 c, int nb, out int begin, out int end)
-{
-    ivec3 nc = c + ivec3(nb % 3, (nb / 3) % 3, nb / 9) - 1;
-    bvec3 out_low = lessThan(nc, ivec3(0)), out_high = greaterThanEqual(nc, cells);
-    begin = end = 0;
-    if (any(bvec3(ivec3(out_low) * (1 - periodic))) ||
-        any(bvec3(ivec3(out_high) * (1 - periodic))))
-        return;
-    nc += cells * (ivec3(out_low) - ivec3(out_high));      /* periodic wrap */
-    int cell = (nc.z * cells.y + nc.y) * cells.x + nc.x;
-    begin = cell_start[cell];
-    end = begin + cell_count[cell];
-}
 
 /* The pair (i, particle of slot j) added to acc: the expressions of
  * md_precision.comp's loop, so that both kernels add the same terms. */
@@ -92,7 +67,7 @@ void walk(inout nb_acc acc, POS pi, int row, int k, ivec3 c)
     const int none = 0x7fffffff;
     int cur[27], stop[27], next[27];
     for (int nb = 0; nb < 27; nb++) {
-        neighbour_slots(c, nb, cur[nb], stop[nb]);
+        nb_md_neighbour_slots(c, nb, cur[nb], stop[nb]);
         next[nb] = cur[nb] < stop[nb] ? perm[cur[nb]] : none;
     }
     for (;;) {
@@ -112,7 +87,7 @@ void walk(inout nb_acc acc, POS pi, int row, int k, ivec3 c)
 {
     for (int nb = 0; nb < 27; nb++) {
         int begin, end;
-        neighbour_slots(c, nb, begin, end);
+        nb_md_neighbour_slots(c, nb, begin, end);
         for (int base = begin; base < end; base += NB_PREC_TILE) {
             int stop = min(base + NB_PREC_TILE, end);
             for (int j = base; j < stop; j++)
@@ -137,8 +112,7 @@ void main()
 #else
     POS pi = spos[k];
 #endif
-    int cell = cell_of[i];
-    ivec3 c = ivec3(cell % cells.x, (cell / cells.x) % cells.y, cell / (cells.x * cells.y));
+    ivec3 c = nb_md_cell_of(i);
     nb_acc acc;
     acc_init(acc);
     walk(acc, pi, stype[k] * ntypes, k, c);

@@ -6,7 +6,6 @@
 #include <string.h>
 
 #include "nb_gl.h"
-#include "nb_precision.h"
 
 #define FRAGMENT_GA(IxJ, I, J)                                              \
     { "ga_frag_" IxJ, "#define NB_I_PER_FRAG " #I "\n#define NB_J_UNROLL " #J "\n", \
@@ -47,7 +46,8 @@
     { "md_pairs_" law, "#define NB_MD_" LAW "\n#define NB_TILE 128\n", { 0 }, \
       { "md_law.glsl", "md_common.glsl", "md_pairs.comp" }, NB_STAGE_COMPUTE }, \
     { "md_cellforce_" law, "#define NB_MD_" LAW "\n#define NB_TILE 128\n", { 0 }, \
-      { "md_law.glsl", "md_common.glsl", "md_cellforce.comp" }, NB_STAGE_COMPUTE }
+      { "md_law.glsl", "md_common.glsl", "md_cell_walk.glsl", "md_cellforce.comp" }, \
+      NB_STAGE_COMPUTE }
 #define MD_PASS(name, def, file)                                            \
     { name, "#define " def "\n#define NB_GROUP 256\n", { 0 }, { file }, NB_STAGE_COMPUTE }
 
@@ -74,7 +74,8 @@
 #define MD_CELL_PRECISION(law, LAW, m, M)                                    \
     { "md_cellprec_" law "_" m, "#define NB_MD_" LAW "\n#define NB_PRECISION_" M "\n" \
       "#define NB_PREC_BIND_RESULT NB_BIND_MD_FORCE\n", { 0 },                 \
-      { "nb_precision.h", "accumulate.glsl", "md_law.glsl", "md_cell_precision.comp" }, \
+      { "nb_precision.h", "accumulate.glsl", "md_law.glsl", "md_cell_walk.glsl",      \
+        "md_cell_precision.comp" },                                           \
       NB_STAGE_COMPUTE }
 #define MD_CELL_PRECISION_FLOAT(law, LAW)                                    \
     MD_CELL_PRECISION(law, LAW, "b", "B"), MD_CELL_PRECISION(law, LAW, "c", "C"), \
@@ -185,19 +186,13 @@ static const struct nb_program_desc catalogue[] = {
      * and the sum passes.  B..F's tri1 pairs pass is mode A's (float
      * terms); H's stores int64 terms, G's double terms (lj only: the ionic
      * law needs a double pow).  tri3-gpu keeps eight-word states in its
-     * scratch.  Four files at most, so the constants of nb_precision.h
-     * that accumulate.glsl needs come in the defines. */
-#define NB_TRI_STR2(x) #x
-#define NB_TRI_STR(x) NB_TRI_STR2(x)
-#define MD_TRI_M_DEFINES(M)                                                  \
-    "#define NB_PRECISION_" M "\n#define NB_PREC_NO_BUFFER\n#define NB_LOC_PREC_SCALE " \
-    NB_TRI_STR(NB_LOC_PREC_SCALE) "\n#define NB_LARGE_SHIFT " NB_TRI_STR(NB_LARGE_SHIFT) \
-    "\n#define NB_LOWER_SHIFT " NB_TRI_STR(NB_LOWER_SHIFT) "\n#define NB_LOWER_FACTOR_LOG2 " \
-    NB_TRI_STR(NB_LOWER_FACTOR_LOG2) "\n"
+     * scratch. */
+#define MD_TRI_M_DEFINES(M) "#define NB_PRECISION_" M "\n#define NB_PREC_NO_BUFFER\n"
 #define MD_TRI_M(name, law, LAW, m, M, group, extra, file)                   \
     { "md_tri" name "_" law "_" m, "#define NB_MD_" LAW "\n#define NB_GROUP " group "\n" \
       MD_TRI_M_DEFINES(M) extra, { 0 },                                      \
-      { "accumulate.glsl", "md_law.glsl", "md_tri.glsl", file }, NB_STAGE_COMPUTE }
+      { "nb_precision.h", "accumulate.glsl", "md_law.glsl", "md_tri.glsl", file }, \
+      NB_STAGE_COMPUTE }
 #define MD_TRI_LAW_M(law, LAW, m, M, tiles_extra)                            \
     MD_TRI_M("_square_wg", law, LAW, m, M, "NB_TRI_WG_GROUP", "", "md_tri_square.comp"), \
     MD_TRI_M("2_wg", law, LAW, m, M, "NB_TRI_WG_GROUP", "#define NB_TRI_PASS_ROWS\n" \
@@ -216,7 +211,7 @@ static const struct nb_program_desc catalogue[] = {
              extra, "md_tri1.comp")
 #define MD_TRI_SUM_M(name, m, M, group, extra, file)                         \
     { "md_tri" name "_" m, "#define NB_GROUP " group "\n" MD_TRI_M_DEFINES(M) extra, { 0 }, \
-      { "accumulate.glsl", "md_tri.glsl", file }, NB_STAGE_COMPUTE }
+      { "nb_precision.h", "accumulate.glsl", "md_tri.glsl", file }, NB_STAGE_COMPUTE }
 #define MD_TRI_SUMS_M(m, M, tri1_extra)                                      \
     MD_TRI_SUM_M("1_sum_wg", m, M, "NB_TRI_WG_GROUP", tri1_extra, "md_tri1.comp"), \
     MD_TRI_SUM_M("1_sum_gpu", m, M, "NB_TRI_GPU_GROUP", tri1_extra, "md_tri1.comp"), \

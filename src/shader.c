@@ -95,7 +95,7 @@ static enum nb_status stage_source_build(struct stage_source *s,
     push(s, desc->defines, NULL);
     if (push_file(s, dir, "nb_config.h", err) != NB_OK)
         goto fail;
-    for (int f = 0; f < 4 && files[f]; f++)
+    for (int f = 0; f < NB_PROGRAM_FILES && files[f]; f++)
         if (push_file(s, dir, files[f], err) != NB_OK)
             goto fail;
     return NB_OK;
