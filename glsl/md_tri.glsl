@@ -56,13 +56,9 @@ layout(local_size_x = NB_GROUP) in;
 #define NB_TRI_COHERENT
 #endif
 
-#if defined(NB_PRECISION_B) || defined(NB_PRECISION_C) || defined(NB_PRECISION_D)
-#define NB_TRI_PREC
-#endif
-#if defined(NB_PRECISION_E) || defined(NB_PRECISION_F) || defined(NB_PRECISION_G)
-#define NB_TRI_PREC
-#endif
-#if defined(NB_PRECISION_H)
+#if defined(NB_PRECISION_B) || defined(NB_PRECISION_C) || defined(NB_PRECISION_D) || \
+    defined(NB_PRECISION_E) || defined(NB_PRECISION_F) || defined(NB_PRECISION_G) || \
+    defined(NB_PRECISION_H)
 #define NB_TRI_PREC
 #endif
 
@@ -80,15 +76,14 @@ layout(local_size_x = NB_GROUP) in;
 #else
 #define NB_TRI_TERM NB_TRI_PAIR
 #endif
+#define NB_TRI_FLUSH 128        /* accumulate.glsl's limit between tile ends (F) */
 #ifdef NB_TRI_PREC
 #define NB_TRI_ACC nb_acc
-#define NB_TRI_FLUSH 128        /* accumulate.glsl's limit between tile ends (F) */
 struct nb_tri_words { uvec4 w0, w1; };
 #define NB_TRI_STORED nb_tri_words
 #define NB_TRI_FORCE uvec4      /* two per particle */
 #else
 #define NB_TRI_ACC vec4
-#define NB_TRI_FLUSH 128
 #define NB_TRI_STORED vec4
 #define NB_TRI_FORCE vec4
 #endif
@@ -295,6 +290,15 @@ void nb_tri_put_slot(int k, vec4 a)
     scratch[k] = a;
 }
 #endif
+
+/* t added as term k (from 0) of a running sum, flushed after every
+ * NB_TRI_FLUSH terms (F's carry, H's chunk sums; nothing in A). */
+void nb_tri_add_nth(inout NB_TRI_ACC a, NB_TRI_PAIR t, uint k)
+{
+    nb_tri_add(a, t);
+    if ((k & uint(NB_TRI_FLUSH - 1)) == uint(NB_TRI_FLUSH - 1))
+        nb_tri_flush(a);
+}
 
 /* i's position in tri3's pair loops, from the invocation's array pi[] of
  * them; G reads it from the buffer at each use instead: NVIDIA's driver

@@ -59,11 +59,8 @@ void sum_columns()
 #else
         NB_TRI_ACC sum;
         nb_tri_start(sum);
-        for (uint k = 0u; k < un; k++) {
-            nb_tri_add(sum, scratch[k * un + uint(i)]);
-            if ((k & uint(NB_TRI_FLUSH - 1)) == uint(NB_TRI_FLUSH - 1))
-                nb_tri_flush(sum);
-        }
+        for (uint k = 0u; k < un; k++)
+            nb_tri_add_nth(sum, scratch[k * un + uint(i)], k);
         nb_tri_flush(sum);
 #endif
         nb_tri_store(i, sum);

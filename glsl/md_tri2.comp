@@ -39,9 +39,7 @@ void rows()
             NB_TRI_PAIR t = nb_tri_pair(pi, tpos[j], row, counted);
             if (counted)
                 scratch[nb_tri_row_start(j) + uint(i)] = t;
-            nb_tri_add(sum, t);
-            if (((j - base) & (NB_TRI_FLUSH - 1)) == 0)
-                nb_tri_flush(sum);
+            nb_tri_add_nth(sum, t, uint(j - base - 1));
         }
         nb_tri_flush(sum);
         if (live)
@@ -57,11 +55,8 @@ void columns()
     for (int i = int(gl_GlobalInvocationID.x); i < n; i += stride) {
         NB_TRI_ACC sum = nb_tri_fetch(i);
         uint start = nb_tri_row_start(i);
-        for (uint k = 0u; k < uint(i); k++) {
-            nb_tri_add(sum, nb_tri_reaction(scratch[start + k]));
-            if ((k & uint(NB_TRI_FLUSH - 1)) == uint(NB_TRI_FLUSH - 1))
-                nb_tri_flush(sum);
-        }
+        for (uint k = 0u; k < uint(i); k++)
+            nb_tri_add_nth(sum, nb_tri_reaction(scratch[start + k]), k);
         nb_tri_flush(sum);
         nb_tri_store(i, sum);
     }

@@ -28,11 +28,8 @@ void main()
             tile[local] = j < n ? tpos[j] : NB_TRI_POS(0.0);
             barrier();
             int count = min(NB_GROUP, n - jbase);
-            for (int k = 0; k < count; k++) {
-                nb_tri_add(sum, nb_tri_pair(pi, tile[k], row, jbase + k != i));
-                if ((k & (NB_TRI_FLUSH - 1)) == NB_TRI_FLUSH - 1)
-                    nb_tri_flush(sum);
-            }
+            for (int k = 0; k < count; k++)
+                nb_tri_add_nth(sum, nb_tri_pair(pi, tile[k], row, jbase + k != i), uint(k));
             nb_tri_flush(sum);
             barrier();
         }
