@@ -511,6 +511,11 @@ enum nb_status nb_md_prec_forces_fragment(struct nb_gl *gl, const struct nb_md_s
                             "fragment MD engine's own");
     if (nb_md_prec_check(sys, mode, err) != NB_OK)
         return err->status;
+    if (sys->cell_list)
+        return nb_error_set(err, NB_ERR_UNSUPPORTED, "precision %s: the fragment pipeline "
+                            "runs the accumulation modes over all pairs only (cell lists "
+                            "on the compute pipeline); use --cells-list off",
+                            nb_precision_name(mode));
     memset(&p, 0, sizeof p);
     p.gl = gl;
     p.n = sys->n;

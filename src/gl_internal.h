@@ -264,9 +264,9 @@ void nb_prec_ga_finish(enum nb_precision mode, const void *raw, size_t n, const 
 void nb_md_prec_finish(enum nb_precision mode, const void *raw, size_t n, const int log2[2],
                        double *f, double *pe, int64_t *fixed);
 /* Whether the MD precision kernels take sys in mode (B..H): NB_ERR_ARGS,
- * NB_ERR_UNSUPPORTED (cell lists, G of the ionic and sigmoidal laws, a
- * missing extension), NB_ERR_LIMIT.  nb_md_prec_forces, which has a cell
- * kernel, asks with cell_list 0. */
+ * NB_ERR_UNSUPPORTED (G of the ionic and sigmoidal laws, a missing
+ * extension), NB_ERR_LIMIT.  Cell lists are the caller's: the compute
+ * kernels have them, the fragment ones refuse them. */
 enum nb_status nb_md_prec_check(const struct nb_md_system *sys, enum nb_precision mode,
                                 struct nb_error *err);
 

@@ -317,8 +317,7 @@ static int prec_default_headroom(enum nb_precision m)
 static enum nb_status prec_setup(struct md_compute *c, const struct nb_md_system *sys,
                                  struct nb_error *err)
 {
-    struct nb_md_system pairs = *sys;   /* nb_md_prec_check refuses cell lists: */
-    const char *law = nb_gl_md_law_suffix(sys->pot->law);   /* the fragment's rule */
+    const char *law = nb_gl_md_law_suffix(sys->pot->law);
     char m = (char)('a' + (int)c->prec);
     size_t coeffs = (size_t)(c->ntypes * c->ntypes);
 
@@ -327,8 +326,7 @@ static enum nb_status prec_setup(struct md_compute *c, const struct nb_md_system
     c->mag_name[0] = 0;
     if (c->prec == NB_PRECISION_A)
         return NB_OK;
-    pairs.cell_list = 0;
-    if (nb_md_prec_check(&pairs, c->prec, err) != NB_OK)
+    if (nb_md_prec_check(sys, c->prec, err) != NB_OK)
         return err->status;
     snprintf(c->prec_name, sizeof c->prec_name, "%s_%s_%c",
              c->cell_list ? "md_cellprec" : "md_prec", law, m);

@@ -229,10 +229,6 @@ enum nb_status nb_md_prec_check(const struct nb_md_system *sys, enum nb_precisio
     if (mode == NB_PRECISION_A || mode >= NB_PRECISION_COUNT)
         return nb_error_set(err, NB_ERR_ARGS, "MD precision kernel: mode %s is the "
                             "compute MD engine's own", nb_precision_name(mode));
-    if (sys->cell_list)         /* nb_md_prec_forces passes its cell systems as all pairs */
-        return nb_error_set(err, NB_ERR_UNSUPPORTED, "precision %s: the accumulation "
-                            "modes run on all pairs here (cell lists only on the compute "
-                            "pipeline); use --cells-list off", nb_precision_name(mode));
     if (mode == NB_PRECISION_G && (sys->pot->law == NB_LAW_IONIC ||
                                    sys->pot->law == NB_LAW_LJC_SIGMOIDAL))
         return nb_error_set(err, NB_ERR_UNSUPPORTED, "precision G (double pair terms) "
@@ -249,13 +245,11 @@ enum nb_status nb_md_prec_forces(struct nb_gl *gl, const struct nb_md_system *sy
                                  int *fixed_log2, struct nb_error *err)
 {
     struct md_prec p;
-    struct nb_md_system pairs = *sys;   /* for nb_md_prec_check: the cells run here */
     enum nb_status st;
     void *raw = NULL;
 
-    pairs.cell_list = 0;
     seconds[0] = seconds[1] = 0.0;
-    if (nb_md_system_check(sys, err) != NB_OK || nb_md_prec_check(&pairs, mode, err) != NB_OK)
+    if (nb_md_prec_check(sys, mode, err) != NB_OK)
         return err->status;
     memset(&p, 0, sizeof p);
     p.gl = gl;
