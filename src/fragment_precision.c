@@ -448,7 +448,7 @@ static enum nb_status md_draw(struct md_frag_prec *p, enum nb_md_law law, char m
     snprintf(name, sizeof name, "md_prec_frag_%s_%c", nb_gl_md_law_suffix(law), m);
     if (nb_gl_program(p->gl, name, &program, err) != NB_OK)
         return err->status;
-    uint64_t active = nb_gl_active_uniforms(program);
+    uint64_t active = nb_gl_uniforms_of(p->gl, program);
     glUseProgram(program);
     glUniform1i(NB_LOC_N, (int)p->n);
     nb_gl_md_set_uniforms(&p->params, active);

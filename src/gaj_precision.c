@@ -77,7 +77,6 @@ struct nb_gaj_prec {
     void *staging;                  /* the double uploads of G */
     size_t staging_cap;             /* bytes */
     struct nb_gl_staging down;      /* results and pre-pass bounds */
-    uint64_t uniforms[PROGRAM_M + 1];   /* nb_gl_active_uniforms, 0: not yet */
     struct nb_gpu_timer timer;
     double pre_seconds;             /* the magnitude or speed pre-pass */
 };
@@ -201,16 +200,6 @@ void nb_gaj_prec_predicted(struct nb_gaj_prec *p)
     p->predicted = 1;
 }
 
-/* The uniforms program `slot` keeps (SPIR-V drops unused ones, and setting
- * an absent location is an error), queried once (bit 63, no location of
- * ours, marks the mask as known). */
-static uint64_t uniforms_of(struct nb_gaj_prec *p, int slot, GLuint program)
-{
-    if (!p->uniforms[slot])
-        p->uniforms[slot] = nb_gl_active_uniforms(program) | (uint64_t)1 << 63;
-    return p->uniforms[slot];
-}
-
 #define HAS(mask, loc) ((mask) >> (loc) & 1)
 
 /* Tiles per slice for a block of n_active against n j-particles: about
@@ -235,7 +224,7 @@ static enum nb_status dispatch(struct nb_gaj_prec *p, GLuint program, int slot,
                                size_t n_active, GLuint out, int per_slice, int slices,
                                struct nb_error *err)
 {
-    uint64_t u = uniforms_of(p, slot, program);
+    uint64_t u = nb_gl_uniforms_of(p->gl, program);
     float sa = ldexpf(1.0f, p->log2[S_ACC]), sp = ldexpf(1.0f, p->log2[S_POT]),
           sj = ldexpf(1.0f, p->log2[S_JERK]);
     glUseProgram(program);

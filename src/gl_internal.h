@@ -12,6 +12,7 @@
 struct nb_gl_cached_program {
     const char *name;       /* the catalogue's string */
     GLuint program;
+    uint64_t active;        /* nb_gl_uniforms_of's mask, queried once at the build */
 };
 
 struct nb_gl {
@@ -182,11 +183,13 @@ enum nb_status nb_prec_read_fixed(struct nb_prec *p, int64_t *fixed, int *acc_lo
                                   int *pot_log2, struct nb_error *err);
 double nb_prec_seconds(const struct nb_prec *p);
 
-/* The explicit locations (below 64) of program's active uniforms, as bits.
- * SPIR-V programs drop the uniforms a variant never reads (the dielectric
- * of the LJ law, say), and setting an absent location is
- * GL_INVALID_OPERATION, so callers set only these. */
-uint64_t nb_gl_active_uniforms(GLuint program);
+/* The explicit locations (below 64) of the active uniforms of program, a
+ * program nb_gl_program built, as bits (0 for any other).  SPIR-V
+ * programs drop the uniforms a variant never reads (the dielectric of the
+ * LJ law, say), and setting an absent location is GL_INVALID_OPERATION,
+ * so callers set only these.  Queried once per program, when it is
+ * built: callers need keep no copy. */
+uint64_t nb_gl_uniforms_of(const struct nb_gl *gl, GLuint program);
 
 /* ---- MD kernels (md_params.c) ---- */
 
@@ -202,8 +205,7 @@ struct nb_gl_md_params {
 };
 void nb_gl_md_params(struct nb_gl_md_params *p, const struct nb_md_system *sys);
 /* Sets on the program in use the MD uniforms it keeps (box, inverse box,
- * cutoff, law, sigmoid, types), given its nb_gl_active_uniforms mask
- * (queried once per program: it is a round of GL queries). */
+ * cutoff, law, sigmoid, types), given its nb_gl_uniforms_of mask. */
 void nb_gl_md_set_uniforms(const struct nb_gl_md_params *p, uint64_t active);
 /* The law's part of program names: "lj", "ljc_constant", ... */
 const char *nb_gl_md_law_suffix(enum nb_md_law law);

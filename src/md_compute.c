@@ -93,7 +93,6 @@ struct md_compute {
     size_t n;
     int ntypes, cell_list;
     struct nb_gl_md_params params;
-    uint64_t force_active;      /* the force program's nb_gl_active_uniforms */
     struct nb_gl_md_cells grid; /* the cells (one without cell lists) */
     double lo_d[3], len_d[3];
     double *inv_mass, *charge;
@@ -107,7 +106,6 @@ struct md_compute {
     uint32_t step;              /* evaluations' step (the flag names it) */
     uint64_t host_calls;        /* forces calls (host-integrated runs) */
     char prec_name[48], mag_name[48], finish_name[32];
-    uint64_t prec_active, mag_active, finish_active;
     struct phase_clock clock;
     struct nb_md_timings t;
 };
@@ -271,25 +269,15 @@ static enum nb_status allocate(struct md_compute *c, struct nb_error *err)
 static enum nb_status build_programs(struct md_compute *c, struct nb_error *err)
 {
     GLuint prog;
-    if (nb_gl_program(c->gl, c->force_name, &prog, err) != NB_OK)
-        return err->status;
-    c->force_active = nb_gl_active_uniforms(prog);
-    if (nb_gl_program(c->gl, "md_k1", &prog, err) != NB_OK ||
+    if (nb_gl_program(c->gl, c->force_name, &prog, err) != NB_OK ||
+        nb_gl_program(c->gl, "md_k1", &prog, err) != NB_OK ||
         nb_gl_program(c->gl, "md_k2", &prog, err) != NB_OK)
         return err->status;
-    if (c->prec != NB_PRECISION_A) {
-        if (nb_gl_program(c->gl, c->prec_name, &prog, err) != NB_OK)
-            return err->status;
-        c->prec_active = nb_gl_active_uniforms(prog);
-        if (c->mag_name[0]) {
-            if (nb_gl_program(c->gl, c->mag_name, &prog, err) != NB_OK)
-                return err->status;
-            c->mag_active = nb_gl_active_uniforms(prog);
-        }
-        if (nb_gl_program(c->gl, c->finish_name, &prog, err) != NB_OK)
-            return err->status;
-        c->finish_active = nb_gl_active_uniforms(prog);
-    }
+    if (c->prec != NB_PRECISION_A &&
+        (nb_gl_program(c->gl, c->prec_name, &prog, err) != NB_OK ||
+         (c->mag_name[0] && nb_gl_program(c->gl, c->mag_name, &prog, err) != NB_OK) ||
+         nb_gl_program(c->gl, c->finish_name, &prog, err) != NB_OK))
+        return err->status;
     return c->cell_list ? nb_gl_md_cells_programs(c->gl, err) : NB_OK;
 }
 
@@ -395,13 +383,14 @@ static enum nb_status md_setup(void *state, const struct nb_md_system *sys,
 
 /* ---- passes ------------------------------------------------------------ */
 
-static GLuint use(struct nb_gl *gl, const char *name)
+/* Makes program `name` current; its active uniforms (nb_gl_uniforms_of). */
+static uint64_t use(struct nb_gl *gl, const char *name)
 {
     GLuint prog = 0;
     struct nb_error ignored;
     nb_gl_program(gl, name, &prog, &ignored);        /* built in setup */
     glUseProgram(prog);
-    return prog;
+    return nb_gl_uniforms_of(gl, prog);
 }
 
 static void dispatch(size_t items, int group)
@@ -464,9 +453,9 @@ void nb_gl_md_cells_build(struct nb_gl *gl, const struct nb_gl_md_cells *g, GLui
 
 static void force_pass(struct md_compute *c)
 {
-    use(c->gl, c->force_name);
+    uint64_t active = use(c->gl, c->force_name);
     glUniform1i(NB_LOC_N, (int)c->n);
-    nb_gl_md_set_uniforms(&c->params, c->force_active);
+    nb_gl_md_set_uniforms(&c->params, active);
     if (c->cell_list) {
         const struct nb_gl_md_cells *g = &c->grid;
         glUniform3i(NB_LOC_MD_CELLS, g->cells[0], g->cells[1], g->cells[2]);
@@ -479,10 +468,10 @@ static void force_pass(struct md_compute *c)
  * sums), md_precision.c's dispatch: its sums into B_RAW, the buffers of
  * the force pass otherwise (G: the double state x with q in w, and the
  * double coefficients in place of V for this pass). */
-static void prec_pass(struct md_compute *c, const char *name, uint64_t active)
+static void prec_pass(struct md_compute *c, const char *name)
 {
     float sa = ldexpf(1.0f, c->log2[0]), sp = ldexpf(1.0f, c->log2[1]);
-    use(c->gl, name);
+    uint64_t active = use(c->gl, name);
     glUniform1i(NB_LOC_N, (int)c->n);
     nb_gl_md_set_uniforms(&c->params, active);
     if (active >> NB_LOC_PREC_SCALE & 1)
@@ -506,11 +495,11 @@ static void prec_pass(struct md_compute *c, const char *name, uint64_t active)
 /* md_prec_finish.comp: B_RAW into B_FORCE, the range flag into B_FLAG. */
 static void finish_pass(struct md_compute *c)
 {
-    use(c->gl, c->finish_name);
+    uint64_t active = use(c->gl, c->finish_name);
     glUniform1i(NB_LOC_MD_COUNT, (int)c->n);
-    if (c->finish_active >> LOC_PREC_LOG2 & 1)      /* B, C, D, G: unscaled */
+    if (active >> LOC_PREC_LOG2 & 1)        /* B, C, D, G: unscaled */
         glUniform2i(LOC_PREC_LOG2, c->log2[0], c->log2[1]);
-    if (c->finish_active >> LOC_PREC_STEP & 1)
+    if (active >> LOC_PREC_STEP & 1)
         glUniform1ui(LOC_PREC_STEP, c->step);
     dispatch(c->n, MD_GROUP);
 }
@@ -534,7 +523,7 @@ static void evaluate(struct md_compute *c)
     if (c->prec == NB_PRECISION_A) {
         force_pass(c);
     } else {
-        prec_pass(c, c->prec_name, c->prec_active);
+        prec_pass(c, c->prec_name);
         finish_pass(c);
     }
     clock_mark(&c->clock, PH_FORCE);
@@ -559,7 +548,7 @@ static enum nb_status measure_scales(struct md_compute *c, struct nb_error *err)
         if (c->cell_list)
             nb_gl_md_cells_build(c->gl, &c->grid, c->buf[B_CELL_COUNT],
                                  c->buf[B_CELL_FILL]);
-        prec_pass(c, c->mag_name, c->mag_active);
+        prec_pass(c, c->mag_name);
         if (download(c, B_RAW, sums, 16 * c->n, "reading MD magnitude sums", err) == NB_OK)
             nb_prec_scales_measured(c->prec, sums, c->n, "", log2, err);
         free(sums);

@@ -61,7 +61,6 @@ struct md_frag {
     int rows;                           /* stream rows of the padded stream */
     int types;
     struct nb_gl_md_params params;      /* uniforms and coefficient table */
-    uint64_t active;                    /* the program's nb_gl_active_uniforms */
     uint32_t *perm;                     /* stream slot -> particle */
     float *charge;                      /* charge of each slot */
     float *staging;                     /* 5 * rows * NB_STREAM_WIDTH floats */
@@ -174,7 +173,7 @@ static enum nb_status upload_tables(struct md_frag *m, const int32_t *seg,
 static void set_uniforms(const struct md_frag *m, int slice)
 {
     glUseProgram(m->program);
-    nb_gl_md_set_uniforms(&m->params, m->active);
+    nb_gl_md_set_uniforms(&m->params, nb_gl_uniforms_of(m->gl, m->program));
     glUniform1i(NB_LOC_MD_COUNT, (int)m->n);
     glUniform1i(NB_LOC_SLICE_LEN, slice);
     const GLenum units[3] = { NB_UNIT_MD_POS, NB_UNIT_MD_COEFF, NB_UNIT_MD_SEGMENT };
@@ -238,7 +237,6 @@ static enum nb_status md_setup_system(struct md_frag *m, const struct nb_md_syst
     if (read_passes(m, err) != NB_OK ||
         nb_gl_program(m->gl, name, &m->program, err) != NB_OK)
         return err->status;
-    m->active = nb_gl_active_uniforms(m->program);
     texels = (size_t)m->rows * NB_STREAM_WIDTH;
     m->perm = nb_alloc(sys->n ? sys->n : 1, sizeof *m->perm, "MD fragment order", err);
     m->charge = m->perm ? nb_alloc(sys->n ? sys->n : 1, sizeof *m->charge,

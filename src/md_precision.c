@@ -143,7 +143,7 @@ static enum nb_status dispatch(struct md_prec *p, enum nb_md_law law, char m,
              nb_gl_md_law_suffix(law), m);
     if (nb_gl_program(p->gl, name, &program, err) != NB_OK)
         return err->status;
-    uint64_t active = nb_gl_active_uniforms(program);
+    uint64_t active = nb_gl_uniforms_of(p->gl, program);
     float sa = ldexpf(1.0f, p->acc_log2), sp = ldexpf(1.0f, p->pot_log2);
     glUseProgram(program);
     glUniform1i(NB_LOC_N, (int)p->n);

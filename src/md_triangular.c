@@ -305,9 +305,9 @@ static void plan_passes(struct job *j)
 /* Uniforms of one pass: n, the MD uniforms its program keeps (md_pairs_*
  * takes the compute engine's geometry: here an open box and no cutoff),
  * and tri3-gpu's tile count. */
-static void set_uniforms(const struct job *j, GLuint program)
+static void set_uniforms(const struct nb_gl *gl, const struct job *j, GLuint program)
 {
-    uint64_t active = nb_gl_active_uniforms(program);
+    uint64_t active = nb_gl_uniforms_of(gl, program);
     glUniform1i(NB_LOC_N, (int)j->n);
     nb_gl_md_set_uniforms(&j->params, active);
     if ((active >> NB_LOC_TRI_TILES) & 1u)
@@ -465,7 +465,7 @@ static enum nb_status run_passes(struct nb_gl *gl, struct job *j, GLuint *prog,
     nb_gpu_timer_start(&timer);
     for (int p = 0; p < j->passes; p++) {
         glUseProgram(prog[p]);
-        set_uniforms(j, prog[p]);
+        set_uniforms(gl, j, prog[p]);
         glDispatchCompute(j->pass[p].groups, 1, 1);
         glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
     }

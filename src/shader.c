@@ -226,6 +226,23 @@ static enum nb_status build(struct nb_gl *gl, const struct nb_program_desc *desc
     return link_program(desc->name, shaders, count, program, err);
 }
 
+/* The explicit locations of program's active uniforms (a round of GL
+ * queries). */
+static uint64_t active_uniforms(GLuint program)
+{
+    static const GLenum props[1] = { GL_LOCATION };
+    GLint count = 0;
+    uint64_t mask = 0;
+    glGetProgramInterfaceiv(program, GL_UNIFORM, GL_ACTIVE_RESOURCES, &count);
+    for (GLint k = 0; k < count; k++) {
+        GLint location = -1;
+        glGetProgramResourceiv(program, GL_UNIFORM, (GLuint)k, 1, props, 1, NULL, &location);
+        if (location >= 0 && location < 64)
+            mask |= (uint64_t)1 << location;
+    }
+    return mask;
+}
+
 enum nb_status nb_gl_program(struct nb_gl *gl, const char *name,
                              unsigned *program, struct nb_error *err)
 {
@@ -245,9 +262,18 @@ enum nb_status nb_gl_program(struct nb_gl *gl, const char *name,
     GLuint built;
     if (build(gl, desc, &built, err) != NB_OK)
         return err->status;
-    gl->programs[gl->program_count++] = (struct nb_gl_cached_program){ desc->name, built };
+    gl->programs[gl->program_count++] =
+        (struct nb_gl_cached_program){ desc->name, built, active_uniforms(built) };
     *program = built;
     return NB_OK;
+}
+
+uint64_t nb_gl_uniforms_of(const struct nb_gl *gl, GLuint program)
+{
+    for (size_t k = 0; k < gl->program_count; k++)
+        if (gl->programs[k].program == program)
+            return gl->programs[k].active;
+    return 0;
 }
 
 void nb_gl_programs_release(struct nb_gl *gl)
@@ -257,19 +283,4 @@ void nb_gl_programs_release(struct nb_gl *gl)
     free(gl->programs);
     gl->programs = NULL;
     gl->program_count = 0;
-}
-
-uint64_t nb_gl_active_uniforms(GLuint program)
-{
-    static const GLenum props[1] = { GL_LOCATION };
-    GLint count = 0;
-    uint64_t mask = 0;
-    glGetProgramInterfaceiv(program, GL_UNIFORM, GL_ACTIVE_RESOURCES, &count);
-    for (GLint k = 0; k < count; k++) {
-        GLint location = -1;
-        glGetProgramResourceiv(program, GL_UNIFORM, (GLuint)k, 1, props, 1, NULL, &location);
-        if (location >= 0 && location < 64)
-            mask |= (uint64_t)1 << location;
-    }
-    return mask;
 }
