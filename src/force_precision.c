@@ -138,12 +138,17 @@ enum nb_status nb_prec_set_particles(struct nb_prec *p, size_t n, const double *
     return nb_gl_check("uploading particles (precision kernel)", err);
 }
 
-int nb_prec_scale_log2(double bound, int bits)
+enum nb_status nb_prec_scale(enum nb_precision mode, const char *what, double bound,
+                             int bits, int *k_out, struct nb_error *err)
 {
     int k = bound > 0.0 ? (int)floor(bits - log2(bound)) : NB_PREC_SCALE_MAX_LOG2;
     while (k > -NB_PREC_SCALE_MAX_LOG2 && ldexp(bound, k) > ldexp(1.0, bits))
         k--;        /* guard against log2 rounding */
-    return k > NB_PREC_SCALE_MAX_LOG2 ? NB_PREC_SCALE_MAX_LOG2 : k;
+    *k_out = k > NB_PREC_SCALE_MAX_LOG2 ? NB_PREC_SCALE_MAX_LOG2 : k;
+    if (!(ldexp(bound, *k_out) <= ldexp(1.0, bits)))
+        return nb_error_set(err, NB_ERR_LIMIT, "precision %s: %s bound %g too large for "
+                            "the fixed-point range", nb_precision_name(mode), what, bound);
+    return NB_OK;
 }
 
 /* The scales 2^k that put both bounds at most 2^bits. */
@@ -151,14 +156,9 @@ static enum nb_status apply_scales(enum nb_precision mode, double acc_bound,
                                    double pot_bound, int bits, int log2[2],
                                    struct nb_error *err)
 {
-    log2[0] = nb_prec_scale_log2(acc_bound, bits);
-    log2[1] = nb_prec_scale_log2(pot_bound, bits);
-    if (ldexp(acc_bound, log2[0]) > ldexp(1.0, bits) ||
-        ldexp(pot_bound, log2[1]) > ldexp(1.0, bits))
-        return nb_error_set(err, NB_ERR_LIMIT, "precision %s: force bound %g or "
-                            "potential bound %g too large for the fixed-point range",
-                            nb_precision_name(mode), acc_bound, pot_bound);
-    return NB_OK;
+    if (nb_prec_scale(mode, "force", acc_bound, bits, &log2[0], err) != NB_OK)
+        return err->status;
+    return nb_prec_scale(mode, "potential", pot_bound, bits, &log2[1], err);
 }
 
 enum nb_status nb_prec_scales_measured(enum nb_precision mode, const float *sums,

@@ -272,14 +272,11 @@ static const void *fetch(struct nb_gaj_prec *p, GLuint buf, size_t bytes, const 
 static enum nb_status apply_scales(struct nb_gaj_prec *p, const double bound[S_COUNT],
                                    int bits, struct nb_error *err)
 {
-    static const char *const what[S_COUNT] = { "acceleration", "potential", "jerk" };
-    for (int s = 0; s < S_COUNT; s++) {
-        p->log2[s] = nb_prec_scale_log2(bound[s], bits);
-        if (!(ldexp(bound[s], p->log2[s]) <= ldexp(1.0, bits)))
-            return nb_error_set(err, NB_ERR_LIMIT, "GAJ precision %s: %s bound %g too "
-                                "large for the fixed-point range",
-                                nb_precision_name(p->mode), what[s], bound[s]);
-    }
+    static const char *const what[S_COUNT] = { "GAJ acceleration", "GAJ potential",
+                                               "GAJ jerk" };
+    for (int s = 0; s < S_COUNT; s++)
+        if (nb_prec_scale(p->mode, what[s], bound[s], bits, &p->log2[s], err) != NB_OK)
+            return err->status;
     return NB_OK;
 }
 

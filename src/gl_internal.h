@@ -235,11 +235,13 @@ void nb_gl_md_cells_build(struct nb_gl *gl, const struct nb_gl_md_cells *g, GLui
  * (texelFetch needs a complete texture). */
 GLuint nb_gl_new_texture(int width, int height, GLenum format);
 
-/* Precision helpers shared by the GA and MD precision kernels
- * (force_precision.c): the k of the scale 2^k that puts bound at most
- * 2^bits, and component c (0..3) of one particle's (hi, lo) result words
- * of mode C..F finished in double, divided by 2^k. */
-int nb_prec_scale_log2(double bound, int bits);
+/* Precision helpers shared by the GA, GAJ and MD precision kernels
+ * (force_precision.c): *k_out = the largest k (at most 100, so 2^k is a
+ * float) with bound 2^k <= 2^bits, or NB_ERR_LIMIT naming `what` where
+ * even k = -100 leaves it above; and component c (0..3) of one particle's
+ * (hi, lo) result words of mode C..F finished in double, divided by 2^k. */
+enum nb_status nb_prec_scale(enum nb_precision mode, const char *what, double bound,
+                             int bits, int *log2, struct nb_error *err);
 double nb_prec_finish_words(enum nb_precision mode, const uint32_t *words, int c, int k);
 
 /* The scale rule of E, F and H, one for both pipelines, so that one input
