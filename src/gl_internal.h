@@ -273,6 +273,12 @@ void nb_md_prec_finish(enum nb_precision mode, const void *raw, size_t n, const 
  * kernels have them, the fragment ones refuse them. */
 enum nb_status nb_md_prec_check(const struct nb_md_system *sys, enum nb_precision mode,
                                 struct nb_error *err);
+/* The scales nb_md_prec_forces would take for sys at x in mode (E, F, H:
+ * its magnitude pass and rule; 0 and 0 otherwise), without its kernel:
+ * log2[0] forces, log2[1] energies.  Errors as nb_md_prec_forces'. */
+enum nb_status nb_md_prec_scales(struct nb_gl *gl, const struct nb_md_system *sys,
+                                 const double *x, enum nb_precision mode, int log2[2],
+                                 struct nb_error *err);
 
 /* The precision kernels on the fragment pipeline (fragment_precision.c):
  * ga_precision.frag, one i per fragment, the accumulator state in two

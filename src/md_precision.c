@@ -239,40 +239,56 @@ enum nb_status nb_md_prec_check(const struct nb_md_system *sys, enum nb_precisio
     return nb_prec_supported(mode, err);
 }
 
+/* The system on the device (cell lists built where it has them) and a
+ * work area of 32 bytes a particle (*raw), ready for choose_scales and
+ * dispatch; release() undoes it, also after a failure. */
+static enum nb_status prepare(struct md_prec *p, struct nb_gl *gl,
+                              const struct nb_md_system *sys, const double *x,
+                              enum nb_precision mode, void **raw, struct nb_error *err)
+{
+    memset(p, 0, sizeof *p);
+    *raw = NULL;
+    p->gl = gl;
+    p->n = sys->n;
+    p->cell_list = sys->cell_list;
+    nb_gl_md_params(&p->params, sys);
+    nb_gpu_timer_init(&p->timer, gl);
+    if (nb_md_prec_check(sys, mode, err) != NB_OK ||
+        nb_gl_md_cells_geometry(&p->grid, sys, "MD precision kernel", err) != NB_OK)
+        return err->status;
+    if (p->n > (size_t)65535 * NB_PREC_TILE)     /* work groups along x */
+        return nb_error_set(err, NB_ERR_LIMIT, "MD precision kernel: %zu particles exceed "
+                            "the dispatch limit of %zu", p->n, (size_t)65535 * NB_PREC_TILE);
+    if (upload_system(p, sys, x, err) != NB_OK ||
+        (p->cell_list && build_cells(p, err) != NB_OK))
+        return err->status;
+    if (!(*raw = nb_alloc(p->n + 1, 32, "MD precision results", err)))
+        return NB_ERR_NOMEM;
+    return NB_OK;
+}
+
+static void release(struct md_prec *p, void *raw)
+{
+    free(raw);
+    glDeleteBuffers(B_COUNT, p->buf);
+    nb_gpu_timer_free(&p->timer);
+}
+
 enum nb_status nb_md_prec_forces(struct nb_gl *gl, const struct nb_md_system *sys,
                                  const double *x, enum nb_precision mode, double *f,
                                  double *pe, double seconds[2], int64_t *fixed,
                                  int *fixed_log2, struct nb_error *err)
 {
     struct md_prec p;
-    enum nb_status st;
-    void *raw = NULL;
+    void *raw;
 
     seconds[0] = seconds[1] = 0.0;
-    if (nb_md_prec_check(sys, mode, err) != NB_OK)
-        return err->status;
-    memset(&p, 0, sizeof p);
-    p.gl = gl;
-    p.n = sys->n;
-    p.cell_list = sys->cell_list;
-    nb_gl_md_params(&p.params, sys);
-    nb_gpu_timer_init(&p.timer, gl);
-    st = nb_gl_md_cells_geometry(&p.grid, sys, "MD precision kernel", err);
-    if (st == NB_OK && p.n > (size_t)65535 * NB_PREC_TILE)     /* work groups along x */
-        st = nb_error_set(err, NB_ERR_LIMIT, "MD precision kernel: %zu particles exceed "
-                          "the dispatch limit of %zu", p.n, (size_t)65535 * NB_PREC_TILE);
-    if (st == NB_OK)
-        st = upload_system(&p, sys, x, err);
-    if (st == NB_OK && p.cell_list)
-        st = build_cells(&p, err);
-    if (st == NB_OK && !(raw = nb_alloc(p.n + 1, 32, "MD precision results", err)))
-        st = NB_ERR_NOMEM;
-    if (st == NB_OK && p.n > 0 &&
-        (choose_scales(&p, sys->pot->law, mode, raw, &seconds[1], err) != NB_OK ||
-         dispatch(&p, sys->pot->law, (char)('a' + (int)mode), &seconds[0], err) != NB_OK ||
-         fetch(&p, raw, 32 * p.n, err) != NB_OK))
-        st = err->status;
-    if (st == NB_OK) {
+    err->status = NB_OK;
+    if (prepare(&p, gl, sys, x, mode, &raw, err) == NB_OK &&
+        (p.n == 0 ||
+         (choose_scales(&p, sys->pot->law, mode, raw, &seconds[1], err) == NB_OK &&
+          dispatch(&p, sys->pot->law, (char)('a' + (int)mode), &seconds[0], err) == NB_OK &&
+          fetch(&p, raw, 32 * p.n, err) == NB_OK))) {
         const int log2[2] = { p.acc_log2, p.pot_log2 };
         nb_md_prec_finish(mode, raw, p.n, log2, f, pe, fixed);
         if (fixed_log2) {
@@ -280,8 +296,25 @@ enum nb_status nb_md_prec_forces(struct nb_gl *gl, const struct nb_md_system *sy
             fixed_log2[1] = p.pot_log2;
         }
     }
-    free(raw);
-    glDeleteBuffers(B_COUNT, p.buf);
-    nb_gpu_timer_free(&p.timer);
-    return st;
+    release(&p, raw);
+    return err->status;
+}
+
+enum nb_status nb_md_prec_scales(struct nb_gl *gl, const struct nb_md_system *sys,
+                                 const double *x, enum nb_precision mode, int log2[2],
+                                 struct nb_error *err)
+{
+    struct md_prec p;
+    void *raw;
+    double seconds;
+
+    log2[0] = log2[1] = 0;
+    err->status = NB_OK;
+    if (prepare(&p, gl, sys, x, mode, &raw, err) == NB_OK && p.n > 0 &&
+        choose_scales(&p, sys->pot->law, mode, raw, &seconds, err) == NB_OK) {
+        log2[0] = p.acc_log2;
+        log2[1] = p.pot_log2;
+    }
+    release(&p, raw);
+    return err->status;
 }

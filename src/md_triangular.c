@@ -31,8 +31,7 @@
  * programs, glsl/md_tri.glsl says how), every partial sum an
  * accumulate.glsl state of eight words, merged with acc_merge where mode
  * A adds two float sums; E, F and H at md_precision.c's scales 2^k
- * (nb_md_tri_scales: its magnitude pass and rule, by calling
- * nb_md_prec_forces), and the host finishes the words as md_precision.c
+ * (nb_md_tri_scales: its magnitude pass and rule, nb_md_prec_scales), and the host finishes the words as md_precision.c
  * does (nb_md_prec_finish).  tri1's pair matrix holds float terms (mode
  * A's pairs pass), G's double terms, H's int64 terms and their exact
  * negations (twice the bytes); tri2's holds the float (G: double) terms,
@@ -478,21 +477,11 @@ enum nb_status nb_md_tri_scales(struct nb_gl *gl, const struct nb_md_system *sys
                                 const double *x, enum nb_precision mode, int log2[2],
                                 struct nb_error *err)
 {
-    size_t n = sys->n;
-    double seconds[2];
     log2[0] = log2[1] = 0;
     err->status = NB_OK;
     if (check_system(sys, err) != NB_OK)
         return err->status;
-    if (mode != NB_PRECISION_E && mode != NB_PRECISION_F && mode != NB_PRECISION_H)
-        return NB_OK;           /* unscaled: 2^0 */
-    double *f = nb_alloc(3 * n + 3, sizeof *f, "triangular MD scales", err);
-    double *pe = f ? nb_alloc(n + 1, sizeof *pe, "triangular MD scales", err) : NULL;
-    if (pe)
-        nb_md_prec_forces(gl, sys, x, mode, f, pe, seconds, NULL, log2, err);
-    free(f);
-    free(pe);
-    return err->status;
+    return nb_md_prec_scales(gl, sys, x, mode, log2, err);
 }
 
 enum nb_status nb_md_tri_forces(struct nb_gl *gl, const struct nb_md_system *sys,

@@ -55,7 +55,7 @@ enum nb_status nb_md_tri_forces(struct nb_gl *gl, const struct nb_md_system *sys
  * may be NULL; H only) receives them.  tri3-wg holds n <= NB_TRI_WG_MAX_H
  * in B..H (its shared reactions are eight-word states).
  * NB_ERR_UNSUPPORTED for G with the ionic law (GLSL has no double pow), or
- * or H without GL_ARB_gpu_shader_int64; NB_ERR_ARGS for a value outside A..H;
+ * H without GL_ARB_gpu_shader_int64; NB_ERR_ARGS for a value outside A..H;
  * otherwise as above. */
 enum nb_status nb_md_tri_forces_prec(struct nb_gl *gl, const struct nb_md_system *sys,
                                      const double *x, const char *variant,
@@ -63,9 +63,8 @@ enum nb_status nb_md_tri_forces_prec(struct nb_gl *gl, const struct nb_md_system
                                      double *f, double *pe, int64_t *fixed,
                                      double *seconds, struct nb_error *err);
 
-/* The scales of mode E, F or H for sys at x, exactly md_precision.c's (it
- * runs nb_md_prec_forces in that mode: the magnitude pass, the rule
- * nb_prec_scales_measured, and the mode's kernel, whose sums it drops):
+/* The scales of mode E, F or H for sys at x, exactly md_precision.c's
+ * (nb_md_prec_scales: its magnitude pass and rule nb_prec_scales_measured):
  * log2[0] forces, log2[1] energies; 0 and 0 for the other modes.  Errors:
  * those of nb_md_tri_forces' system checks and of nb_md_prec_forces. */
 enum nb_status nb_md_tri_scales(struct nb_gl *gl, const struct nb_md_system *sys,
