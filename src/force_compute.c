@@ -382,15 +382,15 @@ static enum nb_status compute_gaj(void *state, double eps, size_t n_active,
         return nb_error_set(err, NB_ERR_ARGS, "GAJ precision %s: call set_j or "
                             "load_state after set_precision",
                             nb_precision_name(c->precision));
-    if (c->gaj_prec_ran)
-        nb_gaj_prec_set_slices(c->gaj_prec, c->gaj_prec_slices);
     if (!c->gaj_prec_ran) {
         if (nb_gaj_compute_run(g, c->tile, eps, n_active, active, err) != NB_OK)
             return err->status;
-    } else if (nb_gaj_compute_inputs(g, n_active, active, &in, err) != NB_OK ||
-               nb_gaj_prec_run(c->gaj_prec, c->precision, eps, &in, n_active, active,
-                               err) != NB_OK) {
-        return err->status;
+    } else {
+        nb_gaj_prec_set_slices(c->gaj_prec, c->gaj_prec_slices);
+        if (nb_gaj_compute_inputs(g, n_active, active, &in, err) != NB_OK ||
+            nb_gaj_prec_run(c->gaj_prec, c->precision, eps, &in, n_active, active,
+                            err) != NB_OK)
+            return err->status;
     }
     c->last_gaj = 1;
     return NB_OK;

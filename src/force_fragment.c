@@ -251,16 +251,26 @@ static void upload_stream(GLuint *tex, int old_rows, int rows, const float *texe
 
 /* Rows of a stream of n particles padded to 4; NB_ERR_LIMIT past the
  * texture size. */
-static enum nb_status stream_rows(size_t n, int *rows, struct nb_error *err)
+enum nb_status nb_gl_stream_rows(size_t n, size_t pad, size_t max_n, const char *what,
+                                 int *rows, struct nb_error *err)
 {
-    size_t npad = (n + 3) / 4 * 4;
+    size_t npad = (n + pad - 1) / pad * pad;
     size_t r = npad ? (npad + NB_STREAM_WIDTH - 1) / NB_STREAM_WIDTH : 1;
-    if (n > INT_MAX / 8 || r > (size_t)max_texture_size())
-        return nb_error_set(err, NB_ERR_LIMIT, "%zu particles need a %dx%zu texture, "
-                            "over this GL's GL_MAX_TEXTURE_SIZE of %d", n,
+    if (r > (size_t)max_texture_size())
+        return nb_error_set(err, NB_ERR_LIMIT, "%s: %zu particles need a %dx%zu texture, "
+                            "over this GL's GL_MAX_TEXTURE_SIZE of %d", what, n,
                             NB_STREAM_WIDTH, r, max_texture_size());
+    if (n > max_n)
+        return nb_error_set(err, NB_ERR_LIMIT, "%s: %zu particles, more than the %zu its "
+                            "indices reach", what, n, max_n);
     *rows = (int)r;
     return NB_OK;
+}
+
+/* The GA and GAJ streams: padded to the 4 i-particles of a fragment. */
+static enum nb_status stream_rows(size_t n, int *rows, struct nb_error *err)
+{
+    return nb_gl_stream_rows(n, 4, INT_MAX / 8, "fragment backend", rows, err);
 }
 
 /* Texels t >= from of a packed stream become padding: far away, no mass

@@ -76,19 +76,12 @@ static enum nb_status ensure_targets(struct word_targets *t, int rows, struct nb
     return NB_OK;
 }
 
-/* Rows of a stream of n particles (at least one); NB_ERR_LIMIT past the
- * texture size (the double stream is twice as wide). */
+/* Rows of a stream of n particles (the double stream is two texels a
+ * particle, twice as wide: GL 4.3's smallest GL_MAX_TEXTURE_SIZE, 16384,
+ * holds that). */
 static enum nb_status stream_rows(size_t n, int *rows, struct nb_error *err)
 {
-    GLint max = 0;
-    glGetIntegerv(GL_MAX_TEXTURE_SIZE, &max);
-    size_t r = n ? (n + NB_STREAM_WIDTH - 1) / NB_STREAM_WIDTH : 1;
-    if (n > (size_t)INT32_MAX / 64 || r > (size_t)max || 2 * NB_STREAM_WIDTH > max)
-        return nb_error_set(err, NB_ERR_LIMIT, "precision fragment kernel: %zu particles "
-                            "need a %dx%zu texture, over this GL's GL_MAX_TEXTURE_SIZE of "
-                            "%d", n, 2 * NB_STREAM_WIDTH, r, (int)max);
-    *rows = (int)r;
-    return NB_OK;
+    return nb_gl_stream_rows(n, 1, INT32_MAX / 64, "precision fragment kernel", rows, err);
 }
 
 /* A width x height texture of format (re-made when its size changes),

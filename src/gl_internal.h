@@ -234,6 +234,11 @@ void nb_gl_md_cells_build(struct nb_gl *gl, const struct nb_gl_md_cells *g, GLui
 /* A width x height texture of format, one level, nearest filtering
  * (texelFetch needs a complete texture). */
 GLuint nb_gl_new_texture(int width, int height, GLenum format);
+/* Rows of an NB_STREAM_WIDTH-wide stream of n particles padded to a
+ * multiple of pad (at least one row), or NB_ERR_LIMIT naming `what` where
+ * they pass GL_MAX_TEXTURE_SIZE or n passes max_n (the kernel's indices). */
+enum nb_status nb_gl_stream_rows(size_t n, size_t pad, size_t max_n, const char *what,
+                                 int *rows, struct nb_error *err);
 
 /* Precision helpers shared by the GA, GAJ and MD precision kernels
  * (force_precision.c): *k_out = the largest k (at most 100, so 2^k is a

@@ -124,16 +124,7 @@ static enum nb_status make_targets(struct md_targets *s, int rows, struct nb_err
  * texture size or the int indices of the kernel. */
 static enum nb_status stream_rows(size_t n, int *rows, struct nb_error *err)
 {
-    GLint max = 0;
-    glGetIntegerv(GL_MAX_TEXTURE_SIZE, &max);
-    size_t npad = (n + MD_I - 1) / MD_I * MD_I;
-    size_t r = npad ? (npad + NB_STREAM_WIDTH - 1) / NB_STREAM_WIDTH : 1;
-    if (n > INT_MAX / 4 || r > (size_t)max)
-        return nb_error_set(err, NB_ERR_LIMIT, "MD fragment: %zu particles need a "
-                            "%dx%zu texture, over this GL's GL_MAX_TEXTURE_SIZE of %d",
-                            n, NB_STREAM_WIDTH, r, (int)max);
-    *rows = (int)r;
-    return NB_OK;
+    return nb_gl_stream_rows(n, MD_I, INT_MAX / 4, "MD fragment", rows, err);
 }
 
 /* Counting sort of the particles by type (stable): m->perm and the first
