@@ -508,14 +508,10 @@ enum nb_status nb_md_tri_forces_prec(struct nb_gl *gl, const struct nb_md_system
     if ((int)mode < NB_PRECISION_A || (int)mode > NB_PRECISION_H)
         return nb_error_set(err, NB_ERR_ARGS, "triangular MD: precision %d is not a mode "
                             "(A..H)", (int)mode);
-    if (mode == NB_PRECISION_G && sys->pot->law == NB_LAW_IONIC)
-        return nb_error_set(err, NB_ERR_UNSUPPORTED, "triangular MD: precision G (double "
-                            "pair terms) needs pow in double, which GLSL lacks; the ionic "
-                            "law has G only on the CPU (lj has it here)");
     j.mode = mode;
     j.prec = mode != NB_PRECISION_A;
     j.dbl = mode == NB_PRECISION_G;
-    if (j.prec && nb_prec_supported(mode, err) != NB_OK)
+    if (j.prec && nb_md_prec_check(sys, mode, err) != NB_OK)   /* G's laws, extensions */
         return err->status;
     j.sys = sys;
     j.n = sys->n;
