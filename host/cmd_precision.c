@@ -310,66 +310,6 @@ static enum nb_status cut_system(const struct precision_config *c, const struct 
     return nb_error_set(err, NB_ERR_ARGS, "--cutoff %g: %s", c->cutoff, why);
 }
 
-/* Squared minimum-image distance of particles i and j. */
-static double image_r2(const struct nb_md_box *b, const double *x, size_t i, size_t j)
-{
-    double r2 = 0.0;
-    for (int a = 0; a < 3; a++) {
-        double len = b->hi[a] - b->lo[a], d = x[3 * i + a] - x[3 * j + a];
-        d -= b->periodic[a] ? len * round(d / len) : 0.0;
-        r2 += d * d;
-    }
-    return r2;
-}
-
-/* The pair interactions of one evaluation: n^2 over all pairs, with cell
- * lists the ordered pairs closer than the cutoff (minimum image), counted
- * through a grid of cells at least rc wide; NAN without memory. */
-static double interactions(const struct nb_md_system *sys, const double *x)
-{
-    const struct nb_md_box *b = sys->box;
-    double rc2 = sys->pot->cutoff * sys->pot->cutoff, len[3], count = 0.0;
-    int dim[3];
-    if (!sys->cell_list)
-        return (double)sys->n * (double)sys->n;
-    for (int a = 0; a < 3; a++) {
-        len[a] = b->hi[a] - b->lo[a];
-        dim[a] = (int)fmax(1.0, floor(len[a] / sys->pot->cutoff));   /* checked <= 2^24 */
-    }
-    size_t total = (size_t)dim[0] * (size_t)dim[1] * (size_t)dim[2];
-    size_t *head = malloc(total * sizeof *head), *next = malloc(sys->n * sizeof *next);
-    int *at = malloc(3 * sys->n * sizeof *at);
-    for (size_t i = 0; head && next && at && i < total; i++)
-        head[i] = SIZE_MAX;
-    for (size_t i = 0; head && next && at && i < sys->n; i++) {
-        for (int a = 0; a < 3; a++)
-            at[3 * i + a] = (int)fmin(dim[a] - 1, fmax(0.0, floor((x[3 * i + a] - b->lo[a]) *
-                                                                    dim[a] / len[a])));
-        size_t c = ((size_t)at[3 * i + 2] * dim[1] + at[3 * i + 1]) * dim[0] + at[3 * i];
-        next[i] = head[c];
-        head[c] = i;
-    }
-    for (size_t i = 0; head && next && at && i < sys->n; i++)
-        for (int k = 0; k < 27; k++) {
-            int nc[3] = { at[3 * i] + k % 3 - 1, at[3 * i + 1] + k / 3 % 3 - 1,
-                          at[3 * i + 2] + k / 9 - 1 }, inside = 1;
-            for (int a = 0; a < 3; a++) {
-                if (b->periodic[a])
-                    nc[a] = (nc[a] + dim[a]) % dim[a];
-                inside &= nc[a] >= 0 && nc[a] < dim[a];
-            }
-            size_t j = inside ? head[((size_t)nc[2] * dim[1] + nc[1]) * dim[0] + nc[0]] : SIZE_MAX;
-            for (; j != SIZE_MAX; j = next[j])
-                count += j != i && image_r2(b, x, i, j) < rc2;
-        }
-    if (!head || !next || !at)
-        count = NAN;
-    free(head);
-    free(next);
-    free(at);
-    return count;
-}
-
 static enum nb_status report_md(const struct precision_config *c, const struct nb_particles *p,
                                 const struct nb_md_box *box, const struct nb_md_potential *pot,
                                 const struct nb_gl_cli *g, const char *csv_path,
@@ -384,16 +324,18 @@ static enum nb_status report_md(const struct precision_config *c, const struct n
     double *ref = nb_alloc(3 * p->n, sizeof *ref, "reference", err);
     double *f = nb_alloc(3 * p->n, sizeof *f, "forces", err);
     double *pe = nb_alloc(2 * p->n, sizeof *pe, "energies", err);
+    double pairs = 0.0;     /* with cell lists: the ordered pairs inside the cutoff */
     enum nb_status st = ref && f && pe ? NB_OK : NB_ERR_NOMEM;
     if (st == NB_OK)
-        st = nb_md_cpu_forces(&sys, p->x, ref, pe, pe + p->n, err);
+        st = nb_md_cpu_forces_counted(&sys, p->x, ref, pe, pe + p->n, &pairs, err);
+    if (!sys.cell_list)
+        pairs = (double)p->n * (double)p->n;    /* all pairs: N^2, as the GA reports */
     if (st == NB_OK && (st = nb_gl_cli_create(g, &gl, err)) == NB_OK &&
         (st = nb_md_engine_create(&e, c->backend, gl, err)) == NB_OK)
         st = e.setup(e.state, &sys, err);
     if (st == NB_OK && csv_path && (st = nb_outfile_open(&csv, csv_path, err)) == NB_OK)
         fputs("system,n,softening,mode,f_err,f_offset,acc_rel_max,pot_rel_max,"   /* as GA */
               "median_s,interactions_per_s,runs,kernel_s\n", csv.fp);
-    double pairs = interactions(&sys, p->x);
     char system[64];                /* with cell lists: "lj16, cutoff 2.5" */
     snprintf(system, sizeof system, sys.cell_list ? "%s, cutoff %g" : "%s", c->system,
              c->cutoff);

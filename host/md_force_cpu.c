@@ -42,6 +42,7 @@ struct md_cells {
 /* One row's sums. */
 struct row_sum {
     double f[3], u, rf;         /* force, sum of u, sum of r.F */
+    double pairs;               /* partners inside the cutoff */
 };
 
 static void ctx_init(struct md_ctx *c, const struct nb_md_system *sys,
@@ -96,6 +97,7 @@ static int pair_add(const struct md_ctx *c, size_t i, size_t j,
         return 0;
     if (r2 == 0.0)
         return 1;
+    s->pairs += 1.0;
     nb_md_pair(sys->pot,
                &c->coeff[(sys->type[i] - 1) * count + (sys->type[j] - 1)],
                c->coulomb_shift, charge_of(sys, i) * charge_of(sys, j), r2,
@@ -260,9 +262,18 @@ enum nb_status nb_md_cpu_forces(const struct nb_md_system *sys, const double *x,
                                 double *f, double *pe, double *vir,
                                 struct nb_error *err)
 {
+    double pairs;
+    return nb_md_cpu_forces_counted(sys, x, f, pe, vir, &pairs, err);
+}
+
+enum nb_status nb_md_cpu_forces_counted(const struct nb_md_system *sys, const double *x,
+                                        double *f, double *pe, double *vir, double *pairs,
+                                        struct nb_error *err)
+{
     struct md_ctx *c;
     struct md_cells cl = {{0, 0, 0}, 0, NULL, NULL, NULL};
     size_t bad = SIZE_MAX;
+    double total = 0.0;
     enum nb_status st = nb_md_system_check(sys, err);
 
     if (st != NB_OK)
@@ -276,9 +287,9 @@ enum nb_status nb_md_cpu_forces(const struct nb_md_system *sys, const double *x,
         return st;
     }
     /* Cell rows differ in cost; small dynamic chunks balance them. */
-    #pragma omp parallel for schedule(dynamic, 64) reduction(min:bad)
+    #pragma omp parallel for schedule(dynamic, 64) reduction(min:bad) reduction(+:total)
     for (size_t i = 0; i < sys->n; i++) {
-        struct row_sum s = {{0.0, 0.0, 0.0}, 0.0, 0.0};
+        struct row_sum s = {{0.0, 0.0, 0.0}, 0.0, 0.0, 0.0};
         int hit = sys->cell_list ? row_cells(c, &cl, i, &s) : row_all(c, i, &s);
 
         if (hit && i < bad)
@@ -287,7 +298,9 @@ enum nb_status nb_md_cpu_forces(const struct nb_md_system *sys, const double *x,
             f[3 * i + k] = s.f[k];
         pe[i] = 0.5 * s.u;      /* each pair's energy is shared by two */
         vir[i] = 0.5 * s.rf;
+        total += s.pairs;
     }
+    *pairs = total;
     if (bad != SIZE_MAX)
         st = coincident(c, bad, err);
     cells_free(&cl);

@@ -577,6 +577,11 @@ void nb_md_subtract_excluded(const struct nb_md_system *sys, const double *x,
 enum nb_status nb_md_cpu_forces(const struct nb_md_system *sys, const double *x,
                                 double *f, double *pe, double *vir,
                                 struct nb_error *err);
+/* The same, and in *pairs the ordered pairs (i, j != i) inside the cutoff
+ * that the sums took (n (n - 1) without one). */
+enum nb_status nb_md_cpu_forces_counted(const struct nb_md_system *sys, const double *x,
+                                        double *f, double *pe, double *vir, double *pairs,
+                                        struct nb_error *err);
 
 /* ---- molecular dynamics: engines and velocity Verlet (seed 002) -------- */
 
