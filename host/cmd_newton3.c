@@ -244,17 +244,6 @@ static enum nb_status run_system(struct nb_gl *gl, const struct newton3_config *
     return st;
 }
 
-/* The mode and what it sums in, for the heading. */
-static const char *mode_name(enum nb_precision mode)
-{
-    static const char *const names[] = {
-        "A (float sums)", "B (double sums)", "C (Takahashi-Iitaka float pairs)",
-        "D (Nitadori)", "E (modified Nitadori, LARGE)", "F (Narumi float + int32)",
-        "G (double pair terms and sums)", "H (int64 fixed point)"
-    };
-    return mode < NB_PRECISION_COUNT ? names[mode] : "?";
-}
-
 static enum nb_status run_all(const struct newton3_config *c, const struct nb_gl_cli *g,
                               const char *csv_path, struct nb_error *err)
 {
@@ -267,7 +256,7 @@ static enum nb_status run_all(const struct newton3_config *c, const struct nb_gl
         printf("newton3: %s, precision %s, %ld timed runs (median), renderer %s\n%-11s %9s "
                "%12s %12s %8s %10s\n", strcmp(c->ic, "ionic") == 0 ?
                "ionic crystal (seed 003)" : "LJ fcc, open box",
-               mode_name(c->precision),
+               nb_precision_describe(c->precision),
                c->runs, nb_gl_renderer(gl), "variant", "n",
                "seconds", "pairs/s", "speedup", "dF/|F|max");
     for (size_t k = 0; st == NB_OK && k < c->cell_count; k++) {

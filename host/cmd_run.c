@@ -137,10 +137,7 @@ static enum nb_status check_precision(const struct run_args *a, struct run_confi
     if (!a->precision)
         return NB_OK;
     if (nb_precision_parse(a->precision, &c->precision, err) != NB_OK)
-        return nb_error_set(err, NB_ERR_ARGS, "--precision: '%s' is not one of A..H "
-                            "(A single, B double sums, C Takahashi-Iitaka, D Nitadori, "
-                            "E modified Nitadori, F Narumi, G double, H int64 fixed "
-                            "point)", a->precision);
+        return err->status;
     if (c->precision != NB_PRECISION_A && strcmp(c->backend, "compute") != 0)
         return nb_error_set(err, NB_ERR_ARGS, "--precision %s: backend %s sums the "
                             "GAJ kernel in one way only (A); modes B..H need --backend "

@@ -64,6 +64,16 @@ enum nb_status nb_precision_parse(const char *text, enum nb_precision *mode,
                         "F Narumi, G double, H int64 fixed point)", text ? text : "");
 }
 
+const char *nb_precision_describe(enum nb_precision mode)
+{
+    static const char *const names[] = {
+        "A (float sums)", "B (double sums)", "C (Takahashi-Iitaka float pairs)",
+        "D (Nitadori)", "E (modified Nitadori, LARGE)", "F (Narumi float + int32)",
+        "G (double pair terms and sums)", "H (int64 fixed point)"
+    };
+    return mode < NB_PRECISION_COUNT ? names[mode] : "?";
+}
+
 const char *nb_precision_name(enum nb_precision mode)
 {
     static const char *const names[] = { "A", "B", "C", "D", "E", "F", "G", "H" };

@@ -144,6 +144,8 @@ enum nb_status nb_precision_parse(const char *text, enum nb_precision *mode,
                                   struct nb_error *err);
 /* "A".."H". */
 const char *nb_precision_name(enum nb_precision mode);
+/* "A (float sums)" .. "H (int64 fixed point)": the letter and what it sums. */
+const char *nb_precision_describe(enum nb_precision mode);
 
 /* Test hook: the raw int64 sums of the last mode-H evaluation of a compute
  * backend: fixed (4n: F_x, F_y, F_z, m_i phi_i per particle, each in units
