@@ -95,7 +95,7 @@ int nb_cmd_forces(int argc, char **argv)
     }
     if (nb_parse_double("softening", a.softening, 0.0, &eps, &err) != NB_OK ||
         nb_gl_cli_validate(&a.gl, &err) != NB_OK ||
-        (a.precision && nb_precision_parse(a.precision, &a.mode, &err) != NB_OK) ||
+        (a.precision && nb_precision_parse("--precision", a.precision, &a.mode, &err) != NB_OK) ||
         (a.backend && nb_backend_name_check(a.backend, &err) != NB_OK))
         return nb_cli_fail(&err);
 

@@ -221,7 +221,7 @@ static enum nb_status check_run(const struct md_args *a, struct md_config *c,
         nb_gl_cli_validate(&a->gl, err) != NB_OK)
         return err->status;
     if (a->precision) {
-        if (nb_precision_parse(a->precision, &c->precision, err) != NB_OK)
+        if (nb_precision_parse("--precision", a->precision, &c->precision, err) != NB_OK)
             return err->status;
         if (strcmp(c->backend, "compute") != 0)
             return nb_error_set(err, NB_ERR_ARGS, "--precision %s: the accumulation "

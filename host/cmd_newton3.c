@@ -111,7 +111,7 @@ static enum nb_status configure(const struct newton3_args *a, struct newton3_con
     c->runs = 5;
     c->warmup = 1;
     c->precision = NB_PRECISION_A;
-    if (a->precision && nb_precision_parse(a->precision, &c->precision, err) != NB_OK)
+    if (a->precision && nb_precision_parse("--precision", a->precision, &c->precision, err) != NB_OK)
         return err->status;
     if (strcmp(c->ic, "ionic") != 0 && strcmp(c->ic, "fcc") != 0)
         return nb_error_set(err, NB_ERR_ARGS, "--ic: unknown initial conditions '%s' "

@@ -41,7 +41,7 @@ static enum nb_status parse_modes(const char *text, struct precision_config *c,
         enum nb_precision m;
         if (*s == ',')
             continue;
-        if (nb_precision_parse(one, &m, err) != NB_OK)
+        if (nb_precision_parse("--modes", one, &m, err) != NB_OK)
             return err->status;
         if (c->mode_count == NB_PRECISION_COUNT)
             return nb_error_set(err, NB_ERR_ARGS, "--modes: at most %d modes",

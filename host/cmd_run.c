@@ -136,7 +136,7 @@ static enum nb_status check_precision(const struct run_args *a, struct run_confi
     c->precision = NB_PRECISION_A;
     if (!a->precision)
         return NB_OK;
-    if (nb_precision_parse(a->precision, &c->precision, err) != NB_OK)
+    if (nb_precision_parse("--precision", a->precision, &c->precision, err) != NB_OK)
         return err->status;
     if (c->precision != NB_PRECISION_A && strcmp(c->backend, "compute") != 0)
         return nb_error_set(err, NB_ERR_ARGS, "--precision %s: backend %s sums the "

@@ -49,8 +49,8 @@ struct nb_prec {
     double seconds;
 };
 
-enum nb_status nb_precision_parse(const char *text, enum nb_precision *mode,
-                                  struct nb_error *err)
+enum nb_status nb_precision_parse(const char *option, const char *text,
+                                  enum nb_precision *mode, struct nb_error *err)
 {
     if (text && text[0] && !text[1]) {
         int c = text[0] >= 'a' ? text[0] - 'a' : text[0] - 'A';
@@ -59,9 +59,10 @@ enum nb_status nb_precision_parse(const char *text, enum nb_precision *mode,
             return NB_OK;
         }
     }
-    return nb_error_set(err, NB_ERR_ARGS, "unknown precision '%s' (A single, B double "
-                        "sums, C Takahashi-Iitaka, D Nitadori, E modified Nitadori, "
-                        "F Narumi, G double, H int64 fixed point)", text ? text : "");
+    return nb_error_set(err, NB_ERR_ARGS, "%s: unknown accumulation mode '%s' (A single, "
+                        "B double sums, C Takahashi-Iitaka, D Nitadori, E modified "
+                        "Nitadori, F Narumi, G double, H int64 fixed point)", option,
+                        text ? text : "");
 }
 
 const char *nb_precision_describe(enum nb_precision mode)

@@ -139,9 +139,9 @@ enum nb_status nb_backend_fragment_create(struct nb_force_backend *b,
 /* ---- accumulation modes (seed 004 Table 1; src/force_precision.c) ---- */
 
 /* "A".."H" (either case) to a mode; NB_ERR_ARGS naming the option
- * otherwise. */
-enum nb_status nb_precision_parse(const char *text, enum nb_precision *mode,
-                                  struct nb_error *err);
+ * ("--precision") otherwise. */
+enum nb_status nb_precision_parse(const char *option, const char *text,
+                                  enum nb_precision *mode, struct nb_error *err);
 /* "A".."H". */
 const char *nb_precision_name(enum nb_precision mode);
 /* "A (float sums)" .. "H (int64 fixed point)": the letter and what it sums. */

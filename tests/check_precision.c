@@ -168,9 +168,9 @@ START_TEST(refusals)
     struct nb_force_backend b;
     struct nb_error err = { 0 };
     enum nb_precision mode;
-    ck_assert_int_eq(nb_precision_parse("I", &mode, &err), NB_ERR_ARGS);
-    ck_assert_int_eq(nb_precision_parse("AB", &mode, &err), NB_ERR_ARGS);
-    ck_assert_int_eq(nb_precision_parse("h", &mode, &err), NB_OK);
+    ck_assert_int_eq(nb_precision_parse("--precision", "I", &mode, &err), NB_ERR_ARGS);
+    ck_assert_int_eq(nb_precision_parse("--precision", "AB", &mode, &err), NB_ERR_ARGS);
+    ck_assert_int_eq(nb_precision_parse("--precision", "h", &mode, &err), NB_OK);
     ck_assert_int_eq(mode, NB_PRECISION_H);
     /* cpu offers no modes; fragment does (check_fragment_precision) */
     ck_assert_int_eq(nb_backend_create(&b, "cpu", gl, &err), NB_OK);
