@@ -55,7 +55,7 @@ spirv/.stamp: glnbody $(GLSL) tools/build_spirv.sh
 	@tools/build_spirv.sh ./glnbody $(GLSLANG) spirv
 	@touch $@
 
-tests/%: tests/%.c tests/gl_suite.h libglnbody.a
+tests/%: tests/%.c $(wildcard tests/*.h) libglnbody.a
 	$(CC) $(CFLAGS) $$(pkg-config --cflags $(PKGS) check) -o $@ $< libglnbody.a \
 	    $$(pkg-config --libs $(PKGS) check) $(LDLIBS)
 

@@ -31,6 +31,7 @@
 
 #include "nb_gl.h"
 #include "gl_suite.h"
+#include "ga_fixtures.h"
 #include "md_fixtures.h"
 #include "cli_harness.h"
 
@@ -44,16 +45,6 @@ static const double max_rel[NB_PRECISION_COUNT] = {
     1e-5, 4.8e-7, 4.8e-7, 1e-6, 1e-6, 4.8e-7, 1e-12, 4.8e-7 };
 static const double max_f_err[NB_PRECISION_COUNT] = {
     1e-6, 1e-7, 1e-7, 1e-6, 1e-7, 1e-7, 1e-12, 1e-7 };
-
-static void make_system(struct nb_particles *p, size_t n, uint64_t s)
-{
-    struct nb_error err = { 0 };
-    struct nb_rng rng;
-    ck_assert_int_eq(nb_particles_random_cube(p, n, s, &err), NB_OK);
-    nb_rng_seed(&rng, s ^ 0x9e3779b97f4a7c15ull);
-    for (size_t i = 0; i < n; i++)
-        p->m[i] = (double)(float)((0.5 + nb_rng_uniform(&rng)) / (double)n);
-}
 
 static struct nb_force_backend open_backend(const char *name)
 {
@@ -94,7 +85,7 @@ START_TEST(ga_modes_match_cpu_and_compute)
     struct nb_error err = { 0 };
     struct nb_particles p = { 0 };
     size_t n = sizes[_i];
-    make_system(&p, n, seed + n);
+    ga_random_system(&p, n, seed + n, 0);
     double *ref = calloc(3 * n, 8), *ref_pot = calloc(n, 8), *aabs = calloc(n, 8),
            *pabs = calloc(n, 8), *acc = calloc(3 * n, 8), *pot = calloc(n, 8),
            *cacc = calloc(3 * n, 8), *cpot = calloc(n, 8);
@@ -141,7 +132,7 @@ START_TEST(passes_bit_identical)
     struct nb_error err = { 0 };
     struct nb_particles p = { 0 };
     size_t n = 1031;
-    make_system(&p, n, seed + 11);
+    ga_random_system(&p, n, seed + 11, 0);
     int64_t *fixed = malloc(32 * n), *cfixed = malloc(32 * n);
     double *acc = malloc(24 * n), *pot = malloc(8 * n);
     double *acc1 = malloc(24 * n), *pot1 = malloc(8 * n);
@@ -271,7 +262,7 @@ START_TEST(ga_refusals)
     struct nb_particles p = { 0 };
     int64_t fixed[4 * 100];
     int ka, kp;
-    make_system(&p, 100, seed + 3);
+    ga_random_system(&p, 100, seed + 3, 0);
     /* set_particles before set_precision: the precision kernel has no data */
     ck_assert_int_eq(b.set_particles(b.state, p.n, p.x, p.m, &err), NB_OK);
     ck_assert_int_eq(b.set_precision(b.state, NB_PRECISION_C, &err), NB_OK);
@@ -287,7 +278,7 @@ START_TEST(ga_refusals)
     ck_assert_int_eq(b.set_particles(b.state, p.n, p.x, p.m, &err), NB_OK);
     ck_assert_int_eq(b.compute(b.state, NB_KERNEL_GA, EPS, &err), NB_ERR_UNSUPPORTED);
     ck_assert_msg(strstr(err.message, "mass") != NULL, "%s", err.message);
-    make_system(&p, 100, seed + 3);
+    ga_random_system(&p, 100, seed + 3, 0);
     /* E, F: coincident particles at eps = 0 */
     memcpy(&p.x[3 * 7], &p.x[3 * 8], 3 * sizeof(double));
     ck_assert_int_eq(b.set_precision(b.state, NB_PRECISION_F, &err), NB_OK);
@@ -377,7 +368,7 @@ START_TEST(cli_forces_fragment_precision)
     char in[1200], out_c[1200], out_f[1200];
     struct nb_particles p = { 0 };
     struct cli_run r, c;
-    make_system(&p, 300, seed + 5);
+    ga_random_system(&p, 300, seed + 5, 0);
     size_t size = 160 * p.n + 1, len = 0;
     char *text = malloc(size);
     ck_assert_ptr_nonnull(text);

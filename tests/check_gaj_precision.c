@@ -54,6 +54,7 @@
 #include "nb_gl.h"
 #include "cli_harness.h"
 #include "gl_suite.h"
+#include "ga_fixtures.h"
 
 #define EPS 0.01
 #define U 0x1p-24
@@ -68,21 +69,6 @@ static const double max_rel[NB_PRECISION_COUNT] = {
     1e-5, 16 * U, 16 * U, 24 * U, 24 * U, 16 * U, 1e-12, 16 * U };
 static const double max_rel_jerk[NB_PRECISION_COUNT] = {
     1e-5, 128 * U, 128 * U, 144 * U, 144 * U, 128 * U, 1e-12, 128 * U };
-
-/* n particles in [-1, 1]^3, velocities in [-1, 1]^3, masses (0.5..1.5)/n,
- * all rounded to float. */
-static void make_system(struct nb_particles *p, size_t n, uint64_t s)
-{
-    struct nb_error err = { 0 };
-    struct nb_rng rng;
-    ck_assert_int_eq(nb_particles_random_cube(p, n, s, &err), NB_OK);
-    nb_rng_seed(&rng, s ^ 0x9e3779b97f4a7c15ull);
-    for (size_t i = 0; i < n; i++) {
-        p->m[i] = (double)(float)((0.5 + nb_rng_uniform(&rng)) / (double)n);
-        for (int c = 0; c < 3; c++)
-            p->v[3 * i + c] = (double)(float)(2.0 * nb_rng_uniform(&rng) - 1.0);
-    }
-}
 
 /* One GAJ result in active order. */
 struct gaj {
@@ -200,7 +186,7 @@ START_TEST(modes_match_cpu)
     struct nb_error err = { 0 };
     struct nb_particles p = { 0 };
     struct gaj ref, got;
-    make_system(&p, n, seed + n);
+    ga_moving_system(&p, n, seed + n);
     uint32_t *all = malloc(4 * n + 4);
     ck_assert(all);
     for (size_t i = 0; i < n; i++)
@@ -242,7 +228,7 @@ START_TEST(fixed_point_order_independent)
     struct nb_particles p = { 0 };
     struct nb_rng rng;
     struct gaj whole, part;
-    make_system(&p, n, seed + 11 * n);
+    ga_moving_system(&p, n, seed + 11 * n);
     uint32_t *all = malloc(4 * n), *sub = malloc(4 * n);
     int64_t *f = malloc(64 * n), *g = malloc(64 * n);
     int log_all[3], log_sub[3];
@@ -300,7 +286,7 @@ START_TEST(sliced_small_block)
     int log_all[3], log_sub[3];
     char variant[64];
     ck_assert(all && f);
-    make_system(&p, n, seed + 29);
+    ga_moving_system(&p, n, seed + 29);
     for (size_t i = 0; i < n; i++)
         all[i] = (uint32_t)i;
     gaj_alloc(&whole, n);
@@ -370,7 +356,7 @@ START_TEST(device_state_path)
     struct nb_error err = { 0 };
     struct nb_particles p = { 0 };
     struct gaj host, dev;
-    make_system(&p, n, seed + 5);
+    ga_moving_system(&p, n, seed + 5);
     double *zero = calloc(3 * n, sizeof(double)), *t0 = malloc(n * sizeof(double));
     uint32_t active[40];
     ck_assert(zero && t0);
@@ -420,7 +406,7 @@ START_TEST(refusals)
     struct nb_error err = { 0 };
     struct nb_particles p = { 0 };
     uint32_t all[50];
-    make_system(&p, n, seed + 3);
+    ga_moving_system(&p, n, seed + 3);
     for (size_t i = 0; i < n; i++)
         all[i] = (uint32_t)i;
     ck_assert_msg(nb_backend_create(&b, "compute", gl, &err) == NB_OK, "%s", err.message);

@@ -23,6 +23,7 @@
 #include "nb_config.h"
 #include "nb_gl.h"
 #include "gl_suite.h"
+#include "ga_fixtures.h"
 
 #define TOLERANCE 1e-5
 #define F_ERR_MAX 1e-6
@@ -33,17 +34,6 @@ static uint64_t seed;
 static const size_t sizes[] = { 1, 2, 3, 7, 31, 256, 1000, 1023, 4097 };
 static const double softenings[] = { 0.0, 0.01 };
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
-
-/* A random system with unequal masses, float-representable. */
-static void make_system(struct nb_particles *p, size_t n, uint64_t s)
-{
-    struct nb_error err = { 0 };
-    struct nb_rng rng;
-    ck_assert_int_eq(nb_particles_random_cube(p, n, s, &err), NB_OK);
-    nb_rng_seed(&rng, s ^ 0x9e3779b97f4a7c15ull);
-    for (size_t i = 0; i < n; i++)
-        p->m[i] = (double)(float)((0.5 + nb_rng_uniform(&rng)) / (double)n);
-}
 
 struct reference {
     double *acc, *pot, *acc_abs, *pot_abs;
@@ -112,7 +102,7 @@ static void check_backend(const char *name, const char *const *extra)
     ck_assert_msg(nb_backend_create(&b, name, gl, &err) == NB_OK, "%s", err.message);
     for (size_t s = 0; s < COUNT(sizes); s++) {
         struct nb_particles p = { 0 };
-        make_system(&p, sizes[s], seed + s);
+        ga_random_system(&p, sizes[s], seed + s, 0);
         double *acc = malloc(3 * p.n * sizeof *acc), *pot = malloc(p.n * sizeof *pot);
         for (size_t e = 0; e < COUNT(softenings); e++) {
             struct reference r;
@@ -159,7 +149,7 @@ static void check_splits_agree(const char *backend, const char *const *variants)
     struct reference r;
     const size_t n = 2053;
     ck_assert_int_eq(nb_backend_create(&b, backend, gl, &err), NB_OK);
-    make_system(&p, n, seed + 100);
+    ga_random_system(&p, n, seed + 100, 0);
     reference_make(&r, &p, 0.0);
     double *acc0 = malloc(3 * n * sizeof(double)), *pot0 = malloc(n * sizeof(double));
     double *acc = malloc(3 * n * sizeof(double)), *pot = malloc(n * sizeof(double));
@@ -213,7 +203,7 @@ START_TEST(padding_changes_nothing)
         struct nb_error err = { 0 };
         struct nb_particles p = { 0 }, q = { 0 };
         ck_assert_int_eq(nb_backend_create(&b, cases[c][0], gl, &err), NB_OK);
-        make_system(&p, n, seed + 200);
+        ga_random_system(&p, n, seed + 200, 0);
         ck_assert_int_eq(nb_particles_alloc(&q, padded, &err), NB_OK);
         memcpy(q.x, p.x, 3 * n * sizeof(double));
         memcpy(q.m, p.m, n * sizeof(double));
@@ -299,16 +289,6 @@ START_TEST(texture_limit_refused)
 END_TEST
 
 /* ---- GAJ: the Hermite kernel on active blocks ------------------------- */
-
-/* A random system with velocities; float-representable like make_system. */
-static void make_moving_system(struct nb_particles *p, size_t n, uint64_t s)
-{
-    struct nb_rng rng;
-    make_system(p, n, s);
-    nb_rng_seed(&rng, s * 7919u + 1u);
-    for (size_t k = 0; k < 3 * n; k++)
-        p->v[k] = (double)(float)(2.0 * nb_rng_uniform(&rng) - 1.0);
-}
 
 /* Sorted distinct indices: every particle, every third, or the last one. */
 static size_t make_active(uint32_t *active, size_t n, int kind)
@@ -421,7 +401,7 @@ START_TEST(gaj_matches_cpu)
             struct nb_particles p = { 0 };
             size_t n = gaj_sizes[s];
             uint32_t *active = malloc(n * sizeof *active);
-            make_moving_system(&p, n, seed + 300 + s);
+            ga_moving_system(&p, n, seed + 300 + s);
             ck_assert_int_eq(b.set_j(b.state, n, p.x, p.v, p.m, &err), NB_OK);
             for (int kind = 0; kind < 3; kind++)
                 for (size_t e = 0; e < COUNT(softenings); e++) {
@@ -459,8 +439,8 @@ START_TEST(device_prediction_matches_host)
     double *t0 = malloc(n * sizeof(double));
     uint32_t *all = malloc(n * sizeof(uint32_t));
     ck_assert_int_eq(nb_backend_create(&b, device_backends[_i], gl, &err), NB_OK);
-    make_moving_system(&p, n, seed + 400);
-    make_moving_system(&q, n, seed + 400);
+    ga_moving_system(&p, n, seed + 400);
+    ga_moving_system(&q, n, seed + 400);
     nb_rng_seed(&rng, seed + 401);
     for (size_t i = 0; i < n; i++) {
         t0[i] = t - ldexp(1.0, -(int)(3 + i % 8));      /* block times behind t */

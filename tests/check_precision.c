@@ -36,6 +36,7 @@
 
 #include "nb_gl.h"
 #include "gl_suite.h"
+#include "ga_fixtures.h"
 
 #define N_TEST 4096
 #define EPS 0.01
@@ -48,17 +49,6 @@ static double f_err_of[NB_PRECISION_COUNT];
 struct run {
     double *acc, *pot;
 };
-
-static void make_system(struct nb_particles *p, size_t n, uint64_t s, int equal_mass)
-{
-    struct nb_error err = { 0 };
-    struct nb_rng rng;
-    ck_assert_int_eq(nb_particles_random_cube(p, n, s, &err), NB_OK);
-    nb_rng_seed(&rng, s ^ 0x9e3779b97f4a7c15ull);
-    if (!equal_mass)
-        for (size_t i = 0; i < n; i++)
-            p->m[i] = (double)(float)((0.5 + nb_rng_uniform(&rng)) / (double)n);
-}
 
 static void evaluate(struct nb_force_backend *b, enum nb_precision mode,
                      const struct nb_particles *p, double eps, double *acc, double *pot)
@@ -86,7 +76,7 @@ START_TEST(modes_match_cpu)
     struct nb_force_backend b;
     struct nb_error err = { 0 };
     struct nb_particles p = { 0 };
-    make_system(&p, N_TEST, seed, _i);
+    ga_random_system(&p, N_TEST, seed, _i);
     size_t n = p.n;
     double *ref = calloc(3 * n, 8), *ref_pot = calloc(n, 8), *aabs = calloc(n, 8),
            *pabs = calloc(n, 8), *acc = calloc(3 * n, 8), *pot = calloc(n, 8);
@@ -129,7 +119,7 @@ START_TEST(fixed_point_exact)
     struct nb_error err = { 0 };
     struct nb_particles p = { 0 }, r = { 0 };
     size_t n = 3001;       /* not a multiple of the tile: padding too */
-    make_system(&p, n, seed + 7, 0);
+    ga_random_system(&p, n, seed + 7, 0);
     ck_assert_int_eq(nb_particles_alloc(&r, n, &err), NB_OK);
     for (size_t i = 0; i < n; i++) {
         r.m[i] = p.m[n - 1 - i];
@@ -182,7 +172,7 @@ START_TEST(refusals)
     /* H needs eps > 0 (its analytic bound) and masses > 0; E and F measure
      * their bound, so eps = 0 works for them until two particles coincide */
     struct nb_particles p = { 0 };
-    make_system(&p, 100, seed + 3, 0);
+    ga_random_system(&p, 100, seed + 3, 0);
     ck_assert_int_eq(nb_backend_create(&b, "compute", gl, &err), NB_OK);
     ck_assert_int_eq(b.set_precision(b.state, NB_PRECISION_H, &err), NB_OK);
     ck_assert_int_eq(b.set_particles(b.state, p.n, p.x, p.m, &err), NB_OK);
@@ -198,7 +188,7 @@ START_TEST(refusals)
         ck_assert_int_eq(b.set_particles(b.state, p.n, p.x, p.m, &err), NB_OK);
         ck_assert_int_eq(b.compute(b.state, NB_KERNEL_GA, 0.0, &err), NB_ERR_NUMERIC);
         ck_assert_msg(strstr(err.message, "softening 0") != NULL, "%s", err.message);
-        make_system(&p, 100, seed + 3, 0);
+        ga_random_system(&p, 100, seed + 3, 0);
     }
     ck_assert_int_eq(b.set_precision(b.state, NB_PRECISION_H, &err), NB_OK);
     p.m[5] = 0.0;
