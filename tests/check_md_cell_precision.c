@@ -54,14 +54,7 @@ static int near_cutoff(const struct nb_md_system *sys, const double *x)
     double rc2 = sys->pot->cutoff * sys->pot->cutoff;
     for (size_t i = 0; i < sys->n; i++)
         for (size_t j = 0; j < i; j++) {
-            double r2 = 0.0;
-            for (int a = 0; a < 3; a++) {
-                double len = sys->box->hi[a] - sys->box->lo[a];
-                double d = x[3 * i + a] - x[3 * j + a];
-                if (sys->box->periodic[a])
-                    d -= len * round(d / len);
-                r2 += d * d;
-            }
+            double r2 = md_image_r2(sys, x, i, j);
             if (fabs(r2 - rc2) <= 1e-6 * rc2)
                 return 1;
         }

@@ -116,6 +116,20 @@ static void md_pair_parts(const struct nb_md_potential *pot, const struct nb_md_
     *f_abs *= sqrt(r2);
 }
 
+/* Squared minimum-image distance of particles i and j. */
+static double md_image_r2(const struct nb_md_system *sys, const double *x, size_t i, size_t j)
+{
+    double r2 = 0.0;
+    for (int a = 0; a < 3; a++) {
+        double len = sys->box->hi[a] - sys->box->lo[a];
+        double d = x[3 * i + a] - x[3 * j + a];
+        if (sys->box->periodic[a])
+            d -= len * round(d / len);
+        r2 += d * d;
+    }
+    return r2;
+}
+
 /* The scales of the bounds per particle, over the pairs inside the cutoff
  * (minimum image): sum_j |F_ij|, sum_j |u_ij| / 2 and sum_j |r.F_ij| / 2,
  * each from md_pair_parts; the shift's constant is counted as a part. */
@@ -129,16 +143,10 @@ static void md_pair_magnitudes(const struct nb_md_system *sys, const double *x,
     for (size_t i = 0; i < sys->n; i++) {
         f_abs[i] = u_abs[i] = w_abs[i] = 0.0;
         for (size_t j = 0; j < sys->n; j++) {
-            double r2 = 0.0, f, u;
+            double r2, f, u;
             if (j == i)
                 continue;
-            for (int a = 0; a < 3; a++) {
-                double len = sys->box->hi[a] - sys->box->lo[a];
-                double d = x[3 * i + a] - x[3 * j + a];
-                if (sys->box->periodic[a])
-                    d -= len * round(d / len);
-                r2 += d * d;
-            }
+            r2 = md_image_r2(sys, x, i, j);
             if (sys->pot->cutoff > 0 && r2 >= sys->pot->cutoff * sys->pot->cutoff)
                 continue;
             const struct nb_md_pair_coeff *c = &coeff[(sys->type[i] - 1) * t + sys->type[j] - 1];
