@@ -42,6 +42,15 @@ layout(std430, binding = NB_BIND_MD_COEFF) readonly buffer Coeffs { vec4 coeff[]
 
 shared COEFF pair_coeff[2 * NB_MD_MAX_TYPES * NB_MD_MAX_TYPES];
 
+/* Slots [begin, end) of neighbour nb (0..26, dx fastest) of cell c; empty
+ * beyond an open edge. */
+void neighbour_slots(ivec3 c, int nb, out int begin, out int end)
+{
+    int cell = nb_md_neighbour(c, ivec3(nb % 3, nb / 3 % 3, nb / 9) - 1);
+    begin = cell < 0 ? 0 : cell_start[cell];
+    end = cell < 0 ? 0 : begin + cell_count[cell];
+}
+
 /* The pair (i, particle of slot j) added to acc: the expressions of
  * md_precision.comp's loop, so that both kernels add the same terms. */
 void add_pair(inout nb_acc acc, POS pi, int row, int j, bool excluded)
@@ -67,7 +76,7 @@ void walk(inout nb_acc acc, POS pi, int row, int k, ivec3 c)
     const int none = 0x7fffffff;
     int cur[27], stop[27], next[27];
     for (int nb = 0; nb < 27; nb++) {
-        nb_md_neighbour_slots(c, nb, cur[nb], stop[nb]);
+        neighbour_slots(c, nb, cur[nb], stop[nb]);
         next[nb] = cur[nb] < stop[nb] ? perm[cur[nb]] : none;
     }
     for (;;) {
@@ -87,7 +96,7 @@ void walk(inout nb_acc acc, POS pi, int row, int k, ivec3 c)
 {
     for (int nb = 0; nb < 27; nb++) {
         int begin, end;
-        nb_md_neighbour_slots(c, nb, begin, end);
+        neighbour_slots(c, nb, begin, end);
         for (int base = begin; base < end; base += NB_PREC_TILE) {
             int stop = min(base + NB_PREC_TILE, end);
             for (int j = base; j < stop; j++)

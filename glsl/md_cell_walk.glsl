@@ -20,18 +20,17 @@ ivec3 nb_md_cell_of(int i)
     return ivec3(cell % cells.x, (cell / cells.x) % cells.y, cell / (cells.x * cells.y));
 }
 
-/* Slots [begin, end) of neighbour nb of cell c, nb = 0..26 with dx =
- * nb % 3 - 1 fastest, then dy, then dz; empty beyond an open edge. */
-void nb_md_neighbour_slots(ivec3 c, int nb, out int begin, out int end)
+/* The neighbour of cell c at offset off (each component -1, 0 or 1), or
+ * -1 beyond an open edge.  The kernels walk the 27 offsets with dx
+ * fastest, then dy, then dz, and a cell's slots are cell_start[cell] ..
+ * cell_start[cell] + cell_count[cell] - 1. */
+int nb_md_neighbour(ivec3 c, ivec3 off)
 {
-    ivec3 nc = c + ivec3(nb % 3, (nb / 3) % 3, nb / 9) - 1;
+    ivec3 nc = c + off;
     bvec3 out_low = lessThan(nc, ivec3(0)), out_high = greaterThanEqual(nc, cells);
-    begin = end = 0;
     if (any(bvec3(ivec3(out_low) * (1 - periodic))) ||
         any(bvec3(ivec3(out_high) * (1 - periodic))))
-        return;
+        return -1;
     nc += cells * (ivec3(out_low) - ivec3(out_high));      /* periodic wrap */
-    int cell = (nc.z * cells.y + nc.y) * cells.x + nc.x;
-    begin = cell_start[cell];
-    end = begin + cell_count[cell];
+    return (nc.z * cells.y + nc.y) * cells.x + nc.x;
 }
