@@ -310,6 +310,8 @@ enum nb_status nb_md_prec_scales(struct nb_gl *gl, const struct nb_md_system *sy
 
     log2[0] = log2[1] = 0;
     err->status = NB_OK;
+    if (mode != NB_PRECISION_E && mode != NB_PRECISION_F && mode != NB_PRECISION_H)
+        return NB_OK;           /* unscaled: 2^0 */
     if (prepare(&p, gl, sys, x, mode, &raw, err) == NB_OK && p.n > 0 &&
         choose_scales(&p, sys->pot->law, mode, raw, &seconds, err) == NB_OK) {
         log2[0] = p.acc_log2;

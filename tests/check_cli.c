@@ -943,10 +943,10 @@ START_TEST(test_precision_report)
 END_TEST
 
 /* glnbody newton3 --precision H: the int64 kernels, each row's sums equal
- * to its square loop's bit for bit (dF 0); E (ionic) and G (LJ fcc) run
- * every asked variant, near their square loop; G with the ionic law (no
- * double pow in GLSL) or a bad letter is an argument error (exit 2)
- * naming it. */
+ * to its square loop's bit for bit (dF 0); A (the default), E (ionic) and
+ * G (LJ fcc) run every asked variant, near their square loop; G with the
+ * ionic law (no double pow in GLSL) or a bad letter is an argument error
+ * (exit 2) naming it. */
 START_TEST(test_newton3_precision)
 {
     struct cli_run r;
@@ -967,7 +967,8 @@ START_TEST(test_newton3_precision)
     ck_assert_int_eq(rows, 3);
     cli_run_free(&r);
     static const char *const modes[][4] = {
-        { "e", "ionic", "precision E", "2" }, { "G", "fcc", "precision G", "2" } };
+        { "A", "ionic", "precision A", "2" }, { "e", "ionic", "precision E", "2" },
+        { "G", "fcc", "precision G", "2" } };
     for (size_t k = 0; k < sizeof modes / sizeof modes[0]; k++) {
         RUN(&r, "newton3", "--cells", modes[k][3], "--runs", "1", "--warmup", "0", "--ic",
             modes[k][1], "--precision", modes[k][0], "--variants", "tri2-gpu,tri3-wg,tri3-gpu");
