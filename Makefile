@@ -5,7 +5,7 @@ CC      ?= cc
 PKGS    := epoxy egl
 CFLAGS  ?= -O2 -g
 CFLAGS  += -std=c11 -Wall -Wextra -Wpedantic -fopenmp -D_POSIX_C_SOURCE=200809L \
-           -Ihost -Isrc -Iglsl -DNB_SHADER_DIR='"$(CURDIR)"'
+           -DNB_SHADER_DIR='"$(CURDIR)"'
 LDLIBS  += -lm -fopenmp
 GLSLANG ?= glslangValidator
 
@@ -20,9 +20,8 @@ GL_SRC   := src/context.c src/shader.c src/programs.c src/gpu_timer.c src/stagin
             src/force_compute.c src/force_precision.c src/force_fragment.c src/backends.c \
             src/md_compute.c src/md_fragment.c src/md_triangular.c src/md_precision.c \
             src/md_params.c src/fragment_precision.c
-CLI_SRC  := host/main.c host/options.c host/measure.c host/cmd_forces.c host/cmd_bench.c \
-            host/cmd_compare.c host/cmd_shaders.c host/cmd_run.c host/cmd_precision.c \
-            host/cmd_md.c host/cmd_newton3.c
+CLI_SRC  := $(addprefix tools/glnbody/,main.c options.c measure.c cmd_forces.c cmd_bench.c \
+            cmd_compare.c cmd_shaders.c cmd_run.c cmd_precision.c cmd_md.c cmd_newton3.c)
 GLSL     := $(wildcard glsl/*.glsl glsl/*.frag glsl/*.vert glsl/*.comp glsl/*.h)
 TESTS    := tests/check_host tests/check_gpu tests/check_cli tests/check_run \
             tests/check_precision tests/check_md tests/check_md_io tests/check_md_gpu \
@@ -33,15 +32,25 @@ TESTS    := tests/check_host tests/check_gpu tests/check_cli tests/check_run \
 LIB_OBJ  := $(HOST_SRC:.c=.o) $(GL_SRC:.c=.o)
 CLI_OBJ  := $(CLI_SRC:.c=.o)
 
-.PHONY: all deps run test bench clean check-symbols
+.PHONY: all deps run test bench clean check-symbols check-layers
 all: deps glnbody spirv/.stamp
 
 deps:
 	@tools/deps.sh
 
-%.o: %.c host/nb_host.h src/nb_gl.h src/gl_internal.h src/md_triangular.h host/cli.h \
-     glsl/nb_config.h glsl/nb_precision.h
-	$(CC) $(CFLAGS) $$(pkg-config --cflags $(PKGS)) -c -o $@ $<
+# Each layer sees only the headers of the layers below it:
+# tools/glnbody -> src -> host, and src -> glsl.
+HOST_H   := $(wildcard host/*.h)
+GL_H     := $(wildcard src/*.h) glsl/nb_config.h glsl/nb_precision.h
+
+host/%.o: host/%.c $(HOST_H)
+	$(CC) $(CFLAGS) -Ihost -c -o $@ $<
+
+src/%.o: src/%.c $(HOST_H) $(GL_H)
+	$(CC) $(CFLAGS) -Ihost -Isrc -Iglsl $$(pkg-config --cflags $(PKGS)) -c -o $@ $<
+
+tools/glnbody/%.o: tools/glnbody/%.c tools/glnbody/cli.h $(HOST_H) $(GL_H)
+	$(CC) $(CFLAGS) -Ihost -Isrc -Iglsl $$(pkg-config --cflags $(PKGS)) -c -o $@ $<
 
 libglnbody.a: $(LIB_OBJ)
 	$(AR) rcs $@ $^
@@ -56,7 +65,7 @@ spirv/.stamp: glnbody $(GLSL) tools/build_spirv.sh
 	@touch $@
 
 tests/%: tests/%.c $(wildcard tests/*.h) libglnbody.a
-	$(CC) $(CFLAGS) $$(pkg-config --cflags $(PKGS) check) -o $@ $< libglnbody.a \
+	$(CC) $(CFLAGS) -Ihost -Isrc -Iglsl $$(pkg-config --cflags $(PKGS) check) -o $@ $< libglnbody.a \
 	    $$(pkg-config --libs $(PKGS) check) $(LDLIBS)
 
 run: all
@@ -74,6 +83,10 @@ check-symbols: libglnbody.a
 	@bad=$$(nm -g --defined-only libglnbody.a | awk 'NF==3 {print $$3}' | grep -v '^nb_'); \
 	if [ -n "$$bad" ]; then echo "symbols without nb_ prefix:"; echo "$$bad"; exit 1; fi
 
+# The layout's arrows and src/'s acyclic calls (tools/check_layers.sh).
+check-layers: glnbody
+	@tools/check_layers.sh
+
 clean:
-	rm -f glnbody libglnbody.a host/*.o src/*.o $(TESTS) spirv/*.spv spirv/.stamp bench.csv
+	rm -f glnbody libglnbody.a host/*.o src/*.o tools/glnbody/*.o $(TESTS) spirv/*.spv spirv/.stamp bench.csv
 	rm -rf build
