@@ -9,7 +9,7 @@ CFLAGS  += -std=c11 -Wall -Wextra -Wpedantic -fopenmp -D_POSIX_C_SOURCE=200809L 
 LDLIBS  += -lm -fopenmp
 GLSLANG ?= glslangValidator
 
-MD_SRC   := host/md_potential.c host/md_force_cpu.c host/md_engine_cpu.c host/md_sim.c
+MD_SRC   := host/md_engine.c host/md_potential.c host/md_force_cpu.c host/md_engine_cpu.c host/md_sim.c
 MD_IO_SRC := host/md_ic.c host/md_files.c
 HOST_SRC := host/accuracy.c host/error.c host/particles.c host/rng.c host/snapshot.c \
             host/outfile.c host/force_cpu.c host/backend_cpu.c host/timing.c \

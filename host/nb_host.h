@@ -616,8 +616,18 @@ struct nb_md_engine {
                             double *pe, double *vir, struct nb_error *err);
     void (*timings)(void *state, struct nb_md_timings *t);
     const char *(*renderer)(void *state);
+    /* Optional (NULL: mode A only, the engine's own sums): the
+     * accumulation mode of the forces (seed 004 Table 1), before setup;
+     * NB_ERR_UNSUPPORTED where the mode's extension is missing. */
+    enum nb_status (*set_precision)(void *state, enum nb_precision mode,
+                                    struct nb_error *err);
     void (*destroy)(void *state);
 };
+
+/* e->set_precision, or NB_ERR_ARGS naming the engine where it has no
+ * accumulation modes and mode is not A. */
+enum nb_status nb_md_engine_set_precision(struct nb_md_engine *e, enum nb_precision mode,
+                                          struct nb_error *err);
 
 /* The CPU engine (nb_md_cpu_forces, OpenMP). */
 enum nb_status nb_md_engine_cpu_create(struct nb_md_engine *e,

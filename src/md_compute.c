@@ -766,6 +766,9 @@ static void md_destroy(void *state)
     free(c);
 }
 
+static enum nb_status md_set_precision(void *state, enum nb_precision mode,
+                                       struct nb_error *err);
+
 enum nb_status nb_md_engine_compute_create(struct nb_md_engine *e, struct nb_gl *gl,
                                            struct nb_error *err)
 {
@@ -787,6 +790,7 @@ enum nb_status nb_md_engine_compute_create(struct nb_md_engine *e, struct nb_gl 
     e->fetch = md_fetch;
     e->timings = md_timings;
     e->renderer = md_renderer;
+    e->set_precision = md_set_precision;
     e->destroy = md_destroy;
     return NB_OK;
 }
@@ -803,13 +807,10 @@ static struct md_compute *compute_state(struct nb_md_engine *e, const char *what
     return e->state;
 }
 
-enum nb_status nb_md_engine_compute_set_precision(struct nb_md_engine *e,
-                                                  enum nb_precision mode,
-                                                  struct nb_error *err)
+static enum nb_status md_set_precision(void *state, enum nb_precision mode,
+                                       struct nb_error *err)
 {
-    struct md_compute *c = compute_state(e, "precision", err);
-    if (!c)
-        return err->status;
+    struct md_compute *c = state;
     if (mode >= NB_PRECISION_COUNT)
         return nb_error_set(err, NB_ERR_ARGS, "precision: no mode %d", (int)mode);
     if (mode != NB_PRECISION_A && nb_prec_supported(mode, err) != NB_OK)

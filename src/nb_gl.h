@@ -182,20 +182,16 @@ enum nb_status nb_backend_compute_set_gaj_slices(struct nb_force_backend *b, int
  * device with x and v in double, forces in float. */
 enum nb_status nb_md_engine_compute_create(struct nb_md_engine *e, struct nb_gl *gl,
                                            struct nb_error *err);
-/* Accumulation mode of the compute MD engine's forces (`glnbody md
+/* Its set_precision, the accumulation mode of the forces (`glnbody md
  * --precision`; before setup; A, the default: md_pairs / md_cellforce's
  * float sums): B..H run md_precision.c's kernels (all pairs or cells, as
  * the system) and a finish pass on the device, nothing read back per
  * step; the scales of E, F, H are measured once at load with a headroom
  * (2^-8 for H, 2^-4 for E, F) and a sum past half its range fails the run
  * at the next read of the state (NB_ERR_NUMERIC naming the step).  The
- * virials are mode A's.  NB_ERR_ARGS unless e is the compute engine,
- * NB_ERR_UNSUPPORTED where the mode's extension is missing; setup refuses
- * G for the ionic and sigmoidal laws. */
-enum nb_status nb_md_engine_compute_set_precision(struct nb_md_engine *e,
-                                                  enum nb_precision mode,
-                                                  struct nb_error *err);
-/* Test hook: the scales' headroom as a power of two (after set_precision;
+ * virials are mode A's.  NB_ERR_UNSUPPORTED where the mode's extension is
+ * missing; setup refuses G for the ionic and sigmoidal laws.
+ * Test hook: the scales' headroom as a power of two (after set_precision;
  * e.g. +12 puts the sums past their range at once). */
 enum nb_status nb_md_engine_compute_set_prec_headroom(struct nb_md_engine *e, int log2,
                                                       struct nb_error *err);

@@ -1,6 +1,6 @@
 /* check_md_run_precision.c - `glnbody md --precision`: the compute MD
  * engine integrating with the accumulation modes B..H of md_precision.c
- * (nb_md_engine_compute_set_precision), on an LJ fcc lattice with random
+ * (its set_precision), on an LJ fcc lattice with random
  * velocities (host/md_ic.c: 256 atoms, rho 0.8442, T 1, rc 2 shifted,
  * periodic, cell lists) and a small all-pairs one (108 atoms, an open
  * cluster without cutoff):
@@ -92,7 +92,7 @@ static enum nb_status start(struct nb_md_sim *s, struct nb_md_engine *e, const s
         ck_assert_int_eq(nb_md_engine_cpu_create(e, err), NB_OK);
     else {
         ck_assert_int_eq(nb_md_engine_compute_create(e, gl, err), NB_OK);
-        ck_assert_msg(nb_md_engine_compute_set_precision(e, mode, err) == NB_OK, "%s",
+        ck_assert_msg(nb_md_engine_set_precision(e, mode, err) == NB_OK, "%s",
                       err->message);
         if (headroom)
             ck_assert_int_eq(nb_md_engine_compute_set_prec_headroom(e, headroom, err), NB_OK);
@@ -298,7 +298,7 @@ START_TEST(refused_off_compute)
     struct nb_md_engine e;
     struct nb_error err = { 0 };
     ck_assert_int_eq(nb_md_engine_cpu_create(&e, &err), NB_OK);
-    ck_assert_int_eq(nb_md_engine_compute_set_precision(&e, NB_PRECISION_H, &err),
+    ck_assert_int_eq(nb_md_engine_set_precision(&e, NB_PRECISION_H, &err),
                      NB_ERR_ARGS);
     e.destroy(e.state);
 }

@@ -629,7 +629,7 @@ static enum nb_status simulate(struct md_config *c, const struct nb_gl_cli *g,
         goto done;
     if (nb_md_engine_create(e, c->backend, *gl, err) != NB_OK ||
         (c->have_precision &&
-         nb_md_engine_compute_set_precision(e, c->precision, err) != NB_OK) ||
+         nb_md_engine_set_precision(e, c->precision, err) != NB_OK) ||
         nb_md_sim_init_excluding(s, &p, &c->pot, &box, choose_cell_list(c, &box), c->dt,
                                  e, n_excluded, excluded, err) != NB_OK ||
         outputs_open(&o, c, err) != NB_OK)
