@@ -62,7 +62,7 @@ for round in $(seq 1 $rounds); do
     sweep . after "$round"
 done
 rm -f "$OUT/tmp.csv" "$OUT/tmp.txt"
-column -s, -t "$csv"
+cat "$csv"
 
 echo "== the current build's GL suites"
 for t in check_gpu check_precision check_fragment_precision check_gaj_precision \
