@@ -24,7 +24,8 @@ CLI_SRC  := $(addprefix tools/glnbody/,main.c options.c measure.c cmd_forces.c c
             cmd_compare.c cmd_shaders.c cmd_run.c cmd_precision.c cmd_md.c cmd_newton3.c)
 GLSL     := $(wildcard glsl/*.glsl glsl/*.frag glsl/*.vert glsl/*.comp glsl/*.h)
 TESTS    := tests/check_host tests/check_gpu tests/check_cli tests/check_run \
-            tests/check_precision tests/check_md tests/check_md_io tests/check_md_gpu \
+            tests/check_precision tests/check_md_laws tests/check_md_forces \
+            tests/check_md_dynamics tests/check_md_checks tests/check_md_io tests/check_md_gpu \
             tests/check_md_fragment tests/check_md_cli tests/check_triangular \
             tests/check_md_precision tests/check_md_cell_precision tests/check_gaj_precision \
             tests/check_fragment_precision tests/check_md_run_precision
