@@ -312,12 +312,5 @@ static Suite *md_cli_suite(void)
 
 int main(void)
 {
-    if (cli_harness_start("check_md_cli") != 0)
-        return EXIT_FAILURE;
-    SRunner *sr = srunner_create(md_cli_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    remove_tree(g_root);
-    return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+    return cli_harness_main("check_md_cli", md_cli_suite, 1);
 }
