@@ -299,6 +299,7 @@ static Suite *cli_bench_suite(void)
 {
     Suite *s = suite_create("cli_bench");
     TCase *tc = tcase(s, "bench");
+    tcase_set_tags(tc, NB_TEST_GL_TAG);
     tcase_add_test(tc, test_bench_csv);
     tcase_add_test(tc, test_precision_report);
     tcase_add_test(tc, test_precision_cutoff);
@@ -306,6 +307,7 @@ static Suite *cli_bench_suite(void)
     tcase_add_loop_test(tc, test_bench_refused, 0, COUNT(bench_bad));
 
     tc = tcase(s, "compare");
+    tcase_set_tags(tc, NB_TEST_GL_TAG);
     tcase_add_test(tc, test_compare);
     tcase_add_test(tc, test_compare_refused);
     return s;

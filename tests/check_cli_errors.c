@@ -230,6 +230,7 @@ static Suite *cli_errors_suite(void)
 {
     Suite *s = suite_create("cli_errors");
     TCase *tc = tcase(s, "errors");
+    tcase_set_tags(tc, NB_TEST_GL_TAG);
     tcase_add_loop_test(tc, test_forces_bad_input, 0, COUNT(bad_cases));
     tcase_add_test(tc, test_forces_output_is_directory);
     tcase_add_test(tc, test_forces_failure_keeps_old_output);

@@ -329,6 +329,7 @@ static Suite *cli_forces_suite(void)
 {
     Suite *s = suite_create("cli_forces");
     TCase *tc = tcase(s, "forces");
+    tcase_set_tags(tc, NB_TEST_GL_TAG);
     tcase_add_test(tc, test_forces_cpu_two_body_exact);
     tcase_add_test(tc, test_forces_cpu_17_digits);
     tcase_add_test(tc, test_forces_8_columns);

@@ -77,6 +77,7 @@ static Suite *cli_shaders_suite(void)
 {
     Suite *s = suite_create("cli_shaders");
     TCase *tc = tcase(s, "shaders");
+    tcase_set_tags(tc, NB_TEST_GL_TAG);
     tcase_add_loop_test(tc, test_shader_compile_error, 0, COUNT(shader_backends));
     tcase_add_loop_test(tc, test_shader_spirv_missing, 0, COUNT(shader_backends));
     return s;

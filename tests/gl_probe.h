@@ -1,8 +1,8 @@
 /* gl_probe.h - whether this machine gives a GL context at all, for the
  * suites that need one.  Such a suite, finding none, exits
  * NB_TEST_SKIPPED (77: "skipped" to Automake, Check and
- * tools/run_tests.sh) with one line saying why; a failure of its own tests
- * stays a failure.  Header-only; include it after <check.h>. */
+ * tools/run_tests.sh) with one line saying why, after running the tests
+ * that need none; a failure of its own tests stays a failure.  Header-only; include it after <check.h>. */
 #ifndef NB_TEST_GL_PROBE_H
 #define NB_TEST_GL_PROBE_H
 
@@ -14,6 +14,7 @@
 #include "nb_gl.h"
 
 #define NB_TEST_SKIPPED 77
+#define NB_TEST_GL_TAG "gl"     /* Check's tag of the test cases that need GL */
 
 /* Creates and destroys a context in a forked child, so that the suite's
  * process, which forks every test, keeps no llvmpipe threads.  Only the
@@ -31,7 +32,8 @@ static inline int gl_context_available(const char *suite)
         struct nb_error err = { 0 };
         nb_gl_options_default(&opt);
         if (nb_gl_create(&gl, &opt, &err) != NB_OK) {
-            printf("%s: skipped, no GL context: %s\n", suite, err.message);
+            printf("%s: its GL tests skipped, no GL context: %s\n", suite,
+                   err.message);
             fflush(stdout);
             _exit(NB_TEST_SKIPPED);
         }
