@@ -302,22 +302,20 @@ static Suite *md_cli_suite(void)
     tcase_set_timeout(tc, 300);
     tcase_add_test(tc, thermo_columns_and_values);
     tcase_add_test(tc, per_atom_divides_energies);
-    tcase_add_test(tc, backends_agree);
     tcase_add_test(tc, dump_restart_and_formats);
     tcase_add_test(tc, ionic_crystal_runs);
     tcase_add_loop_test(tc, bad_input_refused, 0, sizeof refusals / sizeof *refusals);
+    suite_add_tcase(s, tc);
+
+    tc = tcase_create("gpu");           /* the GL backends: skipped without GL */
+    tcase_set_tags(tc, NB_TEST_GL_TAG);
+    tcase_set_timeout(tc, 300);
+    tcase_add_test(tc, backends_agree);
     suite_add_tcase(s, tc);
     return s;
 }
 
 int main(void)
 {
-    if (cli_harness_start("check_md_cli") != 0)
-        return EXIT_FAILURE;
-    SRunner *sr = srunner_create(md_cli_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    remove_tree(g_root);
-    return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+    return cli_harness_main("check_md_cli", md_cli_suite, 1);
 }

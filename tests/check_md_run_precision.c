@@ -49,6 +49,7 @@
 #include "md_fixtures.h"
 #pragma GCC diagnostic pop
 #include "cli_harness.h"
+#include "gl_suite.h"
 
 #define STEPS_ORDER 50
 #define STEPS_DRIFT 200
@@ -415,26 +416,9 @@ static Suite *md_run_precision_suite(void)
 
 int main(void)
 {
-    const char *env = getenv("NB_TEST_SEED");
-    struct nb_gl_options opt;
-    struct nb_error err = { 0 };
-    seed = env ? strtoull(env, NULL, 10) : (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 16);
-    printf("check_md_run_precision: seed %llu (NB_TEST_SEED to replay)\n",
-           (unsigned long long)seed);
     if (cli_harness_start("check_md_run_precision") != 0)
         return EXIT_FAILURE;
-    nb_gl_options_default(&opt);
-    if (nb_gl_create(&gl, &opt, &err) != NB_OK) {
-        fprintf(stderr, "check_md_run_precision: no GL context: %s\n", err.message);
-        remove_tree(g_root);
-        return EXIT_FAILURE;
-    }
-    SRunner *sr = srunner_create(md_run_precision_suite());
-    srunner_set_fork_status(sr, CK_NOFORK);     /* the GL context stays in-process */
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    nb_gl_destroy(gl);
+    int status = run_gl_suite("check_md_run_precision", md_run_precision_suite(), &gl, &seed);
     remove_tree(g_root);
-    return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+    return status;
 }

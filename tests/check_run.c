@@ -8,10 +8,12 @@
  *            simulations in one process, the step floor;
  *   ic       Plummer initial conditions, snapshot writing;
  *   cli      `glnbody run` through the real binary (GLNBODY_BIN, default
- *            ./glnbody): refusals, outputs, the no-option default;
+ *            ./glnbody): refusals, outputs;
+ *   cli_gpu  the no-option default (the compute backend);
  *   gpu      the same physics on the compute and fragment backends (single
  *            precision: looser bounds, argued where they are set).
- * Each GPU test makes its own GL context inside its forked test process.
+ * Each GPU test makes its own GL context inside its forked test process;
+ * without GL the cases tagged "gl" are skipped (cli_harness_main).
  */
 #include <check.h>
 
@@ -1103,10 +1105,17 @@ static Suite *run_suite(void)
     tcase_add_test(tc, test_cli_input_not_rescaled);
     tcase_add_test(tc, test_cli_floor);
     tcase_add_test(tc, test_cli_help);
+    suite_add_tcase(s, tc);
+
+    tc = tcase_create("cli_gpu");       /* the default backend is a GL one */
+    tcase_set_tags(tc, NB_TEST_GL_TAG);
+    tcase_add_checked_fixture(tc, cli_setup, cli_teardown);
+    tcase_set_timeout(tc, 60);
     tcase_add_test(tc, test_cli_default);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("gpu");
+    tcase_set_tags(tc, NB_TEST_GL_TAG);
     tcase_set_timeout(tc, 120);
     tcase_add_loop_test(tc, test_kepler_gpu, 0, COUNT(gpu_backends));
     tcase_add_loop_test(tc, test_plummer_gpu, 0, 4);
@@ -1118,12 +1127,5 @@ static Suite *run_suite(void)
 
 int main(void)
 {
-    if (cli_harness_start("check_run") != 0)
-        return EXIT_FAILURE;
-    SRunner *sr = srunner_create(run_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    remove_tree(g_root);
-    return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+    return cli_harness_main("check_run", run_suite, 1);
 }

@@ -1,7 +1,8 @@
 /* cli_harness.h - running the real glnbody binary from a Check suite
  * (check_cli, check_run): fork/execve with stdin from /dev/null, stdout and
  * stderr captured separately through mkstemp files in the suite's
- * temporary directory, the exit status (or 128 + signal).  Header-only, one
+ * temporary directory, the exit status (or 128 + signal); and the main()
+ * of such a suite, skipped where it needs GL and finds none.  Header-only, one
  * copy per suite; include it after <check.h>. */
 #ifndef NB_CLI_HARNESS_H
 #define NB_CLI_HARNESS_H
@@ -15,6 +16,8 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
+
+#include "gl_probe.h"
 
 extern char **environ;
 
@@ -196,6 +199,27 @@ static int cli_harness_start(const char *suite)
         return -1;
     }
     return 0;
+}
+
+/* The main() of a suite that runs the binary: the harness, the tests
+ * (forked), the temporary directory removed.  Where the suite has
+ * has_gl_tests, test cases tagged NB_TEST_GL_TAG, and this machine has no
+ * GL context (so the binary cannot get one either), the other cases run
+ * alone and the suite exits NB_TEST_SKIPPED unless they fail. */
+static inline int cli_harness_main(const char *suite, Suite *(*make_tests)(void),
+                                   int has_gl_tests)
+{
+    int gl = !has_gl_tests || gl_context_available(suite);
+    if (cli_harness_start(suite) != 0)
+        return EXIT_FAILURE;
+    SRunner *sr = srunner_create(make_tests());
+    srunner_run_tagged(sr, NULL, NULL, NULL, gl ? NULL : NB_TEST_GL_TAG, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    remove_tree(g_root);
+    if (failed)
+        return EXIT_FAILURE;
+    return gl ? EXIT_SUCCESS : NB_TEST_SKIPPED;
 }
 
 #endif

@@ -1,7 +1,8 @@
 /* gl_suite.h - the main() of a Check suite that needs a GL context: a
  * fresh random seed (NB_TEST_SEED replays one), one context for every
  * test, and no fork (a forked child cannot use the parent's llvmpipe
- * threads).  Included by one test file each. */
+ * threads).  Without a context the suite is skipped (gl_probe.h).
+ * Included by one test file each. */
 #ifndef NB_TEST_GL_SUITE_H
 #define NB_TEST_GL_SUITE_H
 
@@ -11,6 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "gl_probe.h"
 #include "nb_gl.h"
 
 static int run_gl_suite(const char *name, Suite *suite, struct nb_gl **gl, uint64_t *seed)
@@ -23,9 +25,11 @@ static int run_gl_suite(const char *name, Suite *suite, struct nb_gl **gl, uint6
     struct nb_error err = { 0 };
     nb_gl_options_default(&opt);
     if (nb_gl_create(gl, &opt, &err) != NB_OK) {
-        fprintf(stderr, "%s: no GL context: %s\n", name, err.message);
-        return 1;
+        printf("%s: skipped, no GL context: %s\n", name, err.message);
+        return NB_TEST_SKIPPED;
     }
+    printf("%s: renderer %s\n", name, nb_gl_renderer(*gl));
+    fflush(stdout);
     SRunner *sr = srunner_create(suite);
     srunner_set_fork_status(sr, CK_NOFORK);
     srunner_run_all(sr, CK_NORMAL);
