@@ -10,8 +10,8 @@ LDLIBS  += -lm -fopenmp
 GLSLANG ?= glslangValidator
 
 MD_SRC   := host/md_engine.c host/md_potential.c host/md_force_cpu.c host/md_engine_cpu.c host/md_sim.c
-MD_IO_SRC := host/md_ic.c host/md_files.c
-HOST_SRC := host/accuracy.c host/error.c host/particles.c host/rng.c host/snapshot.c \
+MD_IO_SRC := host/md_ic.c host/md_files.c host/md_exclusions.c
+HOST_SRC := host/accuracy.c host/error.c host/text_reader.c host/particles.c host/rng.c host/snapshot.c \
             host/outfile.c host/force_cpu.c host/backend_cpu.c host/timing.c \
             host/plummer.c host/potential.c host/sim.c host/integrator_hermite4.c host/diagnostics.c \
             $(MD_SRC) $(MD_IO_SRC)
