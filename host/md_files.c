@@ -119,12 +119,13 @@ static enum nb_status parse_flags(struct dump_reader *rd, int axis, int f,
 static enum nb_status bounds_line(struct dump_reader *rd, int axis,
                                   struct nb_error *err)
 {
-    char what[32];
+    char what[32], usage[48];
 
     snprintf(what, sizeof what, "box bound along %c", "xyz"[axis]);
+    snprintf(usage, sizeof usage, "ITEM: BOX BOUNDS: lo hi along %c",
+             "xyz"[axis]);
     if (value_line(rd, "ITEM: BOX BOUNDS", err) != NB_OK ||
-        nb_text_expect_fields(&rd->text, 2, 2, "ITEM: BOX BOUNDS: lo hi",
-                              err) != NB_OK ||
+        nb_text_expect_fields(&rd->text, 2, 2, usage, err) != NB_OK ||
         nb_text_double(&rd->text, 0, what, &rd->box.lo[axis], err) != NB_OK ||
         nb_text_double(&rd->text, 1, what, &rd->box.hi[axis], err) != NB_OK)
         return err->status;
