@@ -222,15 +222,31 @@ enum nb_status nb_text_expect_fields(const struct nb_text *t, int min, int max,
     return NB_OK;
 }
 
-/* The text of field, or a "missing field" error. */
-static enum nb_status field_text(const struct nb_text *t, int field,
-                                 const char *name, const char **text,
-                                 struct nb_error *err)
+/* The text of field for strtod or strtoll (errno cleared), or NULL
+ * after a "missing field" error. */
+static const char *number_text(const struct nb_text *t, int field,
+                               const char *name, struct nb_error *err)
 {
-    if (field < 0 || field >= t->nfield)
-        return nb_text_error(t, field, err, "missing field: %s", name);
-    *text = t->field[field];
-    return NB_OK;
+    if (field < 0 || field >= t->nfield) {
+        nb_text_error(t, field, err, "missing field: %s", name);
+        return NULL;
+    }
+    errno = 0;
+    return t->field[field];
+}
+
+/* "NAME: not a number: 'F'" where the conversion stopped short of the
+ * end of the field (or never started). */
+static enum nb_status check_whole(const struct nb_text *t, int field,
+                                  const char *name, const char *end,
+                                  const char *kind, struct nb_error *err)
+{
+    const char *text = t->field[field];
+
+    if (end != text && *end == '\0')
+        return NB_OK;
+    return nb_text_error(t, field, err, "%s: not %s: '%.*s'", name, kind,
+                         FIELD_SHOWN, text);
 }
 
 /* Overflow gives inf and underflow to zero loses the value: both refused.
@@ -240,17 +256,14 @@ enum nb_status nb_text_double(const struct nb_text *t, int field,
                               const char *name, double *out,
                               struct nb_error *err)
 {
-    const char *text = "";
+    const char *text = number_text(t, field, name, err);
     char *end;
-    enum nb_status st = field_text(t, field, name, &text, err);
 
-    if (st != NB_OK)
-        return st;
-    errno = 0;
+    if (!text)
+        return NB_ERR_PARSE;
     *out = strtod(text, &end);
-    if (end == text || *end != '\0')
-        return nb_text_error(t, field, err, "%s: not a number: '%.*s'", name,
-                             FIELD_SHOWN, text);
+    if (check_whole(t, field, name, end, "a number", err) != NB_OK)
+        return NB_ERR_PARSE;
     if (errno == ERANGE && isinf(*out))
         return nb_text_error(t, field, err, "%s: out of range: '%.*s' "
                              "overflows a double", name, FIELD_SHOWN, text);
@@ -267,17 +280,14 @@ enum nb_status nb_text_int(const struct nb_text *t, int field,
                            const char *name, long long lo, long long hi,
                            long long *out, struct nb_error *err)
 {
-    const char *text = "";
+    const char *text = number_text(t, field, name, err);
     char *end;
-    enum nb_status st = field_text(t, field, name, &text, err);
 
-    if (st != NB_OK)
-        return st;
-    errno = 0;
+    if (!text)
+        return NB_ERR_PARSE;
     *out = strtoll(text, &end, 10);
-    if (end == text || *end != '\0')
-        return nb_text_error(t, field, err, "%s: not an integer: '%.*s'",
-                             name, FIELD_SHOWN, text);
+    if (check_whole(t, field, name, end, "an integer", err) != NB_OK)
+        return NB_ERR_PARSE;
     if (errno == ERANGE || *out < lo || *out > hi)
         return nb_text_error(t, field, err, "%s: out of range: '%.*s' is "
                              "outside %lld..%lld", name, FIELD_SHOWN, text,
