@@ -7,7 +7,8 @@
  *   n lines of values in the named order,
  * optionally preceded by ITEM: UNITS and ITEM: TIME (dump_modify units,
  * time).  The reader takes the columns by name and refuses everything it
- * cannot read exactly, naming the file, the line and the cause.
+ * cannot read exactly, naming file:line:column and the cause (lines and
+ * numbers through nb_text, host/text_reader.c).
  */
 #include "nb_host.h"
 

@@ -129,8 +129,9 @@ enum nb_status nb_text_next(struct nb_text *t, struct nb_error *err);
 enum nb_status nb_text_next_data(struct nb_text *t, struct nb_error *err);
 
 /* NB_ERR_PARSE with "path:line:column: reason", the column that of field
- * (past the last field: just after it; at the end of the file: the
- * position after the last character). */
+ * (past the last field: just after it; at the end of the file: the start
+ * of the line after the last newline, or just after the text of a last
+ * line without one). */
 enum nb_status nb_text_error(const struct nb_text *t, int field,
                              struct nb_error *err, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
@@ -161,9 +162,10 @@ enum nb_status nb_text_int(const struct nb_text *t, int field,
  * `id type m x y z vx vy vz` or `id type q m x y z vx vy vz` (charges in
  * p->q; this form only after a `#` line ending in those ten names, which
  * nb_snapshot_write writes), blank and `#` lines ignored; all data lines
- * must have the same column count.  Errors (NB_ERR_IO, NB_ERR_PARSE) name
- * the file, the line and the reason: a malformed or non-finite number, a
- * negative mass, a wrong column count, an empty file. */
+ * must have the same column count (read by nb_text).  Errors (NB_ERR_IO,
+ * NB_ERR_PARSE) name file:line:column and the reason: a malformed,
+ * non-finite or out-of-range number, a negative mass, a missing or extra
+ * field; or the file and an empty file. */
 enum nb_status nb_snapshot_read(const char *path, struct nb_particles *p,
                                 struct nb_error *err);
 
@@ -578,7 +580,8 @@ void nb_md_potential_mix(struct nb_md_potential *pot, enum nb_md_mixing mix);
  *   mix arithmetic|geometric         (applied to pairs not given)
  *   ionic I J CX CY CZ               (pair I-J and J-I)
  * into pot->types (law and the other fields untouched).  Errors
- * (NB_ERR_IO, NB_ERR_PARSE) name the file, the line and the reason. */
+ * (NB_ERR_IO, NB_ERR_PARSE) name file:line:column and the reason (read
+ * by nb_text, '#' comments anywhere). */
 enum nb_status nb_md_types_read(const char *path, struct nb_md_potential *pot,
                                 struct nb_error *err);
 
@@ -815,7 +818,8 @@ void nb_md_ionic_default(struct nb_md_potential *pot);
  * or scaled xs) required; mass, q (into p->q), vx vy vz (all or none)
  * optional, others ignored; masses from pot's table when absent (pot may
  * be NULL only with a mass column), zero velocities.  Errors: NB_ERR_IO,
- * NB_ERR_PARSE naming the file, line and reason; p is then empty. */
+ * NB_ERR_PARSE naming file:line:column and reason (read by nb_text);
+ * p is then empty. */
 enum nb_status nb_lammps_dump_read(const char *path, struct nb_particles *p,
                                    struct nb_md_box *box,
                                    const struct nb_md_potential *pot,
