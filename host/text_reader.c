@@ -10,7 +10,6 @@
 #include "nb_host.h"
 
 #include <errno.h>
-#include <float.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
