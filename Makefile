@@ -10,8 +10,8 @@ LDLIBS  += -lm -fopenmp
 GLSLANG ?= glslangValidator
 
 MD_SRC   := host/md_engine.c host/md_potential.c host/md_force_cpu.c host/md_engine_cpu.c host/md_sim.c
-MD_IO_SRC := host/md_ic.c host/md_files.c
-HOST_SRC := host/accuracy.c host/error.c host/particles.c host/rng.c host/snapshot.c \
+MD_IO_SRC := host/md_ic.c host/md_files.c host/md_exclusions.c
+HOST_SRC := host/accuracy.c host/error.c host/text_reader.c host/particles.c host/rng.c host/snapshot.c \
             host/outfile.c host/force_cpu.c host/backend_cpu.c host/timing.c \
             host/plummer.c host/potential.c host/sim.c host/integrator_hermite4.c host/diagnostics.c \
             $(MD_SRC) $(MD_IO_SRC)
@@ -29,7 +29,8 @@ TESTS    := tests/check_host tests/check_gpu tests/check_cli_forces tests/check_
             tests/check_md_dynamics tests/check_md_checks tests/check_md_io tests/check_md_gpu \
             tests/check_md_fragment tests/check_md_cli tests/check_triangular \
             tests/check_md_precision tests/check_md_cell_precision tests/check_gaj_precision \
-            tests/check_fragment_precision tests/check_md_run_precision
+            tests/check_fragment_precision tests/check_md_run_precision tests/check_text \
+            tests/check_snapshot tests/check_md_ic
 
 LIB_OBJ  := $(HOST_SRC:.c=.o) $(GL_SRC:.c=.o)
 CLI_OBJ  := $(CLI_SRC:.c=.o)

@@ -7,17 +7,16 @@
  *   n lines of values in the named order,
  * optionally preceded by ITEM: UNITS and ITEM: TIME (dump_modify units,
  * time).  The reader takes the columns by name and refuses everything it
- * cannot read exactly, naming the file, the line and the cause.
+ * cannot read exactly, naming file:line:column and the cause (lines and
+ * numbers through nb_text, host/text_reader.c).
  */
 #include "nb_host.h"
 
 #include <errno.h>
 #include <limits.h>
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define MAX_COLUMNS 64          /* ITEM: ATOMS names kept; more is refused */
 #define TOKEN_SHOWN 64          /* longest excerpt of a bad token quoted */
 
 /* The columns the reader uses, by their index in ITEM: ATOMS (-1: absent). */
@@ -42,11 +41,7 @@ static const char *const item_names[ITEM_NEEDED] = {
 };
 
 struct dump_reader {
-    const char *path;
-    FILE *fp;
-    char *line;                 /* the current line, newline stripped */
-    size_t size;
-    size_t lineno;              /* 1-based number of the current line */
+    struct nb_text text;        /* '#' is data: dumps have no comments */
     size_t seen[ITEM_NEEDED];   /* line of each header item, 0: not yet */
     size_t natoms;
     struct nb_md_box box;
@@ -58,117 +53,32 @@ struct dump_reader {
     struct nb_particles *p;
 };
 
-static int is_space(char c)
-{
-    return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\v' ||
-           c == '\f';
-}
-
-/* Splits s in place; stores up to max tokens, returns how many there are
- * in all so that a wrong count can be reported. */
-static int split_tokens(char *s, char **tok, int max)
-{
-    int count = 0;
-
-    for (;;) {
-        while (*s && is_space(*s))
-            s++;
-        if (!*s)
-            return count;
-        if (count < max)
-            tok[count] = s;
-        count++;
-        while (*s && !is_space(*s))
-            s++;
-        if (*s)
-            *s++ = '\0';
-    }
-}
-
 /* ---- lines --------------------------------------------------------------- */
 
-/* The next line (trailing newline and spaces stripped): 1, or 0 at the end
- * of the file (st NB_ERR_IO on a read error). */
-static int next_line(struct dump_reader *rd, enum nb_status *st,
-                     struct nb_error *err)
+/* If the current line starts with the item name, the index of the first
+ * field after it (else -1). */
+static int item_args(const struct nb_text *t, const char *item)
 {
-    size_t len;
+    size_t len = strlen(item);
+    int words = 1;
 
-    errno = 0;
-    if (getline(&rd->line, &rd->size, rd->fp) == -1) {
-        if (ferror(rd->fp))
-            *st = nb_error_set(err, NB_ERR_IO, "%s: read error: %s", rd->path,
-                               strerror(errno));
-        return 0;
-    }
-    rd->lineno++;
-    len = strlen(rd->line);
-    while (len > 0 && is_space(rd->line[len - 1]))
-        rd->line[--len] = '\0';
-    return 1;
-}
-
-static int is_blank(const char *s)
-{
-    while (*s && is_space(*s))
-        s++;
-    return *s == '\0';
+    if (strncmp(t->line, item, len) != 0 ||
+        (t->line[len] != '\0' && !strchr(" \t\v\f\r", t->line[len])))
+        return -1;
+    for (const char *c = item; *c; c++)
+        words += *c == ' ';
+    return words;
 }
 
 /* The value line after an item; NB_ERR_PARSE at the end of the file. */
 static enum nb_status value_line(struct dump_reader *rd, const char *item,
                                  struct nb_error *err)
 {
-    enum nb_status st = NB_OK;
-
-    if (next_line(rd, &st, err))
-        return NB_OK;
-    if (st != NB_OK)
-        return st;
-    return nb_error_set(err, NB_ERR_PARSE, "%s:%zu: end of file after %s "
-                        "(truncated?)", rd->path, rd->lineno, item);
-}
-
-/* ---- numbers ------------------------------------------------------------- */
-
-static enum nb_status bad_token(const struct dump_reader *rd, const char *what,
-                                const char *why, const char *tok,
-                                struct nb_error *err)
-{
-    return nb_error_set(err, NB_ERR_PARSE, "%s:%zu: %s: %s '%.*s'", rd->path,
-                        rd->lineno, what, why, TOKEN_SHOWN, tok);
-}
-
-/* strtod on the whole token: no trailing junk, finite only. */
-static enum nb_status parse_real(const struct dump_reader *rd, const char *what,
-                                 const char *tok, double *out,
-                                 struct nb_error *err)
-{
-    char *end;
-
-    *out = strtod(tok, &end);
-    if (end == tok || *end != '\0')
-        return bad_token(rd, what, "not a number:", tok, err);
-    if (!isfinite(*out))
-        return bad_token(rd, what, "non-finite value", tok, err);
-    return NB_OK;
-}
-
-/* A decimal integer in [lo, hi] on the whole token. */
-static enum nb_status parse_int(const struct dump_reader *rd, const char *what,
-                                const char *tok, long long lo, long long hi,
-                                long long *out, struct nb_error *err)
-{
-    char *end;
-
-    errno = 0;
-    *out = strtoll(tok, &end, 10);
-    if (end == tok || *end != '\0')
-        return bad_token(rd, what, "not an integer:", tok, err);
-    if (errno == ERANGE || *out < lo || *out > hi)
-        return nb_error_set(err, NB_ERR_PARSE, "%s:%zu: %s: '%.*s' is outside "
-                            "%lld..%lld", rd->path, rd->lineno, what,
-                            TOKEN_SHOWN, tok, lo, hi);
+    if (nb_text_next(&rd->text, err) != NB_OK)
+        return err->status;
+    if (rd->text.at_end)
+        return nb_text_error(&rd->text, 0, err, "end of file after %s "
+                             "(truncated?)", item);
     return NB_OK;
 }
 
@@ -177,38 +87,31 @@ static enum nb_status single_int(struct dump_reader *rd, const char *item,
                                  long long lo, long long *out,
                                  struct nb_error *err)
 {
-    char *tok[2];
-    int ntok;
-
-    if (value_line(rd, item, err) != NB_OK)
+    if (value_line(rd, item, err) != NB_OK ||
+        nb_text_expect_fields(&rd->text, 1, 1, item, err) != NB_OK)
         return err->status;
-    ntok = split_tokens(rd->line, tok, 2);
-    if (ntok != 1)
-        return nb_error_set(err, NB_ERR_PARSE, "%s:%zu: %s: expected one "
-                            "integer, found %d values", rd->path, rd->lineno,
-                            item, ntok);
-    return parse_int(rd, item, tok[0], lo, LLONG_MAX, out, err);
+    return nb_text_int(&rd->text, 0, item, lo, LLONG_MAX, out, err);
 }
 
 /* ---- the header ------------------------------------------------------------ */
 
-/* Boundary flags of one axis: "pp" periodic, two of f, s, m open. */
-static enum nb_status parse_flags(struct dump_reader *rd, int axis,
-                                  const char *flags, struct nb_error *err)
+/* Boundary flags of one axis (field f): "pp" periodic, two of f, s, m
+ * open. */
+static enum nb_status parse_flags(struct dump_reader *rd, int axis, int f,
+                                  struct nb_error *err)
 {
-    const char *axes = "xyz";
+    const char *flags = rd->text.field[f];
 
     if (strlen(flags) != 2 || !strchr("pfsm", flags[0]) ||
         !strchr("pfsm", flags[1]))
-        return nb_error_set(err, NB_ERR_PARSE, "%s:%zu: ITEM: BOX BOUNDS: "
-                            "boundary '%.*s' along %c is not two of p, f, s, m",
-                            rd->path, rd->lineno, TOKEN_SHOWN, flags,
-                            axes[axis]);
+        return nb_text_error(&rd->text, f, err, "ITEM: BOX BOUNDS: boundary "
+                             "'%.*s' along %c is not two of p, f, s, m",
+                             TOKEN_SHOWN, flags, "xyz"[axis]);
     if ((flags[0] == 'p') != (flags[1] == 'p'))
-        return nb_error_set(err, NB_ERR_PARSE, "%s:%zu: ITEM: BOX BOUNDS: "
-                            "boundary '%s' along %c mixes periodic and open "
-                            "(LAMMPS allows p only on both sides)", rd->path,
-                            rd->lineno, flags, axes[axis]);
+        return nb_text_error(&rd->text, f, err, "ITEM: BOX BOUNDS: boundary "
+                             "'%s' along %c mixes periodic and open (LAMMPS "
+                             "allows p only on both sides)", flags,
+                             "xyz"[axis]);
     rd->box.periodic[axis] = flags[0] == 'p';
     return NB_OK;
 }
@@ -217,49 +120,44 @@ static enum nb_status parse_flags(struct dump_reader *rd, int axis,
 static enum nb_status bounds_line(struct dump_reader *rd, int axis,
                                   struct nb_error *err)
 {
-    char *tok[3], what[32];
-    int ntok;
+    char what[32], usage[48];
 
-    if (value_line(rd, "ITEM: BOX BOUNDS", err) != NB_OK)
-        return err->status;
-    ntok = split_tokens(rd->line, tok, 3);
-    if (ntok != 2)
-        return nb_error_set(err, NB_ERR_PARSE, "%s:%zu: ITEM: BOX BOUNDS: "
-                            "expected `lo hi` along %c, found %d values",
-                            rd->path, rd->lineno, "xyz"[axis], ntok);
     snprintf(what, sizeof what, "box bound along %c", "xyz"[axis]);
-    if (parse_real(rd, what, tok[0], &rd->box.lo[axis], err) != NB_OK ||
-        parse_real(rd, what, tok[1], &rd->box.hi[axis], err) != NB_OK)
+    snprintf(usage, sizeof usage, "ITEM: BOX BOUNDS: lo hi along %c",
+             "xyz"[axis]);
+    if (value_line(rd, "ITEM: BOX BOUNDS", err) != NB_OK ||
+        nb_text_expect_fields(&rd->text, 2, 2, usage, err) != NB_OK ||
+        nb_text_double(&rd->text, 0, what, &rd->box.lo[axis], err) != NB_OK ||
+        nb_text_double(&rd->text, 1, what, &rd->box.hi[axis], err) != NB_OK)
         return err->status;
     if (!(rd->box.lo[axis] < rd->box.hi[axis]))
-        return nb_error_set(err, NB_ERR_PARSE, "%s:%zu: ITEM: BOX BOUNDS: "
-                            "lo %s >= hi %s along %c", rd->path, rd->lineno,
-                            tok[0], tok[1], "xyz"[axis]);
+        return nb_text_error(&rd->text, 0, err, "ITEM: BOX BOUNDS: lo %s >= "
+                             "hi %s along %c", rd->text.field[0],
+                             rd->text.field[1], "xyz"[axis]);
     return NB_OK;
 }
 
-/* `ITEM: BOX BOUNDS [xx yy zz]` (args) and its three bound lines.  Dumps
- * of LAMMPS before 2010 carry no flags: those boxes were periodic, the
- * default of `boundary`. */
-static enum nb_status parse_box(struct dump_reader *rd, char *args,
+/* `ITEM: BOX BOUNDS [xx yy zz]` (flags from field first) and its three
+ * bound lines.  Dumps of LAMMPS before 2010 carry no flags: those boxes
+ * were periodic, the default of `boundary`. */
+static enum nb_status parse_box(struct dump_reader *rd, int first,
                                 struct nb_error *err)
 {
-    char *tok[6];
-    int ntok = split_tokens(args, tok, 6);
+    const struct nb_text *t = &rd->text;
+    int nflags = t->nfield - first;
 
-    for (int k = 0; k < ntok && k < 6; k++)
-        if (strcmp(tok[k], "xy") == 0 || strcmp(tok[k], "xz") == 0 ||
-            strcmp(tok[k], "yz") == 0)
-            return nb_error_set(err, NB_ERR_PARSE, "%s:%zu: ITEM: BOX BOUNDS: "
-                                "triclinic boxes (xy xz yz) are not supported",
-                                rd->path, rd->lineno);
-    if (ntok != 0 && ntok != 3)
-        return nb_error_set(err, NB_ERR_PARSE, "%s:%zu: ITEM: BOX BOUNDS: "
-                            "expected 3 boundary flags (like pp pp ff), found "
-                            "%d", rd->path, rd->lineno, ntok);
+    for (int k = first; k < t->nfield; k++)
+        if (strcmp(t->field[k], "xy") == 0 || strcmp(t->field[k], "xz") == 0 ||
+            strcmp(t->field[k], "yz") == 0)
+            return nb_text_error(t, k, err, "ITEM: BOX BOUNDS: triclinic "
+                                 "boxes (xy xz yz) are not supported");
+    if (nflags != 0 && nflags != 3)
+        return nb_text_expect_fields(t, first + 3, first + 3, "ITEM: BOX "
+                                     "BOUNDS and 3 boundary flags like pp pp "
+                                     "ff, or none", err);
     for (int k = 0; k < 3; k++) {
         rd->box.periodic[k] = 1;
-        if (ntok == 3 && parse_flags(rd, k, tok[k], err) != NB_OK)
+        if (nflags == 3 && parse_flags(rd, k, first + k, err) != NB_OK)
             return err->status;
     }
     for (int k = 0; k < 3; k++)
@@ -281,33 +179,27 @@ static int column_of(const char *name, int *scaled)
     return COL_COUNT;
 }
 
-/* The column names after `ITEM: ATOMS`. */
-static enum nb_status parse_columns(struct dump_reader *rd, char *args,
+/* The column names after `ITEM: ATOMS` (from field first). */
+static enum nb_status parse_columns(struct dump_reader *rd, int first,
                                     struct nb_error *err)
 {
-    char *tok[MAX_COLUMNS];
-    int ntok = split_tokens(args, tok, MAX_COLUMNS);
+    const struct nb_text *t = &rd->text;
 
-    if (ntok > MAX_COLUMNS)
-        return nb_error_set(err, NB_ERR_PARSE, "%s:%zu: ITEM: ATOMS names %d "
-                            "columns, more than the %d this reader takes",
-                            rd->path, rd->lineno, ntok, MAX_COLUMNS);
-    for (int k = 0; k < ntok; k++) {
-        int scaled, c = column_of(tok[k], &scaled);
+    for (int k = 0; k < t->nfield - first; k++) {
+        int scaled, c = column_of(t->field[first + k], &scaled);
 
         if (c == COL_COUNT)
             continue;
         if (rd->col[c] >= 0)
-            return nb_error_set(err, NB_ERR_PARSE, "%s:%zu: ITEM: ATOMS gives "
-                                "the %s column twice (columns %d and %d)",
-                                rd->path, rd->lineno, col_names[c][0],
-                                rd->col[c] + 1, k + 1);
+            return nb_text_error(t, first + k, err, "ITEM: ATOMS gives the %s "
+                                 "column twice (columns %d and %d)",
+                                 col_names[c][0], rd->col[c] + 1, k + 1);
         rd->col[c] = k;
         if (c >= COL_X && c <= COL_Z)
             rd->scaled[c - COL_X] = scaled;
     }
-    rd->ncols = ntok;
-    rd->atoms_line = rd->lineno;
+    rd->ncols = t->nfield - first;
+    rd->atoms_line = t->lineno;
     return NB_OK;
 }
 
@@ -316,6 +208,7 @@ static enum nb_status check_columns(const struct dump_reader *rd,
                                     struct nb_error *err)
 {
     static const int required[] = {COL_ID, COL_TYPE, COL_X, COL_Y, COL_Z};
+    const struct nb_text *t = &rd->text;
     int nv = (rd->col[COL_VX] >= 0) + (rd->col[COL_VY] >= 0) +
              (rd->col[COL_VZ] >= 0);
 
@@ -325,20 +218,18 @@ static enum nb_status check_columns(const struct dump_reader *rd,
         if (rd->col[required[k]] >= 0)
             continue;
         if (!name[1])
-            return nb_error_set(err, NB_ERR_PARSE, "%s:%zu: ITEM: ATOMS has no "
-                                "%s column", rd->path, rd->lineno, name[0]);
-        return nb_error_set(err, NB_ERR_PARSE, "%s:%zu: ITEM: ATOMS has no %s "
-                            "column (%s, %s or %s)", rd->path, rd->lineno,
-                            name[0], name[0], name[1], name[2]);
+            return nb_text_error(t, 0, err, "ITEM: ATOMS has no %s column",
+                                 name[0]);
+        return nb_text_error(t, 0, err, "ITEM: ATOMS has no %s column (%s, "
+                             "%s or %s)", name[0], name[0], name[1], name[2]);
     }
     if (nv != 0 && nv != 3)
-        return nb_error_set(err, NB_ERR_PARSE, "%s:%zu: ITEM: ATOMS has %d of "
-                            "the velocity columns vx vy vz: all three or none",
-                            rd->path, rd->lineno, nv);
+        return nb_text_error(t, 0, err, "ITEM: ATOMS has %d of the velocity "
+                             "columns vx vy vz: all three or none", nv);
     if (rd->col[COL_MASS] < 0 && !rd->pot)
-        return nb_error_set(err, NB_ERR_PARSE, "%s:%zu: ITEM: ATOMS has no mass "
-                            "column and there is no type table to take the "
-                            "masses from", rd->path, rd->lineno);
+        return nb_text_error(t, 0, err, "ITEM: ATOMS has no mass column and "
+                             "there is no type table to take the masses "
+                             "from");
     return NB_OK;
 }
 
@@ -348,10 +239,10 @@ static enum nb_status check_header(const struct dump_reader *rd,
 {
     for (int k = 0; k < ITEM_NEEDED; k++)
         if (!rd->seen[k])
-            return nb_error_set(err, NB_ERR_PARSE, "%s:%zu: ITEM: ATOMS before "
-                                "%s (a timestep needs ITEM: TIMESTEP, ITEM: "
-                                "NUMBER OF ATOMS and ITEM: BOX BOUNDS first)",
-                                rd->path, rd->lineno, item_names[k]);
+            return nb_text_error(&rd->text, 0, err, "ITEM: ATOMS before %s (a "
+                                 "timestep needs ITEM: TIMESTEP, ITEM: NUMBER "
+                                 "OF ATOMS and ITEM: BOX BOUNDS first)",
+                                 item_names[k]);
     return NB_OK;
 }
 
@@ -360,159 +251,135 @@ static enum nb_status mark_item(struct dump_reader *rd, int item,
                                 struct nb_error *err)
 {
     if (rd->seen[item])
-        return nb_error_set(err, NB_ERR_PARSE, "%s:%zu: a second %s before "
-                            "ITEM: ATOMS (the first is on line %zu)", rd->path,
-                            rd->lineno, item_names[item], rd->seen[item]);
-    rd->seen[item] = rd->lineno;
+        return nb_text_error(&rd->text, 0, err, "a second %s before ITEM: "
+                             "ATOMS (the first is on line %zu)",
+                             item_names[item], rd->seen[item]);
+    rd->seen[item] = rd->text.lineno;
     return NB_OK;
-}
-
-/* If line starts with prefix, the rest of it (else NULL). */
-static char *after(char *line, const char *prefix)
-{
-    size_t len = strlen(prefix);
-
-    if (strncmp(line, prefix, len) != 0)
-        return NULL;
-    if (line[len] != '\0' && !is_space(line[len]))
-        return NULL;
-    return line + len;
 }
 
 /* One ITEM line of the header; *atoms set on ITEM: ATOMS. */
 static enum nb_status header_item(struct dump_reader *rd, int *atoms,
                                   struct nb_error *err)
 {
-    char *args;
+    const struct nb_text *t = &rd->text;
+    int args;
     long long value;
 
-    if ((args = after(rd->line, "ITEM: ATOMS")) != NULL) {
+    if ((args = item_args(t, "ITEM: ATOMS")) >= 0) {
         *atoms = 1;
         if (check_header(rd, err) != NB_OK ||
             parse_columns(rd, args, err) != NB_OK)
             return err->status;
         return check_columns(rd, err);
     }
-    if (after(rd->line, "ITEM: TIMESTEP"))
+    if (item_args(t, "ITEM: TIMESTEP") >= 0)
         return mark_item(rd, ITEM_TIMESTEP, err) != NB_OK
              ? err->status : single_int(rd, "ITEM: TIMESTEP", 0, &value, err);
-    if (after(rd->line, "ITEM: NUMBER OF ATOMS")) {
+    if (item_args(t, "ITEM: NUMBER OF ATOMS") >= 0) {
         if (mark_item(rd, ITEM_COUNT_ATOMS, err) != NB_OK ||
             single_int(rd, "ITEM: NUMBER OF ATOMS", 1, &value, err) != NB_OK)
             return err->status;
         rd->natoms = (size_t)value;
         return NB_OK;
     }
-    if ((args = after(rd->line, "ITEM: BOX BOUNDS")) != NULL)
+    if ((args = item_args(t, "ITEM: BOX BOUNDS")) >= 0)
         return mark_item(rd, ITEM_BOX, err) != NB_OK
              ? err->status : parse_box(rd, args, err);
     /* dump_modify units / time: a value line we do not need. */
-    if (after(rd->line, "ITEM: UNITS"))
+    if (item_args(t, "ITEM: UNITS") >= 0)
         return value_line(rd, "ITEM: UNITS", err);
-    if (after(rd->line, "ITEM: TIME"))
+    if (item_args(t, "ITEM: TIME") >= 0)
         return value_line(rd, "ITEM: TIME", err);
-    if (after(rd->line, "ITEM:"))
-        return nb_error_set(err, NB_ERR_PARSE, "%s:%zu: unknown item '%.*s'",
-                            rd->path, rd->lineno, TOKEN_SHOWN, rd->line);
-    return nb_error_set(err, NB_ERR_PARSE, "%s:%zu: expected an ITEM: line, "
-                        "found '%.*s'", rd->path, rd->lineno, TOKEN_SHOWN,
-                        rd->line);
+    if (item_args(t, "ITEM:") >= 0)
+        return nb_text_error(t, 0, err, "unknown item '%.*s'", TOKEN_SHOWN,
+                             t->line);
+    return nb_text_error(t, 0, err, "expected an ITEM: line, found '%.*s'",
+                         TOKEN_SHOWN, t->line);
 }
 
 /* Everything up to and including ITEM: ATOMS. */
 static enum nb_status read_header(struct dump_reader *rd, struct nb_error *err)
 {
-    enum nb_status st = NB_OK;
     int atoms = 0;
 
-    while (!atoms && st == NB_OK) {
-        if (!next_line(rd, &st, err)) {
-            if (st != NB_OK)
-                return st;
-            if (rd->lineno == 0)
-                return nb_error_set(err, NB_ERR_PARSE, "%s: empty file",
-                                    rd->path);
-            return nb_error_set(err, NB_ERR_PARSE, "%s:%zu: end of file before "
-                                "ITEM: ATOMS (truncated, or not a LAMMPS "
-                                "dump?)", rd->path, rd->lineno);
-        }
-        if (!is_blank(rd->line))
-            st = header_item(rd, &atoms, err);
+    while (!atoms) {
+        if (nb_text_next_data(&rd->text, err) != NB_OK)
+            return err->status;
+        if (rd->text.at_end && rd->text.lineno == 0)
+            return nb_error_set(err, NB_ERR_PARSE, "%s: empty file",
+                                rd->text.path);
+        if (rd->text.at_end)
+            return nb_text_error(&rd->text, 0, err, "end of file before ITEM: "
+                                 "ATOMS (truncated, or not a LAMMPS dump?)");
+        if (header_item(rd, &atoms, err) != NB_OK)
+            return err->status;
     }
-    return st;
+    return NB_OK;
 }
 
 /* ---- the atoms ------------------------------------------------------------- */
 
-/* Column c of the current atom line as a real (what names it). */
-static enum nb_status atom_real(const struct dump_reader *rd, char **tok,
-                                int c, double *out, struct nb_error *err)
+/* Column c of the current atom line as a real. */
+static enum nb_status atom_real(const struct dump_reader *rd, int c,
+                                double *out, struct nb_error *err)
 {
-    char what[64];
-
-    snprintf(what, sizeof what, "column %d (%s)", rd->col[c] + 1,
-             col_names[c][0]);
-    return parse_real(rd, what, tok[rd->col[c]], out, err);
+    return nb_text_double(&rd->text, rd->col[c], col_names[c][0], out, err);
 }
 
 /* id and type of atom i; the type must be in the table when there is one
  * (never beyond its rows, whatever its count says). */
-static enum nb_status atom_id_type(struct dump_reader *rd, char **tok, size_t i,
+static enum nb_status atom_id_type(struct dump_reader *rd, size_t i,
                                    struct nb_error *err)
 {
-    char what[64];
     long long value, max_type = INT_MAX;
 
     if (rd->pot)
         max_type = rd->pot->types.count < NB_MD_MAX_TYPES
                  ? rd->pot->types.count : NB_MD_MAX_TYPES;
-
-    snprintf(what, sizeof what, "column %d (id)", rd->col[COL_ID] + 1);
-    if (parse_int(rd, what, tok[rd->col[COL_ID]], LLONG_MIN, LLONG_MAX, &value,
-                  err) != NB_OK)
+    if (nb_text_int(&rd->text, rd->col[COL_ID], "id", LLONG_MIN, LLONG_MAX,
+                    &value, err) != NB_OK)
         return err->status;
     rd->p->id[i] = (int64_t)value;
-    snprintf(what, sizeof what, "column %d (type)", rd->col[COL_TYPE] + 1);
-    if (parse_int(rd, what, tok[rd->col[COL_TYPE]], 1, max_type, &value,
-                  err) != NB_OK)
+    if (nb_text_int(&rd->text, rd->col[COL_TYPE], "type", 1, max_type, &value,
+                    err) != NB_OK)
         return err->status;
     rd->p->type[i] = (int)value;
     return NB_OK;
 }
 
 /* Mass (column or type table) and charge of atom i. */
-static enum nb_status atom_mass_charge(struct dump_reader *rd, char **tok,
-                                       size_t i, struct nb_error *err)
+static enum nb_status atom_mass_charge(struct dump_reader *rd, size_t i,
+                                       struct nb_error *err)
 {
     struct nb_particles *p = rd->p;
 
     if (rd->col[COL_MASS] < 0)
         p->m[i] = rd->pot->types.mass[p->type[i] - 1];
-    else if (atom_real(rd, tok, COL_MASS, &p->m[i], err) != NB_OK)
+    else if (atom_real(rd, COL_MASS, &p->m[i], err) != NB_OK)
         return err->status;
     else if (!(p->m[i] > 0.0))
-        return nb_error_set(err, NB_ERR_PARSE, "%s:%zu: column %d (mass): the "
-                            "mass must be > 0, not '%.*s'", rd->path,
-                            rd->lineno, rd->col[COL_MASS] + 1, TOKEN_SHOWN,
-                            tok[rd->col[COL_MASS]]);
+        return nb_text_error(&rd->text, rd->col[COL_MASS], err, "mass: must "
+                             "be > 0, not '%.*s'", TOKEN_SHOWN,
+                             rd->text.field[rd->col[COL_MASS]]);
     if (rd->col[COL_Q] >= 0)
-        return atom_real(rd, tok, COL_Q, &p->q[i], err);
+        return atom_real(rd, COL_Q, &p->q[i], err);
     return NB_OK;
 }
 
 /* Position (scaled columns times the box) and velocity of atom i. */
-static enum nb_status atom_motion(struct dump_reader *rd, char **tok, size_t i,
+static enum nb_status atom_motion(struct dump_reader *rd, size_t i,
                                   struct nb_error *err)
 {
     double *x = &rd->p->x[3 * i], *v = &rd->p->v[3 * i];
 
     for (int k = 0; k < 3; k++) {
-        if (atom_real(rd, tok, COL_X + k, &x[k], err) != NB_OK)
+        if (atom_real(rd, COL_X + k, &x[k], err) != NB_OK)
             return err->status;
         if (rd->scaled[k])
             x[k] = rd->box.lo[k] + x[k] * (rd->box.hi[k] - rd->box.lo[k]);
         if (rd->col[COL_VX] >= 0 &&
-            atom_real(rd, tok, COL_VX + k, &v[k], err) != NB_OK)
+            atom_real(rd, COL_VX + k, &v[k], err) != NB_OK)
             return err->status;
     }
     return NB_OK;
@@ -522,47 +389,44 @@ static enum nb_status atom_motion(struct dump_reader *rd, char **tok, size_t i,
 static enum nb_status atom_line(struct dump_reader *rd, size_t i,
                                 struct nb_error *err)
 {
-    char *tok[MAX_COLUMNS];
-    int ntok = split_tokens(rd->line, tok, MAX_COLUMNS);
+    char what[64];
 
-    if (ntok != rd->ncols)
-        return nb_error_set(err, NB_ERR_PARSE, "%s:%zu: expected %d values as "
-                            "named by ITEM: ATOMS on line %zu, found %d",
-                            rd->path, rd->lineno, rd->ncols, rd->atoms_line,
-                            ntok);
-    if (atom_id_type(rd, tok, i, err) != NB_OK ||
-        atom_mass_charge(rd, tok, i, err) != NB_OK)
+    snprintf(what, sizeof what, "the columns of ITEM: ATOMS on line %zu",
+             rd->atoms_line);
+    if (nb_text_expect_fields(&rd->text, rd->ncols, rd->ncols, what,
+                              err) != NB_OK ||
+        atom_id_type(rd, i, err) != NB_OK ||
+        atom_mass_charge(rd, i, err) != NB_OK)
         return err->status;
-    return atom_motion(rd, tok, i, err);
+    return atom_motion(rd, i, err);
 }
 
 /* The atom lines, then the end of the timestep: the end of the file, a
  * blank line or the next ITEM. */
 static enum nb_status read_atoms(struct dump_reader *rd, struct nb_error *err)
 {
-    enum nb_status st = NB_OK;
+    struct nb_text *t = &rd->text;
 
     for (size_t i = 0; i < rd->natoms; i++) {
-        if (!next_line(rd, &st, err))
-            return st != NB_OK ? st
-                 : nb_error_set(err, NB_ERR_PARSE, "%s:%zu: end of file after "
-                                "%zu of the %zu atoms of ITEM: NUMBER OF ATOMS "
-                                "(truncated?)", rd->path, rd->lineno, i,
-                                rd->natoms);
-        if (after(rd->line, "ITEM:"))
-            return nb_error_set(err, NB_ERR_PARSE, "%s:%zu: '%.*s' after %zu of "
-                                "the %zu atoms of ITEM: NUMBER OF ATOMS",
-                                rd->path, rd->lineno, TOKEN_SHOWN, rd->line, i,
-                                rd->natoms);
+        if (nb_text_next(t, err) != NB_OK)
+            return err->status;
+        if (t->at_end)
+            return nb_text_error(t, 0, err, "end of file after %zu of the %zu "
+                                 "atoms of ITEM: NUMBER OF ATOMS "
+                                 "(truncated?)", i, rd->natoms);
+        if (item_args(t, "ITEM:") >= 0)
+            return nb_text_error(t, 0, err, "'%.*s' after %zu of the %zu "
+                                 "atoms of ITEM: NUMBER OF ATOMS", TOKEN_SHOWN,
+                                 t->line, i, rd->natoms);
         if (atom_line(rd, i, err) != NB_OK)
             return err->status;
     }
-    if (next_line(rd, &st, err) && !is_blank(rd->line) &&
-        !after(rd->line, "ITEM:"))
-        return nb_error_set(err, NB_ERR_PARSE, "%s:%zu: more atom lines than "
-                            "the %zu of ITEM: NUMBER OF ATOMS", rd->path,
-                            rd->lineno, rd->natoms);
-    return st;
+    if (nb_text_next(t, err) != NB_OK)
+        return err->status;
+    if (!t->at_end && t->nfield > 0 && item_args(t, "ITEM:") < 0)
+        return nb_text_error(t, 0, err, "more atom lines than the %zu of "
+                             "ITEM: NUMBER OF ATOMS", rd->natoms);
+    return NB_OK;
 }
 
 /* The particle arrays for natoms atoms, charges if there is a q column. */
@@ -588,22 +452,18 @@ enum nb_status nb_lammps_dump_read(const char *path, struct nb_particles *p,
 
     memset(&rd, 0, sizeof rd);
     memset(p, 0, sizeof *p);
-    rd.path = path;
     rd.pot = pot;
     rd.p = p;
     for (int c = 0; c < COL_COUNT; c++)
         rd.col[c] = -1;
-    rd.fp = fopen(path, "r");
-    if (!rd.fp)
-        return nb_error_set(err, NB_ERR_IO, "%s: cannot open: %s", path,
-                            strerror(errno));
-    st = read_header(&rd, err);
+    st = nb_text_open(&rd.text, path, NB_TEXT_NO_COMMENTS, err);
+    if (st == NB_OK)
+        st = read_header(&rd, err);
     if (st == NB_OK)
         st = allocate_atoms(&rd, err);
     if (st == NB_OK)
         st = read_atoms(&rd, err);
-    free(rd.line);
-    fclose(rd.fp);
+    nb_text_close(&rd.text);
     if (st != NB_OK) {
         nb_particles_free(p);
         return st;

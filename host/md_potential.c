@@ -11,9 +11,7 @@
  */
 #include "nb_host.h"
 
-#include <errno.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -89,13 +87,23 @@ void nb_md_potential_mix(struct nb_md_potential *pot, enum nb_md_mixing mix)
 
 /* ---- the coefficient file ----------------------------------------------- */
 
-#define MAX_FIELDS 8
 #define TOKEN_SHOWN 64
+
+struct coeff_reader;
+
+/* The entries: keyword, value count after it, usage, handler. */
+struct coeff_entry {
+    const char *keyword;
+    int values;
+    const char *usage;          /* its words name the fields in messages */
+    enum nb_status (*parse)(struct coeff_reader *, struct nb_error *);
+};
 
 /* Reading state of one coefficient file. */
 struct coeff_reader {
-    const char *path;
-    size_t line;
+    struct nb_text text;
+    const struct coeff_entry *entry;    /* of the current line */
+    char name[64];                      /* of the field being read */
     size_t types_line;                  /* line of `types`, 0: not yet */
     struct nb_md_types types;
     enum nb_md_mixing mix;
@@ -103,127 +111,72 @@ struct coeff_reader {
     unsigned char given[NB_MD_MAX_TYPES][NB_MD_MAX_TYPES];
 };
 
-static enum nb_status coeff_error(const struct coeff_reader *rd,
-                                  struct nb_error *err, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
-/* "path:line: reason", the reason formatted from fmt. */
-static enum nb_status coeff_error(const struct coeff_reader *rd,
-                                  struct nb_error *err, const char *fmt, ...)
+/* "lj EPS" for field 3 of an lj line: the keyword and that usage word. */
+static const char *field_name(struct coeff_reader *rd, int field)
 {
-    char reason[768];
-    va_list ap;
+    const char *word = rd->entry->usage;
 
-    va_start(ap, fmt);
-    vsnprintf(reason, sizeof reason, fmt, ap);
-    va_end(ap);
-    return nb_error_set(err, NB_ERR_PARSE, "%s:%zu: %s", rd->path, rd->line,
-                        reason);
+    for (int k = 0; k < field && word; k++)
+        if ((word = strchr(word, ' ')) != NULL)
+            word++;
+    snprintf(rd->name, sizeof rd->name, "%s %.*s", rd->entry->keyword,
+             word ? (int)strcspn(word, " ") : 0, word ? word : "");
+    return rd->name;
 }
 
-/* Splits at whitespace, stopping at `#`; returns the token count (tokens
- * past MAX_FIELDS are counted, not stored). */
-static int split_fields(char *line, char **tok)
-{
-    int count = 0;
-    char *c = line;
-
-    for (;;) {
-        while (*c == ' ' || *c == '\t' || *c == '\r' || *c == '\n')
-            c++;
-        if (!*c || *c == '#')
-            return count;
-        if (count < MAX_FIELDS)
-            tok[count] = c;
-        count++;
-        while (*c && *c != ' ' && *c != '\t' && *c != '\r' && *c != '\n' &&
-               *c != '#')
-            c++;
-        if (*c == '#') {
-            *c = '\0';
-            return count;
-        }
-        if (*c)
-            *c++ = '\0';
-    }
-}
-
-/* A finite real; what names the field in the message. */
-static enum nb_status field_real(const struct coeff_reader *rd,
-                                 const char *what, const char *tok,
+static enum nb_status field_real(struct coeff_reader *rd, int field,
                                  double *out, struct nb_error *err)
 {
-    char *end;
-
-    *out = strtod(tok, &end);
-    if (end == tok || *end != '\0')
-        return coeff_error(rd, err, "%s: not a number: '%.*s'", what,
-                           TOKEN_SHOWN, tok);
-    if (!isfinite(*out))
-        return coeff_error(rd, err, "%s: non-finite value '%.*s'", what,
-                           TOKEN_SHOWN, tok);
-    return NB_OK;
+    return nb_text_double(&rd->text, field, field_name(rd, field), out, err);
 }
 
 /* A type number 1..count, returned as a row index 0..count-1. */
-static enum nb_status field_type(const struct coeff_reader *rd,
-                                 const char *tok, int *row,
+static enum nb_status field_type(struct coeff_reader *rd, int field, int *row,
                                  struct nb_error *err)
 {
-    char *end;
-    long value;
+    long long value = 1;
+    enum nb_status st = nb_text_int(&rd->text, field, field_name(rd, field),
+                                    1, rd->types.count, &value, err);
 
-    errno = 0;
-    value = strtol(tok, &end, 10);
-    if (end == tok || *end != '\0' || errno == ERANGE)
-        return coeff_error(rd, err, "type '%.*s' is not an integer",
-                           TOKEN_SHOWN, tok);
-    if (value < 1 || value > rd->types.count)
-        return coeff_error(rd, err, "type %ld is out of range 1..%d (the "
-                           "'types' line)", value, rd->types.count);
     *row = (int)value - 1;
-    return NB_OK;
+    return st;
 }
 
 /* `types T`: the table restarts from the defaults for T types. */
-static enum nb_status entry_types(struct coeff_reader *rd, char **tok,
+static enum nb_status entry_types(struct coeff_reader *rd,
                                   struct nb_error *err)
 {
     struct nb_md_potential fresh;
-    char *end;
-    long count;
+    long long count;
 
     if (rd->types_line)
-        return coeff_error(rd, err, "'types' given twice (first on line %zu)",
-                           rd->types_line);
-    errno = 0;
-    count = strtol(tok[1], &end, 10);
-    if (end == tok[1] || *end != '\0' || errno == ERANGE || count < 1 ||
-        count > NB_MD_MAX_TYPES)
-        return coeff_error(rd, err, "types: '%.*s' is not a count 1..%d",
-                           TOKEN_SHOWN, tok[1], NB_MD_MAX_TYPES);
+        return nb_text_error(&rd->text, 0, err, "'types' given twice (first "
+                             "on line %zu)", rd->types_line);
+    if (nb_text_int(&rd->text, 1, field_name(rd, 1), 1, NB_MD_MAX_TYPES,
+                    &count, err) != NB_OK)
+        return err->status;
     nb_md_potential_default(&fresh, NB_LAW_LJ, (int)count);
     rd->types = fresh.types;
-    rd->types_line = rd->line;
+    rd->types_line = rd->text.lineno;
     return NB_OK;
 }
 
 /* `mass I M` and `charge I Q`. */
-static enum nb_status entry_mass_charge(struct coeff_reader *rd, char **tok,
+static enum nb_status entry_mass_charge(struct coeff_reader *rd,
                                         struct nb_error *err)
 {
     int i;
     double value;
-    int is_mass = strcmp(tok[0], "mass") == 0;
-    enum nb_status st = field_type(rd, tok[1], &i, err);
+    int is_mass = strcmp(rd->entry->keyword, "mass") == 0;
+    enum nb_status st = field_type(rd, 1, &i, err);
 
     if (st == NB_OK)
-        st = field_real(rd, tok[0], tok[2], &value, err);
+        st = field_real(rd, 2, &value, err);
     if (st != NB_OK)
         return st;
     if (is_mass && !(value > 0.0))
-        return coeff_error(rd, err, "mass %d must be > 0, not %g", i + 1,
-                           value);
+        return nb_text_error(&rd->text, 2, err, "mass %d must be > 0, not %g",
+                             i + 1, value);
     if (is_mass)
         rd->types.mass[i] = value;
     else
@@ -232,25 +185,26 @@ static enum nb_status entry_mass_charge(struct coeff_reader *rd, char **tok,
 }
 
 /* `lj I J EPS SIGMA`. */
-static enum nb_status entry_lj(struct coeff_reader *rd, char **tok,
-                               struct nb_error *err)
+static enum nb_status entry_lj(struct coeff_reader *rd, struct nb_error *err)
 {
     int i, j;
     double eps, sigma;
-    enum nb_status st = field_type(rd, tok[1], &i, err);
+    enum nb_status st = field_type(rd, 1, &i, err);
 
     if (st == NB_OK)
-        st = field_type(rd, tok[2], &j, err);
+        st = field_type(rd, 2, &j, err);
     if (st == NB_OK)
-        st = field_real(rd, "lj EPS", tok[3], &eps, err);
+        st = field_real(rd, 3, &eps, err);
     if (st == NB_OK)
-        st = field_real(rd, "lj SIGMA", tok[4], &sigma, err);
+        st = field_real(rd, 4, &sigma, err);
     if (st != NB_OK)
         return st;
     if (!(eps >= 0.0))
-        return coeff_error(rd, err, "lj: EPS must be >= 0, not %g", eps);
+        return nb_text_error(&rd->text, 3, err, "lj: EPS must be >= 0, not %g",
+                             eps);
     if (!(sigma > 0.0))
-        return coeff_error(rd, err, "lj: SIGMA must be > 0, not %g", sigma);
+        return nb_text_error(&rd->text, 4, err, "lj: SIGMA must be > 0, not "
+                             "%g", sigma);
     rd->types.eps[i][j] = rd->types.eps[j][i] = eps;
     rd->types.sigma[i][j] = rd->types.sigma[j][i] = sigma;
     rd->given[i][j] = rd->given[j][i] = 1;
@@ -258,50 +212,46 @@ static enum nb_status entry_lj(struct coeff_reader *rd, char **tok,
 }
 
 /* `ionic I J CX CY CZ`. */
-static enum nb_status entry_ionic(struct coeff_reader *rd, char **tok,
+static enum nb_status entry_ionic(struct coeff_reader *rd,
                                   struct nb_error *err)
 {
-    static const char *const what[3] = {"ionic CX", "ionic CY", "ionic CZ"};
     int i, j;
     double c[3];
-    enum nb_status st = field_type(rd, tok[1], &i, err);
+    enum nb_status st = field_type(rd, 1, &i, err);
 
     if (st == NB_OK)
-        st = field_type(rd, tok[2], &j, err);
+        st = field_type(rd, 2, &j, err);
     for (int k = 0; k < 3 && st == NB_OK; k++)
-        st = field_real(rd, what[k], tok[3 + k], &c[k], err);
+        st = field_real(rd, 3 + k, &c[k], err);
     if (st != NB_OK)
         return st;
     if (!(c[1] >= 0.0))
-        return coeff_error(rd, err, "ionic: CY must be >= 0, not %g", c[1]);
+        return nb_text_error(&rd->text, 4, err, "ionic: CY must be >= 0, not "
+                             "%g", c[1]);
     if (!(c[2] > 2.0))
-        return coeff_error(rd, err, "ionic: CZ must be > 2 (the energy "
-                           "cy^cz r^(2-cz)/(cz-2) needs it), not %g", c[2]);
+        return nb_text_error(&rd->text, 5, err, "ionic: CZ must be > 2 (the "
+                             "energy cy^cz r^(2-cz)/(cz-2) needs it), not %g",
+                             c[2]);
     memcpy(rd->types.ionic[i][j], c, sizeof c);
     memcpy(rd->types.ionic[j][i], c, sizeof c);
     return NB_OK;
 }
 
-static enum nb_status entry_mix(struct coeff_reader *rd, char **tok,
-                                struct nb_error *err)
+static enum nb_status entry_mix(struct coeff_reader *rd, struct nb_error *err)
 {
-    if (strcmp(tok[1], "arithmetic") == 0)
+    const char *how = rd->text.field[1];
+
+    if (strcmp(how, "arithmetic") == 0)
         rd->mix = NB_MIX_ARITHMETIC;
-    else if (strcmp(tok[1], "geometric") == 0)
+    else if (strcmp(how, "geometric") == 0)
         rd->mix = NB_MIX_GEOMETRIC;
     else
-        return coeff_error(rd, err, "mix: '%.*s' is not arithmetic or "
-                           "geometric", TOKEN_SHOWN, tok[1]);
+        return nb_text_error(&rd->text, 1, err, "mix: '%.*s' is not "
+                             "arithmetic or geometric", TOKEN_SHOWN, how);
     return NB_OK;
 }
 
-/* The entries: keyword, value count after it, usage, handler. */
-static const struct coeff_entry {
-    const char *keyword;
-    int values;
-    const char *usage;
-    enum nb_status (*parse)(struct coeff_reader *, char **, struct nb_error *);
-} coeff_entries[] = {
+static const struct coeff_entry coeff_entries[] = {
     {"types", 1, "types T", entry_types},
     {"mass", 2, "mass I M", entry_mass_charge},
     {"charge", 2, "charge I Q", entry_mass_charge},
@@ -310,50 +260,40 @@ static const struct coeff_entry {
     {"ionic", 5, "ionic I J CX CY CZ", entry_ionic},
 };
 
-/* One non-empty line of ntok tokens. */
-static enum nb_status coeff_line(struct coeff_reader *rd, char **tok,
-                                 int ntok, struct nb_error *err)
+/* One line with data. */
+static enum nb_status coeff_line(struct coeff_reader *rd, struct nb_error *err)
 {
-    const struct coeff_entry *e = NULL;
+    const char *keyword = rd->text.field[0];
 
+    rd->entry = NULL;
     for (size_t k = 0; k < sizeof coeff_entries / sizeof *coeff_entries; k++)
-        if (strcmp(tok[0], coeff_entries[k].keyword) == 0)
-            e = &coeff_entries[k];
-    if (!e)
-        return coeff_error(rd, err, "unknown keyword '%.*s' (known: types, "
-                           "mass, charge, lj, mix, ionic)", TOKEN_SHOWN,
-                           tok[0]);
-    if (!rd->types_line && e->parse != entry_types)
-        return coeff_error(rd, err, "'%s' before the 'types' line: the first "
-                           "entry must be 'types T'", e->keyword);
-    if (ntok - 1 != e->values)
-        return coeff_error(rd, err, "expected '%s': %d values after the "
-                           "keyword, found %d", e->usage, e->values, ntok - 1);
-    return e->parse(rd, tok, err);
+        if (strcmp(keyword, coeff_entries[k].keyword) == 0)
+            rd->entry = &coeff_entries[k];
+    if (!rd->entry)
+        return nb_text_error(&rd->text, 0, err, "unknown keyword '%.*s' "
+                             "(known: types, mass, charge, lj, mix, ionic)",
+                             TOKEN_SHOWN, keyword);
+    if (!rd->types_line && rd->entry->parse != entry_types)
+        return nb_text_error(&rd->text, 0, err, "'%s' before the 'types' "
+                             "line: the first entry must be 'types T'",
+                             keyword);
+    if (nb_text_expect_fields(&rd->text, rd->entry->values + 1,
+                              rd->entry->values + 1, rd->entry->usage,
+                              err) != NB_OK)
+        return err->status;
+    return rd->entry->parse(rd, err);
 }
 
-static enum nb_status coeff_lines(struct coeff_reader *rd, FILE *fp,
+/* Every line of the file into rd. */
+static enum nb_status coeff_lines(struct coeff_reader *rd,
                                   struct nb_error *err)
 {
-    char *line = NULL;
-    size_t size = 0;
-    enum nb_status st = NB_OK;
+    enum nb_status st;
 
-    errno = 0;
-    while (st == NB_OK && getline(&line, &size, fp) != -1) {
-        char *tok[MAX_FIELDS];
-        int ntok;
-
-        rd->line++;
-        ntok = split_fields(line, tok);     /* may exceed MAX_FIELDS: then
-                                               no entry matches the count */
-        if (ntok > 0)
-            st = coeff_line(rd, tok, ntok, err);
-    }
-    if (st == NB_OK && ferror(fp))
-        st = nb_error_set(err, NB_ERR_IO, "%s: read error: %s", rd->path,
-                          strerror(errno));
-    free(line);
+    while ((st = nb_text_next_data(&rd->text, err)) == NB_OK &&
+           !rd->text.at_end)
+        if ((st = coeff_line(rd, err)) != NB_OK)
+            break;
     return st;
 }
 
@@ -365,21 +305,14 @@ enum nb_status nb_md_types_read(const char *path, struct nb_md_potential *pot,
     struct coeff_reader *rd = nb_alloc(1, sizeof *rd, "the coefficient reader",
                                        err);
     enum nb_status st;
-    FILE *fp;
 
     if (!rd)
         return NB_ERR_NOMEM;
-    rd->path = path;
     rd->mix = NB_MIX_GEOMETRIC;
-    fp = fopen(path, "r");
-    if (!fp) {
-        st = nb_error_set(err, NB_ERR_IO, "%s: cannot open: %s", path,
-                          strerror(errno));
-        free(rd);
-        return st;
-    }
-    st = coeff_lines(rd, fp, err);
-    fclose(fp);
+    st = nb_text_open(&rd->text, path, NB_TEXT_COMMENT_ANYWHERE, err);
+    if (st == NB_OK)
+        st = coeff_lines(rd, err);
+    nb_text_close(&rd->text);
     if (st == NB_OK && !rd->types_line)
         st = nb_error_set(err, NB_ERR_PARSE, "%s: no 'types T' line (it must "
                           "be the first entry)", path);

@@ -82,15 +82,90 @@ void nb_rng_seed(struct nb_rng *rng, uint64_t seed);
 uint64_t nb_rng_next(struct nb_rng *rng);
 double nb_rng_uniform(struct nb_rng *rng);      /* in [0, 1) */
 
+/* ---- text files: the one reader of every text format ----------------- */
+
+/* Where '#' starts a comment. */
+enum nb_text_comments {
+    NB_TEXT_NO_COMMENTS,        /* '#' is data (LAMMPS dumps) */
+    NB_TEXT_COMMENT_LINES,      /* a line whose first field starts with '#'
+                                   (snapshots, which read a declaration
+                                   there: its fields stay split) */
+    NB_TEXT_COMMENT_ANYWHERE    /* '#' ends the data of any line
+                                   (coefficient tables, exclusion lists) */
+};
+
+/* A text file read line by line.  After nb_text_next the current line is
+ * in line (trailing whitespace, so LF or CRLF, stripped) and split into
+ * nfield whitespace-separated fields (NUL-terminated copies) starting at
+ * the 1-based byte columns column[]; at the end of the file at_end is set
+ * and nfield is 0.  Lines have any length. */
+struct nb_text {
+    const char *path;
+    FILE *fp;
+    enum nb_text_comments comments;
+    size_t lineno;              /* 1-based number of the current line */
+    char *line;
+    size_t length;              /* of line */
+    int nfield;
+    char **field;
+    size_t *column;
+    int is_comment;             /* a comment line (NB_TEXT_COMMENT_LINES) */
+    int at_end;                 /* no line left */
+    int newline;                /* the current line ended in '\n' */
+    size_t line_cap, split_cap, field_cap;
+    char *split;                /* the fields' storage */
+};
+
+/* Opens path (NB_ERR_IO "path: cannot open: ..."). */
+enum nb_status nb_text_open(struct nb_text *t, const char *path,
+                            enum nb_text_comments comments,
+                            struct nb_error *err);
+void nb_text_close(struct nb_text *t);
+
+/* The next line, or at_end; NB_ERR_IO on a read error. */
+enum nb_status nb_text_next(struct nb_text *t, struct nb_error *err);
+
+/* The next line with data: blank and comment lines skipped. */
+enum nb_status nb_text_next_data(struct nb_text *t, struct nb_error *err);
+
+/* NB_ERR_PARSE with "path:line:column: reason", the column that of field
+ * (past the last field: just after it; at the end of the file: the start
+ * of the line after the last newline, or just after the text of a last
+ * line without one). */
+enum nb_status nb_text_error(const struct nb_text *t, int field,
+                             struct nb_error *err, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+/* min..max fields, else "missing field: expected N fields (what), found
+ * M" at the end of the line or "extra field 'F': ..." at the first one
+ * too many. */
+enum nb_status nb_text_expect_fields(const struct nb_text *t, int min, int max,
+                                     const char *what, struct nb_error *err);
+
+/* Field number field as a finite double, the whole field; name says what
+ * it is in the message ("NAME: not a number: 'F'", "NAME: not finite",
+ * "NAME: out of range: 'F' overflows/underflows a double", "missing
+ * field: NAME").  Subnormal values are read; underflow to 0 is refused. */
+enum nb_status nb_text_double(const struct nb_text *t, int field,
+                              const char *name, double *out,
+                              struct nb_error *err);
+
+/* Field number field as a decimal integer in lo..hi ("NAME: not an
+ * integer: 'F'", "NAME: out of range: 'F' is outside LO..HI"). */
+enum nb_status nb_text_int(const struct nb_text *t, int field,
+                           const char *name, long long lo, long long hi,
+                           long long *out, struct nb_error *err);
+
 /* ---- snapshot files ---------------------------------------------------- */
 
 /* Reads a text snapshot: one particle a line, `id m x y z vx vy vz`,
  * `id type m x y z vx vy vz` or `id type q m x y z vx vy vz` (charges in
  * p->q; this form only after a `#` line ending in those ten names, which
  * nb_snapshot_write writes), blank and `#` lines ignored; all data lines
- * must have the same column count.  Errors (NB_ERR_IO, NB_ERR_PARSE) name
- * the file, the line and the reason: a malformed or non-finite number, a
- * negative mass, a wrong column count, an empty file. */
+ * must have the same column count (read by nb_text).  Errors (NB_ERR_IO,
+ * NB_ERR_PARSE) name file:line:column and the reason: a malformed,
+ * non-finite or out-of-range number, a negative mass, a missing or extra
+ * field; or the file and an empty file. */
 enum nb_status nb_snapshot_read(const char *path, struct nb_particles *p,
                                 struct nb_error *err);
 
@@ -505,7 +580,8 @@ void nb_md_potential_mix(struct nb_md_potential *pot, enum nb_md_mixing mix);
  *   mix arithmetic|geometric         (applied to pairs not given)
  *   ionic I J CX CY CZ               (pair I-J and J-I)
  * into pot->types (law and the other fields untouched).  Errors
- * (NB_ERR_IO, NB_ERR_PARSE) name the file, the line and the reason. */
+ * (NB_ERR_IO, NB_ERR_PARSE) name file:line:column and the reason (read
+ * by nb_text, '#' comments anywhere). */
 enum nb_status nb_md_types_read(const char *path, struct nb_md_potential *pot,
                                 struct nb_error *err);
 
@@ -742,11 +818,22 @@ void nb_md_ionic_default(struct nb_md_potential *pot);
  * or scaled xs) required; mass, q (into p->q), vx vy vz (all or none)
  * optional, others ignored; masses from pot's table when absent (pot may
  * be NULL only with a mass column), zero velocities.  Errors: NB_ERR_IO,
- * NB_ERR_PARSE naming the file, line and reason; p is then empty. */
+ * NB_ERR_PARSE naming file:line:column and reason (read by nb_text);
+ * p is then empty. */
 enum nb_status nb_lammps_dump_read(const char *path, struct nb_particles *p,
                                    struct nb_md_box *box,
                                    const struct nb_md_potential *pot,
                                    struct nb_error *err);
+/* Reads an exclusion list (--exclude): one bonded pair a line, `ID_I
+ * ID_J`, the ids of particles of p, '#' comments anywhere; into *pairs,
+ * 2 * *count particle indices (malloc'd, the caller frees; NULL and 0 on
+ * error).  Errors (NB_ERR_IO, NB_ERR_PARSE, NB_ERR_NOMEM) name
+ * file:line:column: a malformed id, one no particle has, a pair of one
+ * particle with itself, a missing or extra field. */
+enum nb_status nb_md_exclusions_read(const char *path,
+                                     const struct nb_particles *p,
+                                     uint32_t **pairs, size_t *count,
+                                     struct nb_error *err);
 /* Appends one timestep as `ITEM: ATOMS id type mass x y z vx vy vz`
  * (%.17g: reads back exactly; type 1 where p has no types), box bounds
  * with pp or ff flags.  Errors: NB_ERR_IO. */

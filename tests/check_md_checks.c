@@ -118,24 +118,24 @@ static const struct coeff_case {
     {"types 2\nlj 1 2 1.0 x1\n", NB_ERR_PARSE, 2,
      "lj SIGMA: not a number: 'x1'"},
     {"types 2\ncharge 2 1e999\n", NB_ERR_PARSE, 2,
-     "charge: non-finite value '1e999'"},
+     "charge Q: out of range: '1e999' overflows a double"},
     {"types 2\nlj 1 3 1 1\n", NB_ERR_PARSE, 2,
-     "type 3 is out of range 1..2"},
+     "lj J: out of range: '3' is outside 1..2"},
     {"types 2\nionic 0 1 1 1 12\n", NB_ERR_PARSE, 2,
-     "type 0 is out of range 1..2"},
-    {"types 2\nmass 1.5 1\n", NB_ERR_PARSE, 2, "type '1.5' is not an integer"},
-    {"types 17\n", NB_ERR_PARSE, 1, "types: '17' is not a count 1..16"},
-    {"types two\n", NB_ERR_PARSE, 1, "types: 'two' is not a count"},
+     "ionic I: out of range: '0' is outside 1..2"},
+    {"types 2\nmass 1.5 1\n", NB_ERR_PARSE, 2, "mass I: not an integer: '1.5'"},
+    {"types 17\n", NB_ERR_PARSE, 1, "types T: out of range: '17' is outside 1..16"},
+    {"types two\n", NB_ERR_PARSE, 1, "types T: not an integer: 'two'"},
     {"types 2\ntypes 3\n", NB_ERR_PARSE, 2,
      "'types' given twice (first on line 1)"},
     {"types 2\nlj 1 1 1\n", NB_ERR_PARSE, 2,
-     "expected 'lj I J EPS SIGMA': 4 values after the keyword, found 3"},
+     "missing field: expected 5 fields (lj I J EPS SIGMA), found 4"},
     {"types 2\nmix lorentz\n", NB_ERR_PARSE, 2,
      "mix: 'lorentz' is not arithmetic or geometric"},
     {"types 2\nmass 2 -1\n", NB_ERR_PARSE, 2, "mass 2 must be > 0, not -1"},
     {"types 2\nlj 2 2 -0.5 1\n", NB_ERR_PARSE, 2, "EPS must be >= 0"},
     {"types 2\nionic 1 2 -2 1 2\n", NB_ERR_PARSE, 2, "CZ must be > 2"},
-    {"types 1\nlj 1 1 1 1 1 1 1 1 1 1 1 1\n", NB_ERR_PARSE, 2, "found 12"},
+    {"types 1\nlj 1 1 1 1 1 1 1 1 1 1 1 1\n", NB_ERR_PARSE, 2, "found 13"},
     {"", NB_ERR_PARSE, 0, "no 'types T' line"},
     {"# only a comment\n", NB_ERR_PARSE, 0, "no 'types T' line"},
 };
@@ -168,7 +168,7 @@ START_TEST(test_coeff_file_bad)
     temp_file(path, sizeof path, c->content);
     ck_assert_int_eq(nb_md_types_read(path, &pot, &err), c->status);
     if (c->line > 0)
-        snprintf(where, sizeof where, "%s:%d: ", path, c->line);
+        snprintf(where, sizeof where, "%s:%d:", path, c->line);
     else
         snprintf(where, sizeof where, "%s: ", path);
     ck_assert_msg(strncmp(err.message, where, strlen(where)) == 0,

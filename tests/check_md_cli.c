@@ -262,7 +262,7 @@ static const struct refusal refusals[] = {
     { "no_types", { "--input", "plain.txt", "--thermo", "t.csv", "--backend", "cpu", NULL },
       1, "type" },
     { "bad_exclude", { FCC108, "--exclude", "bad.exclude", "--thermo", "t.csv", "--backend",
-                       "cpu", NULL }, 1, "bad.exclude:2: no particle has id 999" },
+                       "cpu", NULL }, 1, "bad.exclude:2:3: no particle has id 999" },
 };
 
 START_TEST(bad_input_refused)

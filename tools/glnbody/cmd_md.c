@@ -342,98 +342,6 @@ static enum nb_status check_system(const struct md_config *c, const struct nb_pa
     return nb_md_system_check(&sys, err);
 }
 
-/* The particle index of each id, for --exclude: (id, index) sorted by id. */
-struct id_index { int64_t id; uint32_t index; };
-
-static int by_id(const void *a, const void *b)
-{
-    int64_t x = ((const struct id_index *)a)->id, y = ((const struct id_index *)b)->id;
-    return (x > y) - (x < y);
-}
-
-static enum nb_status parse_excluded_id(const char *path, long line, const char *tok,
-                                        const struct id_index *map, size_t n, uint32_t *out,
-                                        struct nb_error *err)
-{
-    char *end;
-    struct id_index key = { 0, 0 }, *hit;
-    errno = 0;
-    key.id = strtoll(tok, &end, 10);
-    if (end == tok || *end || errno)
-        return nb_error_set(err, NB_ERR_PARSE, "%s:%ld: '%s' is not a particle id", path,
-                            line, tok);
-    if (!(hit = bsearch(&key, map, n, sizeof *map, by_id)))
-        return nb_error_set(err, NB_ERR_PARSE, "%s:%ld: no particle has id %s", path,
-                            line, tok);
-    *out = hit->index;
-    return NB_OK;
-}
-
-/* --exclude FILE: one bonded pair a line, `ID_I ID_J` (the particles' ids),
- * `#` comments; into pairs of particle indices. */
-static enum nb_status read_exclusions(const char *path, const struct nb_particles *p,
-                                      uint32_t **pairs, size_t *count, struct nb_error *err)
-{
-    FILE *fp = fopen(path, "r");
-    struct id_index *map = nb_alloc(p->n + 1, sizeof *map, "particle ids", err);
-    char text[512];
-    size_t cap = 0;
-    long line = 0;
-    enum nb_status st = NB_OK;
-
-    *pairs = NULL;
-    *count = 0;
-    if (!fp || !map) {
-        free(map);
-        if (fp)
-            fclose(fp);
-        return map ? nb_error_set(err, NB_ERR_IO, "--exclude %s: %s", path, strerror(errno))
-                   : NB_ERR_NOMEM;
-    }
-    for (size_t i = 0; i < p->n; i++)
-        map[i] = (struct id_index){ p->id[i], (uint32_t)i };
-    qsort(map, p->n, sizeof *map, by_id);
-    while (st == NB_OK && fgets(text, sizeof text, fp)) {
-        char a[64], b[64], extra[2];
-        line++;
-        text[strcspn(text, "#")] = '\0';
-        int fields = sscanf(text, "%63s %63s %1s", a, b, extra);
-        if (fields <= 0)
-            continue;
-        if (fields != 2) {
-            st = nb_error_set(err, NB_ERR_PARSE, "%s:%ld: expected two particle ids",
-                              path, line);
-            break;
-        }
-        if (*count == cap) {
-            uint32_t *grown = realloc(*pairs, (cap = cap ? 2 * cap : 64) * 2 * sizeof **pairs);
-            if (!grown) {
-                st = nb_error_set(err, NB_ERR_NOMEM, "out of memory reading %s", path);
-                break;
-            }
-            *pairs = grown;
-        }
-        uint32_t *pair = *pairs + 2 * *count;
-        if ((st = parse_excluded_id(path, line, a, map, p->n, &pair[0], err)) == NB_OK &&
-            (st = parse_excluded_id(path, line, b, map, p->n, &pair[1], err)) == NB_OK &&
-            pair[0] == pair[1])
-            st = nb_error_set(err, NB_ERR_PARSE, "%s:%ld: a particle cannot be excluded "
-                              "from itself", path, line);
-        if (st == NB_OK)
-            (*count)++;
-    }
-    if (st == NB_OK && ferror(fp))
-        st = nb_error_set(err, NB_ERR_IO, "--exclude %s: read error", path);
-    fclose(fp);
-    free(map);
-    if (st != NB_OK) {
-        free(*pairs);
-        *pairs = NULL;
-        *count = 0;
-    }
-    return st;
-}
-
 /* ---- outputs ----------------------------------------------------------- */
 
 struct outputs {
@@ -621,7 +529,7 @@ static enum nb_status simulate(struct md_config *c, const struct nb_gl_cli *g,
 
     memset(&o, 0, sizeof o);
     if (make_system(c, &p, &box, err) != NB_OK ||
-        (c->exclude && read_exclusions(c->exclude, &p, &excluded, &n_excluded, err) != NB_OK))
+        (c->exclude && nb_md_exclusions_read(c->exclude, &p, &excluded, &n_excluded, err) != NB_OK))
         goto done;
     apply_box_options(c, &box);
     if (check_system(c, &p, &box, err) != NB_OK ||
