@@ -199,8 +199,9 @@ START_TEST(test_bench_csv)
         ck_assert_msg(*f[2] && strcmp(f[2], "auto") != 0, "row variant '%s'", f[2]);
         ck_assert_msg(*f[3] != '\0', "row without renderer: %s", row);
         double median = number(f[4]), rate = number(f[5]), gflops = number(f[6]);
+        /* gflops has two decimals: a slow row on a busy machine reads 0.00 */
         ck_assert_msg(isfinite(median) && median > 0 && isfinite(rate) && rate > 0 &&
-                      isfinite(gflops) && gflops > 0, "row numbers not positive "
+                      isfinite(gflops) && gflops >= 0, "row numbers not positive "
                       "and finite: %s", row);
         ck_assert_msg(fabs(rate * median / (n * n) - 1) < 1e-5,
                       "interactions_per_s != n^2/median_s: %s", row);
