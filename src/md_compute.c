@@ -57,19 +57,15 @@ enum {
     B_POS, B_TYPE, B_COEFF, B_FORCE, B_VIRIAL, B_X, B_V, B_CELL_OF, B_CELL_COUNT,
     B_CELL_START, B_CELL_FILL, B_PERM, B_SPOS, B_STYPE, B_RAW, B_FLAG, B_DCOEFF, B_COUNT
 };
-/* Precision modes: the raw sums (eight words a particle) and the finish
- * kernel's flag, at md_prec_finish.comp's bindings (programs.c); the
- * double coefficients of mode G are bound at NB_BIND_MD_V only for the
- * precision pass (bind_all leaves them out). */
-#define BIND_PREC_RAW 14
-#define BIND_PREC_FLAG 15
-#define LOC_PREC_LOG2 30
-#define LOC_PREC_STEP 31
+/* Precision modes: the raw sums and the finish kernel's flag at
+ * md_prec_finish.comp's bindings; the double coefficients of mode G are
+ * bound at NB_BIND_MD_V only for the precision pass (bind_all leaves them
+ * out). */
 static const GLuint binding[B_COUNT] = {
     NB_BIND_MD_POS, NB_BIND_MD_TYPE, NB_BIND_MD_COEFF, NB_BIND_MD_FORCE,
     NB_BIND_MD_VIRIAL, NB_BIND_MD_X, NB_BIND_MD_V, NB_BIND_MD_CELL_OF,
     NB_BIND_MD_CELL_COUNT, NB_BIND_MD_CELL_START, NB_BIND_MD_SCAN, NB_BIND_MD_PERM,
-    NB_BIND_MD_SPOS, NB_BIND_MD_STYPE, BIND_PREC_RAW, BIND_PREC_FLAG, NB_BIND_MD_V
+    NB_BIND_MD_SPOS, NB_BIND_MD_STYPE, NB_BIND_MD_PREC_RAW, NB_BIND_MD_PREC_FLAG, NB_BIND_MD_V
 };
 
 enum phase { PH_START = -1, PH_K1, PH_CELLS, PH_FORCE, PH_K2, PH_COUNT };
@@ -497,10 +493,10 @@ static void finish_pass(struct md_compute *c)
 {
     uint64_t active = use(c->gl, c->finish_name);
     glUniform1i(NB_LOC_MD_COUNT, (int)c->n);
-    if (active >> LOC_PREC_LOG2 & 1)        /* B, C, D, G: unscaled */
-        glUniform2i(LOC_PREC_LOG2, c->log2[0], c->log2[1]);
-    if (active >> LOC_PREC_STEP & 1)
-        glUniform1ui(LOC_PREC_STEP, c->step);
+    if (active >> NB_LOC_MD_PREC_LOG2 & 1)        /* B, C, D, G: unscaled */
+        glUniform2i(NB_LOC_MD_PREC_LOG2, c->log2[0], c->log2[1]);
+    if (active >> NB_LOC_MD_PREC_STEP & 1)
+        glUniform1ui(NB_LOC_MD_PREC_STEP, c->step);
     dispatch(c->n, MD_GROUP);
 }
 

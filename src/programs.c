@@ -51,11 +51,9 @@
 #define MD_PASS(name, def, file)                                            \
     { name, "#define " def "\n#define NB_GROUP 256\n", { 0 }, { file }, NB_STAGE_COMPUTE }
 
-/* md_prec_finish.comp for mode M (bindings and locations of its own). */
+/* md_prec_finish.comp for mode M (its bindings and locations: nb_config.h). */
 #define MD_PREC_FINISH(m, M)                                                \
-    { "md_prec_finish_" m, "#define NB_PRECISION_" M "\n#define NB_GROUP 256\n" \
-      "#define NB_BIND_MD_PREC_RAW 14\n#define NB_BIND_MD_PREC_FLAG 15\n"      \
-      "#define NB_LOC_MD_PREC_LOG2 30\n#define NB_LOC_MD_PREC_STEP 31\n", { 0 }, \
+    { "md_prec_finish_" m, "#define NB_PRECISION_" M "\n#define NB_GROUP 256\n", { 0 }, \
       { "nb_precision.h", "md_prec_finish.comp" }, NB_STAGE_COMPUTE }
 
 /* The MD all-pairs force with accumulation mode M (md_precision.comp). */
