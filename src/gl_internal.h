@@ -45,6 +45,8 @@ struct nb_gl_choice {
     size_t chosen_for;
 };
 
+/* ---- gl_buffers.c: what every pipeline leans on ---- */
+
 /* One evaluation of n particles.  Under "auto", when n is new: one
  * evaluation with the current variant; if it took longer than probe_limit
  * it stands (probing would cost more than it saves), otherwise every
