@@ -164,25 +164,6 @@ static enum nb_status fragment_set_variant(void *state, const char *name,
     return NB_OK;
 }
 
-static int max_texture_size(void)
-{
-    GLint max = 0;
-    glGetIntegerv(GL_MAX_TEXTURE_SIZE, &max);
-    return max;
-}
-
-GLuint nb_gl_new_texture(int width, int height, GLenum format)
-{
-    GLuint tex;
-    glGenTextures(1, &tex);
-    glBindTexture(GL_TEXTURE_2D, tex);
-    glTexStorage2D(GL_TEXTURE_2D, 1, format, width, height);
-    /* texelFetch needs a complete texture: no mipmaps. */
-    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
-    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
-    return tex;
-}
-
 static GLuint new_texture(int width, int height)
 {
     return nb_gl_new_texture(width, height, GL_RGBA32F);
@@ -200,27 +181,12 @@ static void release_set(struct target_set *s)
 static enum nb_status ensure_set(struct target_set *s, int width, int height,
                                  int count, struct nb_error *err)
 {
-    static const GLenum attachments[NB_MRT_MAX] = {
-        GL_COLOR_ATTACHMENT0, GL_COLOR_ATTACHMENT1,
-        GL_COLOR_ATTACHMENT2, GL_COLOR_ATTACHMENT3 };
     if (s->fbo && s->width == width && s->height == height && s->count == count)
         return NB_OK;
     release_set(s);
-    glGenFramebuffers(1, &s->fbo);
-    glBindFramebuffer(GL_FRAMEBUFFER, s->fbo);
-    for (int k = 0; k < count; k++) {
-        s->tex[k] = new_texture(width, height);
-        glFramebufferTexture2D(GL_FRAMEBUFFER, attachments[k], GL_TEXTURE_2D, s->tex[k], 0);
-    }
     s->width = width, s->height = height, s->count = count;
-    glDrawBuffers(count, attachments);
-    if (nb_gl_check("allocating render targets", err) != NB_OK)
-        return err->status;
-    GLenum status = glCheckFramebufferStatus(GL_FRAMEBUFFER);
-    if (status != GL_FRAMEBUFFER_COMPLETE)
-        return nb_error_set(err, NB_ERR_GL, "framebuffer of %d RGBA32F targets "
-                            "%dx%d incomplete (0x%04x)", count, width, height, status);
-    return NB_OK;
+    return nb_gl_new_targets(&s->fbo, s->tex, count, width, height, GL_RGBA32F,
+                             "allocating render targets", err);
 }
 
 static enum nb_status ensure_staging(struct fragment *f, size_t texels,
@@ -247,24 +213,6 @@ static void upload_stream(GLuint *tex, int old_rows, int rows, const float *texe
     glBindTexture(GL_TEXTURE_2D, *tex);
     glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, NB_STREAM_WIDTH, rows, GL_RGBA, GL_FLOAT,
                     texels);
-}
-
-/* Rows of a stream of n particles padded to 4; NB_ERR_LIMIT past the
- * texture size. */
-enum nb_status nb_gl_stream_rows(size_t n, size_t pad, size_t max_n, const char *what,
-                                 int *rows, struct nb_error *err)
-{
-    size_t npad = (n + pad - 1) / pad * pad;
-    size_t r = npad ? (npad + NB_STREAM_WIDTH - 1) / NB_STREAM_WIDTH : 1;
-    if (r > (size_t)max_texture_size())
-        return nb_error_set(err, NB_ERR_LIMIT, "%s: %zu particles need a %dx%zu texture, "
-                            "over this GL's GL_MAX_TEXTURE_SIZE of %d", what, n,
-                            NB_STREAM_WIDTH, r, max_texture_size());
-    if (n > max_n)
-        return nb_error_set(err, NB_ERR_LIMIT, "%s: %zu particles, more than the %zu its "
-                            "indices reach", what, n, max_n);
-    *rows = (int)r;
-    return NB_OK;
 }
 
 /* The GA and GAJ streams: padded to the 4 i-particles of a fragment. */
@@ -318,7 +266,7 @@ static void choose_split(struct fragment *f, const struct shape *sh)
 {
     int fragments = sh->width * sh->rows;
     int r = f->replicas ? f->replicas : nb_gl_ceil_div(NB_FRAGMENT_FILL, fragments);
-    int r_max = max_texture_size() / sh->rows;
+    int r_max = nb_gl_max_texture_size() / sh->rows;
     if (!f->replicas && r > sh->npad / NB_FRAGMENT_MIN_SLICE)
         r = sh->npad / NB_FRAGMENT_MIN_SLICE;
     r = r < 1 ? 1 : r > r_max ? r_max : r;
@@ -521,27 +469,6 @@ static enum nb_status gather_block(struct fragment *f, size_t na, const uint32_t
 
 /* ---- the Hermite state on the device (--predict gpu) ------------------ */
 
-/* A framebuffer over `count` textures (re-attached on every call: cheap,
- * and the textures may have been re-made). */
-static enum nb_status attach(GLuint *fbo, const GLuint *tex, int count,
-                             struct nb_error *err)
-{
-    static const GLenum slots[] = {
-        GL_COLOR_ATTACHMENT0, GL_COLOR_ATTACHMENT1, GL_COLOR_ATTACHMENT2,
-        GL_COLOR_ATTACHMENT3, GL_COLOR_ATTACHMENT4 };
-    if (!*fbo)
-        glGenFramebuffers(1, fbo);
-    glBindFramebuffer(GL_FRAMEBUFFER, *fbo);
-    for (int k = 0; k < count; k++)
-        glFramebufferTexture2D(GL_FRAMEBUFFER, slots[k], GL_TEXTURE_2D, tex[k], 0);
-    glDrawBuffers(count, slots);
-    GLenum status = glCheckFramebufferStatus(GL_FRAMEBUFFER);
-    if (status != GL_FRAMEBUFFER_COMPLETE)
-        return nb_error_set(err, NB_ERR_GL, "framebuffer over %d stream textures "
-                            "incomplete (0x%04x)", count, status);
-    return nb_gl_check("state framebuffer", err);
-}
-
 /* Indices as an R32I stream texture, -1 after the last. */
 static void upload_indices(struct fragment *f, GLuint *tex, int *allocated, int rows,
                            size_t count, const uint32_t *index)
@@ -630,7 +557,8 @@ static enum nb_status fragment_load_state(void *state, size_t n, const double *x
     f->n = n;
     f->npad = (int)((n + 3) / 4 * 4);
     f->rows = rows;
-    return attach(&f->state_fbo, f->state_tex, NB_STATE_TARGETS, err);
+    return nb_gl_attach_targets(&f->state_fbo, f->state_tex, NB_STATE_TARGETS,
+                             "state framebuffer", err);
 }
 
 /* Scatter: one point per block particle onto its texel of the state. */
@@ -657,7 +585,8 @@ static enum nb_status fragment_update_state(void *state, size_t nb, const uint32
         return err->status;
     f->block_rows = rows;
     upload_indices(f, &f->block_index_tex, &f->block_index_rows, rows, nb, idx);
-    if (attach(&f->state_fbo, f->state_tex, NB_STATE_TARGETS, err) != NB_OK)
+    if (nb_gl_attach_targets(&f->state_fbo, f->state_tex, NB_STATE_TARGETS,
+                             "state framebuffer", err) != NB_OK)
         return err->status;
     glUseProgram(prog);
     glUniform1i(NB_LOC_ROWS, f->state_rows);
@@ -684,7 +613,7 @@ static enum nb_status fragment_predict_j(void *state, double t, struct nb_error 
         return nb_error_set(err, NB_ERR_ARGS, "predict_j before load_state");
     const GLuint jset[2] = { f->pos_tex, f->vel_tex };
     if (nb_gl_program(f->gl, "predict_frag", &prog, err) != NB_OK ||
-        attach(&f->jset_fbo, jset, 2, err) != NB_OK)
+        nb_gl_attach_targets(&f->jset_fbo, jset, 2, "state framebuffer", err) != NB_OK)
         return err->status;
     float t_hi = (float)t;
     glUseProgram(prog);
@@ -723,7 +652,7 @@ static enum nb_status gather_on_device(struct fragment *f, size_t na,
         f->i_rows = rows;
     }
     const GLuint iset[2] = { f->ipos_tex, f->ivel_tex };
-    if (attach(&f->iset_fbo, iset, 2, err) != NB_OK)
+    if (nb_gl_attach_targets(&f->iset_fbo, iset, 2, "state framebuffer", err) != NB_OK)
         return err->status;
     glUseProgram(prog);
     static const int units[] = { NB_UNIT_POS, NB_UNIT_VEL, NB_UNIT_INDEX };

@@ -233,6 +233,10 @@ enum nb_status nb_gl_md_cells_programs(struct nb_gl *gl, struct nb_error *err);
 void nb_gl_md_cells_build(struct nb_gl *gl, const struct nb_gl_md_cells *g, GLuint count,
                           GLuint fill);
 
+/* ---- gl_targets.c: textures and render targets of the stream pipelines ---- */
+
+/* GL_MAX_TEXTURE_SIZE. */
+int nb_gl_max_texture_size(void);
 /* A width x height texture of format, one level, nearest filtering
  * (texelFetch needs a complete texture). */
 GLuint nb_gl_new_texture(int width, int height, GLenum format);
@@ -241,6 +245,15 @@ GLuint nb_gl_new_texture(int width, int height, GLenum format);
  * they pass GL_MAX_TEXTURE_SIZE or n passes max_n (the kernel's indices). */
 enum nb_status nb_gl_stream_rows(size_t n, size_t pad, size_t max_n, const char *what,
                                  int *rows, struct nb_error *err);
+/* The framebuffer *fbo (made if 0) drawing into tex[0..count-1], color
+ * attachments 0 on (re-attached on every call: cheap, and the textures may
+ * have been re-made); NB_ERR_GL naming `what` on a GL error or an
+ * incomplete framebuffer. */
+enum nb_status nb_gl_attach_targets(GLuint *fbo, const GLuint *tex, int count,
+                                    const char *what, struct nb_error *err);
+/* count new textures of width x height and format into tex, attached. */
+enum nb_status nb_gl_new_targets(GLuint *fbo, GLuint *tex, int count, int width, int height,
+                                 GLenum format, const char *what, struct nb_error *err);
 
 /* Precision helpers shared by the GA, GAJ and MD precision kernels
  * (force_precision.c): *k_out = the largest k (at most 100, so 2^k is a
