@@ -87,6 +87,14 @@ void nb_gl_staging_free(struct nb_gl_staging *s);
 
 static inline int nb_gl_ceil_div(int a, int b) { return (a + b - 1) / b; }
 
+/* One compute dispatch of `items` invocations in groups of `group`, then
+ * a storage barrier so that the next pass sees its writes. */
+static inline void nb_gl_dispatch(size_t items, int group)
+{
+    glDispatchCompute((GLuint)((items + (size_t)group - 1) / (size_t)group), 1, 1);
+    glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+}
+
 /* Converts n particles to (x, y, z, m) float quadruples. */
 void nb_gl_pack_particles(float *dst, size_t n, const double *x, const double *m);
 
@@ -192,6 +200,9 @@ double nb_prec_seconds(const struct nb_prec *p);
  * so callers set only these.  Queried once per program, when it is
  * built: callers need keep no copy. */
 uint64_t nb_gl_uniforms_of(const struct nb_gl *gl, GLuint program);
+/* Makes program `name`, one built before (a failure is not reported),
+ * current; its nb_gl_uniforms_of mask. */
+uint64_t nb_gl_use_program(struct nb_gl *gl, const char *name);
 
 /* ---- MD kernels (md_params.c) ---- */
 
@@ -212,7 +223,11 @@ void nb_gl_md_set_uniforms(const struct nb_gl_md_params *p, uint64_t active);
 /* The law's part of program names: "lj", "ljc_constant", ... */
 const char *nb_gl_md_law_suffix(enum nb_md_law law);
 
-/* Cell lists on the compute pipeline (md_compute.c, glsl/md_cells.comp),
+/* Invocations per work group of the MD engine's O(N) passes (the
+ * programs' NB_GROUP). */
+#define NB_GL_MD_GROUP 256
+
+/* Cell lists on the compute pipeline (md_cells.c, glsl/md_cells.comp),
  * built the same way for the MD engine and the precision kernels. */
 struct nb_gl_md_cells {
     size_t n, total;            /* particles; cells */

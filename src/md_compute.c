@@ -6,7 +6,7 @@
  * Verlet as seed 002's kernels (md_verlet.comp: K1 kick-drift-wrap, K2
  * kick after the forces), so that positions, velocities and forces stay on
  * the GPU between steps; the host reads them back only for output.  The
- * cell-list build (nb_gl_md_cells_*) also serves the precision kernels'
+ * cell-list build is md_cells.c's, shared with the precision kernels'
  * cell-list path (md_precision.c).
  *
  * x and v live on the device in double (GL 4.0 made fp64 shaders core), so
@@ -43,13 +43,10 @@
 #include "gl_internal.h"
 #include "nb_precision.h"
 
-/* Invocations per work group of the O(N) passes and of the force kernels
- * (the programs' NB_GROUP and NB_TILE). */
-#define MD_GROUP 256
+/* Invocations per work group of the force kernels (the programs' NB_TILE). */
 #define MD_TILE 128
 /* Dispatch limit: 65535 work groups along x. */
 #define MD_MAX_PARTICLES ((size_t)65535 * MD_TILE)
-#define MD_MAX_CELLS ((size_t)65535 * MD_GROUP)
 /* GPU timestamps kept before their results are read. */
 #define CLOCK_RING 512
 
@@ -194,32 +191,6 @@ static enum nb_status upload_positions(struct md_compute *c, const double *x,
 }
 
 /* ---- setup ------------------------------------------------------------- */
-
-enum nb_status nb_gl_md_cells_geometry(struct nb_gl_md_cells *g, const struct nb_md_system *sys,
-                                       const char *who, struct nb_error *err)
-{
-    const struct nb_md_box *box = sys->box;
-    double rc = sys->pot->cutoff;
-    g->n = sys->n;
-    g->total = 1;
-    for (int a = 0; a < 3; a++) {
-        double len = box->hi[a] - box->lo[a];
-        g->periodic[a] = box->periodic[a] != 0;
-        g->lo[a] = (float)box->lo[a];
-        g->cells[a] = 1;
-        if (sys->cell_list) {
-            double k = floor(len / rc);
-            g->cells[a] = k < 1 ? 1 : k > 65535 ? 65535 : (int)k;
-        }
-        g->inv[a] = (float)(g->cells[a] / len);
-        g->total *= (size_t)g->cells[a];
-    }
-    if (g->total > MD_MAX_CELLS)
-        return nb_error_set(err, NB_ERR_LIMIT, "%s: %zu cells exceed the dispatch limit "
-                            "of %zu; use a larger cutoff or fewer cells", who, g->total,
-                            MD_MAX_CELLS);
-    return NB_OK;
-}
 
 static enum nb_status set_geometry(struct md_compute *c, const struct nb_md_system *sys,
                                    struct nb_error *err)
@@ -379,77 +350,9 @@ static enum nb_status md_setup(void *state, const struct nb_md_system *sys,
 
 /* ---- passes ------------------------------------------------------------ */
 
-/* Makes program `name` current; its active uniforms (nb_gl_uniforms_of). */
-static uint64_t use(struct nb_gl *gl, const char *name)
-{
-    GLuint prog = 0;
-    struct nb_error ignored;
-    nb_gl_program(gl, name, &prog, &ignored);        /* built in setup */
-    glUseProgram(prog);
-    return nb_gl_uniforms_of(gl, prog);
-}
-
-static void dispatch(size_t items, int group)
-{
-    glDispatchCompute((GLuint)((items + (size_t)group - 1) / (size_t)group), 1, 1);
-    glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
-}
-
-static void clear_ints(GLuint buf, size_t count)
-{
-    const GLint zero = 0;
-    glBindBuffer(GL_SHADER_STORAGE_BUFFER, buf);
-    glClearBufferSubData(GL_SHADER_STORAGE_BUFFER, GL_R32I, 0, (GLsizeiptr)(4 * count),
-                         GL_RED_INTEGER, GL_INT, &zero);
-}
-
-static const char *const cell_passes[] = {
-    "md_cell_hash", "md_cell_scan", "md_cell_place", "md_cell_sort", "md_cell_gather"
-};
-
-enum nb_status nb_gl_md_cells_programs(struct nb_gl *gl, struct nb_error *err)
-{
-    GLuint prog;
-    for (size_t k = 0; k < sizeof cell_passes / sizeof *cell_passes; k++)
-        if (nb_gl_program(gl, cell_passes[k], &prog, err) != NB_OK)
-            return err->status;
-    return NB_OK;
-}
-
-/* Hash, scan, place, sort, gather (md_cells.comp).  Each pass is given
- * only the uniforms it uses: SPIR-V programs drop the others, and setting
- * a dropped location is an error. */
-void nb_gl_md_cells_build(struct nb_gl *gl, const struct nb_gl_md_cells *g, GLuint count,
-                          GLuint fill)
-{
-    int n = (int)g->n, cells = (int)g->total;
-    clear_ints(count, g->total);
-    clear_ints(fill, g->total);
-    glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
-    use(gl, cell_passes[0]);
-    glUniform1i(NB_LOC_MD_COUNT, n);
-    glUniform3f(NB_LOC_MD_LO, g->lo[0], g->lo[1], g->lo[2]);
-    glUniform3f(NB_LOC_MD_CELL_INV, g->inv[0], g->inv[1], g->inv[2]);
-    glUniform3i(NB_LOC_MD_CELLS, g->cells[0], g->cells[1], g->cells[2]);
-    dispatch(g->n, MD_GROUP);
-    use(gl, cell_passes[1]);
-    glUniform1i(NB_LOC_MD_COUNT, cells);
-    glDispatchCompute(1, 1, 1);
-    glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
-    use(gl, cell_passes[2]);
-    glUniform1i(NB_LOC_MD_COUNT, n);
-    dispatch(g->n, MD_GROUP);
-    use(gl, cell_passes[3]);
-    glUniform1i(NB_LOC_MD_COUNT, cells);
-    dispatch(g->total, MD_GROUP);
-    use(gl, cell_passes[4]);
-    glUniform1i(NB_LOC_MD_COUNT, n);
-    dispatch(g->n, MD_GROUP);
-}
-
 static void force_pass(struct md_compute *c)
 {
-    uint64_t active = use(c->gl, c->force_name);
+    uint64_t active = nb_gl_use_program(c->gl, c->force_name);
     glUniform1i(NB_LOC_N, (int)c->n);
     nb_gl_md_set_uniforms(&c->params, active);
     if (c->cell_list) {
@@ -457,7 +360,7 @@ static void force_pass(struct md_compute *c)
         glUniform3i(NB_LOC_MD_CELLS, g->cells[0], g->cells[1], g->cells[2]);
         glUniform3i(NB_LOC_MD_PERIODIC, g->periodic[0], g->periodic[1], g->periodic[2]);
     }
-    dispatch(c->n, MD_TILE);
+    nb_gl_dispatch(c->n, MD_TILE);
 }
 
 /* The precision kernel of program `name` (mode c->prec, or the magnitude
@@ -467,7 +370,7 @@ static void force_pass(struct md_compute *c)
 static void prec_pass(struct md_compute *c, const char *name)
 {
     float sa = ldexpf(1.0f, c->log2[0]), sp = ldexpf(1.0f, c->log2[1]);
-    uint64_t active = use(c->gl, name);
+    uint64_t active = nb_gl_use_program(c->gl, name);
     glUniform1i(NB_LOC_N, (int)c->n);
     nb_gl_md_set_uniforms(&c->params, active);
     if (active >> NB_LOC_PREC_SCALE & 1)
@@ -482,7 +385,7 @@ static void prec_pass(struct md_compute *c, const char *name)
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, NB_BIND_MD_FORCE, c->buf[B_RAW]);
     if (c->prec == NB_PRECISION_G)
         glBindBufferBase(GL_SHADER_STORAGE_BUFFER, NB_BIND_MD_V, c->buf[B_DCOEFF]);
-    dispatch(c->n, NB_PREC_TILE);
+    nb_gl_dispatch(c->n, NB_PREC_TILE);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, NB_BIND_MD_FORCE, c->buf[B_FORCE]);
     if (c->prec == NB_PRECISION_G)
         glBindBufferBase(GL_SHADER_STORAGE_BUFFER, NB_BIND_MD_V, c->buf[B_V]);
@@ -491,13 +394,13 @@ static void prec_pass(struct md_compute *c, const char *name)
 /* md_prec_finish.comp: B_RAW into B_FORCE, the range flag into B_FLAG. */
 static void finish_pass(struct md_compute *c)
 {
-    uint64_t active = use(c->gl, c->finish_name);
+    uint64_t active = nb_gl_use_program(c->gl, c->finish_name);
     glUniform1i(NB_LOC_MD_COUNT, (int)c->n);
     if (active >> NB_LOC_MD_PREC_LOG2 & 1)        /* B, C, D, G: unscaled */
         glUniform2i(NB_LOC_MD_PREC_LOG2, c->log2[0], c->log2[1]);
     if (active >> NB_LOC_MD_PREC_STEP & 1)
         glUniform1ui(NB_LOC_MD_PREC_STEP, c->step);
-    dispatch(c->n, MD_GROUP);
+    nb_gl_dispatch(c->n, NB_GL_MD_GROUP);
 }
 
 /* Mode A's virials (the precision kernels sum F and u only), its forces
@@ -586,7 +489,7 @@ static enum nb_status check_flag(struct md_compute *c, struct nb_error *err)
 /* K1 (drift) or K2 (kick only: no box uniforms, see nb_gl_md_cells_build). */
 static void verlet_pass(struct md_compute *c, int drift, double dt)
 {
-    use(c->gl, drift ? "md_k1" : "md_k2");
+    nb_gl_use_program(c->gl, drift ? "md_k1" : "md_k2");
     glUniform1i(NB_LOC_MD_COUNT, (int)c->n);
     glUniform2d(NB_LOC_MD_DT, 0.5 * dt, dt);
     if (drift) {
@@ -595,7 +498,7 @@ static void verlet_pass(struct md_compute *c, int drift, double dt)
         glUniform3i(NB_LOC_MD_PERIODIC, c->grid.periodic[0], c->grid.periodic[1],
                     c->grid.periodic[2]);
     }
-    dispatch(c->n, MD_GROUP);
+    nb_gl_dispatch(c->n, NB_GL_MD_GROUP);
 }
 
 /* ---- the engine's entries ---------------------------------------------- */

@@ -79,7 +79,7 @@ static void bind_cells(const struct md_prec *p)
         glBindBufferBase(GL_SHADER_STORAGE_BUFFER, cell_binding[b - B_CELL_OF], p->buf[b]);
 }
 
-/* The cell lists of the float positions, once per call (md_compute.c's
+/* The cell lists of the float positions, once per call (md_cells.c's
  * passes; not timed). */
 static enum nb_status build_cells(struct md_prec *p, struct nb_error *err)
 {

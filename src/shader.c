@@ -290,3 +290,12 @@ void nb_gl_programs_release(struct nb_gl *gl)
     gl->programs = NULL;
     gl->program_count = 0;
 }
+
+uint64_t nb_gl_use_program(struct nb_gl *gl, const char *name)
+{
+    GLuint prog = 0;
+    struct nb_error ignored;
+    nb_gl_program(gl, name, &prog, &ignored);
+    glUseProgram(prog);
+    return nb_gl_uniforms_of(gl, prog);
+}
