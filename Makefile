@@ -19,7 +19,7 @@ GL_SRC   := src/context.c src/shader.c src/programs.c src/gpu_timer.c src/stagin
             src/gaj_precision.c \
             src/force_compute.c src/force_precision.c src/force_fragment.c src/backends.c src/gl_buffers.c src/gl_targets.c \
             src/md_compute.c src/md_cells.c src/md_fragment.c src/md_triangular.c src/md_precision.c \
-            src/md_params.c src/fragment_precision.c
+            src/md_params.c src/fragment_precision.c src/precision.c
 CLI_SRC  := $(addprefix tools/glnbody/,main.c options.c measure.c cmd_forces.c cmd_bench.c \
             cmd_compare.c cmd_shaders.c cmd_run.c cmd_precision.c cmd_md.c cmd_newton3.c)
 GLSL     := $(wildcard glsl/*.glsl glsl/*.frag glsl/*.vert glsl/*.comp glsl/*.h)

@@ -178,8 +178,6 @@ void nb_gaj_prec_describe(const struct nb_gaj_prec *p, char *buf, size_t size);
 /* The GA kernel with an accumulation mode B..H (force_precision.c); the
  * compute backend forwards to it when its precision is not A. */
 struct nb_prec;
-/* NB_ERR_UNSUPPORTED naming the missing extension where mode cannot run. */
-enum nb_status nb_prec_supported(enum nb_precision mode, struct nb_error *err);
 struct nb_prec *nb_prec_create(struct nb_gl *gl, struct nb_error *err);
 void nb_prec_destroy(struct nb_prec *p);
 enum nb_status nb_prec_set_particles(struct nb_prec *p, size_t n, const double *x,
@@ -270,14 +268,18 @@ enum nb_status nb_gl_attach_targets(GLuint *fbo, const GLuint *tex, int count,
 enum nb_status nb_gl_new_targets(GLuint *fbo, GLuint *tex, int count, int width, int height,
                                  GLenum format, const char *what, struct nb_error *err);
 
-/* Precision helpers shared by the GA, GAJ and MD precision kernels
- * (force_precision.c): *k_out = the largest k (at most 100, so 2^k is a
- * float) with bound 2^k <= 2^bits, or NB_ERR_LIMIT naming `what` where
- * even k = -100 leaves it above; and component c (0..3) of one particle's
- * (hi, lo) result words of mode C..F finished in double, divided by 2^k. */
+/* ---- precision.c: the host side every precision kernel shares ---- */
+
+/* NB_ERR_UNSUPPORTED naming the missing extension where mode cannot run. */
+enum nb_status nb_prec_supported(enum nb_precision mode, struct nb_error *err);
+/* *k_out = the largest k (at most 100, so 2^k is a float) with bound 2^k
+ * <= 2^bits, or NB_ERR_LIMIT naming `what` where even k = -100 leaves it
+ * above; and component c (0..3) of one particle's eight result words
+ * finished in double, divided by 2^k (B, G: a double; C..F: a float pair;
+ * H: the int64 sum, not divided by any mass). */
 enum nb_status nb_prec_scale(enum nb_precision mode, const char *what, double bound,
                              int bits, int *log2, struct nb_error *err);
-double nb_prec_finish_words(enum nb_precision mode, const uint32_t *words, int c, int k);
+double nb_prec_finish(enum nb_precision mode, const uint32_t *words, int c, int k);
 
 /* The scale rule of E, F and H, one for both pipelines, so that one input
  * gets the same 2^k on each (and H the same int64 sums).  From the

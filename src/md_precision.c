@@ -197,30 +197,6 @@ static enum nb_status choose_scales(struct md_prec *p, enum nb_md_law law,
     return NB_OK;
 }
 
-void nb_md_prec_finish(enum nb_precision mode, const void *raw, size_t n, const int log2[2],
-                       double *f, double *pe, int64_t *fixed)
-{
-    for (size_t i = 0; i < n; i++)
-        for (int c = 0; c < 4; c++) {
-            int k = c < 3 ? log2[0] : log2[1];
-            double v;
-            if (mode == NB_PRECISION_B || mode == NB_PRECISION_G) {
-                v = ((const double *)raw)[4 * i + c];
-            } else if (mode == NB_PRECISION_H) {
-                int64_t q = ((const int64_t *)raw)[4 * i + c];
-                if (fixed)
-                    fixed[4 * i + c] = q;
-                v = ldexp((double)q, -k);
-            } else {
-                v = nb_prec_finish_words(mode, (const uint32_t *)raw + 8 * i, c, k);
-            }
-            if (c < 3)
-                f[3 * i + c] = v;
-            else
-                pe[i] = 0.5 * v;
-        }
-}
-
 enum nb_status nb_md_prec_check(const struct nb_md_system *sys, enum nb_precision mode,
                                 struct nb_error *err)
 {
