@@ -14,94 +14,21 @@
  *    Automatic passes shorten the draws on a GPU where they run long.
  * The GA kernel's accumulation modes B..H (set_precision) run the
  * precision kernel of fragment_precision.c instead, variant
- * "prec1x1-p<P>"; the GAJ kernel stays in float (A). */
-#include <limits.h>
+ * "prec1x1-p<P>"; the GAJ kernel stays in float (A).
+ *
+ * This file is the backend: its variants, the GA evaluation and the
+ * precision modes; the passes that run a kernel are fragment_passes.c's,
+ * the GAJ kernel and the Hermite state fragment_hermite.c's. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "gl_internal.h"
+#include "fragment_internal.h"
 
-/* Draw length: automatic passes give a draw at most 2^28 interactions
- * (5 ms on the H200's graphics share) and halve that after an evaluation
- * whose draws took over 100 ms, so no draw nears a driver's watchdog.
- * Longer draws did not pay on the H200: 4x4 at N = 65536 ran 4.7e10
- * interactions/s with 17 passes, 4.1e10 with 4 and 3.6e10 with 3. */
-#define NB_FRAGMENT_DRAW_START (1.0 * (1 << 28))
-#define NB_FRAGMENT_DRAW_MIN (1.0 * (1 << 20))
-#define NB_FRAGMENT_DRAW_SECONDS 0.1
-/* Fragments that keep a GPU's fragment units busy; replication aims here
- * (on the H200, 4x4 at N = 65536: 3.9e10 interactions/s with 16384
- * fragments, 4.7e10 with 65536). */
-#define NB_FRAGMENT_FILL 65536
-/* Replication stops where a copy would see fewer j-particles than this. */
-#define NB_FRAGMENT_MIN_SLICE 256
 #define NB_FRAGMENT_PROBE_SECONDS 0.1
-
-enum { SET_PING, SET_PONG, SET_FINAL, SET_COUNT };
 
 static const char *const fragment_variants[] = { "1x1", "1x4", "4x4", NULL };
 #define NB_FRAGMENT_DEFAULT "4x4"
-
-struct target_set {
-    GLuint fbo;
-    GLuint tex[NB_MRT_MAX];
-    int width, height, count;
-};
-
-struct fragment {
-    struct nb_gl *gl;
-    int per_frag, unroll;           /* i per fragment, j unroll: 4x4 -> 4, 4 */
-    int replicas, passes;           /* 0: automatic */
-    int used_replicas, used_passes;
-    double draw_budget;             /* interactions a draw, automatic passes */
-    struct nb_gl_choice choice;     /* "auto" and what it chose for */
-    GLuint pos_tex, vao;
-    size_t n;
-    int npad, rows;                 /* stream length padded to 4, its rows */
-    struct target_set sets[SET_COUNT];
-    int result_set;
-    struct nb_gpu_timer timer;
-    double seconds;
-    float *staging;
-    size_t staging_count;
-    char variant[48];
-    /* GAJ: the j-set's velocities, the gathered active block, and host
-     * copies of the packed j-set that the gather reads. */
-    GLuint vel_tex, ipos_tex, ivel_tex;
-    int vel_rows, i_rows;           /* rows of those textures as allocated */
-    size_t n_active;
-    float *host_pos, *host_vel;
-    size_t host_count;
-    /* Hermite state on the device (--predict gpu): five state textures
-     * (x_hi+m, x_lo, v+t0_hi, a+t0_lo, j), a corrected block in the same
-     * layout, index textures, and framebuffers over state, j-set, i-set. */
-    GLuint state_tex[NB_STATE_TARGETS], block_tex[NB_STATE_TARGETS];
-    GLuint block_index_tex, active_index_tex;
-    int state_rows, block_rows, block_index_rows, active_rows;
-    GLuint state_fbo, jset_fbo, iset_fbo;
-    int j_on_device;                /* the j-set was predicted on the GPU */
-    int last_gaj;                   /* the last evaluation was GAJ (for variant()) */
-    /* GA accumulation modes B..H (fragment_precision.c), created on first
-     * use; the variant "prec1x1[-p<P>]" names that kernel. */
-    enum nb_precision precision;
-    struct nb_frag_prec *prec;
-    int prec_variant;
-};
-
-/* The shape of one kernel run over the streams: what choose_split,
- * prepare and draw_passes need, the same for GA and GAJ. */
-struct shape {
-    const char *kernel;             /* program names */
-    const char *reduce;
-    int targets;                    /* render targets written per fragment */
-    int width, rows;                /* fragments of one replica */
-    int npad;                       /* j-stream length, a multiple of 4 */
-    double interactions;            /* per evaluation */
-    int extra_count;                /* textures the kernel reads beside pos */
-    int extra_units[3];
-    GLuint extra_textures[3];
-};
 
 /* "prec1x1[-p<P>]": the precision kernel (one i per fragment), P passes. */
 static enum nb_status parse_prec_variant(struct fragment *f, const char *name,
@@ -164,217 +91,20 @@ static enum nb_status fragment_set_variant(void *state, const char *name,
     return NB_OK;
 }
 
-static GLuint new_texture(int width, int height)
-{
-    return nb_gl_new_texture(width, height, GL_RGBA32F);
-}
-
-static void release_set(struct target_set *s)
-{
-    glDeleteTextures(s->count, s->tex);
-    if (s->fbo)
-        glDeleteFramebuffers(1, &s->fbo);
-    memset(s, 0, sizeof *s);
-}
-
-/* `count` RGBA32F textures of width x height behind one framebuffer. */
-static enum nb_status ensure_set(struct target_set *s, int width, int height,
-                                 int count, struct nb_error *err)
-{
-    if (s->fbo && s->width == width && s->height == height && s->count == count)
-        return NB_OK;
-    release_set(s);
-    s->width = width, s->height = height, s->count = count;
-    return nb_gl_new_targets(&s->fbo, s->tex, count, width, height, GL_RGBA32F,
-                             "allocating render targets", err);
-}
-
-static enum nb_status ensure_staging(struct fragment *f, size_t texels,
-                                     struct nb_error *err)
-{
-    if (f->staging_count >= texels)
-        return NB_OK;
-    free(f->staging);
-    f->staging = nb_alloc(4 * texels, sizeof(float), "texture staging", err);
-    f->staging_count = f->staging ? texels : 0;
-    return f->staging ? NB_OK : NB_ERR_NOMEM;
-}
-
-/* Uploads rows x NB_STREAM_WIDTH texels, re-creating the texture when its
- * height changes (immutable storage). */
-static void upload_stream(GLuint *tex, int old_rows, int rows, const float *texels)
-{
-    if (*tex && old_rows != rows) {
-        glDeleteTextures(1, tex);
-        *tex = 0;
-    }
-    if (!*tex)
-        *tex = new_texture(NB_STREAM_WIDTH, rows);
-    glBindTexture(GL_TEXTURE_2D, *tex);
-    glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, NB_STREAM_WIDTH, rows, GL_RGBA, GL_FLOAT,
-                    texels);
-}
-
-/* The GA and GAJ streams: padded to the 4 i-particles of a fragment. */
-static enum nb_status stream_rows(size_t n, int *rows, struct nb_error *err)
-{
-    return nb_gl_stream_rows(n, 4, INT_MAX / 8, "fragment backend", rows, err);
-}
-
-/* Texels t >= from of a packed stream become padding: far away, no mass
- * (w = pad_w: the mass, or -1 as the index of an i-stream). */
-static void pad_stream(float *texels, size_t from, size_t to, float pad_w)
-{
-    for (size_t t = from; t < to; t++) {
-        float *p = texels + 4 * t;
-        p[0] = p[1] = p[2] = (float)NB_PAD_COORD;
-        p[3] = pad_w;
-    }
-}
-
-/* The particle stream: whole rows, padding particles after the last. */
-/* Packs the positions and masses into `texels` (rows whole rows, padded)
- * and uploads them as the j-stream. */
-static enum nb_status upload_positions(struct fragment *f, size_t n, const double *x,
-                                       const double *m, int rows, float *texels,
-                                       struct nb_error *err)
-{
-    nb_gl_pack_particles(texels, n, x, m);
-    pad_stream(texels, n, (size_t)rows * NB_STREAM_WIDTH, (float)NB_PAD_MASS);
-    upload_stream(&f->pos_tex, f->rows, rows, texels);
-    f->n = n;
-    f->npad = (int)((n + 3) / 4 * 4);
-    f->rows = rows;
-    return nb_gl_check("uploading the particle texture", err);
-}
-
 static enum nb_status fragment_set_particles(void *state, size_t n,
                                              const double *x, const double *m,
                                              struct nb_error *err)
 {
     struct fragment *f = state;
     int rows = 0;
-    if (stream_rows(n, &rows, err) != NB_OK ||
-        ensure_staging(f, (size_t)rows * NB_STREAM_WIDTH, err) != NB_OK ||
+    if (nb_fragment_stream_rows(n, &rows, err) != NB_OK ||
+        nb_fragment_ensure_staging(f, (size_t)rows * NB_STREAM_WIDTH, err) != NB_OK ||
         (f->prec && nb_frag_prec_set_particles(f->prec, n, x, m, err) != NB_OK))
         return err->status;
-    return upload_positions(f, n, x, m, rows, f->staging, err);
+    return nb_fragment_upload_positions(f, n, x, m, rows, f->staging, err);
 }
 
 /* Replicas fill the GPU with fragments; passes bound a draw's length. */
-static void choose_split(struct fragment *f, const struct shape *sh)
-{
-    int fragments = sh->width * sh->rows;
-    int r = f->replicas ? f->replicas : nb_gl_ceil_div(NB_FRAGMENT_FILL, fragments);
-    int r_max = nb_gl_max_texture_size() / sh->rows;
-    if (!f->replicas && r > sh->npad / NB_FRAGMENT_MIN_SLICE)
-        r = sh->npad / NB_FRAGMENT_MIN_SLICE;
-    r = r < 1 ? 1 : r > r_max ? r_max : r;
-    int p = f->passes ? f->passes : (int)(sh->interactions / f->draw_budget) + 1;
-    /* Every slice keeps at least one 4-particle block. */
-    while (r * p > sh->npad / 4 && (p > 1 || r > 1))
-        p > 1 ? p-- : r--;
-    f->used_replicas = r;
-    f->used_passes = p;
-}
-
-static void bind_textures(int first_unit, const struct target_set *s, int count)
-{
-    for (int k = 0; k < count; k++) {
-        glActiveTexture(GL_TEXTURE0 + (GLenum)(first_unit + k));
-        glBindTexture(GL_TEXTURE_2D, s ? s->tex[k] : 0);
-    }
-}
-
-/* Builds the programs and the render targets a run needs, so that
- * compilation and allocation stay out of the timings. */
-static enum nb_status prepare(struct fragment *f, const struct shape *sh, GLuint *kernel,
-                              GLuint *reduce, struct nb_error *err)
-{
-    int r = f->used_replicas;
-    if (nb_gl_program(f->gl, sh->kernel, kernel, err) != NB_OK ||
-        nb_gl_program(f->gl, sh->reduce, reduce, err) != NB_OK)
-        return err->status;
-    for (int s = SET_PING; s <= (f->used_passes > 1 ? SET_PONG : SET_PING); s++)
-        if (ensure_set(&f->sets[s], sh->width, sh->rows * r, sh->targets, err) != NB_OK)
-            return err->status;
-    if (r > 1 && ensure_set(&f->sets[SET_FINAL], sh->width, sh->rows, sh->targets,
-                            err) != NB_OK)
-        return err->status;
-    return NB_OK;
-}
-
-/* The passes over the j-stream; the kernel's own textures are bound. */
-static void draw_passes(struct fragment *f, const struct shape *sh, GLuint prog, float eps2)
-{
-    int r = f->used_replicas, p = f->used_passes;
-    int slice_len = nb_gl_ceil_div(nb_gl_ceil_div(sh->npad, r * p), 4) * 4;
-    glUseProgram(prog);
-    glUniform1f(NB_LOC_EPS2, eps2);
-    glUniform1i(NB_LOC_NPAD, sh->npad);
-    glUniform1i(NB_LOC_SLICE_LEN, slice_len);
-    glUniform1i(NB_LOC_PASSES, p);
-    glUniform1i(NB_LOC_ROWS, sh->rows);
-    glActiveTexture(GL_TEXTURE0 + NB_UNIT_POS);
-    glBindTexture(GL_TEXTURE_2D, f->pos_tex);
-    for (int k = 0; k < sh->extra_count; k++) {
-        glActiveTexture(GL_TEXTURE0 + (GLenum)sh->extra_units[k]);
-        glBindTexture(GL_TEXTURE_2D, sh->extra_textures[k]);
-    }
-    glViewport(0, 0, sh->width, sh->rows * r);
-    for (int pass = 0; pass < p; pass++) {
-        int cur = pass & 1;
-        bind_textures(NB_UNIT_PREV, pass ? &f->sets[!cur] : NULL, sh->targets);
-        glBindFramebuffer(GL_FRAMEBUFFER, f->sets[cur].fbo);
-        glUniform1i(NB_LOC_PASS, pass);
-        glUniform1i(NB_LOC_ACCUMULATE, pass > 0);
-        glDrawArrays(GL_TRIANGLES, 0, 3);
-    }
-    f->result_set = (p - 1) & 1;
-}
-
-/* Sums the replicas into the final set. */
-static void reduce_replicas(struct fragment *f, const struct shape *sh, GLuint prog)
-{
-    glUseProgram(prog);
-    glUniform1i(NB_LOC_ROWS, sh->rows);
-    glUniform1i(NB_LOC_REPLICAS, f->used_replicas);
-    bind_textures(NB_UNIT_PREV, &f->sets[f->result_set], sh->targets);
-    glBindFramebuffer(GL_FRAMEBUFFER, f->sets[SET_FINAL].fbo);
-    glViewport(0, 0, sh->width, sh->rows);
-    glDrawArrays(GL_TRIANGLES, 0, 3);
-    f->result_set = SET_FINAL;
-}
-
-/* Shortens the automatic draws when the last evaluation's draws took longer
- * than NB_FRAGMENT_DRAW_SECONDS (a slow GPU). */
-static void adapt_draw_budget(struct fragment *f)
-{
-    double per_draw = f->seconds / f->used_passes;
-    if (!f->passes && per_draw > NB_FRAGMENT_DRAW_SECONDS &&
-        f->draw_budget > NB_FRAGMENT_DRAW_MIN)
-        f->draw_budget *= 0.5;
-}
-
-/* One evaluation of a shape: passes, then the replicas' reduction. */
-static enum nb_status run_shape(struct fragment *f, const struct shape *sh, float eps2,
-                                struct nb_error *err)
-{
-    GLuint kernel, reduce;
-    choose_split(f, sh);
-    if (prepare(f, sh, &kernel, &reduce, err) != NB_OK)
-        return err->status;
-    glBindVertexArray(f->vao);
-    nb_gpu_timer_start(&f->timer);
-    draw_passes(f, sh, kernel, eps2);
-    if (f->used_replicas > 1)
-        reduce_replicas(f, sh, reduce);
-    f->seconds = nb_gpu_timer_stop(&f->timer);
-    adapt_draw_budget(f);
-    return nb_gl_check(sh->kernel, err);
-}
-
-/* The GA kernel: the i-stream is the j-stream itself. */
 static enum nb_status run_timed(struct fragment *f, float eps2, struct nb_error *err)
 {
     char kernel[32], reduce[32];
@@ -382,342 +112,12 @@ static enum nb_status run_timed(struct fragment *f, float eps2, struct nb_error 
     snprintf(reduce, sizeof reduce, "reduce_frag_%d", f->per_frag);
     const struct shape sh = { kernel, reduce, f->per_frag, NB_STREAM_WIDTH / f->per_frag,
                               f->rows, f->npad, (double)f->npad * f->npad, 0, { 0 }, { 0 } };
-    return run_shape(f, &sh, eps2, err);
+    return nb_fragment_run_shape(f, &sh, eps2, err);
 }
 
 static enum nb_status run_state(void *state, float eps2, struct nb_error *err)
 {
     return run_timed(state, eps2, err);
-}
-
-/* ---- GAJ: the Hermite kernel on an active block (gaj.frag) ------------ */
-
-static enum nb_status ensure_host_copies(struct fragment *f, size_t texels,
-                                         struct nb_error *err)
-{
-    if (f->host_count >= texels)
-        return NB_OK;
-    free(f->host_pos);
-    free(f->host_vel);
-    glDeleteTextures(NB_STATE_TARGETS, f->state_tex);
-    glDeleteTextures(NB_STATE_TARGETS, f->block_tex);
-    glDeleteTextures(1, &f->block_index_tex);
-    glDeleteTextures(1, &f->active_index_tex);
-    GLuint fbos[3] = { f->state_fbo, f->jset_fbo, f->iset_fbo };
-    glDeleteFramebuffers(3, fbos);
-    f->host_pos = nb_alloc(4 * texels, sizeof(float), "GAJ host stream", err);
-    f->host_vel = f->host_pos ? nb_alloc(4 * texels, sizeof(float), "GAJ host stream", err)
-                              : NULL;
-    f->host_count = f->host_vel ? texels : 0;
-    return f->host_vel ? NB_OK : NB_ERR_NOMEM;
-}
-
-/* The j-set: positions as for GA, velocities beside them, both packed
- * straight into the host copies that the gather of the active blocks
- * reads. */
-static enum nb_status fragment_set_j(void *state, size_t n, const double *x,
-                                     const double *v, const double *m,
-                                     struct nb_error *err)
-{
-    struct fragment *f = state;
-    int rows = 0;
-    if (stream_rows(n, &rows, err) != NB_OK ||
-        ensure_host_copies(f, (size_t)rows * NB_STREAM_WIDTH, err) != NB_OK ||
-        upload_positions(f, n, x, m, rows, f->host_pos, err) != NB_OK)
-        return err->status;
-    size_t texels = (size_t)rows * NB_STREAM_WIDTH;
-    memset(f->host_vel, 0, 16 * texels);
-    for (size_t i = 0; i < n; i++)
-        for (int d = 0; d < 3; d++)
-            f->host_vel[4 * i + d] = (float)v[3 * i + d];
-    upload_stream(&f->vel_tex, f->vel_rows, f->rows, f->host_vel);
-    f->vel_rows = f->rows;
-    f->j_on_device = 0;
-    return nb_gl_check("uploading the velocity texture", err);
-}
-
-/* Gathers the active block into the i-textures; position w carries the
- * particle's index (exact in float below 2^24), -1 marks padding. */
-static enum nb_status gather_block(struct fragment *f, size_t na, const uint32_t *active,
-                                   struct nb_error *err)
-{
-    int rows = 0;
-    if (stream_rows(na, &rows, err) != NB_OK)
-        return err->status;
-    size_t texels = (size_t)rows * NB_STREAM_WIDTH;
-    if (ensure_staging(f, 2 * texels, err) != NB_OK)
-        return err->status;
-    float *ipos = f->staging, *ivel = f->staging + 4 * texels;
-    for (size_t k = 0; k < na; k++) {
-        if (active[k] >= f->n || active[k] >= (1u << 24))
-            return nb_error_set(err, active[k] >= f->n ? NB_ERR_ARGS : NB_ERR_LIMIT,
-                                "GAJ: active index %u out of range (%zu particles, "
-                                "at most 2^24 in the fragment pipeline)",
-                                (unsigned)active[k], f->n);
-        memcpy(ipos + 4 * k, f->host_pos + 4 * (size_t)active[k], 12);
-        ipos[4 * k + 3] = (float)active[k];
-        memcpy(ivel + 4 * k, f->host_vel + 4 * (size_t)active[k], 16);
-    }
-    pad_stream(ipos, na, texels, -1.0f);
-    memset(ivel + 4 * na, 0, 16 * (texels - na));
-    upload_stream(&f->ipos_tex, f->i_rows, rows, ipos);
-    upload_stream(&f->ivel_tex, f->i_rows, rows, ivel);
-    f->i_rows = rows;
-    f->n_active = na;
-    return nb_gl_check("uploading the active block", err);
-}
-
-/* ---- the Hermite state on the device (--predict gpu) ------------------ */
-
-/* Indices as an R32I stream texture, -1 after the last. */
-static void upload_indices(struct fragment *f, GLuint *tex, int *allocated, int rows,
-                           size_t count, const uint32_t *index)
-{
-    size_t texels = (size_t)rows * NB_STREAM_WIDTH;
-    int32_t *dst = (int32_t *)f->staging;         /* ensured by the caller */
-    for (size_t k = 0; k < texels; k++)
-        dst[k] = k < count ? (int32_t)index[k] : -1;
-    if (*tex && *allocated != rows) {
-        glDeleteTextures(1, tex);
-        *tex = 0;
-    }
-    if (!*tex)
-        *tex = nb_gl_new_texture(NB_STREAM_WIDTH, rows, GL_R32I);
-    glBindTexture(GL_TEXTURE_2D, *tex);
-    glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, NB_STREAM_WIDTH, rows, GL_RED_INTEGER,
-                    GL_INT, dst);
-    *allocated = rows;
-}
-
-/* Five state texels per particle from double arrays: positions and times
- * split into float hi/lo pairs (x = hi + lo, about 48 bits). */
-static void pack_state(float *out[NB_STATE_TARGETS], size_t count, size_t texels,
-                       const double *x, const double *v, const double *a,
-                       const double *jerk, const double *t0, const double *m)
-{
-    for (size_t k = 0; k < texels; k++)
-        for (int q = 0; q < NB_STATE_TARGETS; q++)
-            for (int c = 0; c < 4; c++)
-                out[q][4 * k + c] = k >= count && q == 0 && c < 3 ? (float)NB_PAD_COORD : 0.0f;
-    for (size_t k = 0; k < count; k++) {
-        for (int c = 0; c < 3; c++) {
-            float hi = (float)x[3 * k + c];
-            out[0][4 * k + c] = hi;
-            out[1][4 * k + c] = (float)(x[3 * k + c] - hi);
-            out[2][4 * k + c] = (float)v[3 * k + c];
-            out[3][4 * k + c] = (float)a[3 * k + c];
-            out[4][4 * k + c] = (float)jerk[3 * k + c];
-        }
-        float t_hi = (float)t0[k];
-        out[0][4 * k + 3] = m ? (float)m[k] : 0.0f;
-        out[2][4 * k + 3] = t_hi;
-        out[3][4 * k + 3] = (float)(t0[k] - t_hi);
-    }
-}
-
-/* Packs and uploads five textures of `rows` rows (state or block). */
-static enum nb_status upload_state_set(struct fragment *f, GLuint tex[NB_STATE_TARGETS],
-                                       int old_rows, int rows, size_t count,
-                                       const double *x, const double *v, const double *a,
-                                       const double *jerk, const double *t0,
-                                       const double *m, struct nb_error *err)
-{
-    size_t texels = (size_t)rows * NB_STREAM_WIDTH;
-    if (ensure_staging(f, NB_STATE_TARGETS * texels, err) != NB_OK)
-        return err->status;
-    float *planes[NB_STATE_TARGETS];
-    for (int q = 0; q < NB_STATE_TARGETS; q++)
-        planes[q] = f->staging + 4 * texels * (size_t)q;
-    pack_state(planes, count, texels, x, v, a, jerk, t0, m);
-    for (int q = 0; q < NB_STATE_TARGETS; q++)
-        upload_stream(&tex[q], old_rows, rows, planes[q]);
-    return nb_gl_check("uploading Hermite state", err);
-}
-
-static enum nb_status fragment_load_state(void *state, size_t n, const double *x,
-                                          const double *v, const double *a,
-                                          const double *jerk, const double *t0,
-                                          const double *m, struct nb_error *err)
-{
-    struct fragment *f = state;
-    int rows = 0;
-    if (stream_rows(n, &rows, err) != NB_OK ||
-        upload_state_set(f, f->state_tex, f->state_rows, rows, n, x, v, a, jerk, t0, m,
-                         err) != NB_OK)
-        return err->status;
-    f->state_rows = rows;
-    /* The j-textures the predictor writes: made to size if set_j was not. */
-    if (f->rows != rows || !f->pos_tex || f->vel_rows != rows) {
-        float *pad = f->staging;
-        memset(pad, 0, 16 * (size_t)rows * NB_STREAM_WIDTH);
-        upload_stream(&f->pos_tex, f->rows, rows, pad);
-        upload_stream(&f->vel_tex, f->vel_rows, rows, pad);
-        f->vel_rows = rows;
-    }
-    f->n = n;
-    f->npad = (int)((n + 3) / 4 * 4);
-    f->rows = rows;
-    return nb_gl_attach_targets(&f->state_fbo, f->state_tex, NB_STATE_TARGETS,
-                             "state framebuffer", err);
-}
-
-/* Scatter: one point per block particle onto its texel of the state. */
-static enum nb_status fragment_update_state(void *state, size_t nb, const uint32_t *idx,
-                                            const double *x, const double *v,
-                                            const double *a, const double *jerk,
-                                            const double *t0, struct nb_error *err)
-{
-    struct fragment *f = state;
-    GLuint prog;
-    int rows = 0;
-    if (nb == 0)
-        return NB_OK;
-    if (!f->state_fbo)
-        return nb_error_set(err, NB_ERR_ARGS, "update_state before load_state");
-    for (size_t k = 0; k < nb; k++)
-        if (idx[k] >= f->n)
-            return nb_error_set(err, NB_ERR_ARGS, "update_state: index %u out of range",
-                                (unsigned)idx[k]);
-    if (stream_rows(nb, &rows, err) != NB_OK ||
-        nb_gl_program(f->gl, "scatter_frag", &prog, err) != NB_OK ||
-        upload_state_set(f, f->block_tex, f->block_rows, rows, nb, x, v, a, jerk, t0,
-                         NULL, err) != NB_OK)
-        return err->status;
-    f->block_rows = rows;
-    upload_indices(f, &f->block_index_tex, &f->block_index_rows, rows, nb, idx);
-    if (nb_gl_attach_targets(&f->state_fbo, f->state_tex, NB_STATE_TARGETS,
-                             "state framebuffer", err) != NB_OK)
-        return err->status;
-    glUseProgram(prog);
-    glUniform1i(NB_LOC_ROWS, f->state_rows);
-    glActiveTexture(GL_TEXTURE0 + NB_UNIT_INDEX);
-    glBindTexture(GL_TEXTURE_2D, f->block_index_tex);
-    for (int q = 0; q < NB_STATE_TARGETS; q++) {
-        glActiveTexture(GL_TEXTURE0 + NB_UNIT_BLOCK + (GLenum)q);
-        glBindTexture(GL_TEXTURE_2D, f->block_tex[q]);
-    }
-    glViewport(0, 0, NB_STREAM_WIDTH, f->state_rows);
-    glBindVertexArray(f->vao);
-    /* The masses live in w of target 0 and the block carries none: keep them. */
-    glColorMaski(0, GL_TRUE, GL_TRUE, GL_TRUE, GL_FALSE);
-    glDrawArrays(GL_POINTS, 0, (GLsizei)nb);
-    glColorMaski(0, GL_TRUE, GL_TRUE, GL_TRUE, GL_TRUE);
-    return nb_gl_check("scattering the corrected block", err);
-}
-
-static enum nb_status fragment_predict_j(void *state, double t, struct nb_error *err)
-{
-    struct fragment *f = state;
-    GLuint prog;
-    if (!f->state_fbo)
-        return nb_error_set(err, NB_ERR_ARGS, "predict_j before load_state");
-    const GLuint jset[2] = { f->pos_tex, f->vel_tex };
-    if (nb_gl_program(f->gl, "predict_frag", &prog, err) != NB_OK ||
-        nb_gl_attach_targets(&f->jset_fbo, jset, 2, "state framebuffer", err) != NB_OK)
-        return err->status;
-    float t_hi = (float)t;
-    glUseProgram(prog);
-    glUniform1f(NB_LOC_TIME_HI, t_hi);
-    glUniform1f(NB_LOC_TIME_LO, (float)(t - t_hi));
-    for (int q = 0; q < NB_STATE_TARGETS; q++) {
-        glActiveTexture(GL_TEXTURE0 + NB_UNIT_STATE + (GLenum)q);
-        glBindTexture(GL_TEXTURE_2D, f->state_tex[q]);
-    }
-    glViewport(0, 0, NB_STREAM_WIDTH, f->rows);
-    glBindVertexArray(f->vao);
-    glDrawArrays(GL_TRIANGLES, 0, 3);
-    f->j_on_device = 1;
-    return nb_gl_check("device prediction", err);
-}
-
-/* The active block into the i-textures on the device (gather.frag). */
-static enum nb_status gather_on_device(struct fragment *f, size_t na,
-                                       const uint32_t *active, struct nb_error *err)
-{
-    GLuint prog;
-    int rows = 0;
-    for (size_t k = 0; k < na; k++)
-        if (active[k] >= f->n || active[k] >= (1u << 24))
-            return nb_error_set(err, NB_ERR_ARGS, "GAJ: active index %u out of range",
-                                (unsigned)active[k]);
-    if (stream_rows(na, &rows, err) != NB_OK ||
-        ensure_staging(f, (size_t)rows * NB_STREAM_WIDTH, err) != NB_OK ||
-        nb_gl_program(f->gl, "gather_frag", &prog, err) != NB_OK)
-        return err->status;
-    upload_indices(f, &f->active_index_tex, &f->active_rows, rows, na, active);
-    if (f->i_rows != rows || !f->ipos_tex) {
-        memset(f->staging, 0, 16 * (size_t)rows * NB_STREAM_WIDTH);
-        upload_stream(&f->ipos_tex, f->i_rows, rows, f->staging);
-        upload_stream(&f->ivel_tex, f->i_rows, rows, f->staging);
-        f->i_rows = rows;
-    }
-    const GLuint iset[2] = { f->ipos_tex, f->ivel_tex };
-    if (nb_gl_attach_targets(&f->iset_fbo, iset, 2, "state framebuffer", err) != NB_OK)
-        return err->status;
-    glUseProgram(prog);
-    static const int units[] = { NB_UNIT_POS, NB_UNIT_VEL, NB_UNIT_INDEX };
-    const GLuint tex[] = { f->pos_tex, f->vel_tex, f->active_index_tex };
-    for (int k = 0; k < 3; k++) {
-        glActiveTexture(GL_TEXTURE0 + (GLenum)units[k]);
-        glBindTexture(GL_TEXTURE_2D, tex[k]);
-    }
-    glViewport(0, 0, NB_STREAM_WIDTH, rows);
-    glBindVertexArray(f->vao);
-    glDrawArrays(GL_TRIANGLES, 0, 3);
-    f->n_active = na;
-    return nb_gl_check("gathering the active block", err);
-}
-
-static enum nb_status fragment_gaj(void *state, double eps, size_t na,
-                                   const uint32_t *active, struct nb_error *err)
-{
-    struct fragment *f = state;
-    if (f->precision != NB_PRECISION_A)
-        return nb_error_set(err, NB_ERR_UNSUPPORTED, "fragment backend: precision %s "
-                            "runs on the GA kernel only; its GAJ kernel sums in float "
-                            "(A)", nb_precision_name(f->precision));
-    if (!f->vel_tex)
-        return nb_error_set(err, NB_ERR_ARGS, "compute_gaj before set_j");
-    if ((f->j_on_device ? gather_on_device(f, na, active, err)
-                        : gather_block(f, na, active, err)) != NB_OK || na == 0)
-        return err->status;
-    const struct shape sh = {
-        "gaj_frag_1x4", "reduce_frag_2", 2, NB_STREAM_WIDTH, f->i_rows, f->npad,
-        (double)na * f->npad, 3, { NB_UNIT_VEL, NB_UNIT_IPOS, NB_UNIT_IVEL },
-        { f->vel_tex, f->ipos_tex, f->ivel_tex } };
-    f->last_gaj = 1;
-    return run_shape(f, &sh, (float)(eps * eps), err);
-}
-
-/* Target 0 holds acc + pot, target 1 jerk, at texel k of the block. */
-static enum nb_status fragment_read_gaj(void *state, double *acc, double *jerk,
-                                        double *pot, struct nb_error *err)
-{
-    struct fragment *f = state;
-    const struct target_set *s = &f->sets[f->result_set];
-    size_t texels = (size_t)f->i_rows * NB_STREAM_WIDTH;
-    if (f->n_active == 0)
-        return NB_OK;
-    if (ensure_staging(f, 2 * texels, err) != NB_OK)
-        return err->status;
-    glBindFramebuffer(GL_READ_FRAMEBUFFER, s->fbo);
-    glPixelStorei(GL_PACK_ALIGNMENT, 4);
-    for (int k = 0; k < 2; k++) {
-        glReadBuffer(GL_COLOR_ATTACHMENT0 + (GLenum)k);
-        glReadPixels(0, 0, NB_STREAM_WIDTH, f->i_rows, GL_RGBA, GL_FLOAT,
-                     f->staging + 4 * texels * (size_t)k);
-    }
-    if (nb_gl_check("reading the GAJ targets", err) != NB_OK)
-        return err->status;
-    const float *ap = f->staging, *jk = f->staging + 4 * texels;
-    for (size_t k = 0; k < f->n_active; k++) {
-        for (int d = 0; d < 3; d++) {
-            acc[3 * k + d] = ap[4 * k + d];
-            jerk[3 * k + d] = jk[4 * k + d];
-        }
-        pot[k] = ap[4 * k + 3];
-    }
-    return NB_OK;
 }
 
 static double fragment_last_seconds(void *state)
@@ -845,7 +245,7 @@ static void fragment_destroy(void *state)
     if (!f)
         return;
     for (int s = 0; s < SET_COUNT; s++)
-        release_set(&f->sets[s]);
+        nb_fragment_release_set(&f->sets[s]);
     glDeleteTextures(1, &f->pos_tex);
     glDeleteTextures(1, &f->vel_tex);
     glDeleteTextures(1, &f->ipos_tex);
@@ -881,9 +281,10 @@ enum nb_status nb_backend_fragment_create(struct nb_force_backend *b,
         .read = fragment_read, .last_seconds = fragment_last_seconds,
         .variant = fragment_variant, .renderer = fragment_renderer,
         .variants = fragment_variant_list, .set_precision = fragment_set_precision,
-        .set_j = fragment_set_j,
-        .compute_gaj = fragment_gaj, .read_gaj = fragment_read_gaj,
-        .load_state = fragment_load_state, .update_state = fragment_update_state,
-        .predict_j = fragment_predict_j, .destroy = fragment_destroy };
+        .set_j = nb_fragment_set_j,
+        .compute_gaj = nb_fragment_gaj, .read_gaj = nb_fragment_read_gaj,
+        .load_state = nb_fragment_load_state, .update_state = nb_fragment_update_state,
+        .predict_j = nb_fragment_predict_j, .destroy = fragment_destroy };
     return NB_OK;
 }
+
