@@ -43,14 +43,9 @@ enum nb_status nb_backend_create(struct nb_force_backend *b, const char *name,
     enum engine_kind kind;
     if (find_kind(&family, name, gl, &kind, err) != NB_OK)
         return err->status;
-    switch (kind) {
-    case ENGINE_CPU:
-        return nb_backend_cpu_create(b, err);
-    case ENGINE_COMPUTE:
-        return nb_backend_compute_create(b, gl, err);
-    default:
-        return nb_backend_fragment_create(b, gl, err);
-    }
+    return kind == ENGINE_CPU ? nb_backend_cpu_create(b, err)
+         : kind == ENGINE_COMPUTE ? nb_backend_compute_create(b, gl, err)
+         : nb_backend_fragment_create(b, gl, err);
 }
 
 enum nb_status nb_md_engine_create(struct nb_md_engine *e, const char *name,
@@ -60,12 +55,7 @@ enum nb_status nb_md_engine_create(struct nb_md_engine *e, const char *name,
     enum engine_kind kind;
     if (find_kind(&family, name, gl, &kind, err) != NB_OK)
         return err->status;
-    switch (kind) {
-    case ENGINE_CPU:
-        return nb_md_engine_cpu_create(e, err);
-    case ENGINE_COMPUTE:
-        return nb_md_engine_compute_create(e, gl, err);
-    default:
-        return nb_md_engine_fragment_create(e, gl, err);
-    }
+    return kind == ENGINE_CPU ? nb_md_engine_cpu_create(e, err)
+         : kind == ENGINE_COMPUTE ? nb_md_engine_compute_create(e, gl, err)
+         : nb_md_engine_fragment_create(e, gl, err);
 }

@@ -38,12 +38,8 @@ static enum nb_status ensure_set(struct target_set *s, int width, int height,
 enum nb_status nb_fragment_ensure_staging(struct fragment *f, size_t texels,
                                           struct nb_error *err)
 {
-    if (f->staging_count >= texels)
-        return NB_OK;
-    free(f->staging);
-    f->staging = nb_alloc(4 * texels, sizeof(float), "texture staging", err);
-    f->staging_count = f->staging ? texels : 0;
-    return f->staging ? NB_OK : NB_ERR_NOMEM;
+    return nb_gl_ensure_host_quads(&f->staging, &f->staging_count, texels,
+                                   "texture staging", err);
 }
 
 /* Uploads rows x NB_STREAM_WIDTH texels, re-creating the texture when its

@@ -1,7 +1,10 @@
 /* gl_buffers.c - what every GL pipeline leans on between its kernels: the
  * automatic variant choice (time each candidate once, keep the fastest),
- * shader storage buffers grown to size within the GL's limits, and the
- * particles packed as float (x, y, z, m) quadruples. */
+ * shader storage buffers grown to size within the GL's limits, host
+ * staging areas of float quadruples grown the same way, and the particles
+ * packed as float (x, y, z, m) quadruples. */
+#include <stdlib.h>
+
 #include "gl_internal.h"
 
 /* Times every candidate; sets the fastest. */
@@ -57,6 +60,17 @@ enum nb_status nb_gl_ensure_buffer(GLuint *buf, size_t *capacity, size_t bytes,
         return err->status;
     *capacity = bytes;
     return NB_OK;
+}
+
+enum nb_status nb_gl_ensure_host_quads(float **area, size_t *count, size_t quads,
+                                       const char *what, struct nb_error *err)
+{
+    if (*count >= quads)
+        return NB_OK;
+    free(*area);
+    *area = nb_alloc(4 * quads, sizeof(float), what, err);
+    *count = *area ? quads : 0;
+    return *area ? NB_OK : NB_ERR_NOMEM;
 }
 
 void nb_gl_pack_particles(float *dst, size_t n, const double *x, const double *m)

@@ -95,6 +95,10 @@ static inline void nb_gl_dispatch(size_t items, int group)
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
 }
 
+/* A host area of at least `quads` float quadruples (*count of them now),
+ * re-allocated (contents lost) when smaller; NB_ERR_NOMEM naming what. */
+enum nb_status nb_gl_ensure_host_quads(float **area, size_t *count, size_t quads,
+                                       const char *what, struct nb_error *err);
 /* Converts n particles to (x, y, z, m) float quadruples. */
 void nb_gl_pack_particles(float *dst, size_t n, const double *x, const double *m);
 
@@ -245,6 +249,9 @@ enum nb_status nb_gl_md_cells_programs(struct nb_gl *gl, struct nb_error *err);
  * ints) are cleared first.  Ends with a storage barrier. */
 void nb_gl_md_cells_build(struct nb_gl *gl, const struct nb_gl_md_cells *g, GLuint count,
                           GLuint fill);
+/* Sets the grid's uniforms that the program in use keeps (cells per
+ * axis, periodic axes), given its nb_gl_uniforms_of mask. */
+void nb_gl_md_cells_set_uniforms(const struct nb_gl_md_cells *g, uint64_t active);
 
 /* ---- gl_targets.c: textures and render targets of the stream pipelines ---- */
 

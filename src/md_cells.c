@@ -88,3 +88,11 @@ void nb_gl_md_cells_build(struct nb_gl *gl, const struct nb_gl_md_cells *g, GLui
     glUniform1i(NB_LOC_MD_COUNT, n);
     nb_gl_dispatch(g->n, NB_GL_MD_GROUP);
 }
+
+void nb_gl_md_cells_set_uniforms(const struct nb_gl_md_cells *g, uint64_t active)
+{
+    if (active >> NB_LOC_MD_CELLS & 1)
+        glUniform3i(NB_LOC_MD_CELLS, g->cells[0], g->cells[1], g->cells[2]);
+    if (active >> NB_LOC_MD_PERIODIC & 1)
+        glUniform3i(NB_LOC_MD_PERIODIC, g->periodic[0], g->periodic[1], g->periodic[2]);
+}

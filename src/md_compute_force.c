@@ -85,11 +85,8 @@ static void force_pass(struct md_compute *c)
     uint64_t active = nb_gl_use_program(c->gl, c->force_name);
     glUniform1i(NB_LOC_N, (int)c->n);
     nb_gl_md_set_uniforms(&c->params, active);
-    if (c->cell_list) {
-        const struct nb_gl_md_cells *g = &c->grid;
-        glUniform3i(NB_LOC_MD_CELLS, g->cells[0], g->cells[1], g->cells[2]);
-        glUniform3i(NB_LOC_MD_PERIODIC, g->periodic[0], g->periodic[1], g->periodic[2]);
-    }
+    if (c->cell_list)
+        nb_gl_md_cells_set_uniforms(&c->grid, active);
     nb_gl_dispatch(c->n, MD_TILE);
 }
 
@@ -105,13 +102,8 @@ static void prec_pass(struct md_compute *c, const char *name)
     nb_gl_md_set_uniforms(&c->params, active);
     if (active >> NB_LOC_PREC_SCALE & 1)
         glUniform4f(NB_LOC_PREC_SCALE, sa, sa, sa, sp);
-    if (c->cell_list) {
-        const struct nb_gl_md_cells *g = &c->grid;
-        if (active >> NB_LOC_MD_CELLS & 1)
-            glUniform3i(NB_LOC_MD_CELLS, g->cells[0], g->cells[1], g->cells[2]);
-        if (active >> NB_LOC_MD_PERIODIC & 1)
-            glUniform3i(NB_LOC_MD_PERIODIC, g->periodic[0], g->periodic[1], g->periodic[2]);
-    }
+    if (c->cell_list)
+        nb_gl_md_cells_set_uniforms(&c->grid, active);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, NB_BIND_MD_FORCE, c->buf[B_RAW]);
     if (c->prec == NB_PRECISION_G)
         glBindBufferBase(GL_SHADER_STORAGE_BUFFER, NB_BIND_MD_V, c->buf[B_DCOEFF]);

@@ -151,11 +151,7 @@ static enum nb_status dispatch(struct md_prec *p, enum nb_md_law law, char m,
     if (active >> NB_LOC_PREC_SCALE & 1)
         glUniform4f(NB_LOC_PREC_SCALE, sa, sa, sa, sp);
     if (p->cell_list) {
-        const struct nb_gl_md_cells *g = &p->grid;
-        if (active >> NB_LOC_MD_CELLS & 1)
-            glUniform3i(NB_LOC_MD_CELLS, g->cells[0], g->cells[1], g->cells[2]);
-        if (active >> NB_LOC_MD_PERIODIC & 1)
-            glUniform3i(NB_LOC_MD_PERIODIC, g->periodic[0], g->periodic[1], g->periodic[2]);
+        nb_gl_md_cells_set_uniforms(&p->grid, active);
         bind_cells(p);
     }
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, NB_BIND_MD_POS, p->buf[B_POS]);
