@@ -25,7 +25,7 @@
  * H), for a, phi and jerk apart:
  *   E, F  measured: the magnitude kernel ("gaj_prec_comp_m": float sums of
  *         |pair term| of the active particles) twice over, as
- *         force_precision.c's measure_bounds; a full pass of its own.
+ *         force_precision.c's choose_scales; a full pass of its own.
  *   H     analytic, from the whole j-set (never from the block, so a
  *         particle's sums do not depend on which others are active):
  *           |a_ij|   <= m_j 2 / (3 sqrt 3) / eps^2

@@ -12,7 +12,7 @@
  * are put back in the caller's order on the way out.  The j-stream is cut
  * into passes drawn one after the other, each adding the previous pass's
  * sums read from the other of two ping-pong framebuffers, so that no draw
- * nears a driver's watchdog (see force_fragment.c): automatically at
+ * nears a driver's watchdog (see fragment_passes.c): automatically at
  * most MD_DRAW_START pairs a draw, fewer after slow draws, or exactly
  * $GLNBODY_MD_PASSES passes when set (tests, measurements).
  *

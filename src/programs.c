@@ -140,7 +140,7 @@ static const struct nb_program_desc catalogue[] = {
     MD_PASS("md_cell_gather", "NB_MD_PASS_GATHER", "md_cells.comp"),
     MD_PASS("md_k1", "NB_MD_K1", "md_verlet.comp"),
     MD_PASS("md_k2", "NB_MD_K2", "md_verlet.comp"),
-    /* The compute MD engine's finish of mode B..H (md_compute.c): the
+    /* The compute MD engine's finish of mode B..H (md_compute_force.c): the
      * eight words per particle into the float force K2 reads. */
     MD_PREC_FINISH("b", "B"), MD_PREC_FINISH("c", "C"), MD_PREC_FINISH("d", "D"),
     MD_PREC_FINISH("e", "E"), MD_PREC_FINISH("f", "F"), MD_PREC_FINISH("g", "G"),
