@@ -24,9 +24,11 @@
 /* Replication stops where a copy would see fewer j-particles than this. */
 #define NB_FRAGMENT_MIN_SLICE 256
 
+/* The target sets: two for the passes' ping-pong, one for the replicas'
+ * sum. */
 enum { SET_PING, SET_PONG, SET_FINAL, SET_COUNT };
 
-
+/* Render targets of one size behind one framebuffer. */
 struct target_set {
     GLuint fbo;
     GLuint tex[NB_MRT_MAX];
