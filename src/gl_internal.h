@@ -59,6 +59,12 @@ enum nb_status nb_gl_evaluate(const struct nb_gl_tunable *t, struct nb_gl_choice
  * reporting GPU memory exhaustion and the storage-block size limit. */
 enum nb_status nb_gl_ensure_buffer(GLuint *buf, size_t *capacity, size_t bytes,
                                    const char *what, struct nb_error *err);
+/* A host area of at least `quads` float quadruples (*count of them now),
+ * re-allocated (contents lost) when smaller; NB_ERR_NOMEM naming what. */
+enum nb_status nb_gl_ensure_host_quads(float **area, size_t *count, size_t quads,
+                                       const char *what, struct nb_error *err);
+/* Converts n particles to (x, y, z, m) float quadruples. */
+void nb_gl_pack_particles(float *dst, size_t n, const double *x, const double *m);
 
 /* A host<->GPU transfer area (staging.c): a persistently mapped buffer
  * with GL 4.4 buffer storage, a malloc'd block with plain copies before.
@@ -94,13 +100,6 @@ static inline void nb_gl_dispatch(size_t items, int group)
     glDispatchCompute((GLuint)((items + (size_t)group - 1) / (size_t)group), 1, 1);
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
 }
-
-/* A host area of at least `quads` float quadruples (*count of them now),
- * re-allocated (contents lost) when smaller; NB_ERR_NOMEM naming what. */
-enum nb_status nb_gl_ensure_host_quads(float **area, size_t *count, size_t quads,
-                                       const char *what, struct nb_error *err);
-/* Converts n particles to (x, y, z, m) float quadruples. */
-void nb_gl_pack_particles(float *dst, size_t n, const double *x, const double *m);
 
 /* The GAJ kernel and device-resident Hermite state of the compute pipeline
  * (gaj_compute.c); the compute backend forwards its GAJ entries here. */
