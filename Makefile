@@ -17,9 +17,9 @@ HOST_SRC := host/accuracy.c host/error.c host/text_reader.c host/particles.c hos
             $(MD_SRC) $(MD_IO_SRC)
 GL_SRC   := src/context.c src/shader.c src/programs.c src/gpu_timer.c src/staging.c src/gaj_compute.c \
             src/gaj_precision.c \
-            src/force_compute.c src/force_precision.c src/force_fragment.c src/backends.c \
-            src/md_compute.c src/md_fragment.c src/md_triangular.c src/md_precision.c \
-            src/md_params.c src/fragment_precision.c
+            src/force_compute.c src/force_precision.c src/force_fragment.c src/fragment_passes.c src/fragment_hermite.c src/backends.c src/gl_buffers.c src/gl_targets.c \
+            src/md_compute.c src/md_compute_force.c src/md_clock.c src/md_cells.c src/md_fragment.c src/md_triangular.c src/md_precision.c \
+            src/md_params.c src/fragment_precision.c src/precision.c
 CLI_SRC  := $(addprefix tools/glnbody/,main.c options.c measure.c cmd_forces.c cmd_bench.c \
             cmd_compare.c cmd_shaders.c cmd_run.c cmd_precision.c cmd_md.c cmd_newton3.c)
 GLSL     := $(wildcard glsl/*.glsl glsl/*.frag glsl/*.vert glsl/*.comp glsl/*.h)

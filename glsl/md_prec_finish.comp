@@ -1,5 +1,5 @@
 /* md_prec_finish.comp - the compute MD engine's finish of an accumulation
- * mode B..H (src/md_compute.c, `glnbody md --precision`): the eight words
+ * mode B..H (src/md_compute_force.c, `glnbody md --precision`): the eight words
  * per particle of md_precision.comp or md_cell_precision.comp (acc_pack's
  * layout, accumulate.glsl) become the float force (F, pe) that K2 kicks
  * with, as md_pairs.comp stores it (pe: half of the particle's pair

@@ -82,8 +82,9 @@
 #define NB_LOC_MD_PERIODIC 27   /* ivec3 1 along periodic axes */
 #define NB_LOC_MD_COUNT 28      /* cells (scan) or particles */
 
-/* Types of an MD system (nb_host.h repeats it for the host API). */
-#define NB_MD_MAX_TYPES 16
+/* NB_MD_MAX_TYPES, the types of an MD system, is host/nb_host.h's: the C
+ * code has it from there, and the loader defines it at the top of every
+ * shader (NB_GLSL_PRELUDE, src/shader.c). */
 
 /* Compute MD buffers. */
 #define NB_BIND_MD_POS 0        /* vec4 (x, y, z, q) in float */
@@ -100,6 +101,13 @@
 #define NB_BIND_MD_SPOS 11      /* vec4 sorted positions */
 #define NB_BIND_MD_STYPE 12     /* int sorted types */
 #define NB_BIND_MD_SCAN 13      /* scan partial sums */
+/* The compute MD engine's accumulation modes (md_prec_finish.comp): the
+ * raw sums (eight words a particle), the finish kernel's range flag, the
+ * scales' log2 and the step the flag names. */
+#define NB_BIND_MD_PREC_RAW 14
+#define NB_BIND_MD_PREC_FLAG 15
+#define NB_LOC_MD_PREC_LOG2 30
+#define NB_LOC_MD_PREC_STEP 31
 
 /* Fragment MD (md.frag): texture units.  A fragment owns 4 i-particles and
  * writes NB_UNIT_MD_PREV_COUNT targets: (F, pair-energy sum) of each i,

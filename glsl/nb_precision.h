@@ -1,5 +1,5 @@
 /* nb_precision.h - constants of the accumulation modes (seed 004, Table 1),
- * shared by src/force_precision.c and glsl/accumulate.glsl.  Only #define
+ * shared by src/precision.c and glsl/accumulate.glsl.  Only #define
  * lines with literal values: valid C and valid GLSL.
  *
  * Narumi's trick (seed 004 section 3.3, Figs. 8 and 9), as the paper sets

@@ -1,104 +1,61 @@
-/* backends.c - what the GL pipelines share: the automatic variant choice,
- * float packing, and creating a backend by name. */
+/* backends.c - the factory: a force backend or an MD engine by name.  It
+ * only creates; what the pipelines share lives in gl_buffers.c.  Both
+ * families answer to the same names (cpu, compute, fragment), so one table
+ * serves both, and the GL ones get their context made current first. */
 #include <string.h>
 
 #include "gl_internal.h"
 
-/* Times every candidate; sets the fastest. */
-static enum nb_status probe(const struct nb_gl_tunable *t, float eps2,
-                            struct nb_error *err)
-{
-    const char *best = NULL;
-    double best_seconds = 0.0;
-    for (const char *const *name = t->candidates; *name; name++) {
-        if (t->set_variant(t->state, *name, err) != NB_OK ||
-            t->run(t->state, eps2, err) != NB_OK ||       /* builds the program */
-            t->run(t->state, eps2, err) != NB_OK)
-            return err->status;
-        double seconds = t->seconds(t->state);
-        if (!best || seconds < best_seconds)
-            best = *name, best_seconds = seconds;
-    }
-    return t->set_variant(t->state, best, err);
-}
+enum engine_kind { ENGINE_CPU, ENGINE_COMPUTE, ENGINE_FRAGMENT, ENGINE_KIND_COUNT };
 
-enum nb_status nb_gl_evaluate(const struct nb_gl_tunable *t, struct nb_gl_choice *choice,
-                              size_t n, float eps2, struct nb_error *err)
+static const char *const engine_names[ENGINE_KIND_COUNT] = { "cpu", "compute", "fragment" };
+
+/* How a family names itself in its errors. */
+struct engine_family {
+    const char *unknown;        /* "unknown <unknown> 'name'" */
+    const char *needs_gl;       /* "<needs_gl> name needs a GL context" */
+};
+
+/* The kind called name, its GL context current where it needs one. */
+static enum nb_status find_kind(const struct engine_family *family, const char *name,
+                                struct nb_gl *gl, enum engine_kind *kind,
+                                struct nb_error *err)
 {
-    if (!choice->automatic || choice->chosen_for == n)
-        return t->run(t->state, eps2, err);
-    if (t->run(t->state, eps2, err) != NB_OK)
-        return err->status;
-    choice->chosen_for = n;
-    if (t->seconds(t->state) > t->probe_limit)
+    int k = 0;
+    while (k < ENGINE_KIND_COUNT && strcmp(name, engine_names[k]) != 0)
+        k++;
+    if (k == ENGINE_KIND_COUNT)
+        return nb_error_set(err, NB_ERR_ARGS, "unknown %s '%s' (cpu, compute or "
+                            "fragment)", family->unknown, name);
+    *kind = (enum engine_kind)k;
+    if (*kind == ENGINE_CPU)
         return NB_OK;
-    if (probe(t, eps2, err) != NB_OK)
-        return err->status;
-    *choice = (struct nb_gl_choice){ 1, n };    /* set_variant cleared it */
-    return t->run(t->state, eps2, err);
-}
-
-enum nb_status nb_gl_ensure_buffer(GLuint *buf, size_t *capacity, size_t bytes,
-                                   const char *what, struct nb_error *err)
-{
-    if (*capacity >= bytes)
-        return NB_OK;
-    GLint64 max_block = 0;
-    glGetInteger64v(GL_MAX_SHADER_STORAGE_BLOCK_SIZE, &max_block);
-    if ((GLint64)bytes > max_block)
-        return nb_error_set(err, NB_ERR_LIMIT, "%s needs a %zu-byte storage buffer, "
-                            "over this GL's GL_MAX_SHADER_STORAGE_BLOCK_SIZE of %lld",
-                            what, bytes, (long long)max_block);
-    if (!*buf)
-        glGenBuffers(1, buf);
-    glBindBuffer(GL_SHADER_STORAGE_BUFFER, *buf);
-    glBufferData(GL_SHADER_STORAGE_BUFFER, (GLsizeiptr)bytes, NULL, GL_DYNAMIC_COPY);
-    if (nb_gl_check(what, err) != NB_OK)
-        return err->status;
-    *capacity = bytes;
-    return NB_OK;
-}
-
-void nb_gl_pack_particles(float *dst, size_t n, const double *x, const double *m)
-{
-    for (size_t i = 0; i < n; i++) {
-        dst[4 * i + 0] = (float)x[3 * i + 0];
-        dst[4 * i + 1] = (float)x[3 * i + 1];
-        dst[4 * i + 2] = (float)x[3 * i + 2];
-        dst[4 * i + 3] = (float)m[i];
-    }
+    if (!gl)
+        return nb_error_set(err, NB_ERR_ARGS, "%s %s needs a GL context",
+                            family->needs_gl, name);
+    return nb_gl_make_current(gl, err);
 }
 
 enum nb_status nb_backend_create(struct nb_force_backend *b, const char *name,
                                  struct nb_gl *gl, struct nb_error *err)
 {
-    if (strcmp(name, "cpu") == 0)
-        return nb_backend_cpu_create(b, err);
-    if (strcmp(name, "compute") == 0 || strcmp(name, "fragment") == 0) {
-        if (!gl)
-            return nb_error_set(err, NB_ERR_ARGS, "backend %s needs a GL context", name);
-        if (nb_gl_make_current(gl, err) != NB_OK)
-            return err->status;
-        return name[0] == 'c' ? nb_backend_compute_create(b, gl, err)
-                              : nb_backend_fragment_create(b, gl, err);
-    }
-    return nb_error_set(err, NB_ERR_ARGS, "unknown backend '%s' (cpu, compute or "
-                        "fragment)", name);
+    static const struct engine_family family = { "backend", "backend" };
+    enum engine_kind kind;
+    if (find_kind(&family, name, gl, &kind, err) != NB_OK)
+        return err->status;
+    return kind == ENGINE_CPU ? nb_backend_cpu_create(b, err)
+         : kind == ENGINE_COMPUTE ? nb_backend_compute_create(b, gl, err)
+         : nb_backend_fragment_create(b, gl, err);
 }
 
 enum nb_status nb_md_engine_create(struct nb_md_engine *e, const char *name,
                                    struct nb_gl *gl, struct nb_error *err)
 {
-    if (strcmp(name, "cpu") == 0)
-        return nb_md_engine_cpu_create(e, err);
-    if (strcmp(name, "compute") == 0 || strcmp(name, "fragment") == 0) {
-        if (!gl)
-            return nb_error_set(err, NB_ERR_ARGS, "MD engine %s needs a GL context", name);
-        if (nb_gl_make_current(gl, err) != NB_OK)
-            return err->status;
-        return name[0] == 'c' ? nb_md_engine_compute_create(e, gl, err)
-                              : nb_md_engine_fragment_create(e, gl, err);
-    }
-    return nb_error_set(err, NB_ERR_ARGS, "unknown MD backend '%s' (cpu, compute or "
-                        "fragment)", name);
+    static const struct engine_family family = { "MD backend", "MD engine" };
+    enum engine_kind kind;
+    if (find_kind(&family, name, gl, &kind, err) != NB_OK)
+        return err->status;
+    return kind == ENGINE_CPU ? nb_md_engine_cpu_create(e, err)
+         : kind == ENGINE_COMPUTE ? nb_md_engine_compute_create(e, gl, err)
+         : nb_md_engine_fragment_create(e, gl, err);
 }

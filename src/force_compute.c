@@ -91,12 +91,8 @@ static enum nb_status compute_set_variant(void *state, const char *name,
 static enum nb_status ensure_staging(struct compute *c, size_t n,
                                      struct nb_error *err)
 {
-    if (c->staging_count >= n)
-        return NB_OK;
-    free(c->staging);
-    c->staging = nb_alloc(4 * n, sizeof(float), "particle staging", err);
-    c->staging_count = c->staging ? n : 0;
-    return c->staging ? NB_OK : NB_ERR_NOMEM;
+    return nb_gl_ensure_host_quads(&c->staging, &c->staging_count, n, "particle staging",
+                                   err);
 }
 
 static enum nb_status compute_set_particles(void *state, size_t n,

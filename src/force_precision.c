@@ -21,18 +21,14 @@
  * magnitude kernel ("m": float sums of |pair term| per particle, the
  * largest possible partial sum) and take the scale from its maximum, twice
  * over for the float rounding of those sums.  The pre-pass is a full O(N^2)
- * pass of its own and is counted in their time. */
+ * pass of its own and is counted in their time.  The rules themselves are
+ * precision.c's, shared with the other precision kernels. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "gl_internal.h"
 #include "nb_precision.h"
-
-/* The largest |r| / (r^2 + eps^2)^{3/2} is this over eps^2. */
-#define NB_PAIR_BOUND 0.38490017945975050   /* 2 / (3 sqrt 3) */
-/* Scales stay inside float range (2^k is a float uniform). */
-#define NB_PREC_SCALE_MAX_LOG2 100
 
 struct nb_prec {
     struct nb_gl *gl;
@@ -48,48 +44,6 @@ struct nb_prec {
     struct nb_gpu_timer timer;
     double seconds;
 };
-
-enum nb_status nb_precision_parse(const char *option, const char *text,
-                                  enum nb_precision *mode, struct nb_error *err)
-{
-    if (text && text[0] && !text[1]) {
-        int c = text[0] >= 'a' ? text[0] - 'a' : text[0] - 'A';
-        if (c >= 0 && c < NB_PRECISION_COUNT) {
-            *mode = (enum nb_precision)c;
-            return NB_OK;
-        }
-    }
-    return nb_error_set(err, NB_ERR_ARGS, "%s: unknown accumulation mode '%s' (A single, "
-                        "B double sums, C Takahashi-Iitaka, D Nitadori, E modified "
-                        "Nitadori, F Narumi, G double, H int64 fixed point)", option,
-                        text ? text : "");
-}
-
-const char *nb_precision_describe(enum nb_precision mode)
-{
-    static const char *const names[] = {
-        "A (float sums)", "B (double sums)", "C (Takahashi-Iitaka float pairs)",
-        "D (Nitadori)", "E (modified Nitadori, LARGE)", "F (Narumi float + int32)",
-        "G (double pair terms and sums)", "H (int64 fixed point)"
-    };
-    return mode < NB_PRECISION_COUNT ? names[mode] : "?";
-}
-
-const char *nb_precision_name(enum nb_precision mode)
-{
-    static const char *const names[] = { "A", "B", "C", "D", "E", "F", "G", "H" };
-    return mode < NB_PRECISION_COUNT ? names[mode] : "?";
-}
-
-enum nb_status nb_prec_supported(enum nb_precision mode, struct nb_error *err)
-{
-    if (mode == NB_PRECISION_H && !epoxy_has_gl_extension("GL_ARB_gpu_shader_int64"))
-        return nb_error_set(err, NB_ERR_UNSUPPORTED, "precision H needs the GL "
-                            "extension GL_ARB_gpu_shader_int64, which this driver "
-                            "(%s) lacks", (const char *)glGetString(GL_RENDERER));
-    /* B and G use double, core since GL 4.0 (ARB_gpu_shader_fp64). */
-    return NB_OK;
-}
 
 struct nb_prec *nb_prec_create(struct nb_gl *gl, struct nb_error *err)
 {
@@ -147,68 +101,6 @@ enum nb_status nb_prec_set_particles(struct nb_prec *p, size_t n, const double *
     glBufferSubData(GL_SHADER_STORAGE_BUFFER, 0, (GLsizeiptr)(16 * n), p->staging);
     p->n = n;
     return nb_gl_check("uploading particles (precision kernel)", err);
-}
-
-enum nb_status nb_prec_scale(enum nb_precision mode, const char *what, double bound,
-                             int bits, int *k_out, struct nb_error *err)
-{
-    int k = bound > 0.0 ? (int)floor(bits - log2(bound)) : NB_PREC_SCALE_MAX_LOG2;
-    while (k > -NB_PREC_SCALE_MAX_LOG2 && ldexp(bound, k) > ldexp(1.0, bits))
-        k--;        /* guard against log2 rounding */
-    *k_out = k > NB_PREC_SCALE_MAX_LOG2 ? NB_PREC_SCALE_MAX_LOG2 : k;
-    if (!(ldexp(bound, *k_out) <= ldexp(1.0, bits)))
-        return nb_error_set(err, NB_ERR_LIMIT, "precision %s: %s bound %g too large for "
-                            "the fixed-point range", nb_precision_name(mode), what, bound);
-    return NB_OK;
-}
-
-/* The scales 2^k that put both bounds at most 2^bits. */
-static enum nb_status apply_scales(enum nb_precision mode, double acc_bound,
-                                   double pot_bound, int bits, int log2[2],
-                                   struct nb_error *err)
-{
-    if (nb_prec_scale(mode, "force", acc_bound, bits, &log2[0], err) != NB_OK)
-        return err->status;
-    return nb_prec_scale(mode, "potential", pot_bound, bits, &log2[1], err);
-}
-
-enum nb_status nb_prec_scales_measured(enum nb_precision mode, const float *sums,
-                                       size_t n, const char *hint, int log2[2],
-                                       struct nb_error *err)
-{
-    double acc_bound = 0.0, pot_bound = 0.0;
-    for (size_t i = 0; i < n; i++) {
-        const float *s = sums + 4 * i;
-        if (!isfinite(s[0]) || !isfinite(s[1]) || !isfinite(s[2]) || !isfinite(s[3]))
-            return nb_error_set(err, NB_ERR_NUMERIC, "precision %s: the pair terms of "
-                                "particle %zu are not finite (two particles at one "
-                                "place%s?)", nb_precision_name(mode), i, hint);
-        acc_bound = fmax(acc_bound, fmax(s[0], fmax(s[1], s[2])));
-        pot_bound = fmax(pot_bound, s[3]);
-    }
-    return apply_scales(mode, 2.0 * acc_bound, 2.0 * pot_bound, mode == NB_PRECISION_H
-                        ? NB_PREC_BITS_FIXED : NB_PREC_BITS_LARGE, log2, err);
-}
-
-enum nb_status nb_prec_scales_ga_fixed(size_t n, const double *m, double eps, int log2[2],
-                                       struct nb_error *err)
-{
-    double mass_sum = 0.0, mass_max = 0.0, mass_min = n ? INFINITY : 0.0;
-    for (size_t i = 0; i < n; i++) {
-        mass_sum += m[i];
-        mass_max = fmax(mass_max, m[i]);
-        mass_min = fmin(mass_min, m[i]);
-    }
-    if (!(eps > 0.0))
-        return nb_error_set(err, NB_ERR_UNSUPPORTED, "precision H needs softening > 0: "
-                            "its fixed-point range is set from the bound M / eps^2 on "
-                            "the pair forces");
-    if (!(mass_min > 0.0))
-        return nb_error_set(err, NB_ERR_UNSUPPORTED, "precision H sums forces m_i m_j "
-                            "f_ij and divides by m_i: every mass must be > 0 (the "
-                            "smallest is %g)", mass_min);
-    return apply_scales(NB_PRECISION_H, mass_max * mass_sum * NB_PAIR_BOUND / (eps * eps),
-                        mass_max * mass_sum / eps, NB_PREC_BITS_FIXED, log2, err);
 }
 
 /* Dispatches program `name` over n particles into out_buf, timed. */
@@ -297,47 +189,6 @@ enum nb_status nb_prec_run(struct nb_prec *p, enum nb_precision mode, size_t n,
 }
 
 double nb_prec_seconds(const struct nb_prec *p) { return p->seconds; }
-
-
-double nb_prec_finish_words(enum nb_precision mode, const uint32_t *w, int c, int k)
-{
-    float hi, lo;
-    int32_t li;
-    memcpy(&hi, &w[c], sizeof hi);
-    memcpy(&lo, &w[4 + c], sizeof lo);
-    memcpy(&li, &w[4 + c], sizeof li);
-    double large = ldexp(3.0, NB_LARGE_SHIFT - 1);
-    switch (mode) {
-    case NB_PRECISION_E:
-        return ldexp((double)hi - large + (double)lo, -k);
-    case NB_PRECISION_F:
-        return ldexp((double)hi - large + ldexp((double)li, -NB_LOWER_FACTOR_LOG2), -k);
-    default:
-        return (double)hi + (double)lo;
-    }
-}
-
-void nb_prec_ga_finish(enum nb_precision mode, const void *raw, size_t n, const double *m,
-                       const int log2[2], double *acc, double *pot)
-{
-    for (size_t i = 0; i < n; i++)
-        for (int c = 0; c < 4; c++) {
-            int k = c < 3 ? log2[0] : log2[1];
-            double v;
-            if (mode == NB_PRECISION_B || mode == NB_PRECISION_G) {
-                v = ((const double *)raw)[4 * i + c];
-            } else if (mode == NB_PRECISION_H) {
-                int64_t q = ((const int64_t *)raw)[4 * i + c];
-                v = ldexp((double)q, -k) / m[i];
-            } else {
-                v = nb_prec_finish_words(mode, (const uint32_t *)raw + 8 * i, c, k);
-            }
-            if (c < 3)
-                acc[3 * i + c] = v;
-            else
-                pot[i] = v;
-        }
-}
 
 enum nb_status nb_prec_read(struct nb_prec *p, double *acc, double *pot,
                             struct nb_error *err)

@@ -54,26 +54,12 @@ static void release_targets(struct word_targets *t)
 
 static enum nb_status ensure_targets(struct word_targets *t, int rows, struct nb_error *err)
 {
-    static const GLenum slots[2] = { GL_COLOR_ATTACHMENT0, GL_COLOR_ATTACHMENT1 };
     if (t->fbo && t->rows == rows)
         return NB_OK;
     release_targets(t);
-    glGenFramebuffers(1, &t->fbo);
-    glBindFramebuffer(GL_FRAMEBUFFER, t->fbo);
-    for (int k = 0; k < 2; k++) {
-        t->tex[k] = nb_gl_new_texture(NB_STREAM_WIDTH, rows, GL_RGBA32UI);
-        glFramebufferTexture2D(GL_FRAMEBUFFER, slots[k], GL_TEXTURE_2D, t->tex[k], 0);
-    }
     t->rows = rows;
-    glDrawBuffers(2, slots);
-    if (nb_gl_check("precision fragment kernel: allocating render targets", err) != NB_OK)
-        return err->status;
-    GLenum status = glCheckFramebufferStatus(GL_FRAMEBUFFER);
-    if (status != GL_FRAMEBUFFER_COMPLETE)
-        return nb_error_set(err, NB_ERR_GL, "precision fragment kernel: framebuffer of "
-                            "two RGBA32UI targets %dx%d incomplete (0x%04x)",
-                            NB_STREAM_WIDTH, rows, status);
-    return NB_OK;
+    return nb_gl_new_targets(&t->fbo, t->tex, 2, NB_STREAM_WIDTH, rows, GL_RGBA32UI,
+                             "precision fragment kernel: allocating render targets", err);
 }
 
 /* Rows of a stream of n particles (the double stream is two texels a

@@ -17,7 +17,7 @@
  * copy of the j-set that set_j uploads here, so G needs host prediction
  * (the device-resident state predicts in float).  Each active particle
  * gets two accumulators, (a, phi) and (jerk, 0), finished on the host in
- * double as force_precision.c does (nb_prec_finish_words); mode H's int64
+ * double by precision.c's rule (nb_prec_finish); mode H's int64
  * sums are of m_i m_j times the pair terms and are divided by m_i.
  *
  * Three scales 2^k (nb_precision.h: the bound on every partial sum times
@@ -25,7 +25,7 @@
  * H), for a, phi and jerk apart:
  *   E, F  measured: the magnitude kernel ("gaj_prec_comp_m": float sums of
  *         |pair term| of the active particles) twice over, as
- *         force_precision.c's measure_bounds; a full pass of its own.
+ *         force_precision.c's choose_scales; a full pass of its own.
  *   H     analytic, from the whole j-set (never from the block, so a
  *         particle's sums do not depend on which others are active):
  *           |a_ij|   <= m_j 2 / (3 sqrt 3) / eps^2
@@ -471,22 +471,12 @@ enum nb_status nb_gaj_prec_run(struct nb_gaj_prec *p, enum nb_precision mode, do
     return st;
 }
 
-/* Component c of one accumulator's eight words, finished in double. */
+/* Component c of one accumulator's eight words, finished in double (H
+ * sums m_i m_j terms). */
 static double finish(enum nb_precision mode, const uint32_t *w, int c, int k, double m_i)
 {
-    double d;
-    int64_t q;
-    switch (mode) {
-    case NB_PRECISION_B:
-    case NB_PRECISION_G:
-        memcpy(&d, w + 2 * c, sizeof d);
-        return d;
-    case NB_PRECISION_H:
-        memcpy(&q, w + 2 * c, sizeof q);
-        return ldexp((double)q, -k) / m_i;
-    default:
-        return nb_prec_finish_words(mode, w, c, k);
-    }
+    double v = nb_prec_finish(mode, w, c, k);
+    return mode == NB_PRECISION_H ? v / m_i : v;
 }
 
 enum nb_status nb_gaj_prec_read(struct nb_gaj_prec *p, double *acc, double *jerk,

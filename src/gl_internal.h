@@ -45,6 +45,8 @@ struct nb_gl_choice {
     size_t chosen_for;
 };
 
+/* ---- gl_buffers.c: what every pipeline leans on ---- */
+
 /* One evaluation of n particles.  Under "auto", when n is new: one
  * evaluation with the current variant; if it took longer than probe_limit
  * it stands (probing would cost more than it saves), otherwise every
@@ -57,6 +59,12 @@ enum nb_status nb_gl_evaluate(const struct nb_gl_tunable *t, struct nb_gl_choice
  * reporting GPU memory exhaustion and the storage-block size limit. */
 enum nb_status nb_gl_ensure_buffer(GLuint *buf, size_t *capacity, size_t bytes,
                                    const char *what, struct nb_error *err);
+/* A host area of at least `quads` float quadruples (*count of them now),
+ * re-allocated (contents lost) when smaller; NB_ERR_NOMEM naming what. */
+enum nb_status nb_gl_ensure_host_quads(float **area, size_t *count, size_t quads,
+                                       const char *what, struct nb_error *err);
+/* Converts n particles to (x, y, z, m) float quadruples. */
+void nb_gl_pack_particles(float *dst, size_t n, const double *x, const double *m);
 
 /* A host<->GPU transfer area (staging.c): a persistently mapped buffer
  * with GL 4.4 buffer storage, a malloc'd block with plain copies before.
@@ -85,8 +93,13 @@ void nb_gl_staging_free(struct nb_gl_staging *s);
 
 static inline int nb_gl_ceil_div(int a, int b) { return (a + b - 1) / b; }
 
-/* Converts n particles to (x, y, z, m) float quadruples. */
-void nb_gl_pack_particles(float *dst, size_t n, const double *x, const double *m);
+/* One compute dispatch of `items` invocations in groups of `group`, then
+ * a storage barrier so that the next pass sees its writes. */
+static inline void nb_gl_dispatch(size_t items, int group)
+{
+    glDispatchCompute((GLuint)((items + (size_t)group - 1) / (size_t)group), 1, 1);
+    glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+}
 
 /* The GAJ kernel and device-resident Hermite state of the compute pipeline
  * (gaj_compute.c); the compute backend forwards its GAJ entries here. */
@@ -168,8 +181,6 @@ void nb_gaj_prec_describe(const struct nb_gaj_prec *p, char *buf, size_t size);
 /* The GA kernel with an accumulation mode B..H (force_precision.c); the
  * compute backend forwards to it when its precision is not A. */
 struct nb_prec;
-/* NB_ERR_UNSUPPORTED naming the missing extension where mode cannot run. */
-enum nb_status nb_prec_supported(enum nb_precision mode, struct nb_error *err);
 struct nb_prec *nb_prec_create(struct nb_gl *gl, struct nb_error *err);
 void nb_prec_destroy(struct nb_prec *p);
 enum nb_status nb_prec_set_particles(struct nb_prec *p, size_t n, const double *x,
@@ -190,6 +201,9 @@ double nb_prec_seconds(const struct nb_prec *p);
  * so callers set only these.  Queried once per program, when it is
  * built: callers need keep no copy. */
 uint64_t nb_gl_uniforms_of(const struct nb_gl *gl, GLuint program);
+/* Makes program `name`, one built before (a failure is not reported),
+ * current; its nb_gl_uniforms_of mask. */
+uint64_t nb_gl_use_program(struct nb_gl *gl, const char *name);
 
 /* ---- MD kernels (md_params.c) ---- */
 
@@ -210,7 +224,11 @@ void nb_gl_md_set_uniforms(const struct nb_gl_md_params *p, uint64_t active);
 /* The law's part of program names: "lj", "ljc_constant", ... */
 const char *nb_gl_md_law_suffix(enum nb_md_law law);
 
-/* Cell lists on the compute pipeline (md_compute.c, glsl/md_cells.comp),
+/* Invocations per work group of the MD engine's O(N) passes (the
+ * programs' NB_GROUP). */
+#define NB_GL_MD_GROUP 256
+
+/* Cell lists on the compute pipeline (md_cells.c, glsl/md_cells.comp),
  * built the same way for the MD engine and the precision kernels. */
 struct nb_gl_md_cells {
     size_t n, total;            /* particles; cells */
@@ -230,7 +248,14 @@ enum nb_status nb_gl_md_cells_programs(struct nb_gl *gl, struct nb_error *err);
  * ints) are cleared first.  Ends with a storage barrier. */
 void nb_gl_md_cells_build(struct nb_gl *gl, const struct nb_gl_md_cells *g, GLuint count,
                           GLuint fill);
+/* Sets the grid's uniforms that the program in use keeps (cells per
+ * axis, periodic axes), given its nb_gl_uniforms_of mask. */
+void nb_gl_md_cells_set_uniforms(const struct nb_gl_md_cells *g, uint64_t active);
 
+/* ---- gl_targets.c: textures and render targets of the stream pipelines ---- */
+
+/* GL_MAX_TEXTURE_SIZE. */
+int nb_gl_max_texture_size(void);
 /* A width x height texture of format, one level, nearest filtering
  * (texelFetch needs a complete texture). */
 GLuint nb_gl_new_texture(int width, int height, GLenum format);
@@ -239,15 +264,28 @@ GLuint nb_gl_new_texture(int width, int height, GLenum format);
  * they pass GL_MAX_TEXTURE_SIZE or n passes max_n (the kernel's indices). */
 enum nb_status nb_gl_stream_rows(size_t n, size_t pad, size_t max_n, const char *what,
                                  int *rows, struct nb_error *err);
+/* The framebuffer *fbo (made if 0) drawing into tex[0..count-1], color
+ * attachments 0 on (re-attached on every call: cheap, and the textures may
+ * have been re-made); NB_ERR_GL naming `what` on a GL error or an
+ * incomplete framebuffer. */
+enum nb_status nb_gl_attach_targets(GLuint *fbo, const GLuint *tex, int count,
+                                    const char *what, struct nb_error *err);
+/* count new textures of width x height and format into tex, attached. */
+enum nb_status nb_gl_new_targets(GLuint *fbo, GLuint *tex, int count, int width, int height,
+                                 GLenum format, const char *what, struct nb_error *err);
 
-/* Precision helpers shared by the GA, GAJ and MD precision kernels
- * (force_precision.c): *k_out = the largest k (at most 100, so 2^k is a
- * float) with bound 2^k <= 2^bits, or NB_ERR_LIMIT naming `what` where
- * even k = -100 leaves it above; and component c (0..3) of one particle's
- * (hi, lo) result words of mode C..F finished in double, divided by 2^k. */
+/* ---- precision.c: the host side every precision kernel shares ---- */
+
+/* NB_ERR_UNSUPPORTED naming the missing extension where mode cannot run. */
+enum nb_status nb_prec_supported(enum nb_precision mode, struct nb_error *err);
+/* *k_out = the largest k (at most 100, so 2^k is a float) with bound 2^k
+ * <= 2^bits, or NB_ERR_LIMIT naming `what` where even k = -100 leaves it
+ * above; and component c (0..3) of one particle's eight result words
+ * finished in double, divided by 2^k (B, G: a double; C..F: a float pair;
+ * H: the int64 sum, not divided by any mass). */
 enum nb_status nb_prec_scale(enum nb_precision mode, const char *what, double bound,
                              int bits, int *log2, struct nb_error *err);
-double nb_prec_finish_words(enum nb_precision mode, const uint32_t *words, int c, int k);
+double nb_prec_finish(enum nb_precision mode, const uint32_t *words, int c, int k);
 
 /* The scale rule of E, F and H, one for both pipelines, so that one input
  * gets the same 2^k on each (and H the same int64 sums).  From the

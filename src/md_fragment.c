@@ -12,7 +12,7 @@
  * are put back in the caller's order on the way out.  The j-stream is cut
  * into passes drawn one after the other, each adding the previous pass's
  * sums read from the other of two ping-pong framebuffers, so that no draw
- * nears a driver's watchdog (see force_fragment.c): automatically at
+ * nears a driver's watchdog (see fragment_passes.c): automatically at
  * most MD_DRAW_START pairs a draw, fewer after slow draws, or exactly
  * $GLNBODY_MD_PASSES passes when set (tests, measurements).
  *
@@ -100,24 +100,8 @@ static void release_system(struct md_frag *m)
 /* MD_TARGETS RGBA32F targets of MD_OUT_WIDTH x rows behind one framebuffer. */
 static enum nb_status make_targets(struct md_targets *s, int rows, struct nb_error *err)
 {
-    static const GLenum slots[MD_TARGETS] = {
-        GL_COLOR_ATTACHMENT0, GL_COLOR_ATTACHMENT1, GL_COLOR_ATTACHMENT2,
-        GL_COLOR_ATTACHMENT3, GL_COLOR_ATTACHMENT4 };
-    glGenFramebuffers(1, &s->fbo);
-    glBindFramebuffer(GL_FRAMEBUFFER, s->fbo);
-    for (int k = 0; k < MD_TARGETS; k++) {
-        s->tex[k] = nb_gl_new_texture(MD_OUT_WIDTH, rows, GL_RGBA32F);
-        glFramebufferTexture2D(GL_FRAMEBUFFER, slots[k], GL_TEXTURE_2D, s->tex[k], 0);
-    }
-    glDrawBuffers(MD_TARGETS, slots);
-    if (nb_gl_check("MD fragment: allocating render targets", err) != NB_OK)
-        return err->status;
-    GLenum status = glCheckFramebufferStatus(GL_FRAMEBUFFER);
-    if (status != GL_FRAMEBUFFER_COMPLETE)
-        return nb_error_set(err, NB_ERR_GL, "MD fragment: framebuffer of %d RGBA32F "
-                            "targets %dx%d incomplete (0x%04x)", MD_TARGETS,
-                            MD_OUT_WIDTH, rows, status);
-    return NB_OK;
+    return nb_gl_new_targets(&s->fbo, s->tex, MD_TARGETS, MD_OUT_WIDTH, rows, GL_RGBA32F,
+                             "MD fragment: allocating render targets", err);
 }
 
 /* Rows of the stream of n particles padded to MD_I; NB_ERR_LIMIT past the

@@ -79,7 +79,7 @@ static void bind_cells(const struct md_prec *p)
         glBindBufferBase(GL_SHADER_STORAGE_BUFFER, cell_binding[b - B_CELL_OF], p->buf[b]);
 }
 
-/* The cell lists of the float positions, once per call (md_compute.c's
+/* The cell lists of the float positions, once per call (md_cells.c's
  * passes; not timed). */
 static enum nb_status build_cells(struct md_prec *p, struct nb_error *err)
 {
@@ -151,11 +151,7 @@ static enum nb_status dispatch(struct md_prec *p, enum nb_md_law law, char m,
     if (active >> NB_LOC_PREC_SCALE & 1)
         glUniform4f(NB_LOC_PREC_SCALE, sa, sa, sa, sp);
     if (p->cell_list) {
-        const struct nb_gl_md_cells *g = &p->grid;
-        if (active >> NB_LOC_MD_CELLS & 1)
-            glUniform3i(NB_LOC_MD_CELLS, g->cells[0], g->cells[1], g->cells[2]);
-        if (active >> NB_LOC_MD_PERIODIC & 1)
-            glUniform3i(NB_LOC_MD_PERIODIC, g->periodic[0], g->periodic[1], g->periodic[2]);
+        nb_gl_md_cells_set_uniforms(&p->grid, active);
         bind_cells(p);
     }
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, NB_BIND_MD_POS, p->buf[B_POS]);
@@ -195,30 +191,6 @@ static enum nb_status choose_scales(struct md_prec *p, enum nb_md_law law,
     p->acc_log2 = log2[0];
     p->pot_log2 = log2[1];
     return NB_OK;
-}
-
-void nb_md_prec_finish(enum nb_precision mode, const void *raw, size_t n, const int log2[2],
-                       double *f, double *pe, int64_t *fixed)
-{
-    for (size_t i = 0; i < n; i++)
-        for (int c = 0; c < 4; c++) {
-            int k = c < 3 ? log2[0] : log2[1];
-            double v;
-            if (mode == NB_PRECISION_B || mode == NB_PRECISION_G) {
-                v = ((const double *)raw)[4 * i + c];
-            } else if (mode == NB_PRECISION_H) {
-                int64_t q = ((const int64_t *)raw)[4 * i + c];
-                if (fixed)
-                    fixed[4 * i + c] = q;
-                v = ldexp((double)q, -k);
-            } else {
-                v = nb_prec_finish_words(mode, (const uint32_t *)raw + 8 * i, c, k);
-            }
-            if (c < 3)
-                f[3 * i + c] = v;
-            else
-                pe[i] = 0.5 * v;
-        }
 }
 
 enum nb_status nb_md_prec_check(const struct nb_md_system *sys, enum nb_precision mode,

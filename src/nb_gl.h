@@ -136,7 +136,7 @@ enum nb_status nb_backend_fragment_create(struct nb_force_backend *b,
                                           struct nb_gl *gl,
                                           struct nb_error *err);
 
-/* ---- accumulation modes (seed 004 Table 1; src/force_precision.c) ---- */
+/* ---- accumulation modes (seed 004 Table 1; src/precision.c) ---- */
 
 /* "A".."H" (either case) to a mode; NB_ERR_ARGS naming the option
  * ("--precision") otherwise. */

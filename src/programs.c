@@ -51,11 +51,9 @@
 #define MD_PASS(name, def, file)                                            \
     { name, "#define " def "\n#define NB_GROUP 256\n", { 0 }, { file }, NB_STAGE_COMPUTE }
 
-/* md_prec_finish.comp for mode M (bindings and locations of its own). */
+/* md_prec_finish.comp for mode M (its bindings and locations: nb_config.h). */
 #define MD_PREC_FINISH(m, M)                                                \
-    { "md_prec_finish_" m, "#define NB_PRECISION_" M "\n#define NB_GROUP 256\n" \
-      "#define NB_BIND_MD_PREC_RAW 14\n#define NB_BIND_MD_PREC_FLAG 15\n"      \
-      "#define NB_LOC_MD_PREC_LOG2 30\n#define NB_LOC_MD_PREC_STEP 31\n", { 0 }, \
+    { "md_prec_finish_" m, "#define NB_PRECISION_" M "\n#define NB_GROUP 256\n", { 0 }, \
       { "nb_precision.h", "md_prec_finish.comp" }, NB_STAGE_COMPUTE }
 
 /* The MD all-pairs force with accumulation mode M (md_precision.comp). */
@@ -142,7 +140,7 @@ static const struct nb_program_desc catalogue[] = {
     MD_PASS("md_cell_gather", "NB_MD_PASS_GATHER", "md_cells.comp"),
     MD_PASS("md_k1", "NB_MD_K1", "md_verlet.comp"),
     MD_PASS("md_k2", "NB_MD_K2", "md_verlet.comp"),
-    /* The compute MD engine's finish of mode B..H (md_compute.c): the
+    /* The compute MD engine's finish of mode B..H (md_compute_force.c): the
      * eight words per particle into the float force K2 reads. */
     MD_PREC_FINISH("b", "B"), MD_PREC_FINISH("c", "C"), MD_PREC_FINISH("d", "D"),
     MD_PREC_FINISH("e", "E"), MD_PREC_FINISH("f", "F"), MD_PREC_FINISH("g", "G"),

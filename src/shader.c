@@ -1,9 +1,10 @@
 /* shader.c - builds the catalogue's programs from GLSL files or SPIR-V.
  *
- * A stage's source is a list of strings: the #version line, the program's
- * defines, glsl/nb_config.h and the stage's files, each file preceded by
- * "#line 1 K" so that a driver's log ("K:LINE" or "K(LINE)") points into
- * source K; errors list which K is which file. */
+ * A stage's source is a list of strings: the #version line (with the
+ * constants host/ owns), the program's defines, glsl/nb_config.h and the
+ * stage's files, each file preceded by "#line 1 K" so that a driver's log
+ * ("K:LINE" or "K(LINE)") points into source K; errors list which K is
+ * which file. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,7 +12,12 @@
 
 #include "gl_internal.h"
 
-#define NB_GLSL_VERSION "#version 430 core\n"
+/* The #version line, then the constants that host/ owns (host/ cannot
+ * include glsl/nb_config.h), spelled from their C definitions. */
+#define NB_STRINGIFY(x) #x
+#define NB_SPELL(x) NB_STRINGIFY(x)
+#define NB_GLSL_PRELUDE "#version 430 core\n" \
+    "#define NB_MD_MAX_TYPES " NB_SPELL(NB_MD_MAX_TYPES) "\n"
 #define NB_MAX_SOURCES 16
 
 struct stage_source {
@@ -90,7 +96,7 @@ static enum nb_status stage_source_build(struct stage_source *s,
 {
     const char *const *files = stage == NB_STAGE_VERTEX ? desc->vertex : desc->main;
     memset(s, 0, sizeof *s);
-    push(s, NB_GLSL_VERSION, NULL);
+    push(s, NB_GLSL_PRELUDE, NULL);
     snprintf(s->files[s->count], sizeof s->files[0], "(defines of %s)", desc->name);
     push(s, desc->defines, NULL);
     if (push_file(s, dir, "nb_config.h", err) != NB_OK)
@@ -283,4 +289,13 @@ void nb_gl_programs_release(struct nb_gl *gl)
     free(gl->programs);
     gl->programs = NULL;
     gl->program_count = 0;
+}
+
+uint64_t nb_gl_use_program(struct nb_gl *gl, const char *name)
+{
+    GLuint prog = 0;
+    struct nb_error ignored;
+    nb_gl_program(gl, name, &prog, &ignored);
+    glUseProgram(prog);
+    return nb_gl_uniforms_of(gl, prog);
 }

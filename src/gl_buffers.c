@@ -1,0 +1,84 @@
+/* gl_buffers.c - what every GL pipeline leans on between its kernels: the
+ * automatic variant choice (time each candidate once, keep the fastest),
+ * shader storage buffers grown to size within the GL's limits, host
+ * staging areas of float quadruples grown the same way, and the particles
+ * packed as float (x, y, z, m) quadruples. */
+#include <stdlib.h>
+
+#include "gl_internal.h"
+
+/* Times every candidate; sets the fastest. */
+static enum nb_status probe(const struct nb_gl_tunable *t, float eps2,
+                            struct nb_error *err)
+{
+    const char *best = NULL;
+    double best_seconds = 0.0;
+    for (const char *const *name = t->candidates; *name; name++) {
+        if (t->set_variant(t->state, *name, err) != NB_OK ||
+            t->run(t->state, eps2, err) != NB_OK ||       /* builds the program */
+            t->run(t->state, eps2, err) != NB_OK)
+            return err->status;
+        double seconds = t->seconds(t->state);
+        if (!best || seconds < best_seconds)
+            best = *name, best_seconds = seconds;
+    }
+    return t->set_variant(t->state, best, err);
+}
+
+enum nb_status nb_gl_evaluate(const struct nb_gl_tunable *t, struct nb_gl_choice *choice,
+                              size_t n, float eps2, struct nb_error *err)
+{
+    if (!choice->automatic || choice->chosen_for == n)
+        return t->run(t->state, eps2, err);
+    if (t->run(t->state, eps2, err) != NB_OK)
+        return err->status;
+    choice->chosen_for = n;
+    if (t->seconds(t->state) > t->probe_limit)
+        return NB_OK;
+    if (probe(t, eps2, err) != NB_OK)
+        return err->status;
+    *choice = (struct nb_gl_choice){ 1, n };    /* set_variant cleared it */
+    return t->run(t->state, eps2, err);
+}
+
+enum nb_status nb_gl_ensure_buffer(GLuint *buf, size_t *capacity, size_t bytes,
+                                   const char *what, struct nb_error *err)
+{
+    if (*capacity >= bytes)
+        return NB_OK;
+    GLint64 max_block = 0;
+    glGetInteger64v(GL_MAX_SHADER_STORAGE_BLOCK_SIZE, &max_block);
+    if ((GLint64)bytes > max_block)
+        return nb_error_set(err, NB_ERR_LIMIT, "%s needs a %zu-byte storage buffer, "
+                            "over this GL's GL_MAX_SHADER_STORAGE_BLOCK_SIZE of %lld",
+                            what, bytes, (long long)max_block);
+    if (!*buf)
+        glGenBuffers(1, buf);
+    glBindBuffer(GL_SHADER_STORAGE_BUFFER, *buf);
+    glBufferData(GL_SHADER_STORAGE_BUFFER, (GLsizeiptr)bytes, NULL, GL_DYNAMIC_COPY);
+    if (nb_gl_check(what, err) != NB_OK)
+        return err->status;
+    *capacity = bytes;
+    return NB_OK;
+}
+
+enum nb_status nb_gl_ensure_host_quads(float **area, size_t *count, size_t quads,
+                                       const char *what, struct nb_error *err)
+{
+    if (*count >= quads)
+        return NB_OK;
+    free(*area);
+    *area = nb_alloc(4 * quads, sizeof(float), what, err);
+    *count = *area ? quads : 0;
+    return *area ? NB_OK : NB_ERR_NOMEM;
+}
+
+void nb_gl_pack_particles(float *dst, size_t n, const double *x, const double *m)
+{
+    for (size_t i = 0; i < n; i++) {
+        dst[4 * i + 0] = (float)x[3 * i + 0];
+        dst[4 * i + 1] = (float)x[3 * i + 1];
+        dst[4 * i + 2] = (float)x[3 * i + 2];
+        dst[4 * i + 3] = (float)m[i];
+    }
+}
