@@ -344,11 +344,11 @@ struct nb_sim;
  * one block (indices passed to compute_gaj in ascending order); predict
  * writes every particle at a time t between s->t and the next block time
  * (x, v: 3n each) without changing the state.  create and step return
- * NB_OK or the status of the message they left in s->err. */
+ * NB_OK or the status of the message they set in err. */
 struct nb_integrator {
     const char *name;
-    enum nb_status (*create)(struct nb_sim *s, void **state);
-    enum nb_status (*step)(struct nb_sim *s, void *state);
+    enum nb_status (*create)(struct nb_sim *s, void **state, struct nb_error *err);
+    enum nb_status (*step)(struct nb_sim *s, void *state, struct nb_error *err);
     void (*predict)(const struct nb_sim *s, const void *state, double t,
                     double *x, double *v);
     void (*free)(void *state);
@@ -370,8 +370,8 @@ struct nb_sim {
     struct nb_force_backend *backend;   /* borrowed, not freed */
     const struct nb_integrator *integrator;
     void *integrator_state;
-    enum nb_status status;      /* of the last call; NB_OK or err.status */
-    struct nb_error err;        /* the last error's message */
+    enum nb_status failed;      /* NB_OK, or the status of the failed init or
+                                   step after which the sim refuses to go on */
     struct nb_sim_stats stats;
     /* Potential energy at sync_t (< 0: none) from the GAJ potentials of a
      * block that held every particle, corrected to first order for the
@@ -386,17 +386,18 @@ struct nb_sim {
  * bad parameter.  Call nb_sim_free even after a failure. */
 enum nb_status nb_sim_init(struct nb_sim *s, const struct nb_particles *p,
                            const struct nb_sim_params *par,
-                           struct nb_force_backend *b);
+                           struct nb_force_backend *b, struct nb_error *err);
 /* Advances the block of particles due at nb_sim_next_time(s); s->t becomes
- * that time.  NB_ERR_NUMERIC when a step falls below NB_DT_FLOOR. */
-enum nb_status nb_sim_step(struct nb_sim *s);
+ * that time.  NB_ERR_NUMERIC when a step falls below NB_DT_FLOOR.  After a
+ * failed init or step, refuses with that status (the state is half-made). */
+enum nb_status nb_sim_step(struct nb_sim *s, struct nb_error *err);
 /* The time of the next block step: min_i t0[i] + dt[i]. */
 double nb_sim_next_time(const struct nb_sim *s);
 /* Every particle predicted in double to t, s->t <= t <= the next block
  * time (x, v: 3n each), from a, jerk and the corrector's a2, a3; the
  * state is unchanged.  NB_ERR_ARGS for t out of that range. */
-enum nb_status nb_sim_predict(struct nb_sim *s, double t, double *x,
-                              double *v);
+enum nb_status nb_sim_predict(const struct nb_sim *s, double t, double *x,
+                              double *v, struct nb_error *err);
 void nb_sim_free(struct nb_sim *s);
 
 /* ---- diagnostics ------------------------------------------------------- */

@@ -429,6 +429,8 @@ int main(void)
         remove_tree(g_root);
         return EXIT_FAILURE;
     }
+    fprintf(stderr, "glnbody: renderer %s, %s shaders\n",
+            nb_gl_renderer(gl), nb_gl_uses_spirv(gl) ? "SPIR-V" : "GLSL");
     SRunner *sr = srunner_create(md_run_precision_suite());
     srunner_set_fork_status(sr, CK_NOFORK);     /* the GL context stays in-process */
     srunner_run_all(sr, CK_NORMAL);

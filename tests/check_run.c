@@ -115,7 +115,6 @@ static struct nb_gl *gl_open(void)
     struct nb_gl *gl = NULL;
     struct nb_error err = { 0 };
     nb_gl_options_default(&opt);
-    opt.quiet = 1;
     ck_assert_msg(nb_gl_create(&gl, &opt, &err) == NB_OK, "%s", err.message);
     return gl;
 }
@@ -132,7 +131,7 @@ static void run_start_gl(struct run *r, const char *name, const struct nb_partic
         gl = r->gl = gl_open();
     ck_assert_msg(nb_backend_create(&r->b, name, gl, &err) == NB_OK, "%s",
                   err.message);
-    ck_assert_msg(nb_sim_init(&r->s, p, par, &r->b) == NB_OK, "%s", r->s.err.message);
+    ck_assert_msg(nb_sim_init(&r->s, p, par, &r->b, &err) == NB_OK, "%s", err.message);
     r->x = calloc(3 * p->n, sizeof *r->x);
     r->v = calloc(3 * p->n, sizeof *r->v);
     ck_assert(r->x && r->v);
@@ -156,17 +155,19 @@ static void run_end(struct run *r)
 
 static void step(struct run *r)
 {
-    ck_assert_msg(nb_sim_step(&r->s) == NB_OK, "t = %.17g: %s", r->s.t,
-                  r->s.err.message);
+    struct nb_error err = { 0 };
+    ck_assert_msg(nb_sim_step(&r->s, &err) == NB_OK, "t = %.17g: %s", r->s.t,
+                  err.message);
 }
 
 /* Steps up to the last block time <= t, then predicts everyone to t. */
 static void advance_to(struct run *r, double t)
 {
+    struct nb_error err = { 0 };
     while (nb_sim_next_time(&r->s) <= t)
         step(r);
-    ck_assert_msg(nb_sim_predict(&r->s, t, r->x, r->v) == NB_OK, "%s",
-                  r->s.err.message);
+    ck_assert_msg(nb_sim_predict(&r->s, t, r->x, r->v, &err) == NB_OK, "%s",
+                  err.message);
 }
 
 static double run_energy(const struct run *r)
@@ -278,7 +279,7 @@ static void kepler_orbits(struct run *r, int orbits, double *period, double *de)
     while (crossings < orbits) {
         step(r);
         ck_assert_msg(r->s.t < 2 * PI * (orbits + 1), "no return of the phase");
-        ck_assert_int_eq(nb_sim_predict(&r->s, r->s.t, r->x, r->v), NB_OK);
+        ck_assert_int_eq(nb_sim_predict(&r->s, r->s.t, r->x, r->v, NULL), NB_OK);
         double y = r->x[4] - r->x[1], vy = r->v[4] - r->v[1], x = r->x[3] - r->x[0];
         if (y_prev < 0.0 && y >= 0.0 && x > 0.0) {
             t_cross = hermite_root(t_prev, y_prev, vy_prev, r->s.t, y, vy);
@@ -468,7 +469,7 @@ START_TEST(test_sync_potential)
     for (int k = 0; k < 50; k++) {
         step(&r);
         ck_assert(r.s.sync_t == r.s.t);
-        ck_assert_int_eq(nb_sim_predict(&r.s, r.s.t, r.x, r.v), NB_OK);
+        ck_assert_int_eq(nb_sim_predict(&r.s, r.s.t, r.x, r.v, NULL), NB_OK);
         ck_assert_int_eq(nb_diag_compute(&r.s, r.s.t, r.x, r.v, -0.25, NB_EPOT_AUTO,
                                          &gaj, &err), NB_OK);
         ck_assert_int_eq(nb_diag_compute(&r.s, r.s.t, r.x, r.v, -0.25, NB_EPOT_DOUBLE,
@@ -498,20 +499,21 @@ START_TEST(test_step_floor)
     p.x[0] = -0.5e-9, p.x[3] = 0.5e-9;
     p.v[1] = -0.5 * sqrt(1e9), p.v[4] = 0.5 * sqrt(1e9);
     ck_assert_int_eq(nb_backend_cpu_create(&b, &err), NB_OK);
-    ck_assert_int_eq(nb_sim_init(&s, &p, &par, &b), NB_ERR_NUMERIC);
-    ck_assert_msg(strstr(s.err.message, "particle 41") &&
-                  strstr(s.err.message, "floor"), "%s", s.err.message);
+    ck_assert_int_eq(nb_sim_init(&s, &p, &par, &b, &err), NB_ERR_NUMERIC);
+    ck_assert_msg(strstr(err.message, "particle 41") &&
+                  strstr(err.message, "floor"), "%s", err.message);
     nb_sim_free(&s);
 
     p.x[0] = -1e-3, p.x[3] = 1e-3;
     p.v[1] = p.v[4] = 0.0;
-    ck_assert_int_eq(nb_sim_init(&s, &p, &par, &b), NB_OK);
+    ck_assert_int_eq(nb_sim_init(&s, &p, &par, &b, &err), NB_OK);
     enum nb_status st = NB_OK;
     for (int k = 0; k < 100000 && st == NB_OK; k++)
-        st = nb_sim_step(&s);
+        st = nb_sim_step(&s, &err);
     ck_assert_int_eq(st, NB_ERR_NUMERIC);
-    ck_assert_msg(strstr(s.err.message, "particle 4"), "%s", s.err.message);
-    ck_assert_int_eq(nb_sim_step(&s), NB_ERR_NUMERIC);      /* sticky */
+    ck_assert_msg(strstr(err.message, "particle 4"), "%s", err.message);
+    ck_assert_int_eq(nb_sim_step(&s, &err), NB_ERR_NUMERIC);      /* sticky */
+    ck_assert_int_eq(nb_sim_predict(&s, s.t, p.x, p.v, &err), NB_ERR_NUMERIC);
     nb_sim_free(&s);
     b.destroy(b.state);
     nb_particles_free(&p);
@@ -529,14 +531,14 @@ START_TEST(test_sim_refusals)
     struct nb_sim_params par = params(0.0, 0.01);
     make_kepler(&p);
     ck_assert_int_eq(nb_backend_cpu_create(&b, &err), NB_OK);
-    ck_assert_int_eq(nb_sim_init(&s, &p, &par, &b), NB_ERR_ARGS);
-    ck_assert(strstr(s.err.message, "eta") != NULL);
+    ck_assert_int_eq(nb_sim_init(&s, &p, &par, &b, &err), NB_ERR_ARGS);
+    ck_assert(strstr(err.message, "eta") != NULL);
     nb_sim_free(&s);
     par = params(0.01, 0.01);
     par.predict = NB_PREDICT_GPU;
-    ck_assert_int_eq(nb_sim_init(&s, &p, &par, &b), NB_ERR_ARGS);
-    ck_assert_msg(strstr(s.err.message, "backend cpu") &&
-                  strstr(s.err.message, "load_state"), "%s", s.err.message);
+    ck_assert_int_eq(nb_sim_init(&s, &p, &par, &b, &err), NB_ERR_ARGS);
+    ck_assert_msg(strstr(err.message, "backend cpu") &&
+                  strstr(err.message, "load_state"), "%s", err.message);
     nb_sim_free(&s);
     b.destroy(b.state);
     nb_particles_free(&p);
@@ -936,7 +938,7 @@ static void require_device_state(const char *name, const struct nb_particles *p)
     ck_assert_msg(b.load_state && b.update_state && b.predict_j,
                   "%s has no device-resident Hermite state", name);
     par.predict = NB_PREDICT_GPU;
-    ck_assert_msg(nb_sim_init(&s, p, &par, &b) == NB_OK, "%s", s.err.message);
+    ck_assert_msg(nb_sim_init(&s, p, &par, &b, &err) == NB_OK, "%s", err.message);
     nb_sim_free(&s);
     b.destroy(b.state);
     nb_gl_destroy(gl);

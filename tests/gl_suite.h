@@ -26,6 +26,8 @@ static int run_gl_suite(const char *name, Suite *suite, struct nb_gl **gl, uint6
         fprintf(stderr, "%s: no GL context: %s\n", name, err.message);
         return 1;
     }
+    fprintf(stderr, "glnbody: renderer %s, %s shaders\n", nb_gl_renderer(*gl),
+            nb_gl_uses_spirv(*gl) ? "SPIR-V" : "GLSL");
     SRunner *sr = srunner_create(suite);
     srunner_set_fork_status(sr, CK_NOFORK);
     srunner_run_all(sr, CK_NORMAL);

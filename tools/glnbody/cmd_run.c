@@ -288,7 +288,7 @@ static enum nb_status write_due(struct nb_sim *s, struct outputs *o,
         double t = (double)o->log_k * c->log_every;
         if (!(t < before && t <= c->t_end))
             break;
-        if ((st = nb_sim_predict(s, t, o->x, o->v)) == NB_OK &&
+        if ((st = nb_sim_predict(s, t, o->x, o->v, err)) == NB_OK &&
             (st = write_row(s, o, t, err)) == NB_OK)
             o->log_k++;
     }
@@ -296,12 +296,10 @@ static enum nb_status write_due(struct nb_sim *s, struct outputs *o,
         double t = (double)o->snap_k * c->snapshot_every;
         if (!(t < before && t <= c->t_end))
             break;
-        if ((st = nb_sim_predict(s, t, o->x, o->v)) == NB_OK &&
+        if ((st = nb_sim_predict(s, t, o->x, o->v, err)) == NB_OK &&
             (st = write_numbered_snapshot(s, o, t, err)) == NB_OK)
             o->snap_k++;
     }
-    if (st != NB_OK && err->status == NB_OK)   /* a prediction failed */
-        *err = s->err;
     o->seconds += nb_clock_seconds() - t0;
     return st;
 }
@@ -369,11 +367,8 @@ static enum nb_status start(struct nb_sim *s, struct outputs *o,
 {
     double t0 = nb_clock_seconds();
 
-    if (nb_sim_predict(s, 0.0, o->x, o->v) != NB_OK) {
-        *err = s->err;
-        return err->status;
-    }
-    if (nb_diag_compute(s, 0.0, o->x, o->v, 0.0, NB_EPOT_DOUBLE, &o->first, err)
+    if (nb_sim_predict(s, 0.0, o->x, o->v, err) != NB_OK ||
+        nb_diag_compute(s, 0.0, o->x, o->v, 0.0, NB_EPOT_DOUBLE, &o->first, err)
         != NB_OK)
         return err->status;
     o->e0 = o->first.etot;
@@ -395,10 +390,8 @@ static enum nb_status integrate(struct nb_sim *s, struct outputs *o,
             return err->status;
         if (next > o->c->t_end)
             break;
-        if (nb_sim_step(s) != NB_OK) {
-            *err = s->err;
+        if (nb_sim_step(s, err) != NB_OK)
             return err->status;
-        }
         snprintf(o->variant, sizeof o->variant, "%s",
                  s->backend->variant(s->backend->state));
         progress(s, o, wall0, 0);
@@ -415,10 +408,8 @@ static enum nb_status finish(struct nb_sim *s, struct outputs *o,
     const struct run_config *c = o->c;
     double t0 = nb_clock_seconds();
 
-    if (nb_sim_predict(s, c->t_end, o->x, o->v) != NB_OK) {
-        *err = s->err;
+    if (nb_sim_predict(s, c->t_end, o->x, o->v, err) != NB_OK)
         return err->status;
-    }
     if (!o->have_last && (o->log.fp ? write_row(s, o, c->t_end, err)
                           : nb_diag_compute(s, c->t_end, o->x, o->v, o->e0,
                                             NB_EPOT_DOUBLE, &o->last, err)) != NB_OK)
@@ -492,8 +483,8 @@ static enum nb_status simulate(const struct run_config *c, struct nb_gl **gl,
     struct nb_diag final = { 0 };
     enum nb_status st = prepare(c, gl, g, b, &p, err);
 
-    if (st == NB_OK && (st = nb_sim_init(s, &p, &c->par, b)) != NB_OK)
-        *err = s->err;
+    if (st == NB_OK)
+        st = nb_sim_init(s, &p, &c->par, b, err);
     nb_particles_free(&p);
     if (st == NB_OK && (st = outputs_open(&o, c, s->p.n, err)) == NB_OK &&
         (st = start(s, &o, err)) == NB_OK &&
