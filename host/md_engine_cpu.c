@@ -38,7 +38,7 @@ static enum nb_status md_cpu_setup(void *state, const struct nb_md_system *sys,
 {
     struct md_cpu_state *s = state;
     size_t n = sys->n;
-    enum nb_status st = nb_md_system_check(sys, err);
+    enum nb_status st = nb_md_system_require(sys, err);
 
     free_copies(s);
     if (st != NB_OK)

@@ -555,12 +555,23 @@ struct nb_md_system {
     int cell_list;          /* 1: cell lists (cutoff required), 0: all pairs */
     size_t n_excluded;      /* bonded pairs left out of the sums ... */
     const uint32_t *excluded;   /* ... as 2 n_excluded particle indices */
+    int checked;            /* 1: nb_md_system_check accepted it as it is
+                               (nb_md_sim_prepare sets it; whoever changes a
+                               field after that clears it): engines and
+                               nb_md_cpu_forces then skip the O(n) check */
 };
 /* Checks sys: types in range, positive finite masses, finite charges,
  * excluded pairs of two distinct particles < n, the potential and the box; a cell list needs a cutoff and at least 3
  * cells of width >= rc along each periodic axis.  NB_ERR_ARGS. */
 enum nb_status nb_md_system_check(const struct nb_md_system *sys,
                                   struct nb_error *err);
+/* nb_md_system_check unless sys->checked: what every engine's setup and
+ * nb_md_cpu_forces call, so that a run checks its system once. */
+enum nb_status nb_md_system_require(const struct nb_md_system *sys,
+                                    struct nb_error *err);
+/* The first particle with a non-finite value in a or b (3n each), or
+ * SIZE_MAX. */
+size_t nb_md_first_nonfinite(size_t n, const double *a, const double *b);
 
 /* Exclusions, seed 004's 'exclude afterwards': every engine (and
  * nb_md_cpu_forces) sums all pairs; nb_md_sim then subtracts the excluded
@@ -634,6 +645,26 @@ enum nb_status nb_md_engine_set_precision(struct nb_md_engine *e, enum nb_precis
 enum nb_status nb_md_engine_cpu_create(struct nb_md_engine *e,
                                        struct nb_error *err);
 
+struct nb_md_sim;
+
+/* An MD integrator: a private state behind four functions, the shape of
+ * struct nb_integrator.  create chooses how the steps run (the host loop
+ * or the engine's device steps: s->device) and evaluates the initial
+ * forces or loads the device; step advances count steps; sync makes x, v,
+ * f, pe, vir current (a device fetch where needed); free takes the state
+ * (NULL too).  All report through err. */
+struct nb_md_integrator {
+    const char *name;
+    enum nb_status (*create)(struct nb_md_sim *s, void **state, struct nb_error *err);
+    enum nb_status (*step)(struct nb_md_sim *s, void *state, uint64_t count,
+                           struct nb_error *err);
+    enum nb_status (*sync)(struct nb_md_sim *s, void *state, struct nb_error *err);
+    void (*free)(void *state);
+};
+
+/* Velocity Verlet (seed 002, Listing 2). */
+extern const struct nb_md_integrator nb_integrator_verlet;
+
 /* One MD run: the state in double on the host, the engine borrowed. */
 struct nb_md_sim {
     struct nb_md_potential pot;
@@ -649,6 +680,8 @@ struct nb_md_sim {
     int device;                 /* 1: the engine integrates on the device */
     uint32_t *excluded;         /* 2 n_excluded particle indices (sys too) */
     struct nb_md_engine *engine;
+    const struct nb_md_integrator *integrator;
+    void *integrator_state;
 };
 
 /* Copies p (types required; masses and charges from p, or from the type
@@ -670,6 +703,18 @@ enum nb_status nb_md_sim_init_excluding(struct nb_md_sim *s, const struct nb_par
                                         double dt, struct nb_md_engine *engine,
                                         size_t n_excluded, const uint32_t *excluded,
                                         struct nb_error *err);
+/* nb_md_sim_init_excluding in two halves, so that a program can check the
+ * system (once: sys.checked) before it creates a GL context and an engine.
+ * prepare copies p (as above), wraps x and checks everything but the
+ * engine; start sets the engine up on the checked system and evaluates the
+ * initial forces.  Call nb_md_sim_free even after a failure. */
+enum nb_status nb_md_sim_prepare(struct nb_md_sim *s, const struct nb_particles *p,
+                                 const struct nb_md_potential *pot,
+                                 const struct nb_md_box *box, int cell_list, double dt,
+                                 size_t n_excluded, const uint32_t *excluded,
+                                 struct nb_error *err);
+enum nb_status nb_md_sim_start(struct nb_md_sim *s, struct nb_md_engine *engine,
+                               struct nb_error *err);
 /* Advances count velocity Verlet steps (on the device where the engine
  * can); NB_ERR_NUMERIC when a force or velocity goes non-finite. */
 enum nb_status nb_md_sim_advance(struct nb_md_sim *s, uint64_t count,

@@ -338,7 +338,7 @@ static enum nb_status md_setup(void *state, const struct nb_md_system *sys,
     struct md_compute *c = state;
     const struct nb_md_types *types = &sys->pot->types;
 
-    if (nb_md_system_check(sys, err) != NB_OK)
+    if (nb_md_system_require(sys, err) != NB_OK)
         return err->status;
     if (sys->n > MD_MAX_PARTICLES)
         return nb_error_set(err, NB_ERR_LIMIT, "compute MD: %zu particles exceed the "

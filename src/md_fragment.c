@@ -263,7 +263,7 @@ static enum nb_status md_setup(void *state, const struct nb_md_system *sys,
                             "cell lists; use --backend compute or --cells-list off");
     /* The texture limit first: a refused size is never read. */
     if (stream_rows(sys->n, &m->rows, err) != NB_OK ||
-        nb_md_system_check(sys, err) != NB_OK)
+        nb_md_system_require(sys, err) != NB_OK)
         return err->status;
     if (md_setup_system(m, sys, err) != NB_OK) {
         release_system(m);

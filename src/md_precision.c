@@ -224,7 +224,7 @@ void nb_md_prec_finish(enum nb_precision mode, const void *raw, size_t n, const 
 enum nb_status nb_md_prec_check(const struct nb_md_system *sys, enum nb_precision mode,
                                 struct nb_error *err)
 {
-    if (nb_md_system_check(sys, err) != NB_OK)
+    if (nb_md_system_require(sys, err) != NB_OK)
         return err->status;
     if (mode == NB_PRECISION_A || mode >= NB_PRECISION_COUNT)
         return nb_error_set(err, NB_ERR_ARGS, "MD precision kernel: mode %s is the "

@@ -329,19 +329,6 @@ static int choose_cell_list(const struct md_config *c, const struct nb_md_box *b
     return 1;
 }
 
-/* The system as nb_md_sim_init will see it, checked before any GL work so
- * that a bad box or cutoff is the only message. */
-static enum nb_status check_system(const struct md_config *c, const struct nb_particles *p,
-                                   const struct nb_md_box *box, struct nb_error *err)
-{
-    struct nb_md_system sys = { .n = p->n, .type = p->type, .m = p->m, .q = p->q,
-                                .pot = &c->pot, .box = box,
-                                .cell_list = choose_cell_list(c, box) };
-    if (!p->type)
-        return nb_error_set(err, NB_ERR_PARSE, "molecular dynamics needs particle types");
-    return nb_md_system_check(&sys, err);
-}
-
 /* The particle index of each id, for --exclude: (id, index) sorted by id. */
 struct id_index { int64_t id; uint32_t index; };
 
@@ -624,14 +611,16 @@ static enum nb_status simulate(struct md_config *c, const struct nb_gl_cli *g,
         (c->exclude && read_exclusions(c->exclude, &p, &excluded, &n_excluded, err) != NB_OK))
         goto done;
     apply_box_options(c, &box);
-    if (check_system(c, &p, &box, err) != NB_OK ||
+    /* The system is checked here, once, before any GL work, so that a bad
+     * box or cutoff is the only message; the engine trusts it. */
+    if (nb_md_sim_prepare(s, &p, &c->pot, &box, choose_cell_list(c, &box), c->dt,
+                          n_excluded, excluded, err) != NB_OK ||
         (strcmp(c->backend, "cpu") != 0 && nb_gl_cli_create(g, gl, err) != NB_OK))
         goto done;
     if (nb_md_engine_create(e, c->backend, *gl, err) != NB_OK ||
         (c->have_precision &&
          nb_md_engine_set_precision(e, c->precision, err) != NB_OK) ||
-        nb_md_sim_init_excluding(s, &p, &c->pot, &box, choose_cell_list(c, &box), c->dt,
-                                 e, n_excluded, excluded, err) != NB_OK ||
+        nb_md_sim_start(s, e, err) != NB_OK ||
         outputs_open(&o, c, err) != NB_OK)
         goto done;
     if (write_due(&o, c, s, &p, err) != NB_OK)
