@@ -21,7 +21,8 @@ GL_SRC   := src/context.c src/shader.c src/programs.c src/gpu_timer.c src/stagin
             src/md_compute.c src/md_fragment.c src/md_triangular.c src/md_precision.c \
             src/md_params.c src/fragment_precision.c
 CLI_SRC  := $(addprefix tools/glnbody/,main.c options.c measure.c cmd_forces.c cmd_bench.c \
-            cmd_compare.c cmd_shaders.c cmd_run.c cmd_precision.c cmd_md.c cmd_newton3.c)
+            cmd_compare.c cmd_shaders.c cmd_run.c cmd_precision.c cmd_md.c md_options.c \
+            md_outputs.c cmd_newton3.c)
 GLSL     := $(wildcard glsl/*.glsl glsl/*.frag glsl/*.vert glsl/*.comp glsl/*.h)
 TESTS    := tests/check_host tests/check_gpu tests/check_cli tests/check_run \
             tests/check_precision tests/check_md tests/check_md_io tests/check_md_gpu \
@@ -49,7 +50,7 @@ host/%.o: host/%.c $(HOST_H)
 src/%.o: src/%.c $(HOST_H) $(GL_H)
 	$(CC) $(CFLAGS) -Ihost -Isrc -Iglsl $$(pkg-config --cflags $(PKGS)) -c -o $@ $<
 
-tools/glnbody/%.o: tools/glnbody/%.c tools/glnbody/cli.h $(HOST_H) $(GL_H)
+tools/glnbody/%.o: tools/glnbody/%.c $(wildcard tools/glnbody/*.h) $(HOST_H) $(GL_H)
 	$(CC) $(CFLAGS) -Ihost -Isrc -Iglsl $$(pkg-config --cflags $(PKGS)) -c -o $@ $<
 
 libglnbody.a: $(LIB_OBJ)

@@ -118,6 +118,7 @@ enum nb_status nb_md_engine_cpu_create(struct nb_md_engine *e,
     if (!s)
         return NB_ERR_NOMEM;
     e->name = "cpu";
+    e->caps = NB_MD_ENGINE_CELL_LISTS;
     e->state = s;
     e->setup = md_cpu_setup;
     e->forces = md_cpu_forces;

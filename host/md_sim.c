@@ -95,15 +95,6 @@ static enum nb_status check_engine(const struct nb_md_engine *e,
     return NB_OK;
 }
 
-enum nb_status nb_md_sim_init(struct nb_md_sim *s, const struct nb_particles *p,
-                              const struct nb_md_potential *pot,
-                              const struct nb_md_box *box, int cell_list,
-                              double dt, struct nb_md_engine *engine,
-                              struct nb_error *err)
-{
-    return nb_md_sim_init_excluding(s, p, pot, box, cell_list, dt, engine, 0, NULL, err);
-}
-
 /* The excluded pairs, owned by s, into s->sys. */
 static enum nb_status copy_excluded(struct nb_md_sim *s, size_t count,
                                     const uint32_t *pairs, struct nb_error *err)
@@ -117,18 +108,6 @@ static enum nb_status copy_excluded(struct nb_md_sim *s, size_t count,
     s->sys.n_excluded = count;
     s->sys.excluded = s->excluded;
     return NB_OK;
-}
-
-enum nb_status nb_md_sim_init_excluding(struct nb_md_sim *s, const struct nb_particles *p,
-                                        const struct nb_md_potential *pot,
-                                        const struct nb_md_box *box, int cell_list,
-                                        double dt, struct nb_md_engine *engine,
-                                        size_t n_excluded, const uint32_t *excluded,
-                                        struct nb_error *err)
-{
-    enum nb_status st = nb_md_sim_prepare(s, p, pot, box, cell_list, dt, n_excluded,
-                                          excluded, err);
-    return st == NB_OK ? nb_md_sim_start(s, engine, err) : st;
 }
 
 enum nb_status nb_md_sim_prepare(struct nb_md_sim *s, const struct nb_particles *p,
@@ -157,14 +136,18 @@ enum nb_status nb_md_sim_prepare(struct nb_md_sim *s, const struct nb_particles 
 }
 
 enum nb_status nb_md_sim_start(struct nb_md_sim *s, struct nb_md_engine *engine,
-                               struct nb_error *err)
+                               int cell_list, struct nb_error *err)
 {
     enum nb_status st;
 
-    if (!s->sys.checked)
-        return nb_error_set(err, NB_ERR_ARGS, "an MD run starts after a "
-                            "successful nb_md_sim_prepare");
     s->engine = engine;
+    if (!s->sys.checked)
+        return nb_error_set(err, NB_ERR_ARGS, "an MD run starts after a successful "
+                            "nb_md_sim_prepare");
+    if (cell_list && !s->sys.cell_list)
+        return nb_error_set(err, NB_ERR_ARGS, "MD: cell lists were not checked for "
+                            "this system (prepared without them)");
+    s->sys.cell_list = cell_list;   /* dropping them drops only requirements */
     st = check_engine(engine, err);
     if (st == NB_OK)
         st = engine->setup(engine->state, &s->sys, err);
@@ -175,7 +158,28 @@ enum nb_status nb_md_sim_start(struct nb_md_sim *s, struct nb_md_engine *engine,
     return st;
 }
 
-/* A sim whose prepare or start failed has no integrator to ask. */
+enum nb_status nb_md_sim_init(struct nb_md_sim *s, const struct nb_particles *p,
+                              const struct nb_md_potential *pot,
+                              const struct nb_md_box *box, int cell_list,
+                              double dt, struct nb_md_engine *engine,
+                              struct nb_error *err)
+{
+    return nb_md_sim_init_excluding(s, p, pot, box, cell_list, dt, engine, 0, NULL, err);
+}
+
+enum nb_status nb_md_sim_init_excluding(struct nb_md_sim *s, const struct nb_particles *p,
+                                        const struct nb_md_potential *pot,
+                                        const struct nb_md_box *box, int cell_list,
+                                        double dt, struct nb_md_engine *engine,
+                                        size_t n_excluded, const uint32_t *excluded,
+                                        struct nb_error *err)
+{
+    enum nb_status st = nb_md_sim_prepare(s, p, pot, box, cell_list, dt, n_excluded,
+                                          excluded, err);
+    return st == NB_OK ? nb_md_sim_start(s, engine, cell_list, err) : st;
+}
+
+/* A sim whose init failed has no integrator to ask. */
 static enum nb_status not_started(const struct nb_md_sim *s, struct nb_error *err)
 {
     return nb_error_set(err, NB_ERR_ARGS, "MD step %llu: the run did not start "

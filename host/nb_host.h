@@ -202,11 +202,21 @@ enum nb_precision {
     NB_PRECISION_COUNT
 };
 
+/* What a force backend can do that its vtable's optional (NULL) entries
+ * do not tell: bits of struct nb_force_backend.caps. */
+enum nb_backend_caps {
+    NB_BACKEND_DOUBLE = 1u << 0,    /* GA results summed in double (the CPU
+                                       reference): worth printing with %.17g */
+    NB_BACKEND_GAJ_MODES = 1u << 1  /* set_precision reaches the GAJ kernel
+                                       too: block steps in modes B..H */
+};
+
 /* One force engine: cpu (src-free, always there), compute or fragment.
  * Usage: set_variant (optional), set_particles, compute, read. */
 struct nb_force_backend {
     const char *name;                   /* "cpu", "compute", "fragment" */
     void *state;                        /* owned by the backend */
+    unsigned caps;                      /* enum nb_backend_caps bits */
     /* Chooses a variant by name ("auto" lets the backend decide for the
      * next particle count); NB_ERR_ARGS for an unknown name. */
     enum nb_status (*set_variant)(void *state, const char *variant,
@@ -606,10 +616,17 @@ struct nb_md_timings {
     uint64_t evaluations;   /* force evaluations */
 };
 
+/* What an MD engine can do beyond its vtable: bits of nb_md_engine.caps. */
+enum nb_md_engine_caps {
+    NB_MD_ENGINE_CELL_LISTS = 1u << 0   /* sums through cell lists
+                                           (nb_md_system.cell_list) */
+};
+
 /* A force engine for MD: cpu, compute or fragment. */
 struct nb_md_engine {
     const char *name;
     void *state;
+    unsigned caps;          /* enum nb_md_engine_caps bits */
     /* Takes the system (copied: the caller may free its arrays). */
     enum nb_status (*setup)(void *state, const struct nb_md_system *sys,
                             struct nb_error *err);
@@ -705,16 +722,19 @@ enum nb_status nb_md_sim_init_excluding(struct nb_md_sim *s, const struct nb_par
                                         struct nb_error *err);
 /* nb_md_sim_init_excluding in two halves, so that a program can check the
  * system (once: sys.checked) before it creates a GL context and an engine.
- * prepare copies p (as above), wraps x and checks everything but the
- * engine; start sets the engine up on the checked system and evaluates the
- * initial forces.  Call nb_md_sim_free even after a failure. */
+ * prepare copies p, wraps x and checks everything but the engine, with
+ * cell lists as cell_list says; start sets the engine up on that system
+ * and evaluates the initial forces.  start's cell_list is prepare's, or 0
+ * to drop the cell lists prepared (for an engine without them: caps);
+ * NB_ERR_ARGS for 1 after 0 or an unprepared sim.  Call nb_md_sim_free
+ * even after a failure. */
 enum nb_status nb_md_sim_prepare(struct nb_md_sim *s, const struct nb_particles *p,
                                  const struct nb_md_potential *pot,
                                  const struct nb_md_box *box, int cell_list, double dt,
                                  size_t n_excluded, const uint32_t *excluded,
                                  struct nb_error *err);
 enum nb_status nb_md_sim_start(struct nb_md_sim *s, struct nb_md_engine *engine,
-                               struct nb_error *err);
+                               int cell_list, struct nb_error *err);
 /* Advances count velocity Verlet steps (on the device where the engine
  * can); NB_ERR_NUMERIC when a force or velocity goes non-finite. */
 enum nb_status nb_md_sim_advance(struct nb_md_sim *s, uint64_t count,

@@ -782,6 +782,7 @@ enum nb_status nb_md_engine_compute_create(struct nb_md_engine *e, struct nb_gl 
         glGenQueries(CLOCK_RING, c->clock.query);
     memset(e, 0, sizeof *e);
     e->name = "compute";
+    e->caps = NB_MD_ENGINE_CELL_LISTS;
     e->state = c;
     e->setup = md_setup;
     e->forces = md_forces;

@@ -429,6 +429,7 @@ enum nb_status nb_md_engine_fragment_create(struct nb_md_engine *e, struct nb_gl
     nb_gpu_timer_init(&m->timer, gl);
     *e = (struct nb_md_engine){
         .name = "fragment", .state = m, .setup = md_setup, .forces = md_forces,
+        .caps = 0,      /* no cell lists */
         .load = NULL, .steps = NULL, .fetch = NULL, .timings = md_timings,
         .renderer = md_renderer, .destroy = md_destroy };
     return NB_OK;

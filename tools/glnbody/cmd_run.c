@@ -40,8 +40,9 @@ struct run_config {
     uint64_t seed;
     double t_end;
     struct nb_sim_params par;
-    const char *backend, *variant;
-    enum nb_precision precision;    /* of the GAJ kernel (compute backend) */
+    const struct nb_engine_choice *backend;
+    const char *variant;
+    enum nb_precision precision;    /* of the GAJ kernel (NB_BACKEND_GAJ_MODES) */
     const char *energy_log, *snapshot_dir, *output;
     double log_every, snapshot_every;   /* 0: none */
 };
@@ -116,20 +117,18 @@ static enum nb_status check_run(const struct run_args *a, struct run_config *c,
         return nb_error_set(err, NB_ERR_ARGS, "--t-end: %s is above %g (block "
                             "times are exact binary fractions only up to there)",
                             a->t_end, NB_T_MAX);
-    c->backend = a->backend ? a->backend : "compute";
     c->variant = a->variant ? a->variant : "auto";
-    if (nb_backend_name_check(c->backend, err) != NB_OK ||
+    if (nb_engine_choice_parse(a->backend ? a->backend : "compute", &c->backend,
+                               err) != NB_OK ||
         nb_gl_cli_validate(&a->gl, err) != NB_OK)
         return err->status;
-    if (c->par.predict == NB_PREDICT_GPU && strcmp(c->backend, "cpu") == 0)
-        return nb_error_set(err, NB_ERR_ARGS, "--predict gpu: backend cpu keeps "
-                            "no Hermite state on the device (no load_state); use "
-                            "--predict host");
+    /* --predict gpu on a backend without device state: nb_sim_init refuses. */
     return NB_OK;
 }
 
 /* --precision: how the GAJ kernel sums its pair terms (seed 004 Table 1
- * and H); B..H only on the compute backend, G only with host prediction. */
+ * and H); B..H only where the backend has them (checked once it is open:
+ * gaj_precision), G only with host prediction. */
 static enum nb_status check_precision(const struct run_args *a, struct run_config *c,
                                       struct nb_error *err)
 {
@@ -138,10 +137,6 @@ static enum nb_status check_precision(const struct run_args *a, struct run_confi
         return NB_OK;
     if (nb_precision_parse("--precision", a->precision, &c->precision, err) != NB_OK)
         return err->status;
-    if (c->precision != NB_PRECISION_A && strcmp(c->backend, "compute") != 0)
-        return nb_error_set(err, NB_ERR_ARGS, "--precision %s: backend %s sums the "
-                            "GAJ kernel in one way only (A); modes B..H need --backend "
-                            "compute", nb_precision_name(c->precision), c->backend);
     if (c->precision == NB_PRECISION_G && c->par.predict == NB_PREDICT_GPU)
         return nb_error_set(err, NB_ERR_ARGS, "--precision G needs --predict host: "
                             "the device-resident state predicts the j-particles in "
@@ -452,6 +447,18 @@ static void print_summary(FILE *fp, const struct run_config *c,
             st->t_host, st->t_force, st->t_comm, o->seconds, wall);
 }
 
+/* Modes B..H of the GAJ kernel need a backend whose set_precision reaches
+ * it; a command-line refusal (exit 2) before anything runs. */
+static enum nb_status gaj_modes_check(const struct nb_force_backend *b,
+                                      enum nb_precision mode, struct nb_error *err)
+{
+    if (mode == NB_PRECISION_A || (b->caps & NB_BACKEND_GAJ_MODES))
+        return NB_OK;
+    return nb_error_set(err, NB_ERR_ARGS, "--precision %s: backend %s sums the GAJ "
+                        "kernel in one way only (A); modes B..H need --backend compute",
+                        nb_precision_name(mode), b->name);
+}
+
 /* Reads the initial conditions (a bad file is reported before any GL
  * work), opens the backend, makes the Plummer sphere with it (its Henon
  * scaling is an O(n^2) potential energy: nb_potential_energy), and sets
@@ -462,7 +469,8 @@ static enum nb_status prepare(const struct run_config *c, struct nb_gl **gl,
 {
     if (c->input && nb_snapshot_read(c->input, p, err) != NB_OK)
         return err->status;
-    if (nb_backend_open(b, c->backend, g, gl, err) != NB_OK)
+    if (nb_backend_open(b, c->backend, g, gl, err) != NB_OK ||
+        gaj_modes_check(b, c->precision, err) != NB_OK)
         return err->status;
     if (!c->input && nb_plummer(p, c->n, c->seed, b, err) != NB_OK)
         return err->status;
