@@ -28,7 +28,8 @@ TESTS    := tests/check_host tests/check_gpu tests/check_cli tests/check_run \
             tests/check_precision tests/check_md tests/check_md_io tests/check_md_gpu \
             tests/check_md_fragment tests/check_md_cli tests/check_triangular \
             tests/check_md_precision tests/check_md_cell_precision tests/check_gaj_precision \
-            tests/check_fragment_precision tests/check_md_run_precision
+            tests/check_fragment_precision tests/check_md_run_precision tests/check_run_cli \
+            tests/check_run_gpu
 
 LIB_OBJ  := $(HOST_SRC:.c=.o) $(GL_SRC:.c=.o)
 CLI_OBJ  := $(CLI_SRC:.c=.o)

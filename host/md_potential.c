@@ -698,12 +698,6 @@ static enum nb_status check_excluded(const struct nb_md_system *sys, struct nb_e
     return NB_OK;
 }
 
-enum nb_status nb_md_system_require(const struct nb_md_system *sys,
-                                    struct nb_error *err)
-{
-    return sys->checked ? NB_OK : nb_md_system_check(sys, err);
-}
-
 enum nb_status nb_md_system_check(const struct nb_md_system *sys,
                                   struct nb_error *err)
 {

@@ -353,8 +353,8 @@ START_TEST(cli_refuses_other_engines)
 {
     static const char *const backends[] = { "cpu", "fragment" };
     const char *dir = test_dir(backends[_i]);
-    const char *args[] = { "md", "--ic", "fcc", "--cells", "2", "--steps", "2",
-                           "--backend", backends[_i], "--precision", "H", "--thermo",
+    const char *args[] = { "md", "--ic", "fcc", "--cells", "2", "--cutoff", "1.5", "--steps",
+                           "2", "--backend", backends[_i], "--precision", "H", "--thermo",
                            "thermo.csv", NULL };
     struct cli_run r;
     cli_run_in(&r, dir, NULL, args);
