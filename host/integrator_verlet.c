@@ -1,5 +1,6 @@
-/* integrator_verlet.c - velocity Verlet (seed 002, Listing 2) for an MD run,
- * behind struct nb_md_integrator as Hermite is behind struct nb_integrator.
+/* integrator_verlet.c - velocity Verlet (Swope, Andersen, Berens and Wilson
+ * 1982) for an MD run, behind struct nb_md_integrator as Hermite is behind
+ * struct nb_integrator.
  *
  * Where the engine only evaluates forces (the CPU), the host integrates:
  *   v += dt/2 f/m;  x += dt v;  wrap;  f = F(x);  v += dt/2 f/m

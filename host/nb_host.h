@@ -679,7 +679,7 @@ struct nb_md_integrator {
     void (*free)(void *state);
 };
 
-/* Velocity Verlet (seed 002, Listing 2). */
+/* Velocity Verlet (Swope, Andersen, Berens and Wilson 1982). */
 extern const struct nb_md_integrator nb_integrator_verlet;
 
 /* One MD run: the state in double on the host, the engine borrowed. */
