@@ -13,7 +13,7 @@ MD_SRC   := host/md_engine.c host/md_potential.c host/md_force_cpu.c host/md_eng
 MD_IO_SRC := host/md_ic.c host/md_files.c host/md_exclusions.c
 HOST_SRC := host/accuracy.c host/error.c host/text_reader.c host/particles.c host/rng.c host/snapshot.c \
             host/outfile.c host/force_cpu.c host/backend_cpu.c host/timing.c \
-            host/plummer.c host/potential.c host/sim.c host/integrator_hermite4.c host/diagnostics.c \
+            host/plummer.c host/potential.c host/sim.c host/integrator_hermite4.c host/integrator_verlet.c host/diagnostics.c \
             $(MD_SRC) $(MD_IO_SRC)
 GL_SRC   := src/context.c src/shader.c src/programs.c src/gpu_timer.c src/staging.c src/gaj_compute.c \
             src/gaj_precision.c \
@@ -21,7 +21,8 @@ GL_SRC   := src/context.c src/shader.c src/programs.c src/gpu_timer.c src/stagin
             src/md_compute.c src/md_compute_force.c src/md_clock.c src/md_cells.c src/md_fragment.c src/md_triangular.c src/md_precision.c \
             src/md_params.c src/fragment_precision.c src/precision.c
 CLI_SRC  := $(addprefix tools/glnbody/,main.c options.c measure.c cmd_forces.c cmd_bench.c \
-            cmd_compare.c cmd_shaders.c cmd_run.c cmd_precision.c cmd_md.c cmd_newton3.c)
+            cmd_compare.c cmd_shaders.c cmd_run.c cmd_precision.c cmd_md.c md_options.c \
+            md_outputs.c cmd_newton3.c)
 GLSL     := $(wildcard glsl/*.glsl glsl/*.frag glsl/*.vert glsl/*.comp glsl/*.h)
 TESTS    := tests/check_host tests/check_gpu tests/check_cli_forces tests/check_cli_errors \
             tests/check_cli_help tests/check_cli_bench tests/check_cli_shaders tests/check_run \
@@ -30,7 +31,7 @@ TESTS    := tests/check_host tests/check_gpu tests/check_cli_forces tests/check_
             tests/check_md_fragment tests/check_md_cli tests/check_triangular \
             tests/check_md_precision tests/check_md_cell_precision tests/check_gaj_precision \
             tests/check_fragment_precision tests/check_md_run_precision tests/check_text \
-            tests/check_snapshot tests/check_md_ic
+            tests/check_snapshot tests/check_md_ic tests/check_run_cli tests/check_run_gpu
 
 LIB_OBJ  := $(HOST_SRC:.c=.o) $(GL_SRC:.c=.o)
 CLI_OBJ  := $(CLI_SRC:.c=.o)
@@ -52,7 +53,7 @@ host/%.o: host/%.c $(HOST_H)
 src/%.o: src/%.c $(HOST_H) $(GL_H)
 	$(CC) $(CFLAGS) -Ihost -Isrc -Iglsl $$(pkg-config --cflags $(PKGS)) -c -o $@ $<
 
-tools/glnbody/%.o: tools/glnbody/%.c tools/glnbody/cli.h $(HOST_H) $(GL_H)
+tools/glnbody/%.o: tools/glnbody/%.c $(wildcard tools/glnbody/*.h) $(HOST_H) $(GL_H)
 	$(CC) $(CFLAGS) -Ihost -Isrc -Iglsl $$(pkg-config --cflags $(PKGS)) -c -o $@ $<
 
 libglnbody.a: $(LIB_OBJ)

@@ -230,6 +230,7 @@ enum nb_status nb_backend_cpu_create(struct nb_force_backend *b,
     if (!s)
         return NB_ERR_NOMEM;
     b->name = "cpu";
+    b->caps = NB_BACKEND_DOUBLE;
     b->state = s;
     b->set_variant = cpu_set_variant;
     b->set_particles = cpu_set_particles;

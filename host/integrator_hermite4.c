@@ -164,10 +164,10 @@ static double first_step(double crit, double dt_max)
     return ldexp(1.0, e - 1);
 }
 
-static enum nb_status step_too_small(struct nb_sim *s, size_t i, double crit,
-                                     double t)
+static enum nb_status step_too_small(const struct nb_sim *s, size_t i, double crit,
+                                     double t, struct nb_error *err)
 {
-    return nb_error_set(&s->err, NB_ERR_NUMERIC, "particle %lld (index %zu) "
+    return nb_error_set(err, NB_ERR_NUMERIC, "particle %lld (index %zu) "
                         "at t = %.17g: the time-step criterion %.3g is below "
                         "the floor 2^-40 (a close encounter? raise "
                         "--softening)", (long long)s->p.id[i], i, t, crit);
@@ -187,14 +187,14 @@ static size_t smallest_criterion(const struct hermite4 *h)
 /* Shared steps (shared_dt): the block is everyone, and everyone gets the
  * step the smallest criterion allows. */
 static enum nb_status shared_steps(struct nb_sim *s, struct hermite4 *h,
-                                   double t1)
+                                   double t1, struct nb_error *err)
 {
     size_t worst = smallest_criterion(h);
     double dt = next_step(s->dt[h->active[worst]], h->crit[worst], t1,
                           s->par.dt_max);
 
     if (dt < NB_DT_FLOOR)
-        return step_too_small(s, h->active[worst], h->crit[worst], t1);
+        return step_too_small(s, h->active[worst], h->crit[worst], t1, err);
     for (size_t k = 0; k < h->n_active; k++)
         s->dt[h->active[k]] = dt;
     s->t_next = t1 + dt;
@@ -246,7 +246,7 @@ static void hermite_predict(const struct nb_sim *s, const void *state, double t,
  * the backend's own prediction (the block was predicted on the host for
  * the corrector by collect_block). */
 static enum nb_status feed_j(struct nb_sim *s, struct hermite4 *h, double t1,
-                             struct split *sp)
+                             struct split *sp, struct nb_error *err)
 {
     struct nb_force_backend *b = s->backend;
     enum nb_status st;
@@ -254,13 +254,13 @@ static enum nb_status feed_j(struct nb_sim *s, struct hermite4 *h, double t1,
 
     if (s->par.predict == NB_PREDICT_GPU) {      /* block: in collect_block */
         t0 = nb_clock_seconds();
-        st = b->predict_j(b->state, t1, &s->err);
+        st = b->predict_j(b->state, t1, err);
     } else {
         #pragma omp parallel for schedule(static) if (s->p.n > ALL_N_PARALLEL_MIN)
         for (size_t i = 0; i < s->p.n; i++)
             predict_one(s, h, i, t1, h->xp, h->vp);
         t0 = nb_clock_seconds();
-        st = b->set_j(b->state, s->p.n, h->xp, h->vp, s->p.m, &s->err);
+        st = b->set_j(b->state, s->p.n, h->xp, h->vp, s->p.m, err);
     }
     sp->wall += nb_clock_seconds() - t0;
     return st;
@@ -269,15 +269,15 @@ static enum nb_status feed_j(struct nb_sim *s, struct hermite4 *h, double t1,
 /* GAJ of the block into ba, bj, bpot.  The device time is asked for after
  * the read-back, which has waited for the work already. */
 static enum nb_status evaluate(struct nb_sim *s, struct hermite4 *h,
-                               struct split *sp)
+                               struct split *sp, struct nb_error *err)
 {
     struct nb_force_backend *b = s->backend;
     double t0 = nb_clock_seconds();
     enum nb_status st = b->compute_gaj(b->state, s->par.eps, h->n_active,
-                                       h->active, &s->err);
+                                       h->active, err);
 
     if (st == NB_OK)
-        st = b->read_gaj(b->state, h->ba, h->bj, h->bpot, &s->err);
+        st = b->read_gaj(b->state, h->ba, h->bj, h->bpot, err);
     if (st == NB_OK)
         sp->device += b->last_seconds(b->state);
     sp->wall += nb_clock_seconds() - t0;
@@ -287,7 +287,7 @@ static enum nb_status evaluate(struct nb_sim *s, struct hermite4 *h,
 /* The corrected block (bx, bv, bt, gathered by correct_one) into the
  * backend's own state (--predict gpu). */
 static enum nb_status push_block(struct nb_sim *s, struct hermite4 *h,
-                                 struct split *sp)
+                                 struct split *sp, struct nb_error *err)
 {
     struct nb_force_backend *b = s->backend;
     double t0;
@@ -295,16 +295,17 @@ static enum nb_status push_block(struct nb_sim *s, struct hermite4 *h,
 
     t0 = nb_clock_seconds();
     st = b->update_state(b->state, h->n_active, h->active, h->bx, h->bv, h->ba,
-                         h->bj, h->bt, &s->err);
+                         h->bj, h->bt, err);
     sp->wall += nb_clock_seconds() - t0;
     return st;
 }
 
 /* ---- correction -------------------------------------------------------- */
 
-static enum nb_status not_finite(struct nb_sim *s, size_t i, double t)
+static enum nb_status not_finite(const struct nb_sim *s, size_t i, double t,
+                                 struct nb_error *err)
 {
-    return nb_error_set(&s->err, NB_ERR_NUMERIC, "particle %lld (index %zu) "
+    return nb_error_set(err, NB_ERR_NUMERIC, "particle %lld (index %zu) "
                         "at t = %.17g: non-finite position, velocity or force "
                         "(two particles at one place with softening 0?)",
                         (long long)s->p.id[i], i, t);
@@ -410,7 +411,7 @@ static double collect_block(const struct nb_sim *s, struct hermite4 *h, double t
  * so s->t_next needs no scan of all n.  The first failure in block order
  * is reported, as a serial loop would. */
 static enum nb_status correct_block(struct nb_sim *s, struct hermite4 *h,
-                                    double t1, double rest)
+                                    double t1, double rest, struct nb_error *err)
 {
     size_t na = h->n_active, bad = na, small = na;
     int own = !s->par.shared_dt;
@@ -433,13 +434,13 @@ static enum nb_status correct_block(struct nb_sim *s, struct hermite4 *h,
         }
     }
     if (bad < na && bad <= small)
-        return not_finite(s, h->active[bad], t1);
+        return not_finite(s, h->active[bad], t1, err);
     if (small < na)
-        return step_too_small(s, h->active[small], h->crit[small], t1);
+        return step_too_small(s, h->active[small], h->crit[small], t1, err);
     if (na == s->p.n)                       /* block order = index order */
         sync_potential(s, h, t1);
     if (!own)
-        return shared_steps(s, h, t1);
+        return shared_steps(s, h, t1, err);
     s->t_next = next;
     return NB_OK;
 }
@@ -451,20 +452,20 @@ static void add_split(struct nb_sim *s, double wall0, const struct split *sp)
     s->stats.t_comm += sp->wall - sp->device;
 }
 
-static enum nb_status hermite_step(struct nb_sim *s, void *state)
+static enum nb_status hermite_step(struct nb_sim *s, void *state, struct nb_error *err)
 {
     struct hermite4 *h = state;
     struct split sp = {0.0, 0.0};
     double wall0 = nb_clock_seconds(), t1 = s->t_next;
     double rest = collect_block(s, h, t1, s->par.predict == NB_PREDICT_GPU);
-    enum nb_status st = feed_j(s, h, t1, &sp);
+    enum nb_status st = feed_j(s, h, t1, &sp, err);
 
     if (st == NB_OK)
-        st = evaluate(s, h, &sp);
+        st = evaluate(s, h, &sp, err);
     if (st == NB_OK)
-        st = correct_block(s, h, t1, rest);
+        st = correct_block(s, h, t1, rest, err);
     if (st == NB_OK && s->par.predict == NB_PREDICT_GPU)
-        st = push_block(s, h, &sp);
+        st = push_block(s, h, &sp, err);
     if (st == NB_OK) {
         s->t = t1;
         s->stats.block_steps++;
@@ -478,7 +479,7 @@ static enum nb_status hermite_step(struct nb_sim *s, void *state)
 
 /* Forces on everyone at t = 0 from the exact initial state, and eq. 2. */
 static enum nb_status initial_forces(struct nb_sim *s, struct hermite4 *h,
-                                     struct split *sp)
+                                     struct split *sp, struct nb_error *err)
 {
     size_t n = s->p.n;
     double t0 = nb_clock_seconds();
@@ -489,10 +490,10 @@ static enum nb_status initial_forces(struct nb_sim *s, struct hermite4 *h,
     for (size_t i = 0; i < n; i++)
         h->active[i] = (uint32_t)i;
     st = s->backend->set_j(s->backend->state, n, s->p.x, s->p.v, s->p.m,
-                           &s->err);
+                           err);
     sp->wall += nb_clock_seconds() - t0;
     if (st == NB_OK)
-        st = evaluate(s, h, sp);
+        st = evaluate(s, h, sp, err);
     if (st != NB_OK)
         return st;
     memcpy(h->a, h->ba, 3 * n * sizeof(double));
@@ -505,7 +506,8 @@ static enum nb_status initial_forces(struct nb_sim *s, struct hermite4 *h,
 }
 
 /* First steps: each its own, or everyone the smallest (shared_dt). */
-static enum nb_status first_steps(struct nb_sim *s, struct hermite4 *h)
+static enum nb_status first_steps(struct nb_sim *s, struct hermite4 *h,
+                                  struct nb_error *err)
 {
     size_t worst = smallest_criterion(h);
 
@@ -515,11 +517,11 @@ static enum nb_status first_steps(struct nb_sim *s, struct hermite4 *h)
 
         if (!isfinite(h->a[3 * i]) || !isfinite(h->a[3 * i + 1]) ||
             !isfinite(h->a[3 * i + 2]))
-            return not_finite(s, i, 0.0);
+            return not_finite(s, i, 0.0, err);
         s->t0[i] = 0.0;
         s->dt[i] = first_step(crit, s->par.dt_max);
         if (s->dt[i] < NB_DT_FLOOR)
-            return step_too_small(s, s->par.shared_dt ? worst : i, crit, 0.0);
+            return step_too_small(s, s->par.shared_dt ? worst : i, crit, 0.0, err);
         if (s->dt[i] < s->t_next)
             s->t_next = s->dt[i];
     }
@@ -528,32 +530,33 @@ static enum nb_status first_steps(struct nb_sim *s, struct hermite4 *h)
 
 /* The backend's own copy of the state (--predict gpu). */
 static enum nb_status load_state(struct nb_sim *s, struct hermite4 *h,
-                                 struct split *sp)
+                                 struct split *sp, struct nb_error *err)
 {
     double t0 = nb_clock_seconds();
     enum nb_status st = s->backend->load_state(
         s->backend->state, s->p.n, s->p.x, s->p.v, h->a, h->jerk, s->t0,
-        s->p.m, &s->err);
+        s->p.m, err);
 
     sp->wall += nb_clock_seconds() - t0;
     return st;
 }
 
-static enum nb_status hermite_create(struct nb_sim *s, void **state)
+static enum nb_status hermite_create(struct nb_sim *s, void **state,
+                                     struct nb_error *err)
 {
     struct split sp = {0.0, 0.0};
     double wall0 = nb_clock_seconds();
-    struct hermite4 *h = hermite_alloc(s->p.n, &s->err);
+    struct hermite4 *h = hermite_alloc(s->p.n, err);
     enum nb_status st;
 
     *state = h;
     if (!h)
         return NB_ERR_NOMEM;
-    st = initial_forces(s, h, &sp);
+    st = initial_forces(s, h, &sp, err);
     if (st == NB_OK)
-        st = first_steps(s, h);
+        st = first_steps(s, h, err);
     if (st == NB_OK && s->par.predict == NB_PREDICT_GPU)
-        st = load_state(s, h, &sp);
+        st = load_state(s, h, &sp, err);
     s->t = 0.0;
     add_split(s, wall0, &sp);
     return st;

@@ -38,7 +38,7 @@ static enum nb_status md_cpu_setup(void *state, const struct nb_md_system *sys,
 {
     struct md_cpu_state *s = state;
     size_t n = sys->n;
-    enum nb_status st = nb_md_system_check(sys, err);
+    enum nb_status st = nb_md_system_require(sys, err);
 
     free_copies(s);
     if (st != NB_OK)
@@ -118,6 +118,7 @@ enum nb_status nb_md_engine_cpu_create(struct nb_md_engine *e,
     if (!s)
         return NB_ERR_NOMEM;
     e->name = "cpu";
+    e->caps = NB_MD_ENGINE_CELL_LISTS;
     e->state = s;
     e->setup = md_cpu_setup;
     e->forces = md_cpu_forces;

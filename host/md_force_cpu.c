@@ -274,7 +274,7 @@ enum nb_status nb_md_cpu_forces_counted(const struct nb_md_system *sys, const do
     struct md_cells cl = {{0, 0, 0}, 0, NULL, NULL, NULL};
     size_t bad = SIZE_MAX;
     double total = 0.0;
-    enum nb_status st = nb_md_system_check(sys, err);
+    enum nb_status st = nb_md_system_require(sys, err);
 
     if (st != NB_OK)
         return st;

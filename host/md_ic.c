@@ -199,7 +199,9 @@ static enum nb_status grid_potential(const struct nb_particles *p,
     enum nb_status st = NB_ERR_NOMEM;
 
     if (pe) {
-        if (nb_md_system_check(&sys, NULL) != NB_OK)
+        if (nb_md_system_check(&sys, NULL) == NB_OK)
+            sys.checked = 1;        /* nb_md_cpu_forces need not again */
+        else
             sys.cell_list = 0;
         st = nb_md_cpu_forces(&sys, p->x, f, pe, pe + p->n, err);
     }

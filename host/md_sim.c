@@ -1,26 +1,12 @@
 /* md_sim.c - one molecular-dynamics run: the state in double on the host,
- * velocity Verlet (seed 002, Listing 2), and its thermodynamics.
- *
- * Where the engine only evaluates forces (the CPU), the host integrates:
- *   v += dt/2 f/m;  x += dt v;  wrap;  f = F(x);  v += dt/2 f/m
- * so that x, v and f are synchronised at the end of every step.  Where the
- * engine integrates on the device (load, steps, fetch), the host only
- * counts steps and reads the state back on nb_md_sim_sync; a breakdown is
- * then noticed when the state is fetched.
- *
- * The integrator is symplectic and time-reversible: the energy error
- * oscillates with an amplitude O(dt^2) and does not drift, which is what
- * the tests check.
+ * checked once, the engine set up on it, the steps through the velocity
+ * Verlet integrator (integrator_verlet.c), and its thermodynamics.
  */
 #include "nb_host.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* Below this many particles the kicks and drifts stay on one thread: the
- * fork costs more than the loop. */
-#define PARALLEL_MIN 8192
 
 static enum nb_status alloc_state(struct nb_md_sim *s, size_t n,
                                   struct nb_error *err)
@@ -38,9 +24,7 @@ static enum nb_status alloc_state(struct nb_md_sim *s, size_t n,
     return NB_OK;
 }
 
-/* The first particle with a non-finite value in any of a (3n), b (3n), or
- * SIZE_MAX. */
-static size_t first_nonfinite(size_t n, const double *a, const double *b)
+size_t nb_md_first_nonfinite(size_t n, const double *a, const double *b)
 {
     for (size_t k = 0; k < 3 * n; k++)
         if (!isfinite(a[k]) || !isfinite(b[k]))
@@ -71,7 +55,7 @@ static enum nb_status copy_particles(struct nb_md_sim *s,
     memcpy(s->v, p->v, 3 * n * sizeof *p->v);
     if (p->q)
         memcpy(s->q, p->q, n * sizeof *p->q);
-    if ((bad = first_nonfinite(n, s->x, s->v)) != SIZE_MAX)
+    if ((bad = nb_md_first_nonfinite(n, s->x, s->v)) != SIZE_MAX)
         return nb_error_set(err, NB_ERR_ARGS, "particle %lld (index %zu) has a "
                             "non-finite position or velocity",
                             (long long)p->id[bad], bad);
@@ -82,7 +66,8 @@ static enum nb_status copy_particles(struct nb_md_sim *s,
 }
 
 /* Checks the system once it is complete, then fills the charges of a set
- * without them from the type table (which needs the types checked). */
+ * without them from the type table (which needs the types checked).  The
+ * engines trust the system from here on (sys.checked). */
 static enum nb_status check_system(struct nb_md_sim *s, struct nb_error *err)
 {
     enum nb_status st = nb_md_system_check(&s->sys, err);
@@ -90,6 +75,7 @@ static enum nb_status check_system(struct nb_md_sim *s, struct nb_error *err)
         for (size_t i = 0; i < s->n; i++)
             s->q[i] = s->pot.types.charge[s->type[i] - 1];
     s->sys.q = s->q;
+    s->sys.checked = st == NB_OK;
     return st;
 }
 
@@ -109,46 +95,6 @@ static enum nb_status check_engine(const struct nb_md_engine *e,
     return NB_OK;
 }
 
-/* Prefixes err's message with where it happened ("step 12"). */
-static enum nb_status with_prefix(enum nb_status st, const char *where,
-                                  struct nb_error *err)
-{
-    char message[sizeof err->message];
-
-    if (st == NB_OK || !err)
-        return st;
-    memcpy(message, err->message, sizeof message);
-    return nb_error_set(err, st, "%s: %s", where, message);
-}
-
-/* Forces at x on the host path; NB_ERR_NUMERIC naming a non-finite one. */
-static enum nb_status host_forces(struct nb_md_sim *s, struct nb_error *err)
-{
-    enum nb_status st = s->engine->forces(s->engine->state, s->x, s->f, s->pe,
-                                          s->vir, err);
-    size_t bad;
-
-    if (st == NB_OK)
-        nb_md_subtract_excluded(&s->sys, s->x, s->f, s->pe, s->vir);
-    if (st == NB_OK && (bad = first_nonfinite(s->n, s->f, s->v)) != SIZE_MAX)
-        st = nb_error_set(err, NB_ERR_NUMERIC, "particle %zu has a non-finite "
-                          "force (%g, %g, %g) or velocity (%g, %g, %g): the "
-                          "time step %g may be too large, or particles "
-                          "overlap", bad, s->f[3 * bad], s->f[3 * bad + 1],
-                          s->f[3 * bad + 2], s->v[3 * bad], s->v[3 * bad + 1],
-                          s->v[3 * bad + 2], s->dt);
-    return st;
-}
-
-enum nb_status nb_md_sim_init(struct nb_md_sim *s, const struct nb_particles *p,
-                              const struct nb_md_potential *pot,
-                              const struct nb_md_box *box, int cell_list,
-                              double dt, struct nb_md_engine *engine,
-                              struct nb_error *err)
-{
-    return nb_md_sim_init_excluding(s, p, pot, box, cell_list, dt, engine, 0, NULL, err);
-}
-
 /* The excluded pairs, owned by s, into s->sys. */
 static enum nb_status copy_excluded(struct nb_md_sim *s, size_t count,
                                     const uint32_t *pairs, struct nb_error *err)
@@ -164,12 +110,11 @@ static enum nb_status copy_excluded(struct nb_md_sim *s, size_t count,
     return NB_OK;
 }
 
-enum nb_status nb_md_sim_init_excluding(struct nb_md_sim *s, const struct nb_particles *p,
-                                        const struct nb_md_potential *pot,
-                                        const struct nb_md_box *box, int cell_list,
-                                        double dt, struct nb_md_engine *engine,
-                                        size_t n_excluded, const uint32_t *excluded,
-                                        struct nb_error *err)
+enum nb_status nb_md_sim_prepare(struct nb_md_sim *s, const struct nb_particles *p,
+                                 const struct nb_md_potential *pot,
+                                 const struct nb_md_box *box, int cell_list, double dt,
+                                 size_t n_excluded, const uint32_t *excluded,
+                                 struct nb_error *err)
 {
     enum nb_status st;
 
@@ -177,131 +122,90 @@ enum nb_status nb_md_sim_init_excluding(struct nb_md_sim *s, const struct nb_par
     s->pot = *pot;
     s->box = *box;
     s->dt = dt;
-    s->engine = engine;
     if (!(dt > 0.0) || !isfinite(dt))
         return nb_error_set(err, NB_ERR_ARGS, "the MD time step must be a "
                             "finite number > 0, not %g", dt);
-    st = check_engine(engine, err);
-    if (st == NB_OK)
-        st = copy_particles(s, p, cell_list, err);
+    st = copy_particles(s, p, cell_list, err);
     if (st == NB_OK)
         st = copy_excluded(s, n_excluded, excluded, err);
     if (st == NB_OK)
         st = check_system(s, err);
-    if (st != NB_OK)
-        return st;
-    /* Exclusions are subtracted on the host, after every evaluation. */
-    s->device = engine->load != NULL && n_excluded == 0;
-    nb_md_box_wrap(&s->box, s->n, s->x);
-    st = engine->setup(engine->state, &s->sys, err);
-    if (st == NB_OK && s->device)
-        return engine->load(engine->state, s->x, s->v, err);
     if (st == NB_OK)
-        st = with_prefix(host_forces(s, err), "initial forces", err);
-    s->synced = st == NB_OK;
+        nb_md_box_wrap(&s->box, s->n, s->x);
     return st;
 }
 
-/* v += h f / m. */
-static void kick(struct nb_md_sim *s, double h)
-{
-    #pragma omp parallel for schedule(static) if (s->n > PARALLEL_MIN)
-    for (size_t i = 0; i < s->n; i++) {
-        double c = h / s->m[i];
-
-        for (int k = 0; k < 3; k++)
-            s->v[3 * i + k] += c * s->f[3 * i + k];
-    }
-}
-
-/* x += dt v. */
-static void drift(struct nb_md_sim *s)
-{
-    #pragma omp parallel for schedule(static) if (s->n > PARALLEL_MIN)
-    for (size_t k = 0; k < 3 * s->n; k++)
-        s->x[k] += s->dt * s->v[k];
-}
-
-/* One velocity Verlet step on the host (seed 002 Listing 2: K2 dt/2, K1
- * dt, K2 dt/2, with the forces of K2 in between). */
-static enum nb_status host_step(struct nb_md_sim *s, struct nb_error *err)
+enum nb_status nb_md_sim_start(struct nb_md_sim *s, struct nb_md_engine *engine,
+                               int cell_list, struct nb_error *err)
 {
     enum nb_status st;
 
-    kick(s, 0.5 * s->dt);
-    drift(s);
-    nb_md_box_wrap(&s->box, s->n, s->x);
-    st = host_forces(s, err);
-    if (st != NB_OK) {
-        char where[48];
-
-        snprintf(where, sizeof where, "step %llu",
-                 (unsigned long long)s->step + 1);
-        return with_prefix(st, where, err);
+    s->engine = engine;
+    if (!s->sys.checked)
+        return nb_error_set(err, NB_ERR_ARGS, "an MD run starts after a successful "
+                            "nb_md_sim_prepare");
+    if (cell_list && !s->sys.cell_list)
+        return nb_error_set(err, NB_ERR_ARGS, "MD: cell lists were not checked for "
+                            "this system (prepared without them)");
+    s->sys.cell_list = cell_list;   /* dropping them drops only requirements */
+    st = check_engine(engine, err);
+    if (st == NB_OK)
+        st = engine->setup(engine->state, &s->sys, err);
+    if (st == NB_OK) {
+        s->integrator = &nb_integrator_verlet;
+        st = s->integrator->create(s, &s->integrator_state, err);
     }
-    kick(s, 0.5 * s->dt);
-    s->step++;
-    return NB_OK;
+    return st;
+}
+
+enum nb_status nb_md_sim_init(struct nb_md_sim *s, const struct nb_particles *p,
+                              const struct nb_md_potential *pot,
+                              const struct nb_md_box *box, int cell_list,
+                              double dt, struct nb_md_engine *engine,
+                              struct nb_error *err)
+{
+    return nb_md_sim_init_excluding(s, p, pot, box, cell_list, dt, engine, 0, NULL, err);
+}
+
+enum nb_status nb_md_sim_init_excluding(struct nb_md_sim *s, const struct nb_particles *p,
+                                        const struct nb_md_potential *pot,
+                                        const struct nb_md_box *box, int cell_list,
+                                        double dt, struct nb_md_engine *engine,
+                                        size_t n_excluded, const uint32_t *excluded,
+                                        struct nb_error *err)
+{
+    enum nb_status st = nb_md_sim_prepare(s, p, pot, box, cell_list, dt, n_excluded,
+                                          excluded, err);
+    return st == NB_OK ? nb_md_sim_start(s, engine, cell_list, err) : st;
+}
+
+/* A sim whose init failed has no integrator to ask. */
+static enum nb_status not_started(const struct nb_md_sim *s, struct nb_error *err)
+{
+    return nb_error_set(err, NB_ERR_ARGS, "MD step %llu: the run did not start "
+                        "(its init failed); it cannot be advanced or synced",
+                        (unsigned long long)s->step);
 }
 
 enum nb_status nb_md_sim_advance(struct nb_md_sim *s, uint64_t count,
                                  struct nb_error *err)
 {
-    struct nb_md_engine *e = s->engine;
-    enum nb_status st = NB_OK;
-
-    if (count == 0)
-        return NB_OK;
-    if (s->device) {
-        st = e->steps(e->state, s->dt, count, err);
-        if (st == NB_OK) {
-            s->step += count;
-            s->synced = 0;
-        }
-        return st;
-    }
-    if (!s->synced)
-        return nb_error_set(err, NB_ERR_ARGS, "MD step %llu: a failed step "
-                            "left the state half-updated; it cannot be "
-                            "advanced", (unsigned long long)s->step + 1);
-    for (uint64_t k = 0; k < count && st == NB_OK; k++)
-        st = host_step(s, err);
-    /* The velocities of a failed step are half-kicked: not a state. */
-    s->synced = st == NB_OK;
-    return st;
+    if (!s->integrator_state)
+        return count == 0 ? NB_OK : not_started(s, err);
+    return s->integrator->step(s, s->integrator_state, count, err);
 }
 
 enum nb_status nb_md_sim_sync(struct nb_md_sim *s, struct nb_error *err)
 {
-    struct nb_md_engine *e = s->engine;
-    enum nb_status st;
-    size_t bad;
-
-    if (s->synced)
-        return NB_OK;
-    if (!s->device)
-        return nb_error_set(err, NB_ERR_ARGS, "MD step %llu: the state is "
-                            "not current (a failed step?) and engine %s "
-                            "cannot fetch it", (unsigned long long)s->step,
-                            e->name);
-    st = e->fetch(e->state, s->x, s->v, s->f, s->pe, s->vir, err);
-    if (st != NB_OK)
-        return st;
-    s->synced = 1;
-    bad = first_nonfinite(s->n, s->f, s->v);
-    if (bad == SIZE_MAX)
-        bad = first_nonfinite(s->n, s->x, s->x);
-    if (bad != SIZE_MAX)
-        return nb_error_set(err, NB_ERR_NUMERIC, "by step %llu: particle %zu "
-                            "has a non-finite position, velocity or force: "
-                            "the time step %g may be too large, or particles "
-                            "overlap", (unsigned long long)s->step, bad,
-                            s->dt);
-    return NB_OK;
+    if (!s->integrator_state)
+        return not_started(s, err);
+    return s->integrator->sync(s, s->integrator_state, err);
 }
 
 void nb_md_sim_free(struct nb_md_sim *s)
 {
+    if (s->integrator)
+        s->integrator->free(s->integrator_state);      /* NULL: a no-op */
     free(s->type);
     free(s->m);
     free(s->q);

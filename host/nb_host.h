@@ -277,11 +277,21 @@ enum nb_precision {
     NB_PRECISION_COUNT
 };
 
+/* What a force backend can do that its vtable's optional (NULL) entries
+ * do not tell: bits of struct nb_force_backend.caps. */
+enum nb_backend_caps {
+    NB_BACKEND_DOUBLE = 1u << 0,    /* GA results summed in double (the CPU
+                                       reference): worth printing with %.17g */
+    NB_BACKEND_GAJ_MODES = 1u << 1  /* set_precision reaches the GAJ kernel
+                                       too: block steps in modes B..H */
+};
+
 /* One force engine: cpu (src-free, always there), compute or fragment.
  * Usage: set_variant (optional), set_particles, compute, read. */
 struct nb_force_backend {
     const char *name;                   /* "cpu", "compute", "fragment" */
     void *state;                        /* owned by the backend */
+    unsigned caps;                      /* enum nb_backend_caps bits */
     /* Chooses a variant by name ("auto" lets the backend decide for the
      * next particle count); NB_ERR_ARGS for an unknown name. */
     enum nb_status (*set_variant)(void *state, const char *variant,
@@ -419,11 +429,11 @@ struct nb_sim;
  * one block (indices passed to compute_gaj in ascending order); predict
  * writes every particle at a time t between s->t and the next block time
  * (x, v: 3n each) without changing the state.  create and step return
- * NB_OK or the status of the message they left in s->err. */
+ * NB_OK or the status of the message they set in err. */
 struct nb_integrator {
     const char *name;
-    enum nb_status (*create)(struct nb_sim *s, void **state);
-    enum nb_status (*step)(struct nb_sim *s, void *state);
+    enum nb_status (*create)(struct nb_sim *s, void **state, struct nb_error *err);
+    enum nb_status (*step)(struct nb_sim *s, void *state, struct nb_error *err);
     void (*predict)(const struct nb_sim *s, const void *state, double t,
                     double *x, double *v);
     void (*free)(void *state);
@@ -445,8 +455,8 @@ struct nb_sim {
     struct nb_force_backend *backend;   /* borrowed, not freed */
     const struct nb_integrator *integrator;
     void *integrator_state;
-    enum nb_status status;      /* of the last call; NB_OK or err.status */
-    struct nb_error err;        /* the last error's message */
+    enum nb_status failed;      /* NB_OK, or the status of the failed init or
+                                   step after which the sim refuses to go on */
     struct nb_sim_stats stats;
     /* Potential energy at sync_t (< 0: none) from the GAJ potentials of a
      * block that held every particle, corrected to first order for the
@@ -461,17 +471,18 @@ struct nb_sim {
  * bad parameter.  Call nb_sim_free even after a failure. */
 enum nb_status nb_sim_init(struct nb_sim *s, const struct nb_particles *p,
                            const struct nb_sim_params *par,
-                           struct nb_force_backend *b);
+                           struct nb_force_backend *b, struct nb_error *err);
 /* Advances the block of particles due at nb_sim_next_time(s); s->t becomes
- * that time.  NB_ERR_NUMERIC when a step falls below NB_DT_FLOOR. */
-enum nb_status nb_sim_step(struct nb_sim *s);
+ * that time.  NB_ERR_NUMERIC when a step falls below NB_DT_FLOOR.  After a
+ * failed init or step, refuses with that status (the state is half-made). */
+enum nb_status nb_sim_step(struct nb_sim *s, struct nb_error *err);
 /* The time of the next block step: min_i t0[i] + dt[i]. */
 double nb_sim_next_time(const struct nb_sim *s);
 /* Every particle predicted in double to t, s->t <= t <= the next block
  * time (x, v: 3n each), from a, jerk and the corrector's a2, a3; the
  * state is unchanged.  NB_ERR_ARGS for t out of that range. */
-enum nb_status nb_sim_predict(struct nb_sim *s, double t, double *x,
-                              double *v);
+enum nb_status nb_sim_predict(const struct nb_sim *s, double t, double *x,
+                              double *v, struct nb_error *err);
 void nb_sim_free(struct nb_sim *s);
 
 /* ---- diagnostics ------------------------------------------------------- */
@@ -630,12 +641,23 @@ struct nb_md_system {
     int cell_list;          /* 1: cell lists (cutoff required), 0: all pairs */
     size_t n_excluded;      /* bonded pairs left out of the sums ... */
     const uint32_t *excluded;   /* ... as 2 n_excluded particle indices */
+    int checked;            /* 1: nb_md_system_check accepted it as it is
+                               (nb_md_sim_prepare sets it; whoever changes a
+                               field after that clears it): engines and
+                               nb_md_cpu_forces then skip the O(n) check */
 };
 /* Checks sys: types in range, positive finite masses, finite charges,
  * excluded pairs of two distinct particles < n, the potential and the box; a cell list needs a cutoff and at least 3
  * cells of width >= rc along each periodic axis.  NB_ERR_ARGS. */
 enum nb_status nb_md_system_check(const struct nb_md_system *sys,
                                   struct nb_error *err);
+/* nb_md_system_check unless sys->checked: what every engine's setup and
+ * nb_md_cpu_forces call, so that a run checks its system once. */
+enum nb_status nb_md_system_require(const struct nb_md_system *sys,
+                                    struct nb_error *err);
+/* The first particle with a non-finite value in a or b (3n each), or
+ * SIZE_MAX. */
+size_t nb_md_first_nonfinite(size_t n, const double *a, const double *b);
 
 /* Exclusions, seed 004's 'exclude afterwards': every engine (and
  * nb_md_cpu_forces) sums all pairs; nb_md_sim then subtracts the excluded
@@ -670,10 +692,17 @@ struct nb_md_timings {
     uint64_t evaluations;   /* force evaluations */
 };
 
+/* What an MD engine can do beyond its vtable: bits of nb_md_engine.caps. */
+enum nb_md_engine_caps {
+    NB_MD_ENGINE_CELL_LISTS = 1u << 0   /* sums through cell lists
+                                           (nb_md_system.cell_list) */
+};
+
 /* A force engine for MD: cpu, compute or fragment. */
 struct nb_md_engine {
     const char *name;
     void *state;
+    unsigned caps;          /* enum nb_md_engine_caps bits */
     /* Takes the system (copied: the caller may free its arrays). */
     enum nb_status (*setup)(void *state, const struct nb_md_system *sys,
                             struct nb_error *err);
@@ -709,6 +738,26 @@ enum nb_status nb_md_engine_set_precision(struct nb_md_engine *e, enum nb_precis
 enum nb_status nb_md_engine_cpu_create(struct nb_md_engine *e,
                                        struct nb_error *err);
 
+struct nb_md_sim;
+
+/* An MD integrator: a private state behind four functions, the shape of
+ * struct nb_integrator.  create chooses how the steps run (the host loop
+ * or the engine's device steps: s->device) and evaluates the initial
+ * forces or loads the device; step advances count steps; sync makes x, v,
+ * f, pe, vir current (a device fetch where needed); free takes the state
+ * (NULL too).  All report through err. */
+struct nb_md_integrator {
+    const char *name;
+    enum nb_status (*create)(struct nb_md_sim *s, void **state, struct nb_error *err);
+    enum nb_status (*step)(struct nb_md_sim *s, void *state, uint64_t count,
+                           struct nb_error *err);
+    enum nb_status (*sync)(struct nb_md_sim *s, void *state, struct nb_error *err);
+    void (*free)(void *state);
+};
+
+/* Velocity Verlet (Swope, Andersen, Berens and Wilson 1982). */
+extern const struct nb_md_integrator nb_integrator_verlet;
+
 /* One MD run: the state in double on the host, the engine borrowed. */
 struct nb_md_sim {
     struct nb_md_potential pot;
@@ -724,6 +773,8 @@ struct nb_md_sim {
     int device;                 /* 1: the engine integrates on the device */
     uint32_t *excluded;         /* 2 n_excluded particle indices (sys too) */
     struct nb_md_engine *engine;
+    const struct nb_md_integrator *integrator;
+    void *integrator_state;
 };
 
 /* Copies p (types required; masses and charges from p, or from the type
@@ -745,6 +796,21 @@ enum nb_status nb_md_sim_init_excluding(struct nb_md_sim *s, const struct nb_par
                                         double dt, struct nb_md_engine *engine,
                                         size_t n_excluded, const uint32_t *excluded,
                                         struct nb_error *err);
+/* nb_md_sim_init_excluding in two halves, so that a program can check the
+ * system (once: sys.checked) before it creates a GL context and an engine.
+ * prepare copies p, wraps x and checks everything but the engine, with
+ * cell lists as cell_list says; start sets the engine up on that system
+ * and evaluates the initial forces.  start's cell_list is prepare's, or 0
+ * to drop the cell lists prepared (for an engine without them: caps);
+ * NB_ERR_ARGS for 1 after 0 or an unprepared sim.  Call nb_md_sim_free
+ * even after a failure. */
+enum nb_status nb_md_sim_prepare(struct nb_md_sim *s, const struct nb_particles *p,
+                                 const struct nb_md_potential *pot,
+                                 const struct nb_md_box *box, int cell_list, double dt,
+                                 size_t n_excluded, const uint32_t *excluded,
+                                 struct nb_error *err);
+enum nb_status nb_md_sim_start(struct nb_md_sim *s, struct nb_md_engine *engine,
+                               int cell_list, struct nb_error *err);
 /* Advances count velocity Verlet steps (on the device where the engine
  * can); NB_ERR_NUMERIC when a force or velocity goes non-finite. */
 enum nb_status nb_md_sim_advance(struct nb_md_sim *s, uint64_t count,

@@ -2,9 +2,10 @@
  * status and counters, with the force backend it borrows.
  *
  * Everything a run needs hangs off the struct (REBOUND's reb_simulation
- * pattern), so two simulations in one process never share anything.  An
- * error is sticky: after a failed step the state is half-corrected and
- * must not be advanced, so every later step returns the same error.
+ * pattern), so two simulations in one process never share anything.
+ * Errors go to the caller's struct nb_error; a failure is sticky (s->failed):
+ * after a failed step the state is half-corrected and must not be advanced,
+ * so every later step or prediction refuses with the same status.
  */
 #include "nb_host.h"
 
@@ -30,16 +31,16 @@ static double pow2_floor(double d)
     return ldexp(1.0, e - 1);
 }
 
-static enum nb_status check_params(struct nb_sim *s, struct nb_sim_params *par)
+static enum nb_status check_params(struct nb_sim_params *par, struct nb_error *err)
 {
     if (!(par->eta > 0.0) || !isfinite(par->eta))
-        return nb_error_set(&s->err, NB_ERR_ARGS, "eta must be a finite number "
+        return nb_error_set(err, NB_ERR_ARGS, "eta must be a finite number "
                             "> 0, not %g", par->eta);
     if (!(par->eps >= 0.0) || !isfinite(par->eps))
-        return nb_error_set(&s->err, NB_ERR_ARGS, "the softening must be a "
+        return nb_error_set(err, NB_ERR_ARGS, "the softening must be a "
                             "finite number >= 0, not %g", par->eps);
     if (!(par->dt_max >= NB_DT_FLOOR) || !(par->dt_max <= NB_T_MAX))
-        return nb_error_set(&s->err, NB_ERR_ARGS, "dt_max must be between "
+        return nb_error_set(err, NB_ERR_ARGS, "dt_max must be between "
                             "2^-40 and %g, not %g", NB_T_MAX, par->dt_max);
     par->dt_max = pow2_floor(par->dt_max);
     return NB_OK;
@@ -47,16 +48,17 @@ static enum nb_status check_params(struct nb_sim *s, struct nb_sim_params *par)
 
 /* The backend must offer the GAJ kernel, and the device-side state when
  * the particles are to be predicted there. */
-static enum nb_status check_backend(struct nb_sim *s,
-                                    const struct nb_force_backend *b)
+static enum nb_status check_backend(const struct nb_sim *s,
+                                    const struct nb_force_backend *b,
+                                    struct nb_error *err)
 {
     if (!b->set_j || !b->compute_gaj || !b->read_gaj)
-        return nb_error_set(&s->err, NB_ERR_UNSUPPORTED, "backend %s has no "
+        return nb_error_set(err, NB_ERR_UNSUPPORTED, "backend %s has no "
                             "GAJ kernel (set_j, compute_gaj, read_gaj)",
                             b->name);
     if (s->par.predict == NB_PREDICT_GPU &&
         (!b->load_state || !b->update_state || !b->predict_j))
-        return nb_error_set(&s->err, NB_ERR_ARGS, "--predict gpu: backend %s "
+        return nb_error_set(err, NB_ERR_ARGS, "--predict gpu: backend %s "
                             "keeps no Hermite state on the device (no "
                             "load_state); use --predict host", b->name);
     return NB_OK;
@@ -64,17 +66,18 @@ static enum nb_status check_backend(struct nb_sim *s,
 
 /* Copies ids, masses, positions and velocities (not the types). */
 static enum nb_status copy_particles(struct nb_sim *s,
-                                     const struct nb_particles *p)
+                                     const struct nb_particles *p,
+                                     struct nb_error *err)
 {
     size_t n = p->n;
 
     if (n == 0 || n > UINT32_MAX)   /* active indices are uint32_t */
-        return nb_error_set(&s->err, NB_ERR_ARGS, "a simulation needs 1 to "
+        return nb_error_set(err, NB_ERR_ARGS, "a simulation needs 1 to "
                             "%lu particles, not %zu", (unsigned long)UINT32_MAX,
                             n);
-    if (nb_particles_alloc(&s->p, n, &s->err) != NB_OK ||
-        !(s->t0 = nb_alloc(n, sizeof *s->t0, "particle times", &s->err)) ||
-        !(s->dt = nb_alloc(n, sizeof *s->dt, "particle steps", &s->err)))
+    if (nb_particles_alloc(&s->p, n, err) != NB_OK ||
+        !(s->t0 = nb_alloc(n, sizeof *s->t0, "particle times", err)) ||
+        !(s->dt = nb_alloc(n, sizeof *s->dt, "particle steps", err)))
         return NB_ERR_NOMEM;
     memcpy(s->p.id, p->id, n * sizeof *p->id);
     memcpy(s->p.m, p->m, n * sizeof *p->m);
@@ -82,7 +85,7 @@ static enum nb_status copy_particles(struct nb_sim *s,
     memcpy(s->p.v, p->v, 3 * n * sizeof *p->v);
     for (size_t k = 0; k < 3 * n; k++)
         if (!isfinite(p->x[k]) || !isfinite(p->v[k]))
-            return nb_error_set(&s->err, NB_ERR_ARGS, "particle %lld (index "
+            return nb_error_set(err, NB_ERR_ARGS, "particle %lld (index "
                                 "%zu) has a non-finite coordinate",
                                 (long long)p->id[k / 3], k / 3);
     return NB_OK;
@@ -90,28 +93,35 @@ static enum nb_status copy_particles(struct nb_sim *s,
 
 enum nb_status nb_sim_init(struct nb_sim *s, const struct nb_particles *p,
                            const struct nb_sim_params *par,
-                           struct nb_force_backend *b)
+                           struct nb_force_backend *b, struct nb_error *err)
 {
     memset(s, 0, sizeof *s);
     s->par = *par;
     s->backend = b;
     s->sync_t = -1.0;
     s->integrator = &nb_integrator_hermite4;
-    enum nb_status st = check_params(s, &s->par);
+    enum nb_status st = check_params(&s->par, err);
     if (st == NB_OK)
-        st = check_backend(s, b);
+        st = check_backend(s, b, err);
     if (st == NB_OK)
-        st = copy_particles(s, p);
+        st = copy_particles(s, p, err);
     if (st == NB_OK)
-        st = s->integrator->create(s, &s->integrator_state);
-    return s->status = st;
+        st = s->integrator->create(s, &s->integrator_state, err);
+    return s->failed = st;
 }
 
-enum nb_status nb_sim_step(struct nb_sim *s)
+/* A sim whose init or a step failed is half-made or half-corrected. */
+static enum nb_status refuse_failed(const struct nb_sim *s, struct nb_error *err)
 {
-    if (s->status != NB_OK)
-        return s->status;
-    return s->status = s->integrator->step(s, s->integrator_state);
+    return nb_error_set(err, s->failed, "the simulation stopped at t = %.17g after "
+                        "an earlier error", s->t);
+}
+
+enum nb_status nb_sim_step(struct nb_sim *s, struct nb_error *err)
+{
+    if (s->failed != NB_OK)
+        return refuse_failed(s, err);
+    return s->failed = s->integrator->step(s, s->integrator_state, err);
 }
 
 double nb_sim_next_time(const struct nb_sim *s)
@@ -119,13 +129,13 @@ double nb_sim_next_time(const struct nb_sim *s)
     return s->t_next;
 }
 
-enum nb_status nb_sim_predict(struct nb_sim *s, double t, double *x,
-                              double *v)
+enum nb_status nb_sim_predict(const struct nb_sim *s, double t, double *x,
+                              double *v, struct nb_error *err)
 {
-    if (s->status != NB_OK)
-        return s->status;
+    if (s->failed != NB_OK)
+        return refuse_failed(s, err);
     if (!(t >= s->t && t <= nb_sim_next_time(s)))
-        return nb_error_set(&s->err, NB_ERR_ARGS, "cannot predict to t = %.17g:"
+        return nb_error_set(err, NB_ERR_ARGS, "cannot predict to t = %.17g:"
                             " outside [%.17g, %.17g], the last and next block "
                             "times", t, s->t, nb_sim_next_time(s));
     s->integrator->predict(s, s->integrator_state, t, x, v);

@@ -188,9 +188,6 @@ enum nb_status nb_gl_create(struct nb_gl **out, const struct nb_gl_options *opt,
         nb_gl_destroy(gl);
         return err->status;
     }
-    if (!opt->quiet)
-        fprintf(stderr, "glnbody: renderer %s, %s shaders\n", gl->renderer,
-                gl->use_spirv ? "SPIR-V" : "GLSL");
     *out = gl;
     return NB_OK;
 }
@@ -213,6 +210,7 @@ void nb_gl_destroy(struct nb_gl *gl)
 
 const char *nb_gl_renderer(const struct nb_gl *gl) { return gl->renderer; }
 int nb_gl_is_nvidia(const struct nb_gl *gl) { return gl->nvidia; }
+int nb_gl_uses_spirv(const struct nb_gl *gl) { return gl->use_spirv; }
 
 void nb_gl_options_default(struct nb_gl_options *opt)
 {
@@ -225,7 +223,6 @@ void nb_gl_options_default(struct nb_gl_options *opt)
                  : strcmp(shaders, "spirv") == 0 ? NB_SHADERS_SPIRV
                  : strcmp(shaders, "glsl") == 0 ? NB_SHADERS_GLSL : NB_SHADERS_AUTO;
     opt->shader_dir = dir && *dir ? dir : NB_SHADER_DIR;
-    opt->quiet = 0;
 }
 
 enum nb_status nb_gl_check(const char *what, struct nb_error *err)

@@ -462,6 +462,7 @@ enum nb_status nb_backend_compute_create(struct nb_force_backend *b,
     compute_set_variant(c, "auto", err);
     *b = (struct nb_force_backend){
         .name = "compute", .state = c, .set_variant = compute_set_variant,
+        .caps = NB_BACKEND_GAJ_MODES,
         .set_particles = compute_set_particles, .compute = compute_compute,
         .read = compute_read, .last_seconds = compute_last_seconds,
         .variant = compute_variant, .renderer = compute_renderer,

@@ -277,6 +277,7 @@ enum nb_status nb_backend_fragment_create(struct nb_force_backend *b,
     fragment_set_variant(f, "auto", err);
     *b = (struct nb_force_backend){
         .name = "fragment", .state = f, .set_variant = fragment_set_variant,
+        .caps = 0,      /* GA modes only; float sums, no cell lists */
         .set_particles = fragment_set_particles, .compute = fragment_compute,
         .read = fragment_read, .last_seconds = fragment_last_seconds,
         .variant = fragment_variant, .renderer = fragment_renderer,

@@ -129,7 +129,7 @@ static enum nb_status md_setup(void *state, const struct nb_md_system *sys,
     struct md_compute *c = state;
     const struct nb_md_types *types = &sys->pot->types;
 
-    if (nb_md_system_check(sys, err) != NB_OK)
+    if (nb_md_system_require(sys, err) != NB_OK)
         return err->status;
     if (sys->n > MD_MAX_PARTICLES)
         return nb_error_set(err, NB_ERR_LIMIT, "compute MD: %zu particles exceed the "
@@ -338,6 +338,7 @@ enum nb_status nb_md_engine_compute_create(struct nb_md_engine *e, struct nb_gl 
     nb_md_clock_init(&c->clock, gl);
     memset(e, 0, sizeof *e);
     e->name = "compute";
+    e->caps = NB_MD_ENGINE_CELL_LISTS;
     e->state = c;
     e->setup = md_setup;
     e->forces = md_forces;

@@ -247,7 +247,7 @@ static enum nb_status md_setup(void *state, const struct nb_md_system *sys,
                             "cell lists; use --backend compute or --cells-list off");
     /* The texture limit first: a refused size is never read. */
     if (stream_rows(sys->n, &m->rows, err) != NB_OK ||
-        nb_md_system_check(sys, err) != NB_OK)
+        nb_md_system_require(sys, err) != NB_OK)
         return err->status;
     if (md_setup_system(m, sys, err) != NB_OK) {
         release_system(m);
@@ -413,6 +413,7 @@ enum nb_status nb_md_engine_fragment_create(struct nb_md_engine *e, struct nb_gl
     nb_gpu_timer_init(&m->timer, gl);
     *e = (struct nb_md_engine){
         .name = "fragment", .state = m, .setup = md_setup, .forces = md_forces,
+        .caps = 0,      /* no cell lists */
         .load = NULL, .steps = NULL, .fetch = NULL, .timings = md_timings,
         .renderer = md_renderer, .destroy = md_destroy };
     return NB_OK;

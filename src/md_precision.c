@@ -196,7 +196,7 @@ static enum nb_status choose_scales(struct md_prec *p, enum nb_md_law law,
 enum nb_status nb_md_prec_check(const struct nb_md_system *sys, enum nb_precision mode,
                                 struct nb_error *err)
 {
-    if (nb_md_system_check(sys, err) != NB_OK)
+    if (nb_md_system_require(sys, err) != NB_OK)
         return err->status;
     if (mode == NB_PRECISION_A || mode >= NB_PRECISION_COUNT)
         return nb_error_set(err, NB_ERR_ARGS, "MD precision kernel: mode %s is the "

@@ -140,7 +140,7 @@ static enum nb_status find_variant(const char *name, const struct variant **v,
 static enum nb_status check_system(const struct nb_md_system *sys, struct nb_error *err)
 {
     const struct nb_md_potential *pot = sys->pot;
-    if (nb_md_system_check(sys, err) != NB_OK)
+    if (nb_md_system_require(sys, err) != NB_OK)
         return err->status;
     if (pot->law != NB_LAW_IONIC && pot->law != NB_LAW_LJ)
         return nb_error_set(err, NB_ERR_UNSUPPORTED, "triangular MD: the %s law is not "

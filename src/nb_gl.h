@@ -22,7 +22,6 @@ struct nb_gl_options {
     int debug;                      /* 1: GL_KHR_debug messages to stderr */
     enum nb_shader_source shaders;
     const char *shader_dir;         /* holds glsl/ and spirv/; NULL: default */
-    int quiet;                      /* 1: do not print the renderer */
 };
 
 /* Fills the defaults: first device, no debug, auto shaders, the shader
@@ -36,7 +35,7 @@ struct nb_gl;
 
 /* Creates a context: the EGL device platform (device opt->device) when
  * EGL_EXT_device_enumeration is there, else the surfaceless platform, else
- * the default display.  Prints the renderer once to stderr unless quiet.
+ * the default display.  Prints nothing (the program names the renderer).
  * Errors: NB_ERR_GL (no EGL display or no 4.3 context), NB_ERR_ARGS (no
  * such device), NB_ERR_UNSUPPORTED (spirv forced but not supported). */
 enum nb_status nb_gl_create(struct nb_gl **gl, const struct nb_gl_options *opt,
@@ -50,6 +49,8 @@ enum nb_status nb_gl_make_current(struct nb_gl *gl, struct nb_error *err);
 const char *nb_gl_renderer(const struct nb_gl *gl);
 /* 1 when the renderer is NVIDIA's (GL timer queries measure compute). */
 int nb_gl_is_nvidia(const struct nb_gl *gl);
+/* 1 when shaders come from spirv/, 0 when from GLSL source. */
+int nb_gl_uses_spirv(const struct nb_gl *gl);
 /* Number of EGL devices (0 without EGL_EXT_device_enumeration). */
 int nb_gl_device_count(void);
 

@@ -258,7 +258,6 @@ START_TEST(broken_shader_reported)
     ck_assert_int_eq(system(cmd), 0);
     opt.shader_dir = dir;
     opt.shaders = NB_SHADERS_GLSL;
-    opt.quiet = 1;
     ck_assert_int_eq(nb_gl_create(&broken, &opt, &err), NB_OK);
     unsigned program;
     ck_assert_int_eq(nb_gl_program(broken, "ga_comp_t64_i1", &program, &err), NB_ERR_GL);

@@ -28,7 +28,8 @@ static int run_gl_suite(const char *name, Suite *suite, struct nb_gl **gl, uint6
         printf("%s: skipped, no GL context: %s\n", name, err.message);
         return NB_TEST_SKIPPED;
     }
-    printf("%s: renderer %s\n", name, nb_gl_renderer(*gl));
+    printf("%s: renderer %s, %s shaders\n", name, nb_gl_renderer(*gl),
+           nb_gl_uses_spirv(*gl) ? "SPIR-V" : "GLSL");
     fflush(stdout);
     SRunner *sr = srunner_create(suite);
     srunner_set_fork_status(sr, CK_NOFORK);

@@ -21,8 +21,9 @@ struct bench_args {
     struct nb_gl_cli gl;
 };
 
-/* Best rate per backend at the current N, for the fragment/compute ratio. */
-struct best { double compute, fragment; };
+/* Best rate per kind of backend at the current N, for the fragment/compute
+ * ratio. */
+struct best { double rate[NB_ENGINE_KINDS]; };
 
 /* How each row is measured and where it goes. */
 struct bench_run {
@@ -45,7 +46,7 @@ static void print_row(const struct nb_force_backend *b, size_t n, double median,
 
 static enum nb_status bench_variant(struct nb_force_backend *b, const char *variant,
                                     const struct nb_particles *p, const struct bench_run *r,
-                                    struct best *best, struct nb_error *err)
+                                    double *best, struct nb_error *err)
 {
     double median;
     if (b->set_variant(b->state, variant, err) != NB_OK ||
@@ -53,17 +54,16 @@ static enum nb_status bench_variant(struct nb_force_backend *b, const char *vari
         return err->status;
     print_row(b, p->n, median, r->runs, r->csv);
     double rate = (double)p->n * (double)p->n / median;
-    double *slot = strcmp(b->name, "compute") == 0 ? &best->compute
-                 : strcmp(b->name, "fragment") == 0 ? &best->fragment : NULL;
-    if (slot && rate > *slot)
-        *slot = rate;
+    if (rate > *best)
+        *best = rate;
     return NB_OK;
 }
 
 /* One name of --variant on every backend: "all" expands to each backend's
  * own list; any other name runs on the backends that know it, and must be
  * known to at least one. */
-static enum nb_status bench_name(struct nb_force_backend *bs, size_t nb, const char *name,
+static enum nb_status bench_name(struct nb_force_backend *bs, const enum nb_engine_kind *kinds,
+                                 size_t nb, const char *name,
                                  const struct nb_particles *p, const struct bench_run *r,
                                  struct best *best, struct nb_error *err)
 {
@@ -72,7 +72,7 @@ static enum nb_status bench_name(struct nb_force_backend *bs, size_t nb, const c
         const char *const *list = bs[k].variants(bs[k].state);
         const char *single[2] = { name, NULL };
         for (const char *const *v = strcmp(name, "all") == 0 ? list : single; *v; v++) {
-            enum nb_status st = bench_variant(&bs[k], *v, p, r, best, err);
+            enum nb_status st = bench_variant(&bs[k], *v, p, r, &best->rate[kinds[k]], err);
             if (st == NB_ERR_ARGS && nb > 1 && v == single) {
                 *err = (struct nb_error){ 0 };      /* another backend's name */
                 continue;
@@ -89,7 +89,7 @@ static enum nb_status bench_name(struct nb_force_backend *bs, size_t nb, const c
 }
 
 static enum nb_status bench_n(const char *variants, struct nb_force_backend *bs,
-                              size_t nb, const struct nb_particles *p,
+                              const enum nb_engine_kind *kinds, size_t nb, const struct nb_particles *p,
                               const struct bench_run *r, struct nb_error *err)
 {
     struct best best = { 0 };
@@ -97,18 +97,19 @@ static enum nb_status bench_n(const char *variants, struct nb_force_backend *bs,
     if (!list)
         return nb_error_set(err, NB_ERR_NOMEM, "out of host memory");
     for (char *v = strtok_r(list, ",", &save); v; v = strtok_r(NULL, ",", &save))
-        if (bench_name(bs, nb, v, p, r, &best, err) != NB_OK)
+        if (bench_name(bs, kinds, nb, v, p, r, &best, err) != NB_OK)
             break;
     free(list);
-    if (err->status == NB_OK && best.compute > 0 && best.fragment > 0)
+    const double *rate = best.rate;
+    if (err->status == NB_OK && rate[NB_ENGINE_COMPUTE] > 0 && rate[NB_ENGINE_FRAGMENT] > 0)
         printf("%9zu  fragment/compute ratio of the best variants: %.4f\n", p->n,
-               best.fragment / best.compute);
+               rate[NB_ENGINE_FRAGMENT] / rate[NB_ENGINE_COMPUTE]);
     return err->status;
 }
 
 static enum nb_status open_backends(const struct bench_args *a, struct nb_gl **gl,
-                                    struct nb_force_backend *bs, size_t *count,
-                                    struct nb_error *err)
+                                    struct nb_force_backend *bs, enum nb_engine_kind *kinds,
+                                    size_t *count, struct nb_error *err)
 {
     char *list = strdup(a->backends ? a->backends : "compute"), *save = NULL;
     if (!list)
@@ -120,7 +121,11 @@ static enum nb_status open_backends(const struct bench_args *a, struct nb_gl **g
                          NB_BENCH_MAX_BACKENDS);
             break;
         }
-        if (nb_backend_open(&bs[(*count)++], name, &a->gl, gl, err) != NB_OK)
+        const struct nb_engine_choice *choice;
+        if (nb_engine_choice_parse(name, &choice, err) != NB_OK)
+            break;
+        kinds[*count] = choice->kind;
+        if (nb_backend_open(&bs[(*count)++], choice, &a->gl, gl, err) != NB_OK)
             break;
     }
     free(list);
@@ -148,8 +153,9 @@ static enum nb_status run_bench(const struct bench_args *a, struct nb_error *err
 
     struct nb_gl *gl = NULL;
     struct nb_force_backend bs[NB_BENCH_MAX_BACKENDS] = { 0 };
+    enum nb_engine_kind kinds[NB_BENCH_MAX_BACKENDS];
     struct nb_outfile csv = { 0 };
-    if (open_backends(a, &gl, bs, &nb, err) == NB_OK &&
+    if (open_backends(a, &gl, bs, kinds, &nb, err) == NB_OK &&
         (!a->csv || nb_outfile_open(&csv, a->csv, err) == NB_OK)) {
         if (csv.fp)
             fprintf(csv.fp, "n,backend,variant,renderer,median_s,interactions_per_s,"
@@ -160,7 +166,7 @@ static enum nb_status run_bench(const struct bench_args *a, struct nb_error *err
             struct nb_particles p = { 0 };
             struct bench_run r = { eps, (int)warmup, (int)runs, csv.fp };
             if (nb_particles_random_cube(&p, (size_t)ns[k], (uint64_t)seed, err) == NB_OK)
-                bench_n(a->variants ? a->variants : "auto", bs, nb, &p, &r, err);
+                bench_n(a->variants ? a->variants : "auto", bs, kinds, nb, &p, &r, err);
             nb_particles_free(&p);
         }
         if (csv.fp && err->status == NB_OK)

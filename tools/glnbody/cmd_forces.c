@@ -21,7 +21,7 @@ static enum nb_status write_forces(const char *path, const struct nb_force_backe
                                    struct nb_error *err)
 {
     struct nb_outfile out;
-    const char *fmt = strcmp(b->name, "cpu") == 0 || mode != NB_PRECISION_A
+    const char *fmt = (b->caps & NB_BACKEND_DOUBLE) || mode != NB_PRECISION_A
         ? "%lld %.17g %.17g %.17g %.17g\n" : "%lld %.9g %.9g %.9g %.9g\n";
     if (nb_outfile_open(&out, path, err) != NB_OK)
         return err->status;
@@ -39,7 +39,9 @@ static enum nb_status evaluate(const struct forces_args *a, double eps,
                                struct nb_force_backend *b, double *acc, double *pot,
                                struct nb_error *err)
 {
-    if (nb_backend_open(b, a->backend ? a->backend : "compute", &a->gl, gl, err) != NB_OK)
+    const struct nb_engine_choice *choice;
+    if (nb_engine_choice_parse(a->backend ? a->backend : "compute", &choice, err) != NB_OK ||
+        nb_backend_open(b, choice, &a->gl, gl, err) != NB_OK)
         return err->status;
     if (a->mode != NB_PRECISION_A && !b->set_precision)
         return nb_error_set(err, NB_ERR_UNSUPPORTED, "forces: backend %s has no "
@@ -96,7 +98,7 @@ int nb_cmd_forces(int argc, char **argv)
     if (nb_parse_double("softening", a.softening, 0.0, &eps, &err) != NB_OK ||
         nb_gl_cli_validate(&a.gl, &err) != NB_OK ||
         (a.precision && nb_precision_parse("--precision", a.precision, &a.mode, &err) != NB_OK) ||
-        (a.backend && nb_backend_name_check(a.backend, &err) != NB_OK))
+        (a.backend && nb_engine_choice_parse(a.backend, NULL, &err) != NB_OK))
         return nb_cli_fail(&err);
 
     struct nb_particles p = { 0 };

@@ -22,9 +22,23 @@ struct precision_args {
     const char *cutoff;
 };
 
+/* The MD precision kernels (B..H) of one pipeline, as nb_md_prec_forces. */
+typedef enum nb_status (*md_prec_forces_fn)(struct nb_gl *gl, const struct nb_md_system *sys,
+                                            const double *x, enum nb_precision mode,
+                                            double *f, double *pe, double seconds[2],
+                                            struct nb_error *err);
+
+/* A --backend of this command, parsed once: a GL pipeline with precision
+ * kernels, whether they have cell lists, and its MD kernels. */
+struct pipeline {
+    const struct nb_engine_choice *engine;
+    int cell_kernels;
+    md_prec_forces_fn md_forces;
+};
+
 struct precision_config {
     const char *system;             /* "plummer" or the input path */
-    const char *backend;            /* "compute" or "fragment" */
+    struct pipeline backend;
     double eps;
     double cutoff;                  /* MD: > 0 cuts the pairs off, through cell lists */
     long runs, warmup;
@@ -53,6 +67,41 @@ static enum nb_status parse_modes(const char *text, struct precision_config *c,
     return NB_OK;
 }
 
+static enum nb_status compute_md_forces(struct nb_gl *gl, const struct nb_md_system *sys,
+                                        const double *x, enum nb_precision mode, double *f,
+                                        double *pe, double seconds[2], struct nb_error *err)
+{
+    return nb_md_prec_forces(gl, sys, x, mode, f, pe, seconds, NULL, NULL, err);
+}
+
+/* Passes 0: the fragment pipeline chooses how many draws a frame takes. */
+static enum nb_status fragment_md_forces(struct nb_gl *gl, const struct nb_md_system *sys,
+                                         const double *x, enum nb_precision mode, double *f,
+                                         double *pe, double seconds[2], struct nb_error *err)
+{
+    return nb_md_prec_forces_fragment(gl, sys, x, mode, 0, f, pe, seconds, NULL, NULL, err);
+}
+
+/* --backend: compute or fragment, the pipelines with precision kernels. */
+static enum nb_status parse_pipeline(const char *name, struct pipeline *out,
+                                     struct nb_error *err)
+{
+    static const struct { enum nb_engine_kind kind; struct pipeline p; } pipelines[] = {
+        { NB_ENGINE_COMPUTE, { NULL, 1, compute_md_forces } },
+        { NB_ENGINE_FRAGMENT, { NULL, 0, fragment_md_forces } },
+    };
+    const struct nb_engine_choice *engine;
+    for (size_t k = 0; nb_engine_choice_parse(name, &engine, NULL) == NB_OK &&
+                       k < sizeof pipelines / sizeof *pipelines; k++)
+        if (pipelines[k].kind == engine->kind) {
+            *out = pipelines[k].p;
+            out->engine = engine;
+            return NB_OK;
+        }
+    return nb_error_set(err, NB_ERR_ARGS, "--backend: '%s' has no accumulation "
+                        "modes (compute or fragment)", name);
+}
+
 /* --cutoff RC: an MD system through cell lists, on the compute pipeline
  * (its geometry is checked once the system exists: cut_system). */
 static enum nb_status configure_cutoff(const struct precision_args *a,
@@ -64,9 +113,9 @@ static enum nb_status configure_cutoff(const struct precision_args *a,
     if (!a->ic || strcmp(a->ic, "plummer") == 0)
         return nb_error_set(err, NB_ERR_ARGS, "--cutoff: only the MD systems take a "
                             "cutoff (--ic lj16 or ionic)");
-    if (strcmp(c->backend, "compute") != 0)
+    if (!c->backend.cell_kernels)
         return nb_error_set(err, NB_ERR_ARGS, "--cutoff: the cell-list kernels run on the "
-                            "compute pipeline only, not %s", c->backend);
+                            "compute pipeline only, not %s", c->backend.engine->name);
     if (nb_parse_double("cutoff", a->cutoff, -INFINITY, &c->cutoff, err) != NB_OK)
         return err->status;
     if (!(c->cutoff > 0.0))
@@ -83,10 +132,8 @@ static enum nb_status configure(const struct precision_args *a, struct precision
     c->runs = 5;
     c->warmup = 1;
     c->system = a->input ? a->input : "plummer";
-    c->backend = a->backend ? a->backend : "compute";
-    if (strcmp(c->backend, "compute") != 0 && strcmp(c->backend, "fragment") != 0)
-        return nb_error_set(err, NB_ERR_ARGS, "--backend: '%s' has no accumulation "
-                            "modes (compute or fragment)", c->backend);
+    if (parse_pipeline(a->backend ? a->backend : "compute", &c->backend, err) != NB_OK)
+        return err->status;
     if (a->input && (a->ic || a->n || a->seed))
         return nb_error_set(err, NB_ERR_ARGS, "--input excludes --ic, --n and --seed");
     if (a->ic && strcmp(a->ic, "plummer") != 0 && strcmp(a->ic, "lj16") != 0 &&
@@ -153,7 +200,7 @@ static enum nb_status report(const struct precision_config *c, const struct nb_p
     double a_rate = 0.0;
     enum nb_status st = nb_reference_make(&ref, p, c->eps, err);
     if (st == NB_OK)
-        st = nb_backend_open(&b, c->backend, g, &gl, err);
+        st = nb_backend_open(&b, c->backend.engine, g, &gl, err);
     if (st == NB_OK && csv_path && (st = nb_outfile_open(&csv, csv_path, err)) == NB_OK)
         fputs("system,n,softening,mode,f_err,f_offset,acc_rel_max,pot_rel_max,"
               "median_s,interactions_per_s,runs\n", csv.fp);
@@ -272,10 +319,8 @@ static enum nb_status time_md_mode(struct nb_gl *gl, struct nb_md_engine *e,
             st = e->forces(e->state, x, f, pe, vir, err);
             e->timings(e->state, &t1);
             s[0] = t1.force - t0.force;
-        } else if (strcmp(c->backend, "fragment") == 0) {
-            st = nb_md_prec_forces_fragment(gl, sys, x, mode, 0, f, pe, s, NULL, NULL, err);
         } else {
-            st = nb_md_prec_forces(gl, sys, x, mode, f, pe, s, NULL, NULL, err);
+            st = c->backend.md_forces(gl, sys, x, mode, f, pe, s, err);
         }
         if (r >= 0) {
             secs[r] = s[0] + s[1];
@@ -330,8 +375,7 @@ static enum nb_status report_md(const struct precision_config *c, const struct n
         st = nb_md_cpu_forces_counted(&sys, p->x, ref, pe, pe + p->n, &pairs, err);
     if (!sys.cell_list)
         pairs = (double)p->n * (double)p->n;    /* all pairs: N^2, as the GA reports */
-    if (st == NB_OK && (st = nb_gl_cli_create(g, &gl, err)) == NB_OK &&
-        (st = nb_md_engine_create(&e, c->backend, gl, err)) == NB_OK)
+    if (st == NB_OK && (st = nb_md_engine_open(&e, c->backend.engine, g, &gl, err)) == NB_OK)
         st = e.setup(e.state, &sys, err);
     if (st == NB_OK && csv_path && (st = nb_outfile_open(&csv, csv_path, err)) == NB_OK)
         fputs("system,n,softening,mode,f_err,f_offset,acc_rel_max,pot_rel_max,"   /* as GA */
@@ -342,7 +386,8 @@ static enum nb_status report_md(const struct precision_config *c, const struct n
     if (st == NB_OK)
         printf("MD %s kernel, %s (%s law), N = %zu, backend %s, renderer %s\n"
                "%-4s %10s %10s %11s %13s %8s %11s\n", sys.cell_list ? "cell-list" : "all-pairs",
-               system, nb_md_law_name(pot->law), p->n, c->backend, e.renderer(e.state), "mode",
+               system, nb_md_law_name(pot->law), p->n,
+               c->backend.engine->name, e.renderer(e.state), "mode",
                "f_err", "f_offset", "seconds", "interact./s", "of A", "kernel of A");
     for (int k = 0; st == NB_OK && k < c->mode_count; k++) {
         enum nb_precision mode = c->modes[k];

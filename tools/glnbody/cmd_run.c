@@ -40,8 +40,9 @@ struct run_config {
     uint64_t seed;
     double t_end;
     struct nb_sim_params par;
-    const char *backend, *variant;
-    enum nb_precision precision;    /* of the GAJ kernel (compute backend) */
+    const struct nb_engine_choice *backend;
+    const char *variant;
+    enum nb_precision precision;    /* of the GAJ kernel (NB_BACKEND_GAJ_MODES) */
     const char *energy_log, *snapshot_dir, *output;
     double log_every, snapshot_every;   /* 0: none */
 };
@@ -116,20 +117,18 @@ static enum nb_status check_run(const struct run_args *a, struct run_config *c,
         return nb_error_set(err, NB_ERR_ARGS, "--t-end: %s is above %g (block "
                             "times are exact binary fractions only up to there)",
                             a->t_end, NB_T_MAX);
-    c->backend = a->backend ? a->backend : "compute";
     c->variant = a->variant ? a->variant : "auto";
-    if (nb_backend_name_check(c->backend, err) != NB_OK ||
+    if (nb_engine_choice_parse(a->backend ? a->backend : "compute", &c->backend,
+                               err) != NB_OK ||
         nb_gl_cli_validate(&a->gl, err) != NB_OK)
         return err->status;
-    if (c->par.predict == NB_PREDICT_GPU && strcmp(c->backend, "cpu") == 0)
-        return nb_error_set(err, NB_ERR_ARGS, "--predict gpu: backend cpu keeps "
-                            "no Hermite state on the device (no load_state); use "
-                            "--predict host");
+    /* --predict gpu on a backend without device state: nb_sim_init refuses. */
     return NB_OK;
 }
 
 /* --precision: how the GAJ kernel sums its pair terms (seed 004 Table 1
- * and H); B..H only on the compute backend, G only with host prediction. */
+ * and H); B..H only where the backend has them (checked once it is open:
+ * gaj_precision), G only with host prediction. */
 static enum nb_status check_precision(const struct run_args *a, struct run_config *c,
                                       struct nb_error *err)
 {
@@ -138,10 +137,6 @@ static enum nb_status check_precision(const struct run_args *a, struct run_confi
         return NB_OK;
     if (nb_precision_parse("--precision", a->precision, &c->precision, err) != NB_OK)
         return err->status;
-    if (c->precision != NB_PRECISION_A && strcmp(c->backend, "compute") != 0)
-        return nb_error_set(err, NB_ERR_ARGS, "--precision %s: backend %s sums the "
-                            "GAJ kernel in one way only (A); modes B..H need --backend "
-                            "compute", nb_precision_name(c->precision), c->backend);
     if (c->precision == NB_PRECISION_G && c->par.predict == NB_PREDICT_GPU)
         return nb_error_set(err, NB_ERR_ARGS, "--precision G needs --predict host: "
                             "the device-resident state predicts the j-particles in "
@@ -288,7 +283,7 @@ static enum nb_status write_due(struct nb_sim *s, struct outputs *o,
         double t = (double)o->log_k * c->log_every;
         if (!(t < before && t <= c->t_end))
             break;
-        if ((st = nb_sim_predict(s, t, o->x, o->v)) == NB_OK &&
+        if ((st = nb_sim_predict(s, t, o->x, o->v, err)) == NB_OK &&
             (st = write_row(s, o, t, err)) == NB_OK)
             o->log_k++;
     }
@@ -296,12 +291,10 @@ static enum nb_status write_due(struct nb_sim *s, struct outputs *o,
         double t = (double)o->snap_k * c->snapshot_every;
         if (!(t < before && t <= c->t_end))
             break;
-        if ((st = nb_sim_predict(s, t, o->x, o->v)) == NB_OK &&
+        if ((st = nb_sim_predict(s, t, o->x, o->v, err)) == NB_OK &&
             (st = write_numbered_snapshot(s, o, t, err)) == NB_OK)
             o->snap_k++;
     }
-    if (st != NB_OK && err->status == NB_OK)   /* a prediction failed */
-        *err = s->err;
     o->seconds += nb_clock_seconds() - t0;
     return st;
 }
@@ -369,11 +362,8 @@ static enum nb_status start(struct nb_sim *s, struct outputs *o,
 {
     double t0 = nb_clock_seconds();
 
-    if (nb_sim_predict(s, 0.0, o->x, o->v) != NB_OK) {
-        *err = s->err;
-        return err->status;
-    }
-    if (nb_diag_compute(s, 0.0, o->x, o->v, 0.0, NB_EPOT_DOUBLE, &o->first, err)
+    if (nb_sim_predict(s, 0.0, o->x, o->v, err) != NB_OK ||
+        nb_diag_compute(s, 0.0, o->x, o->v, 0.0, NB_EPOT_DOUBLE, &o->first, err)
         != NB_OK)
         return err->status;
     o->e0 = o->first.etot;
@@ -395,10 +385,8 @@ static enum nb_status integrate(struct nb_sim *s, struct outputs *o,
             return err->status;
         if (next > o->c->t_end)
             break;
-        if (nb_sim_step(s) != NB_OK) {
-            *err = s->err;
+        if (nb_sim_step(s, err) != NB_OK)
             return err->status;
-        }
         snprintf(o->variant, sizeof o->variant, "%s",
                  s->backend->variant(s->backend->state));
         progress(s, o, wall0, 0);
@@ -415,10 +403,8 @@ static enum nb_status finish(struct nb_sim *s, struct outputs *o,
     const struct run_config *c = o->c;
     double t0 = nb_clock_seconds();
 
-    if (nb_sim_predict(s, c->t_end, o->x, o->v) != NB_OK) {
-        *err = s->err;
+    if (nb_sim_predict(s, c->t_end, o->x, o->v, err) != NB_OK)
         return err->status;
-    }
     if (!o->have_last && (o->log.fp ? write_row(s, o, c->t_end, err)
                           : nb_diag_compute(s, c->t_end, o->x, o->v, o->e0,
                                             NB_EPOT_DOUBLE, &o->last, err)) != NB_OK)
@@ -461,6 +447,18 @@ static void print_summary(FILE *fp, const struct run_config *c,
             st->t_host, st->t_force, st->t_comm, o->seconds, wall);
 }
 
+/* Modes B..H of the GAJ kernel need a backend whose set_precision reaches
+ * it; a command-line refusal (exit 2) before anything runs. */
+static enum nb_status gaj_modes_check(const struct nb_force_backend *b,
+                                      enum nb_precision mode, struct nb_error *err)
+{
+    if (mode == NB_PRECISION_A || (b->caps & NB_BACKEND_GAJ_MODES))
+        return NB_OK;
+    return nb_error_set(err, NB_ERR_ARGS, "--precision %s: backend %s sums the GAJ "
+                        "kernel in one way only (A); modes B..H need --backend compute",
+                        nb_precision_name(mode), b->name);
+}
+
 /* Reads the initial conditions (a bad file is reported before any GL
  * work), opens the backend, makes the Plummer sphere with it (its Henon
  * scaling is an O(n^2) potential energy: nb_potential_energy), and sets
@@ -471,7 +469,8 @@ static enum nb_status prepare(const struct run_config *c, struct nb_gl **gl,
 {
     if (c->input && nb_snapshot_read(c->input, p, err) != NB_OK)
         return err->status;
-    if (nb_backend_open(b, c->backend, g, gl, err) != NB_OK)
+    if (nb_backend_open(b, c->backend, g, gl, err) != NB_OK ||
+        gaj_modes_check(b, c->precision, err) != NB_OK)
         return err->status;
     if (!c->input && nb_plummer(p, c->n, c->seed, b, err) != NB_OK)
         return err->status;
@@ -492,8 +491,8 @@ static enum nb_status simulate(const struct run_config *c, struct nb_gl **gl,
     struct nb_diag final = { 0 };
     enum nb_status st = prepare(c, gl, g, b, &p, err);
 
-    if (st == NB_OK && (st = nb_sim_init(s, &p, &c->par, b)) != NB_OK)
-        *err = s->err;
+    if (st == NB_OK)
+        st = nb_sim_init(s, &p, &c->par, b, err);
     nb_particles_free(&p);
     if (st == NB_OK && (st = outputs_open(&o, c, s->p.n, err)) == NB_OK &&
         (st = start(s, &o, err)) == NB_OK &&

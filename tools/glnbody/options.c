@@ -165,9 +165,11 @@ enum nb_status nb_gl_cli_create(const struct nb_gl_cli *g, struct nb_gl **gl,
                                 struct nb_error *err)
 {
     struct nb_gl_options opt;
-    if (gl_cli_options(g, &opt, err) != NB_OK)
+    if (gl_cli_options(g, &opt, err) != NB_OK || nb_gl_create(gl, &opt, err) != NB_OK)
         return err->status;
-    return nb_gl_create(gl, &opt, err);
+    fprintf(stderr, "glnbody: renderer %s, %s shaders\n", nb_gl_renderer(*gl),
+            nb_gl_uses_spirv(*gl) ? "SPIR-V" : "GLSL");
+    return NB_OK;
 }
 
 int nb_cli_fail(const struct nb_error *err)

@@ -1,0 +1,171 @@
+/* md_outputs.c - glnbody md's files (thermo, integrals, dump, timing,
+ * the final snapshot), each written under a temporary name and renamed
+ * only when the run succeeds, and the summary.  Thermo rows follow LAMMPS'
+ * thermo_style custom step time temp pe ke etotal press; totals unless
+ * --per-atom (LAMMPS' lj units normalise by N). */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "md_cli.h"
+
+enum nb_status nb_md_outputs_open(struct nb_md_outputs *o, const struct md_config *c,
+                                   struct nb_error *err)
+{
+    memset(o, 0, sizeof *o);
+    if (nb_outfile_open(&o->thermo, c->thermo ? c->thermo : "-", err) != NB_OK)
+        return err->status;
+    o->thermo_open = 1;
+    fprintf(o->thermo.fp, "step,time,temp,pe,ke,etotal,press\n");
+    if (c->integrals) {
+        if (nb_outfile_open(&o->integrals, c->integrals, err) != NB_OK)
+            return err->status;
+        o->integrals_open = 1;
+        fprintf(o->integrals.fp, "step,time,px,py,pz,lx,ly,lz,com_x,com_y,com_z\n");
+    }
+    if (c->dump) {
+        if (nb_outfile_open(&o->dump, c->dump, err) != NB_OK)
+            return err->status;
+        o->dump_open = 1;
+    }
+    if (c->timing) {
+        if (nb_outfile_open(&o->timing, c->timing, err) != NB_OK)
+            return err->status;
+        o->timing_open = 1;
+    }
+    return NB_OK;
+}
+
+void nb_md_outputs_abort(struct nb_md_outputs *o)
+{
+    if (o->thermo_open)
+        nb_outfile_abort(&o->thermo);
+    if (o->integrals_open)
+        nb_outfile_abort(&o->integrals);
+    if (o->dump_open)
+        nb_outfile_abort(&o->dump);
+    if (o->timing_open)
+        nb_outfile_abort(&o->timing);
+}
+
+static void write_thermo(struct nb_md_outputs *o, const struct md_config *c,
+                         const struct nb_md_sim *s, const struct nb_md_thermo *t)
+{
+    double scale = c->per_atom && s->n ? 1.0 / (double)s->n : 1.0;
+    fprintf(o->thermo.fp, "%llu,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g\n",
+            (unsigned long long)t->step, t->time, t->temp, t->pe * scale, t->ke * scale,
+            t->etotal * scale, t->press);
+    if (o->integrals_open)
+        fprintf(o->integrals.fp, "%llu,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,"
+                "%.17g,%.17g,%.17g\n", (unsigned long long)t->step, t->time, t->p[0],
+                t->p[1], t->p[2], t->l[0], t->l[1], t->l[2], t->com[0], t->com[1],
+                t->com[2]);
+}
+
+/* The sim's state as a particle set (borrowed arrays). */
+static struct nb_particles state_view(const struct nb_md_sim *s, const struct nb_particles *p)
+{
+    struct nb_particles view = *p;
+    view.n = s->n;
+    view.type = s->type;
+    view.m = s->m;
+    view.q = p->q ? s->q : NULL;
+    view.x = s->x;
+    view.v = s->v;
+    return view;
+}
+
+enum nb_status nb_md_write_due(struct nb_md_outputs *o, const struct md_config *c,
+                                struct nb_md_sim *s, const struct nb_particles *p,
+                                struct nb_error *err)
+{
+    int thermo = s->step % c->thermo_every == 0 || s->step == c->steps;
+    int dump = o->dump_open && s->step % c->dump_every == 0;
+    struct nb_md_thermo t;
+    if (!thermo && !dump)
+        return NB_OK;
+    if (nb_md_sim_sync(s, err) != NB_OK)
+        return err->status;
+    nb_md_thermo(s, &t);
+    if (thermo) {
+        write_thermo(o, c, s, &t);
+        if (s->step == 0)
+            o->first = t;
+        o->last = t;
+    }
+    if (dump) {
+        struct nb_particles view = state_view(s, p);
+        return c->dump_xyz ? nb_extxyz_write(o->dump.fp, t.time, &view, &s->box, err)
+                           : nb_lammps_dump_write(o->dump.fp, s->step, &view, &s->box, err);
+    }
+    return NB_OK;
+}
+
+uint64_t nb_md_next_output(const struct md_config *c, uint64_t step)
+{
+    uint64_t next = (step / c->thermo_every + 1) * c->thermo_every;
+    if (c->dump_every) {
+        uint64_t d = (step / c->dump_every + 1) * c->dump_every;
+        next = d < next ? d : next;
+    }
+    return next < c->steps ? next : c->steps;
+}
+
+enum nb_status nb_md_outputs_commit(struct nb_md_outputs *o, const struct md_config *c,
+                                     struct nb_md_sim *s, const struct nb_particles *p,
+                                     struct nb_error *err)
+{
+    if (c->output) {
+        struct nb_particles view = state_view(s, p);
+        char comment[160];
+        snprintf(comment, sizeof comment, "glnbody md step %llu t=%.17g n=%zu",
+                 (unsigned long long)s->step, (double)s->step * s->dt, s->n);
+        if (nb_md_sim_sync(s, err) != NB_OK ||
+            nb_snapshot_write(c->output, &view, comment, err) != NB_OK)
+            return err->status;
+    }
+    if (nb_outfile_commit(&o->thermo, err) != NB_OK ||
+        (o->integrals_open && nb_outfile_commit(&o->integrals, err) != NB_OK) ||
+        (o->dump_open && nb_outfile_commit(&o->dump, err) != NB_OK) ||
+        (o->timing_open && nb_outfile_commit(&o->timing, err) != NB_OK))
+        return err->status;
+    return NB_OK;
+}
+
+void nb_md_write_timing(struct nb_md_outputs *o, const struct md_config *c,
+                         const struct nb_md_sim *s, double seconds)
+{
+    struct nb_md_timings t;
+    double drift = o->last.etotal - o->first.etotal;
+    s->engine->timings(s->engine->state, &t);
+    fprintf(o->timing.fp, "backend,kernel,n,steps,seconds,atom_steps_per_s,k1_s,cells_s,"
+            "force_s,k2_s,evaluations,drift_rel\n%s,%s,%zu,%llu,%.6g,%.6g,%.6g,%.6g,%.6g,"
+            "%.6g,%llu,%.6g\n", s->engine->name, s->sys.cell_list ? "cells" : "pairs",
+            s->n, (unsigned long long)c->steps, seconds,
+            seconds > 0 ? (double)s->n * (double)c->steps / seconds : 0.0, t.k1, t.cells,
+            t.force, t.k2, (unsigned long long)t.evaluations,
+            o->first.etotal != 0 ? drift / fabs(o->first.etotal) : 0.0);
+}
+
+void nb_md_print_summary(FILE *fp, const struct md_config *c, const struct nb_md_sim *s,
+                          const struct nb_md_outputs *o, double seconds)
+{
+    struct nb_md_timings t;
+    double atom_steps = (double)s->n * (double)c->steps;
+    double drift = o->last.etotal - o->first.etotal;
+    s->engine->timings(s->engine->state, &t);
+    fprintf(fp, "glnbody md: %zu atoms, %s, cutoff %g%s, %s, backend %s (%s)\n", s->n,
+            nb_md_law_name(s->pot.law), s->pot.cutoff, s->pot.shift ? " shifted" : "",
+            s->sys.cell_list ? "cell lists" : "all pairs", s->engine->name,
+            s->engine->renderer(s->engine->state));
+    if (s->sys.n_excluded)
+        fprintf(fp, "%zu excluded pairs subtracted on the host after each evaluation "
+                "(the engine's forces are read back every step)\n", s->sys.n_excluded);
+    fprintf(fp, "%llu steps of %g in %.3f s: %.3e atom-steps/s; total energy drift "
+            "%.3e (%.3e relative)\n", (unsigned long long)c->steps, c->dt, seconds,
+            seconds > 0 ? atom_steps / seconds : 0.0, drift,
+            o->first.etotal != 0 ? drift / fabs(o->first.etotal) : 0.0);
+    fprintf(fp, "device seconds: K1 %.4f, cell lists %.4f, forces %.4f, K2 %.4f "
+            "(%llu force evaluations)\n", t.k1, t.cells, t.force, t.k2,
+            (unsigned long long)t.evaluations);
+}
