@@ -1,0 +1,105 @@
+/* nb_base.h - errors, particle sets, random numbers, output files
+ * written under a temporary name, and the clock: what every other host
+ * header builds on. */
+#ifndef NB_BASE_H
+#define NB_BASE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+/* ---- errors ------------------------------------------------------------ */
+
+/* What went wrong, as a category; the text is in struct nb_error. */
+enum nb_status {
+    NB_OK = 0,
+    NB_ERR_ARGS,        /* a bad option or value on the command line */
+    NB_ERR_IO,          /* a file could not be opened, read or written */
+    NB_ERR_PARSE,       /* a malformed input file */
+    NB_ERR_NOMEM,       /* host or GPU memory exhausted */
+    NB_ERR_GL,          /* the GL context, a shader or a GL call failed */
+    NB_ERR_LIMIT,       /* a GL implementation limit would be exceeded */
+    NB_ERR_UNSUPPORTED, /* the request needs something this system lacks */
+    NB_ERR_NUMERIC      /* the integration broke down: a time step below
+                           NB_DT_FLOOR or a non-finite value */
+};
+
+/* A status and one formatted message naming the cause.  Functions that can
+ * fail take a struct nb_error * last, fill it and return its status. */
+struct nb_error {
+    enum nb_status status;
+    char message[1024];
+};
+
+/* Sets err (if not NULL) and returns status. */
+enum nb_status nb_error_set(struct nb_error *err, enum nb_status status,
+                            const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* Malloc that reports exhaustion through err; NULL on failure. */
+void *nb_alloc(size_t count, size_t size, const char *what,
+               struct nb_error *err);
+
+/* ---- particles --------------------------------------------------------- */
+
+/* A particle set in double precision, structure of arrays. */
+struct nb_particles {
+    size_t n;           /* number of particles */
+    int64_t *id;        /* identifiers, as read or 0..n-1 */
+    int *type;          /* types, or NULL when the set has no type column;
+                           molecular dynamics numbers them from 1 (LAMMPS) */
+    double *q;          /* charges, or NULL when the set has none */
+    double *m;          /* masses, n */
+    double *x;          /* positions, 3n: x0 y0 z0 x1 ... */
+    double *v;          /* velocities, 3n */
+};
+
+/* Allocates a set of n particles (zeroed, ids 0..n-1, no types). */
+enum nb_status nb_particles_alloc(struct nb_particles *p, size_t n,
+                                  struct nb_error *err);
+/* Adds the type column (zeroed). */
+enum nb_status nb_particles_add_types(struct nb_particles *p,
+                                      struct nb_error *err);
+/* Adds the charge column (zeroed). */
+enum nb_status nb_particles_add_charges(struct nb_particles *p,
+                                        struct nb_error *err);
+void nb_particles_free(struct nb_particles *p);
+
+/* n particles with masses 1/n, positions uniform in [-1, 1]^3 rounded to
+ * the nearest float, zero velocities: the benchmark and test input.
+ * Deterministic for a given seed. */
+enum nb_status nb_particles_random_cube(struct nb_particles *p, size_t n,
+                                        uint64_t seed, struct nb_error *err);
+
+/* ---- random numbers (xoshiro256**, deterministic across platforms) ----- */
+
+struct nb_rng { uint64_t s[4]; };
+void nb_rng_seed(struct nb_rng *rng, uint64_t seed);
+uint64_t nb_rng_next(struct nb_rng *rng);
+double nb_rng_uniform(struct nb_rng *rng);      /* in [0, 1) */
+
+/* ---- output files ------------------------------------------------------ */
+
+/* A file written under a temporary name in the same directory and renamed
+ * into place by nb_outfile_commit, so that a failed or killed run never
+ * leaves a partial file.  A path of "-" or NULL writes to stdout. */
+struct nb_outfile {
+    FILE *fp;
+    char *path;         /* final name, NULL for stdout */
+    char *tmp_path;     /* temporary name, NULL for stdout */
+};
+enum nb_status nb_outfile_open(struct nb_outfile *f, const char *path,
+                               struct nb_error *err);
+/* Flushes, checks for write errors and renames into place. */
+enum nb_status nb_outfile_commit(struct nb_outfile *f, struct nb_error *err);
+/* Closes and removes the temporary file (no-op after commit). */
+void nb_outfile_abort(struct nb_outfile *f);
+
+/* ---- timing and statistics --------------------------------------------- */
+
+/* Monotonic clock in seconds. */
+double nb_clock_seconds(void);
+/* Median of n values (sorts a copy); 0 for n == 0. */
+double nb_median(const double *values, size_t n);
+
+#endif

@@ -1,0 +1,104 @@
+/* nb_files.h - text files: the one reader of every text format, and
+ * particle snapshots. */
+#ifndef NB_FILES_H
+#define NB_FILES_H
+
+#include "nb_base.h"
+
+/* ---- text files: the one reader of every text format ----------------- */
+
+/* Where '#' starts a comment. */
+enum nb_text_comments {
+    NB_TEXT_NO_COMMENTS,        /* '#' is data (LAMMPS dumps) */
+    NB_TEXT_COMMENT_LINES,      /* a line whose first field starts with '#'
+                                   (snapshots, which read a declaration
+                                   there: its fields stay split) */
+    NB_TEXT_COMMENT_ANYWHERE    /* '#' ends the data of any line
+                                   (coefficient tables, exclusion lists) */
+};
+
+/* A text file read line by line.  After nb_text_next the current line is
+ * in line (trailing whitespace, so LF or CRLF, stripped) and split into
+ * nfield whitespace-separated fields (NUL-terminated copies) starting at
+ * the 1-based byte columns column[]; at the end of the file at_end is set
+ * and nfield is 0.  Lines have any length. */
+struct nb_text {
+    const char *path;
+    FILE *fp;
+    enum nb_text_comments comments;
+    size_t lineno;              /* 1-based number of the current line */
+    char *line;
+    size_t length;              /* of line */
+    int nfield;
+    char **field;
+    size_t *column;
+    int is_comment;             /* a comment line (NB_TEXT_COMMENT_LINES) */
+    int at_end;                 /* no line left */
+    int newline;                /* the current line ended in '\n' */
+    size_t line_cap, split_cap, field_cap;
+    char *split;                /* the fields' storage */
+};
+
+/* Opens path (NB_ERR_IO "path: cannot open: ..."). */
+enum nb_status nb_text_open(struct nb_text *t, const char *path,
+                            enum nb_text_comments comments,
+                            struct nb_error *err);
+void nb_text_close(struct nb_text *t);
+
+/* The next line, or at_end; NB_ERR_IO on a read error. */
+enum nb_status nb_text_next(struct nb_text *t, struct nb_error *err);
+
+/* The next line with data: blank and comment lines skipped. */
+enum nb_status nb_text_next_data(struct nb_text *t, struct nb_error *err);
+
+/* NB_ERR_PARSE with "path:line:column: reason", the column that of field
+ * (past the last field: just after it; at the end of the file: the start
+ * of the line after the last newline, or just after the text of a last
+ * line without one). */
+enum nb_status nb_text_error(const struct nb_text *t, int field,
+                             struct nb_error *err, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+/* min..max fields, else "missing field: expected N fields (what), found
+ * M" at the end of the line or "extra field 'F': ..." at the first one
+ * too many. */
+enum nb_status nb_text_expect_fields(const struct nb_text *t, int min, int max,
+                                     const char *what, struct nb_error *err);
+
+/* Field number field as a finite double, the whole field; name says what
+ * it is in the message ("NAME: not a number: 'F'", "NAME: not finite",
+ * "NAME: out of range: 'F' overflows/underflows a double", "missing
+ * field: NAME").  Subnormal values are read; underflow to 0 is refused. */
+enum nb_status nb_text_double(const struct nb_text *t, int field,
+                              const char *name, double *out,
+                              struct nb_error *err);
+
+/* Field number field as a decimal integer in lo..hi ("NAME: not an
+ * integer: 'F'", "NAME: out of range: 'F' is outside LO..HI"). */
+enum nb_status nb_text_int(const struct nb_text *t, int field,
+                           const char *name, long long lo, long long hi,
+                           long long *out, struct nb_error *err);
+
+/* ---- snapshot files ---------------------------------------------------- */
+
+/* Reads a text snapshot: one particle a line, `id m x y z vx vy vz`,
+ * `id type m x y z vx vy vz` or `id type q m x y z vx vy vz` (charges in
+ * p->q; this form only after a `#` line ending in those ten names, which
+ * nb_snapshot_write writes), blank and `#` lines ignored; all data lines
+ * must have the same column count (read by nb_text).  Errors (NB_ERR_IO,
+ * NB_ERR_PARSE) name file:line:column and the reason: a malformed,
+ * non-finite or out-of-range number, a negative mass, a missing or extra
+ * field; or the file and an empty file. */
+enum nb_status nb_snapshot_read(const char *path, struct nb_particles *p,
+                                struct nb_error *err);
+
+/* Writes p (%.17g: reads back exactly) through nb_outfile, so the file
+ * appears whole or not at all: `id m x y z vx vy vz` lines, `id type m x
+ * y z vx vy vz` when p->type is set, `id type q m x y z vx vy vz` when
+ * p->q is set too, each of the last two after a `#` line naming the
+ * columns.  comment (may be NULL) becomes a first `# ` line.  Errors:
+ * NB_ERR_ARGS (charges without types), NB_ERR_IO, NB_ERR_NOMEM. */
+enum nb_status nb_snapshot_write(const char *path, const struct nb_particles *p,
+                                 const char *comment, struct nb_error *err);
+
+#endif

@@ -1,0 +1,181 @@
+/* nb_forces.h - gravitational forces: the double-precision CPU
+ * reference, accuracy against it, and the force-backend vtable that the CPU
+ * and the GL pipelines fill. */
+#ifndef NB_FORCES_H
+#define NB_FORCES_H
+
+#include "nb_base.h"
+
+/* ---- CPU reference forces ---------------------------------------------- */
+
+/* GA kernel in double precision with Newton's third law (triangular loop,
+ * OpenMP): acc[3i..3i+2] = sum_{j != i} m_j r_ij / (r_ij^2 + eps^2)^{3/2},
+ * pot[i] = -sum_{j != i} m_j / (r_ij^2 + eps^2)^{1/2}, r_ij = x_j - x_i.
+ * The result does not depend on the number of threads. */
+enum nb_status nb_cpu_ga(size_t n, const double *x, const double *m,
+                         double eps, double *acc, double *pot,
+                         struct nb_error *err);
+
+/* GAJ kernel in double precision for the i-particles active[0..n_active)
+ * (indices into the n j-particles) against all j != i: acc (3 n_active),
+ * jerk (3 n_active), pot (n_active), formulas as in struct
+ * nb_force_backend.compute_gaj.  OpenMP over i; deterministic. */
+enum nb_status nb_cpu_gaj(size_t n, const double *x, const double *v,
+                          const double *m, double eps, size_t n_active,
+                          const uint32_t *active, double *acc, double *jerk,
+                          double *pot, struct nb_error *err);
+
+/* Sums of the magnitudes of the pair terms, sum_j |a_ij| and
+ * sum_j |phi_ij|: the scale that bounds float rounding in a_i and phi_i. */
+enum nb_status nb_cpu_ga_magnitudes(size_t n, const double *x,
+                                    const double *m, double eps,
+                                    double *acc_abs, double *pot_abs,
+                                    struct nb_error *err);
+
+/* ---- accuracy against the reference ----------------------------------- */
+
+/* How far a GA result is from the double-precision reference. */
+struct nb_accuracy {
+    double acc_rel_max;     /* max_i |a_i - ref| / sum_j |a_ij| */
+    double pot_rel_max;     /* max_i |phi_i - ref| / sum_j |phi_ij| */
+    size_t acc_worst;       /* the particle of acc_rel_max */
+    double f_err;           /* seed 004 eq. 10: sum |F - F_ref| / sum |F_ref| */
+    double f_offset;        /* seed 004 eq. 11: |sum F| / sum |F| */
+    size_t nonfinite;       /* particles with a NaN or infinite component */
+};
+
+/* Compares acc/pot with the reference ref_acc/ref_pot, scaled by the pair
+ * magnitudes of nb_cpu_ga_magnitudes; forces F = m a. */
+void nb_accuracy_ga(size_t n, const double *m, const double *acc,
+                    const double *pot, const double *ref_acc,
+                    const double *ref_pot, const double *acc_abs,
+                    const double *pot_abs, struct nb_accuracy *out);
+
+/* ---- force backends ---------------------------------------------------- */
+
+/* The kernels a backend can evaluate. */
+enum nb_kernel {
+    NB_KERNEL_GA,       /* acceleration and potential */
+    NB_KERNEL_GAJ       /* acceleration, jerk and potential (Hermite) */
+};
+
+/* How the GA kernel sums its pair terms: seed 004 Table 1, plus H. */
+enum nb_precision {
+    NB_PRECISION_A,     /* float pair terms, float sums (the fast kernels) */
+    NB_PRECISION_B,     /* float pair terms, double sums */
+    NB_PRECISION_C,     /* float pair terms, Takahashi & Iitaka float pair */
+    NB_PRECISION_D,     /* float pair terms, Nitadori's trick */
+    NB_PRECISION_E,     /* float pair terms, modified Nitadori (LARGE) */
+    NB_PRECISION_F,     /* float pair terms, Narumi's float + int32 pair */
+    NB_PRECISION_G,     /* double pair terms, double sums */
+    NB_PRECISION_H,     /* float pair forces m_i m_j f_ij rounded to int64
+                           fixed point: exact, order-independent sums */
+    NB_PRECISION_COUNT
+};
+
+/* What a force backend can do that its vtable's optional (NULL) entries
+ * do not tell: bits of struct nb_force_backend.caps. */
+enum nb_backend_caps {
+    NB_BACKEND_DOUBLE = 1u << 0,    /* GA results summed in double (the CPU
+                                       reference): worth printing with %.17g */
+    NB_BACKEND_GAJ_MODES = 1u << 1  /* set_precision reaches the GAJ kernel
+                                       too: block steps in modes B..H */
+};
+
+/* One force engine: cpu (src-free, always there), compute or fragment.
+ * Usage: set_variant (optional), set_particles, compute, read. */
+struct nb_force_backend {
+    const char *name;                   /* "cpu", "compute", "fragment" */
+    void *state;                        /* owned by the backend */
+    unsigned caps;                      /* enum nb_backend_caps bits */
+    /* Chooses a variant by name ("auto" lets the backend decide for the
+     * next particle count); NB_ERR_ARGS for an unknown name. */
+    enum nb_status (*set_variant)(void *state, const char *variant,
+                                  struct nb_error *err);
+    /* Uploads positions (3n) and masses (n); the i- and j-streams. */
+    enum nb_status (*set_particles)(void *state, size_t n, const double *x,
+                                    const double *m, struct nb_error *err);
+    /* Evaluates a kernel on the particles last set. */
+    enum nb_status (*compute)(void *state, enum nb_kernel kernel, double eps,
+                              struct nb_error *err);
+    /* Copies the last result to the host: acc (3n), pot (n). */
+    enum nb_status (*read)(void *state, double *acc, double *pot,
+                           struct nb_error *err);
+    /* Seconds the last compute or compute_gaj took on the device (timer
+     * query where it works, else glFinish and a monotonic clock); may wait
+     * for that work, so callers ask after reading its result. */
+    double (*last_seconds)(void *state);
+    /* The variant in use, resolved ("auto" never comes back). */
+    const char *(*variant)(void *state);
+    /* The renderer string, "cpu (N threads)" for the CPU. */
+    const char *(*renderer)(void *state);
+    /* Every variant name, NULL-terminated, for --variant all. */
+    const char *const *(*variants)(void *state);
+    /* Optional (NULL: only NB_PRECISION_A): the accumulation mode of the
+     * GA kernel for the next set_particles and compute, and of the GAJ
+     * kernel for the next set_j or load_state and compute_gaj; call it
+     * before set_particles, set_j or load_state (compute_gaj refuses a
+     * j-set set before it with NB_ERR_ARGS).  GAJ in precision G needs
+     * set_j (host prediction): on a predict_j j-set NB_ERR_UNSUPPORTED.
+     * NB_ERR_UNSUPPORTED naming what is missing (a GL extension) where the
+     * mode cannot run. */
+    enum nb_status (*set_precision)(void *state, enum nb_precision mode,
+                                    struct nb_error *err);
+    /* Optional (NULL: always NB_PRECISION_A): the mode set_precision set. */
+    enum nb_precision (*get_precision)(void *state);
+
+    /* ---- the GAJ kernel for block time steps (seed 001) ---- */
+    /* Uploads the j-particles: positions (3n), velocities (3n), masses. */
+    enum nb_status (*set_j)(void *state, size_t n, const double *x,
+                            const double *v, const double *m,
+                            struct nb_error *err);
+    /* GAJ for the i-particles active[0..n_active), indices into the
+     * j-set (each i excludes itself), against all j-particles:
+     * a_i   = sum_j m_j r_ij / (r^2+eps^2)^{3/2}
+     * jerk_i = sum_j m_j [v_ij / (r^2+eps^2)^{3/2}
+     *                    - 3 (r_ij . v_ij) r_ij / (r^2+eps^2)^{5/2}]
+     * phi_i = -sum_j m_j / (r^2+eps^2)^{1/2},  r_ij = x_j - x_i,
+     * v_ij = v_j - v_i.  Indices must be distinct and < n. */
+    enum nb_status (*compute_gaj)(void *state, double eps, size_t n_active,
+                                  const uint32_t *active, struct nb_error *err);
+    /* The last GAJ result in active order: acc (3 n_active), jerk
+     * (3 n_active), pot (n_active). */
+    enum nb_status (*read_gaj)(void *state, double *acc, double *jerk,
+                               double *pot, struct nb_error *err);
+
+    /* ---- optional: Hermite state kept on the device (--predict gpu) ----
+     * NULL where a backend does not offer it. */
+    /* Uploads the whole state: x, v, a, jerk (3n each), the time of each
+     * particle's last correction t0 (n) and masses (n). */
+    enum nb_status (*load_state)(void *state, size_t n, const double *x,
+                                 const double *v, const double *a,
+                                 const double *jerk, const double *t0,
+                                 const double *m, struct nb_error *err);
+    /* Replaces the state of the n_block particles idx[] (corrected block),
+     * arrays in idx order. */
+    enum nb_status (*update_state)(void *state, size_t n_block,
+                                   const uint32_t *idx, const double *x,
+                                   const double *v, const double *a,
+                                   const double *jerk, const double *t0,
+                                   struct nb_error *err);
+    /* Predicts every particle to time t on the device (x + v dt + a dt^2/2
+     * + j dt^3/6, v + a dt + j dt^2/2) and makes that the j-set. */
+    enum nb_status (*predict_j)(void *state, double t, struct nb_error *err);
+
+    void (*destroy)(void *state);
+};
+
+/* W = 1/2 sum_i m_i phi_i of n particles (x 3n, m n) with softening eps,
+ * in double: on b's GA kernel in precision G where b has it (fp64 pair
+ * terms and sums; b is left in the precision it had: get_precision, or A
+ * without it), else on the CPU reference
+ * (b may be NULL).  Errors: NB_ERR_NOMEM, the backend's. */
+enum nb_status nb_potential_energy(struct nb_force_backend *b, size_t n,
+                                   const double *x, const double *m, double eps,
+                                   double *w, struct nb_error *err);
+
+/* The CPU reference backend (variant "newton3"). */
+enum nb_status nb_backend_cpu_create(struct nb_force_backend *b,
+                                     struct nb_error *err);
+
+#endif

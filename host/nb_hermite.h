@@ -1,0 +1,157 @@
+/* nb_hermite.h - collisional N-body runs: Plummer initial conditions,
+ * Hermite block steps behind the integrator vtable, and diagnostics. */
+#ifndef NB_HERMITE_H
+#define NB_HERMITE_H
+
+#include "nb_forces.h"
+
+/* ---- initial conditions ------------------------------------------------ */
+
+/* An equal-mass Plummer sphere of n >= 2 particles by the rejection method
+ * of Aarseth, Henon and Wielen (1974), the outer 0.1% of the mass cut,
+ * moved to the centre-of-mass frame and scaled to Henon units exactly:
+ * positions so that the (unsoftened, eps = 0) potential energy W = -1/2,
+ * velocities so that the kinetic energy K = 1/4, hence 2K/|W| = 1 and
+ * E = -1/4 to rounding.  Masses 1/n, ids 0..n-1.  Deterministic for a
+ * seed (nb_rng).  W is summed in O(n^2) in double by
+ * nb_potential_energy on backend b (NULL: the CPU).
+ * Errors: NB_ERR_ARGS (n < 2), NB_ERR_NOMEM, the backend's. */
+struct nb_force_backend;
+enum nb_status nb_plummer(struct nb_particles *p, size_t n, uint64_t seed,
+                          struct nb_force_backend *b, struct nb_error *err);
+
+/* ---- simulation: Hermite block steps (seed 001, section 2) -------------- */
+
+/* The smallest time step.  A particle whose criterion asks for less stops
+ * the run with NB_ERR_NUMERIC naming it: never a silent clamp. */
+#define NB_DT_FLOOR 0x1p-40
+/* The largest end time: block times are multiples of NB_DT_FLOOR, exact in
+ * a double only below 2^13. */
+#define NB_T_MAX 8192.0
+
+/* How the j-particles reach the force backend each block step. */
+enum nb_predict {
+    NB_PREDICT_HOST,    /* the host predicts all n and calls set_j */
+    NB_PREDICT_GPU      /* load_state once, update_state after each block,
+                           predict_j(t) before each force evaluation */
+};
+
+/* What a run is asked to do; nb_sim_params_default fills the defaults. */
+struct nb_sim_params {
+    double eta;         /* accuracy parameter of eqs. 2 and 9 (> 0) */
+    double eps;         /* Plummer softening (>= 0) */
+    double dt_max;      /* largest step; nb_sim_init rounds it down to a
+                           power of two (default 0.125) */
+    int shared_dt;      /* 1: every particle takes the smallest step */
+    enum nb_predict predict;
+};
+/* eta 0.02, eps 0.01, dt_max 0.125, individual steps, host prediction. */
+void nb_sim_params_default(struct nb_sim_params *par);
+
+/* Counters and the time split of seed 001 eq. 10, summed over the steps. */
+struct nb_sim_stats {
+    uint64_t block_steps;       /* block steps taken (the initial force
+                                   evaluation of all n is not counted) */
+    uint64_t particle_steps;    /* particles corrected, summed over blocks */
+    double t_host;      /* wall seconds on the host: prediction, correction,
+                           time steps (everything not in a backend call) */
+    double t_force;     /* device seconds of compute_gaj (last_seconds) */
+    double t_comm;      /* wall seconds in backend calls minus t_force:
+                           uploads, predict_j, readback, waiting */
+};
+
+struct nb_sim;
+
+/* An integrator: a private state behind four functions (one file each, no
+ * GL type).  create evaluates the initial forces and steps; step advances
+ * one block (indices passed to compute_gaj in ascending order); predict
+ * writes every particle at a time t between s->t and the next block time
+ * (x, v: 3n each) without changing the state.  create and step return
+ * NB_OK or the status of the message they set in err. */
+struct nb_integrator {
+    const char *name;
+    enum nb_status (*create)(struct nb_sim *s, void **state, struct nb_error *err);
+    enum nb_status (*step)(struct nb_sim *s, void *state, struct nb_error *err);
+    void (*predict)(const struct nb_sim *s, const void *state, double t,
+                    double *x, double *v);
+    void (*free)(void *state);
+};
+
+/* Fourth-order Hermite with block time steps (Makino and Aarseth 1992). */
+extern const struct nb_integrator nb_integrator_hermite4;
+
+/* One simulation: all of its state, no globals, so that any number can run
+ * in one process.  Fields are read-only outside sim.c and the integrator. */
+struct nb_sim {
+    struct nb_particles p;      /* particle i as of its time t0[i] */
+    double *t0;                 /* time of each particle's last correction */
+    double *dt;                 /* each particle's step: a power of two that
+                                   divides t0[i], NB_DT_FLOOR..dt_max */
+    double t;                   /* time of the last block step */
+    double t_next;              /* min_i t0[i] + dt[i], kept by the integrator */
+    struct nb_sim_params par;   /* dt_max rounded to a power of two */
+    struct nb_force_backend *backend;   /* borrowed, not freed */
+    const struct nb_integrator *integrator;
+    void *integrator_state;
+    enum nb_status failed;      /* NB_OK, or the status of the failed init or
+                                   step after which the sim refuses to go on */
+    struct nb_sim_stats stats;
+    /* Potential energy at sync_t (< 0: none) from the GAJ potentials of a
+     * block that held every particle, corrected to first order for the
+     * corrector's displacement: W(x1) = W(xp) - sum_i m_i a_i.(x1 - xp). */
+    double sync_t, sync_epot;
+};
+
+/* Copies p (any units, G = 1, no rescaling), then the integrator's create:
+ * initial forces through b and steps (eq. 2).  b must have the GAJ kernel
+ * (else NB_ERR_UNSUPPORTED); NB_PREDICT_GPU needs load_state, update_state
+ * and predict_j (else NB_ERR_ARGS naming the backend).  NB_ERR_ARGS for a
+ * bad parameter.  Call nb_sim_free even after a failure. */
+enum nb_status nb_sim_init(struct nb_sim *s, const struct nb_particles *p,
+                           const struct nb_sim_params *par,
+                           struct nb_force_backend *b, struct nb_error *err);
+/* Advances the block of particles due at nb_sim_next_time(s); s->t becomes
+ * that time.  NB_ERR_NUMERIC when a step falls below NB_DT_FLOOR.  After a
+ * failed init or step, refuses with that status (the state is half-made). */
+enum nb_status nb_sim_step(struct nb_sim *s, struct nb_error *err);
+/* The time of the next block step: min_i t0[i] + dt[i]. */
+double nb_sim_next_time(const struct nb_sim *s);
+/* Every particle predicted in double to t, s->t <= t <= the next block
+ * time (x, v: 3n each), from a, jerk and the corrector's a2, a3; the
+ * state is unchanged.  NB_ERR_ARGS for t out of that range. */
+enum nb_status nb_sim_predict(const struct nb_sim *s, double t, double *x,
+                              double *v, struct nb_error *err);
+void nb_sim_free(struct nb_sim *s);
+
+/* ---- diagnostics ------------------------------------------------------- */
+
+/* One row of the energy log (header in nb_diag_csv_header). */
+struct nb_diag {
+    double t, ekin, epot, etot;
+    double de_rel;          /* (etot - e0) / |e0| */
+    double virial;          /* 2 ekin / |epot| (1 in virial equilibrium) */
+    double p_abs, l_abs;    /* |sum m v|, |sum m x cross v| */
+    double com[3];          /* sum m x / sum m */
+    uint64_t block_steps, particle_steps;
+    int epot_from_gaj;      /* 1: s->sync_epot; 0: nb_potential_energy */
+};
+
+/* Where the potential energy of a row comes from. */
+enum nb_epot_source {
+    NB_EPOT_AUTO,   /* s->sync_epot when t == s->sync_t, else as DOUBLE */
+    NB_EPOT_DOUBLE  /* always nb_potential_energy, O(n^2) in double */
+};
+
+/* The row for the state x, v (3n each) of s at time t (from
+ * nb_sim_predict), against the reference energy e0.  NB_ERR_NOMEM. */
+enum nb_status nb_diag_compute(const struct nb_sim *s, double t,
+                               const double *x, const double *v, double e0,
+                               enum nb_epot_source source, struct nb_diag *d,
+                               struct nb_error *err);
+/* `t,ekin,epot,etot,de_rel,virial,p_abs,l_abs,com_x,com_y,com_z,
+ * block_steps,particle_steps` and a newline. */
+void nb_diag_csv_header(FILE *fp);
+/* One row, %.17g for the reals. */
+void nb_diag_csv_row(FILE *fp, const struct nb_diag *d);
+
+#endif
