@@ -12,6 +12,24 @@
 
 /* ---- GAJ: the Hermite kernel on an active block (gaj.frag) ------------ */
 
+/* Deletes the device-resident Hermite state and forgets its names and
+ * sizes, so that the next load_state makes fresh objects and
+ * update_state or predict_j before it are refused. */
+static void forget_device_state(struct fragment *f)
+{
+    glDeleteTextures(NB_STATE_TARGETS, f->state_tex);
+    glDeleteTextures(NB_STATE_TARGETS, f->block_tex);
+    glDeleteTextures(1, &f->block_index_tex);
+    glDeleteTextures(1, &f->active_index_tex);
+    GLuint fbos[3] = { f->state_fbo, f->jset_fbo, f->iset_fbo };
+    glDeleteFramebuffers(3, fbos);
+    memset(f->state_tex, 0, sizeof f->state_tex);
+    memset(f->block_tex, 0, sizeof f->block_tex);
+    f->block_index_tex = f->active_index_tex = 0;
+    f->state_fbo = f->jset_fbo = f->iset_fbo = 0;
+    f->state_rows = f->block_rows = f->block_index_rows = f->active_rows = 0;
+}
+
 static enum nb_status ensure_host_copies(struct fragment *f, size_t texels,
                                          struct nb_error *err)
 {
@@ -19,12 +37,7 @@ static enum nb_status ensure_host_copies(struct fragment *f, size_t texels,
         return NB_OK;
     free(f->host_pos);
     free(f->host_vel);
-    glDeleteTextures(NB_STATE_TARGETS, f->state_tex);
-    glDeleteTextures(NB_STATE_TARGETS, f->block_tex);
-    glDeleteTextures(1, &f->block_index_tex);
-    glDeleteTextures(1, &f->active_index_tex);
-    GLuint fbos[3] = { f->state_fbo, f->jset_fbo, f->iset_fbo };
-    glDeleteFramebuffers(3, fbos);
+    forget_device_state(f);
     f->host_pos = nb_alloc(4 * texels, sizeof(float), "GAJ host stream", err);
     f->host_vel = f->host_pos ? nb_alloc(4 * texels, sizeof(float), "GAJ host stream", err)
                               : NULL;

@@ -426,21 +426,21 @@ END_TEST
  * predict.frag, scatter by points, gather.frag). */
 static const char *const device_backends[] = { "compute", "fragment" };
 
-START_TEST(device_prediction_matches_host)
+/* One round on backend b: load_state with n particles, a corrected block
+ * scattered, the j-set predicted on the device; checked against the host. */
+static void device_state_round(struct nb_force_backend *b, size_t n, uint64_t s,
+                               const char *what)
 {
-    const size_t n = 1031;
     const double t = 10.0 + 1.0 / 64;
-    struct nb_force_backend b;
     struct nb_error err = { 0 };
     struct nb_particles p = { 0 }, q = { 0 };
     struct nb_rng rng;
     double *a = malloc(3 * n * sizeof(double)), *jk = malloc(3 * n * sizeof(double));
     double *t0 = malloc(n * sizeof(double));
     uint32_t *all = malloc(n * sizeof(uint32_t));
-    ck_assert_int_eq(nb_backend_create(&b, device_backends[_i], gl, &err), NB_OK);
-    ga_moving_system(&p, n, seed + 400);
-    ga_moving_system(&q, n, seed + 400);
-    nb_rng_seed(&rng, seed + 401);
+    ga_moving_system(&p, n, s);
+    ga_moving_system(&q, n, s);
+    nb_rng_seed(&rng, s + 1);
     for (size_t i = 0; i < n; i++) {
         t0[i] = t - ldexp(1.0, -(int)(3 + i % 8));      /* block times behind t */
         for (int c = 0; c < 3; c++) {
@@ -467,10 +467,11 @@ START_TEST(device_prediction_matches_host)
             bj[3 * nb + c] = jk[3 * i + c];
         }
     }
-    ck_assert_int_eq(b.load_state(b.state, n, q.x, q.v, a, jk, t0, p.m, &err), NB_OK);
-    ck_assert_msg(b.update_state(b.state, nb, blk, bx, bv, ba, bj, bt, &err) == NB_OK,
-                  "%s", err.message);
-    ck_assert_msg(b.predict_j(b.state, t, &err) == NB_OK, "%s", err.message);
+    ck_assert_msg(b->load_state(b->state, n, q.x, q.v, a, jk, t0, p.m, &err) == NB_OK,
+                  "%s: %s", what, err.message);
+    ck_assert_msg(b->update_state(b->state, nb, blk, bx, bv, ba, bj, bt, &err) == NB_OK,
+                  "%s: %s", what, err.message);
+    ck_assert_msg(b->predict_j(b->state, t, &err) == NB_OK, "%s: %s", what, err.message);
     /* The host's prediction in double, for the reference. */
     for (size_t i = 0; i < n; i++) {
         double dt = t - t0[i];
@@ -484,17 +485,49 @@ START_TEST(device_prediction_matches_host)
     /* The device predicts in float: positions up to |x| ~ 1.2 here, a few
      * roundings each (4 ulps allowed). */
     double dx = 4.0 * ldexp(1.0, -24) * 2.0;
-    check_gaj_once(&b, &p, 0.01, all, n, dx, device_backends[_i]);
-    check_gaj_once(&b, &p, 0.0, blk, nb, dx, device_backends[_i]);    /* a sparse block */
+    check_gaj_once(b, &p, 0.01, all, n, dx, what);
+    check_gaj_once(b, &p, 0.0, blk, nb, dx, what);     /* a sparse block */
     blk[nb - 1] = (uint32_t)n;                  /* one past the last particle */
-    ck_assert_int_eq(b.compute_gaj(b.state, 0.01, nb, blk, &err), NB_ERR_ARGS);
+    ck_assert_int_eq(b->compute_gaj(b->state, 0.01, nb, blk, &err), NB_ERR_ARGS);
     ck_assert_msg(strstr(err.message, "out of range"), "%s", err.message);
-    ck_assert_int_eq(b.update_state(b.state, nb, blk, bx, bv, ba, bj, bt, &err),
+    ck_assert_int_eq(b->update_state(b->state, nb, blk, bx, bv, ba, bj, bt, &err),
                      NB_ERR_ARGS);
     free(a); free(jk); free(t0); free(all); free(blk);
     free(bx); free(bv); free(ba); free(bj); free(bt);
     nb_particles_free(&p);
     nb_particles_free(&q);
+}
+
+START_TEST(device_prediction_matches_host)
+{
+    struct nb_force_backend b;
+    struct nb_error err = { 0 };
+    ck_assert_int_eq(nb_backend_create(&b, device_backends[_i], gl, &err), NB_OK);
+    device_state_round(&b, 1031, seed + 400, device_backends[_i]);
+    b.destroy(b.state);
+}
+END_TEST
+
+/* A larger j-set after a device state re-makes the pipeline's streams;
+ * the next load_state must start from fresh objects, not deleted ones
+ * (the fragment backend once kept the names of the textures and
+ * framebuffers it had deleted). */
+START_TEST(device_state_survives_growth)
+{
+    static const size_t sizes[] = { 3, 1031, 2053 };
+    struct nb_force_backend b;
+    struct nb_error err = { 0 };
+    char what[64];
+    ck_assert_int_eq(nb_backend_create(&b, device_backends[_i], gl, &err), NB_OK);
+    for (size_t k = 0; k < COUNT(sizes); k++) {
+        struct nb_particles p = { 0 };
+        ga_moving_system(&p, sizes[k], seed + 410 + k);
+        ck_assert_msg(b.set_j(b.state, p.n, p.x, p.v, p.m, &err) == NB_OK, "%s",
+                      err.message);
+        nb_particles_free(&p);
+        snprintf(what, sizeof what, "%s after set_j of %zu", device_backends[_i], sizes[k]);
+        device_state_round(&b, k ? sizes[k] : 1031, seed + 420 + k, what);
+    }
     b.destroy(b.state);
 }
 END_TEST
@@ -514,6 +547,7 @@ static Suite *gpu_suite(void)
     tcase_add_test(tc, texture_limit_refused);
     tcase_add_test(tc, gaj_matches_cpu);
     tcase_add_loop_test(tc, device_prediction_matches_host, 0, COUNT(device_backends));
+    tcase_add_loop_test(tc, device_state_survives_growth, 0, COUNT(device_backends));
     suite_add_tcase(s, tc);
     return s;
 }
