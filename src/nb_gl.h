@@ -200,9 +200,6 @@ enum nb_status nb_md_engine_compute_set_prec_headroom(struct nb_md_engine *e, in
  * (the host integrates); cell lists refused with NB_ERR_UNSUPPORTED. */
 enum nb_status nb_md_engine_fragment_create(struct nb_md_engine *e, struct nb_gl *gl,
                                             struct nb_error *err);
-/* By name: "cpu", "compute", "fragment". */
-enum nb_status nb_md_engine_create(struct nb_md_engine *e, const char *name,
-                                   struct nb_gl *gl, struct nb_error *err);
 
 /* The MD forces of sys at x (3n) with accumulation mode B..H on the
  * compute pipeline, over all pairs (glsl/md_precision.comp) or, when
@@ -239,8 +236,29 @@ enum nb_status nb_md_prec_forces_fragment(struct nb_gl *gl, const struct nb_md_s
                                           double seconds[2], int64_t *fixed,
                                           int *fixed_log2, struct nb_error *err);
 
-/* Creates a backend by name ("cpu", "compute", "fragment"). */
+/* ---- engines by name (backends.c) -------------------------------------- */
+
+/* The three engines.  The force backends and the MD engines share the
+ * names, and this is the one table of them: a program compares a name
+ * once, here, and then asks the engine through its vtable and caps. */
+enum nb_engine { NB_ENGINE_CPU, NB_ENGINE_COMPUTE, NB_ENGINE_FRAGMENT, NB_ENGINE_COUNT };
+/* The engine called name ("cpu", "compute", "fragment"; engine may be NULL
+ * for a check), or NB_ERR_ARGS naming the choices. */
+enum nb_status nb_engine_parse(const char *name, enum nb_engine *engine,
+                               struct nb_error *err);
+const char *nb_engine_name(enum nb_engine engine);
+/* 1 for the engines that need a GL context (compute, fragment). */
+int nb_engine_needs_gl(enum nb_engine engine);
+/* Creates a backend or an MD engine; gl may be NULL for NB_ENGINE_CPU, and
+ * is made current for the others (NB_ERR_ARGS without one). */
+enum nb_status nb_backend_create_engine(struct nb_force_backend *b, enum nb_engine engine,
+                                        struct nb_gl *gl, struct nb_error *err);
+enum nb_status nb_md_engine_create_engine(struct nb_md_engine *e, enum nb_engine engine,
+                                          struct nb_gl *gl, struct nb_error *err);
+/* The same by name: nb_engine_parse, then the above. */
 enum nb_status nb_backend_create(struct nb_force_backend *b, const char *name,
                                  struct nb_gl *gl, struct nb_error *err);
+enum nb_status nb_md_engine_create(struct nb_md_engine *e, const char *name,
+                                   struct nb_gl *gl, struct nb_error *err);
 
 #endif

@@ -45,18 +45,6 @@ struct nb_gl_cli {
     { "debug", NULL, "print GL_KHR_debug messages (also GLNBODY_DEBUG=1)", NULL, &(g).debug }
 /* Checks the GL options' values without opening a context. */
 enum nb_status nb_gl_cli_validate(const struct nb_gl_cli *g, struct nb_error *err);
-/* A --backend value, parsed once: which engine it is and whether a GL
- * context must exist before it.  What the engine can do is asked of the
- * engine itself afterwards (its vtable's optional entries, its caps). */
-enum nb_engine_kind { NB_ENGINE_CPU, NB_ENGINE_COMPUTE, NB_ENGINE_FRAGMENT, NB_ENGINE_KINDS };
-struct nb_engine_choice {
-    const char *name;           /* as nb_backend_create and nb_md_engine_create take it */
-    enum nb_engine_kind kind;
-    int needs_gl;
-};
-/* cpu, compute or fragment into *out (out may be NULL: a check only). */
-enum nb_status nb_engine_choice_parse(const char *name, const struct nb_engine_choice **out,
-                                      struct nb_error *err);
 /* Creates the context the options ask for. */
 enum nb_status nb_gl_cli_create(const struct nb_gl_cli *g, struct nb_gl **gl,
                                 struct nb_error *err);
@@ -76,12 +64,15 @@ enum nb_status nb_reference_make(struct nb_reference *r, const struct nb_particl
                                  double eps, struct nb_error *err);
 void nb_reference_free(struct nb_reference *r);
 
-/* Creates the backend (or MD engine) chosen, opening the GL context first
- * where it needs one and *gl has none yet (once for several engines). */
-enum nb_status nb_backend_open(struct nb_force_backend *b, const struct nb_engine_choice *c,
+/* Creates the backend (or MD engine) that --backend chose (nb_engine_parse
+ * compares the name once, in the option checks; what the engine can do is
+ * asked of the engine afterwards, its vtable's optional entries and caps),
+ * opening the GL context first where it needs one and *gl has none yet
+ * (once for several engines). */
+enum nb_status nb_backend_open(struct nb_force_backend *b, enum nb_engine engine,
                                const struct nb_gl_cli *g, struct nb_gl **gl,
                                struct nb_error *err);
-enum nb_status nb_md_engine_open(struct nb_md_engine *e, const struct nb_engine_choice *c,
+enum nb_status nb_md_engine_open(struct nb_md_engine *e, enum nb_engine engine,
                                  const struct nb_gl_cli *g, struct nb_gl **gl,
                                  struct nb_error *err);
 

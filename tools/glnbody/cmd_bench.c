@@ -23,7 +23,7 @@ struct bench_args {
 
 /* Best rate per kind of backend at the current N, for the fragment/compute
  * ratio. */
-struct best { double rate[NB_ENGINE_KINDS]; };
+struct best { double rate[NB_ENGINE_COUNT]; };
 
 /* How each row is measured and where it goes. */
 struct bench_run {
@@ -62,7 +62,7 @@ static enum nb_status bench_variant(struct nb_force_backend *b, const char *vari
 /* One name of --variant on every backend: "all" expands to each backend's
  * own list; any other name runs on the backends that know it, and must be
  * known to at least one. */
-static enum nb_status bench_name(struct nb_force_backend *bs, const enum nb_engine_kind *kinds,
+static enum nb_status bench_name(struct nb_force_backend *bs, const enum nb_engine *kinds,
                                  size_t nb, const char *name,
                                  const struct nb_particles *p, const struct bench_run *r,
                                  struct best *best, struct nb_error *err)
@@ -89,7 +89,7 @@ static enum nb_status bench_name(struct nb_force_backend *bs, const enum nb_engi
 }
 
 static enum nb_status bench_n(const char *variants, struct nb_force_backend *bs,
-                              const enum nb_engine_kind *kinds, size_t nb, const struct nb_particles *p,
+                              const enum nb_engine *kinds, size_t nb, const struct nb_particles *p,
                               const struct bench_run *r, struct nb_error *err)
 {
     struct best best = { 0 };
@@ -108,7 +108,7 @@ static enum nb_status bench_n(const char *variants, struct nb_force_backend *bs,
 }
 
 static enum nb_status open_backends(const struct bench_args *a, struct nb_gl **gl,
-                                    struct nb_force_backend *bs, enum nb_engine_kind *kinds,
+                                    struct nb_force_backend *bs, enum nb_engine *kinds,
                                     size_t *count, struct nb_error *err)
 {
     char *list = strdup(a->backends ? a->backends : "compute"), *save = NULL;
@@ -121,12 +121,11 @@ static enum nb_status open_backends(const struct bench_args *a, struct nb_gl **g
                          NB_BENCH_MAX_BACKENDS);
             break;
         }
-        const struct nb_engine_choice *choice;
-        if (nb_engine_choice_parse(name, &choice, err) != NB_OK)
+        if (nb_engine_parse(name, &kinds[*count], err) != NB_OK)
             break;
-        kinds[*count] = choice->kind;
-        if (nb_backend_open(&bs[(*count)++], choice, &a->gl, gl, err) != NB_OK)
+        if (nb_backend_open(&bs[*count], kinds[*count], &a->gl, gl, err) != NB_OK)
             break;
+        (*count)++;
     }
     free(list);
     return err->status;
@@ -153,7 +152,7 @@ static enum nb_status run_bench(const struct bench_args *a, struct nb_error *err
 
     struct nb_gl *gl = NULL;
     struct nb_force_backend bs[NB_BENCH_MAX_BACKENDS] = { 0 };
-    enum nb_engine_kind kinds[NB_BENCH_MAX_BACKENDS];
+    enum nb_engine kinds[NB_BENCH_MAX_BACKENDS];
     struct nb_outfile csv = { 0 };
     if (open_backends(a, &gl, bs, kinds, &nb, err) == NB_OK &&
         (!a->csv || nb_outfile_open(&csv, a->csv, err) == NB_OK)) {

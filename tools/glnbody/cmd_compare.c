@@ -20,10 +20,10 @@ static enum nb_status compare_one(const char *name, const struct nb_gl_cli *g,
     struct nb_force_backend b = { 0 };
     double seconds = 0.0, *acc = NULL, *pot = NULL;
     struct nb_accuracy q;
-    const struct nb_engine_choice *choice;
-    enum nb_status st = nb_engine_choice_parse(name, &choice, err);
+    enum nb_engine engine;
+    enum nb_status st = nb_engine_parse(name, &engine, err);
     if (st == NB_OK)
-        st = nb_backend_open(&b, choice, g, gl, err);
+        st = nb_backend_open(&b, engine, g, gl, err);
     if (st == NB_OK && (!(acc = nb_alloc(3 * p->n, sizeof *acc, "results", err)) ||
                         !(pot = nb_alloc(p->n, sizeof *pot, "results", err))))
         st = NB_ERR_NOMEM;

@@ -39,9 +39,9 @@ static enum nb_status evaluate(const struct forces_args *a, double eps,
                                struct nb_force_backend *b, double *acc, double *pot,
                                struct nb_error *err)
 {
-    const struct nb_engine_choice *choice;
-    if (nb_engine_choice_parse(a->backend ? a->backend : "compute", &choice, err) != NB_OK ||
-        nb_backend_open(b, choice, &a->gl, gl, err) != NB_OK)
+    enum nb_engine engine;
+    if (nb_engine_parse(a->backend ? a->backend : "compute", &engine, err) != NB_OK ||
+        nb_backend_open(b, engine, &a->gl, gl, err) != NB_OK)
         return err->status;
     if (a->mode != NB_PRECISION_A && !b->set_precision)
         return nb_error_set(err, NB_ERR_UNSUPPORTED, "forces: backend %s has no "
@@ -98,7 +98,7 @@ int nb_cmd_forces(int argc, char **argv)
     if (nb_parse_double("softening", a.softening, 0.0, &eps, &err) != NB_OK ||
         nb_gl_cli_validate(&a.gl, &err) != NB_OK ||
         (a.precision && nb_precision_parse("--precision", a.precision, &a.mode, &err) != NB_OK) ||
-        (a.backend && nb_engine_choice_parse(a.backend, NULL, &err) != NB_OK))
+        (a.backend && nb_engine_parse(a.backend, NULL, &err) != NB_OK))
         return nb_cli_fail(&err);
 
     struct nb_particles p = { 0 };

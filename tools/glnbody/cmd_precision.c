@@ -31,7 +31,7 @@ typedef enum nb_status (*md_prec_forces_fn)(struct nb_gl *gl, const struct nb_md
 /* A --backend of this command, parsed once: a GL pipeline with precision
  * kernels, whether they have cell lists, and its MD kernels. */
 struct pipeline {
-    const struct nb_engine_choice *engine;
+    enum nb_engine engine;
     int cell_kernels;
     md_prec_forces_fn md_forces;
 };
@@ -86,18 +86,17 @@ static enum nb_status fragment_md_forces(struct nb_gl *gl, const struct nb_md_sy
 static enum nb_status parse_pipeline(const char *name, struct pipeline *out,
                                      struct nb_error *err)
 {
-    static const struct { enum nb_engine_kind kind; struct pipeline p; } pipelines[] = {
-        { NB_ENGINE_COMPUTE, { NULL, 1, compute_md_forces } },
-        { NB_ENGINE_FRAGMENT, { NULL, 0, fragment_md_forces } },
+    static const struct pipeline pipelines[] = {
+        { NB_ENGINE_COMPUTE, 1, compute_md_forces },
+        { NB_ENGINE_FRAGMENT, 0, fragment_md_forces },
     };
-    const struct nb_engine_choice *engine;
-    for (size_t k = 0; nb_engine_choice_parse(name, &engine, NULL) == NB_OK &&
-                       k < sizeof pipelines / sizeof *pipelines; k++)
-        if (pipelines[k].kind == engine->kind) {
-            *out = pipelines[k].p;
-            out->engine = engine;
-            return NB_OK;
-        }
+    enum nb_engine engine;
+    if (nb_engine_parse(name, &engine, NULL) == NB_OK)
+        for (size_t k = 0; k < sizeof pipelines / sizeof *pipelines; k++)
+            if (pipelines[k].engine == engine) {
+                *out = pipelines[k];
+                return NB_OK;
+            }
     return nb_error_set(err, NB_ERR_ARGS, "--backend: '%s' has no accumulation "
                         "modes (compute or fragment)", name);
 }
@@ -115,7 +114,7 @@ static enum nb_status configure_cutoff(const struct precision_args *a,
                             "cutoff (--ic lj16 or ionic)");
     if (!c->backend.cell_kernels)
         return nb_error_set(err, NB_ERR_ARGS, "--cutoff: the cell-list kernels run on the "
-                            "compute pipeline only, not %s", c->backend.engine->name);
+                            "compute pipeline only, not %s", nb_engine_name(c->backend.engine));
     if (nb_parse_double("cutoff", a->cutoff, -INFINITY, &c->cutoff, err) != NB_OK)
         return err->status;
     if (!(c->cutoff > 0.0))
@@ -387,7 +386,7 @@ static enum nb_status report_md(const struct precision_config *c, const struct n
         printf("MD %s kernel, %s (%s law), N = %zu, backend %s, renderer %s\n"
                "%-4s %10s %10s %11s %13s %8s %11s\n", sys.cell_list ? "cell-list" : "all-pairs",
                system, nb_md_law_name(pot->law), p->n,
-               c->backend.engine->name, e.renderer(e.state), "mode",
+               nb_engine_name(c->backend.engine), e.renderer(e.state), "mode",
                "f_err", "f_offset", "seconds", "interact./s", "of A", "kernel of A");
     for (int k = 0; st == NB_OK && k < c->mode_count; k++) {
         enum nb_precision mode = c->modes[k];

@@ -40,7 +40,7 @@ struct run_config {
     uint64_t seed;
     double t_end;
     struct nb_sim_params par;
-    const struct nb_engine_choice *backend;
+    enum nb_engine backend;
     const char *variant;
     enum nb_precision precision;    /* of the GAJ kernel (NB_BACKEND_GAJ_MODES) */
     const char *energy_log, *snapshot_dir, *output;
@@ -118,7 +118,7 @@ static enum nb_status check_run(const struct run_args *a, struct run_config *c,
                             "times are exact binary fractions only up to there)",
                             a->t_end, NB_T_MAX);
     c->variant = a->variant ? a->variant : "auto";
-    if (nb_engine_choice_parse(a->backend ? a->backend : "compute", &c->backend,
+    if (nb_engine_parse(a->backend ? a->backend : "compute", &c->backend,
                                err) != NB_OK ||
         nb_gl_cli_validate(&a->gl, err) != NB_OK)
         return err->status;

@@ -31,7 +31,7 @@ struct md_config {
     double dt;
     uint64_t steps, thermo_every, dump_every;
     const char *thermo, *integrals, *dump, *output, *timing, *exclude;
-    const struct nb_engine_choice *backend;
+    enum nb_engine backend;
     int dump_xyz, per_atom;
     int have_precision;         /* --precision: the engine's mode (it may refuse) */
     enum nb_precision precision;

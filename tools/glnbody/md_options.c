@@ -178,7 +178,7 @@ static enum nb_status check_run(const struct md_args *a, struct md_config *c,
     c->timing = a->timing;
     c->exclude = a->exclude;
     c->per_atom = a->per_atom;
-    if (nb_engine_choice_parse(a->backend ? a->backend : "compute", &c->backend,
+    if (nb_engine_parse(a->backend ? a->backend : "compute", &c->backend,
                                err) != NB_OK ||
         nb_gl_cli_validate(&a->gl, err) != NB_OK)
         return err->status;

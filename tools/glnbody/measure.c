@@ -47,47 +47,29 @@ void nb_reference_free(struct nb_reference *r)
     free(r->pot_abs);
 }
 
-enum nb_status nb_engine_choice_parse(const char *name, const struct nb_engine_choice **out,
-                                      struct nb_error *err)
-{
-    static const struct nb_engine_choice choices[NB_ENGINE_KINDS] = {
-        { "cpu", NB_ENGINE_CPU, 0 },
-        { "compute", NB_ENGINE_COMPUTE, 1 },
-        { "fragment", NB_ENGINE_FRAGMENT, 1 },
-    };
-    for (size_t k = 0; k < NB_ENGINE_KINDS; k++)
-        if (strcmp(name, choices[k].name) == 0) {
-            if (out)
-                *out = &choices[k];
-            return NB_OK;
-        }
-    return nb_error_set(err, NB_ERR_ARGS, "unknown backend '%s' (cpu, compute or "
-                        "fragment)", name);
-}
-
-/* The context c needs, opened once into *gl. */
-static enum nb_status open_gl(const struct nb_engine_choice *c, const struct nb_gl_cli *g,
+/* The context the engine needs, opened once into *gl. */
+static enum nb_status open_gl(enum nb_engine engine, const struct nb_gl_cli *g,
                               struct nb_gl **gl, struct nb_error *err)
 {
-    if (c->needs_gl && !*gl)
+    if (nb_engine_needs_gl(engine) && !*gl)
         return nb_gl_cli_create(g, gl, err);
     return NB_OK;
 }
 
-enum nb_status nb_backend_open(struct nb_force_backend *b, const struct nb_engine_choice *c,
+enum nb_status nb_backend_open(struct nb_force_backend *b, enum nb_engine engine,
                                const struct nb_gl_cli *g, struct nb_gl **gl,
                                struct nb_error *err)
 {
-    if (open_gl(c, g, gl, err) != NB_OK)
+    if (open_gl(engine, g, gl, err) != NB_OK)
         return err->status;
-    return nb_backend_create(b, c->name, *gl, err);
+    return nb_backend_create_engine(b, engine, *gl, err);
 }
 
-enum nb_status nb_md_engine_open(struct nb_md_engine *e, const struct nb_engine_choice *c,
+enum nb_status nb_md_engine_open(struct nb_md_engine *e, enum nb_engine engine,
                                  const struct nb_gl_cli *g, struct nb_gl **gl,
                                  struct nb_error *err)
 {
-    if (open_gl(c, g, gl, err) != NB_OK)
+    if (open_gl(engine, g, gl, err) != NB_OK)
         return err->status;
-    return nb_md_engine_create(e, c->name, *gl, err);
+    return nb_md_engine_create_engine(e, engine, *gl, err);
 }
