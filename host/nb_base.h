@@ -8,29 +8,12 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "glnbody.h"     /* enum nb_status, struct nb_error: the public API's */
+
 /* ---- errors ------------------------------------------------------------ */
 
-/* What went wrong, as a category; the text is in struct nb_error. */
-enum nb_status {
-    NB_OK = 0,
-    NB_ERR_ARGS,        /* a bad option or value on the command line */
-    NB_ERR_IO,          /* a file could not be opened, read or written */
-    NB_ERR_PARSE,       /* a malformed input file */
-    NB_ERR_NOMEM,       /* host or GPU memory exhausted */
-    NB_ERR_GL,          /* the GL context, a shader or a GL call failed */
-    NB_ERR_LIMIT,       /* a GL implementation limit would be exceeded */
-    NB_ERR_UNSUPPORTED, /* the request needs something this system lacks */
-    NB_ERR_NUMERIC      /* the integration broke down: a time step below
-                           NB_DT_FLOOR or a non-finite value */
-};
-
-/* A status and one formatted message naming the cause.  Functions that can
- * fail take a struct nb_error * last, fill it and return its status. */
-struct nb_error {
-    enum nb_status status;
-    char message[1024];
-};
-
+/* Functions that can fail take a struct nb_error * last, fill it and
+ * return its status. */
 /* Sets err (if not NULL) and returns status. */
 enum nb_status nb_error_set(struct nb_error *err, enum nb_status status,
                             const char *fmt, ...)

@@ -59,19 +59,8 @@ enum nb_kernel {
     NB_KERNEL_GAJ       /* acceleration, jerk and potential (Hermite) */
 };
 
-/* How the GA kernel sums its pair terms: seed 004 Table 1, plus H. */
-enum nb_precision {
-    NB_PRECISION_A,     /* float pair terms, float sums (the fast kernels) */
-    NB_PRECISION_B,     /* float pair terms, double sums */
-    NB_PRECISION_C,     /* float pair terms, Takahashi & Iitaka float pair */
-    NB_PRECISION_D,     /* float pair terms, Nitadori's trick */
-    NB_PRECISION_E,     /* float pair terms, modified Nitadori (LARGE) */
-    NB_PRECISION_F,     /* float pair terms, Narumi's float + int32 pair */
-    NB_PRECISION_G,     /* double pair terms, double sums */
-    NB_PRECISION_H,     /* float pair forces m_i m_j f_ij rounded to int64
-                           fixed point: exact, order-independent sums */
-    NB_PRECISION_COUNT
-};
+/* How the GA kernel sums its pair terms (seed 004 Table 1, plus H) is
+ * enum nb_precision of glnbody.h. */
 
 /* What a force backend can do that its vtable's optional (NULL) entries
  * do not tell: bits of struct nb_force_backend.caps. */

@@ -23,14 +23,6 @@
  *             r^(2-cz) / (cz - 2), cz > 2.
  * With a cutoff rc, pairs at r >= rc contribute nothing; with shift, u(rc)
  * is subtracted inside (seed 002 eq. 10; forces unchanged). */
-enum nb_md_law {
-    NB_LAW_LJ,
-    NB_LAW_LJC_CONSTANT,
-    NB_LAW_LJC_LINEAR,
-    NB_LAW_LJC_SIGMOIDAL,
-    NB_LAW_IONIC,
-    NB_LAW_COUNT
-};
 
 /* "lj", "ljc-constant", "ljc-linear", "ljc-sigmoidal", "ionic". */
 const char *nb_md_law_name(enum nb_md_law law);

@@ -143,17 +143,8 @@ enum nb_status nb_md_sim_advance(struct nb_md_sim *s, uint64_t count,
 enum nb_status nb_md_sim_sync(struct nb_md_sim *s, struct nb_error *err);
 void nb_md_sim_free(struct nb_md_sim *s);
 
-/* The thermodynamic state and first integrals of a synced sim. */
-struct nb_md_thermo {
-    uint64_t step;
-    double time;
-    double temp;            /* 2 ke / (3n - 3), as LAMMPS counts (n > 1) */
-    double pe, ke, etotal;  /* totals */
-    double press;           /* (2 ke + W) / (3 V), W = sum_pairs r.F, V the
-                               box volume */
-    double p[3], l[3];      /* linear, angular momentum (about the origin) */
-    double com[3];          /* centre of mass */
-};
+/* The thermodynamic state and first integrals of a synced sim
+ * (struct nb_md_thermo of glnbody.h). */
 void nb_md_thermo(const struct nb_md_sim *s, struct nb_md_thermo *th);
 
 /* ---- molecular dynamics: initial conditions and files ------------------- */

@@ -9,50 +9,16 @@
 
 #include "nb_host.h"
 
-/* How shaders are loaded. */
-enum nb_shader_source {
-    NB_SHADERS_AUTO,    /* SPIR-V when GL_ARB_gl_spirv is there, else GLSL */
-    NB_SHADERS_SPIRV,   /* SPIR-V only; refused without GL_ARB_gl_spirv */
-    NB_SHADERS_GLSL     /* GLSL source only */
-};
-
-/* Options for creating a context. */
-struct nb_gl_options {
-    int device;                     /* EGL device index, -1 for the first */
-    int debug;                      /* 1: GL_KHR_debug messages to stderr */
-    enum nb_shader_source shaders;
-    const char *shader_dir;         /* holds glsl/ and spirv/; NULL: default */
-};
-
-/* Fills the defaults: first device, no debug, auto shaders, the shader
- * directory from $GLNBODY_SHADER_DIR or the build tree; GLNBODY_DEBUG=1 in
- * the environment turns debug on, GLNBODY_SHADERS=spirv|glsl forces a
- * shader source. */
-void nb_gl_options_default(struct nb_gl_options *opt);
-
-/* A headless OpenGL 4.3 core context with its program cache. */
-struct nb_gl;
-
-/* Creates a context: the EGL device platform (device opt->device) when
- * EGL_EXT_device_enumeration is there, else the surfaceless platform, else
- * the default display.  Prints nothing (the program names the renderer).
- * Errors: NB_ERR_GL (no EGL display or no 4.3 context), NB_ERR_ARGS (no
- * such device), NB_ERR_UNSUPPORTED (spirv forced but not supported). */
-enum nb_status nb_gl_create(struct nb_gl **gl, const struct nb_gl_options *opt,
-                            struct nb_error *err);
-void nb_gl_destroy(struct nb_gl *gl);
+/* The context itself (struct nb_gl, nb_gl_create, nb_gl_destroy,
+ * nb_gl_renderer, nb_gl_device_count) is declared in glnbody.h. */
 
 /* Makes the context current on the calling thread. */
 enum nb_status nb_gl_make_current(struct nb_gl *gl, struct nb_error *err);
 
-/* "GL_RENDERER (GL_VERSION)". */
-const char *nb_gl_renderer(const struct nb_gl *gl);
 /* 1 when the renderer is NVIDIA's (GL timer queries measure compute). */
 int nb_gl_is_nvidia(const struct nb_gl *gl);
 /* 1 when shaders come from spirv/, 0 when from GLSL source. */
 int nb_gl_uses_spirv(const struct nb_gl *gl);
-/* Number of EGL devices (0 without EGL_EXT_device_enumeration). */
-int nb_gl_device_count(void);
 
 /* ---- programs ---------------------------------------------------------- */
 
@@ -238,10 +204,10 @@ enum nb_status nb_md_prec_forces_fragment(struct nb_gl *gl, const struct nb_md_s
 
 /* ---- engines by name (backends.c) -------------------------------------- */
 
-/* The three engines.  The force backends and the MD engines share the
- * names, and this is the one table of them: a program compares a name
- * once, here, and then asks the engine through its vtable and caps. */
-enum nb_engine { NB_ENGINE_CPU, NB_ENGINE_COMPUTE, NB_ENGINE_FRAGMENT, NB_ENGINE_COUNT };
+/* The engines (enum nb_engine, glnbody.h).  The force backends and the MD
+ * engines share the names, and this is the one table of them: a program
+ * compares a name once, here, and then asks the engine through its
+ * vtable and caps. */
 /* The engine called name ("cpu", "compute", "fragment"; engine may be NULL
  * for a check), or NB_ERR_ARGS naming the choices. */
 enum nb_status nb_engine_parse(const char *name, enum nb_engine *engine,
