@@ -169,10 +169,13 @@ static enum nb_status set_up(struct nb_gl *gl, const struct nb_gl_options *opt,
     gl->nvidia = strstr((const char *)glGetString(GL_VENDOR), "NVIDIA") != NULL;
     if (opt->debug)
         enable_debug_output();
-    gl->shader_dir = strdup(opt->shader_dir);
+    gl->shader_dir = strdup(opt->shader_dir ? opt->shader_dir : nb_gl_shader_dir_default());
     if (!gl->shader_dir)
         return nb_error_set(err, NB_ERR_NOMEM, "out of host memory");
-    return choose_shader_source(gl, opt->shaders, err);
+    enum nb_status status = choose_shader_source(gl, opt->shaders, err);
+    if (status != NB_OK)
+        return status;
+    return nb_gl_shader_dir_check(gl->shader_dir, gl->use_spirv, err);
 }
 
 enum nb_status nb_gl_create(struct nb_gl **out, const struct nb_gl_options *opt,
@@ -214,7 +217,6 @@ int nb_gl_uses_spirv(const struct nb_gl *gl) { return gl->use_spirv; }
 
 void nb_gl_options_default(struct nb_gl_options *opt)
 {
-    const char *dir = getenv("GLNBODY_SHADER_DIR");
     const char *debug = getenv("GLNBODY_DEBUG");
     const char *shaders = getenv("GLNBODY_SHADERS");
     opt->device = -1;
@@ -222,7 +224,7 @@ void nb_gl_options_default(struct nb_gl_options *opt)
     opt->shaders = !shaders ? NB_SHADERS_AUTO
                  : strcmp(shaders, "spirv") == 0 ? NB_SHADERS_SPIRV
                  : strcmp(shaders, "glsl") == 0 ? NB_SHADERS_GLSL : NB_SHADERS_AUTO;
-    opt->shader_dir = dir && *dir ? dir : NB_SHADER_DIR;
+    opt->shader_dir = nb_gl_shader_dir_default();
 }
 
 enum nb_status nb_gl_check(const char *what, struct nb_error *err)
