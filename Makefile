@@ -151,7 +151,7 @@ examples: $(EXAMPLES)
 
 tools/examples/%: tools/examples/%.c
 	PKG_CONFIG_PATH='$(DESTDIR)$(PREFIX)/lib/pkgconfig' sh -c \
-	    '$(CC) -O2 -g -std=c11 -Wall -Wextra -o $@ $< $$(pkg-config --cflags --libs glnbody)'
+	    '$(CC) -O2 -g -std=c11 -Wall -Wextra -o $@ $< $$(pkg-config --cflags --libs glnbody) -lm'
 
 clean:
 	rm -f glnbody libglnbody.a libglnbody.so libglnbody.so.* host/*.o src/*.o tools/glnbody/*.o \

@@ -26,9 +26,11 @@ case $PREFIX in
 esac
 
 # put MODE SOURCE DIR [NAME]: copies SOURCE to $root/DIR/NAME.
+# A failing mkdir or install gives one message: ours, with its reason.
 put() {
-    mkdir -p "$root/$3" || fail "cannot create $root/$3"
-    install -m "$1" "$2" "$root/$3/${4:-${2##*/}}" || fail "cannot write $root/$3/${4:-${2##*/}}"
+    msg=$(mkdir -p "$root/$3" 2>&1) || fail "cannot create $root/$3: ${msg##*: }"
+    msg=$(install -m "$1" "$2" "$root/$3/${4:-${2##*/}}" 2>&1) ||
+        fail "cannot write $root/$3/${4:-${2##*/}}: ${msg##*: }"
 }
 # link TARGET DIR NAME: the symbolic link $root/DIR/NAME -> TARGET.
 link() { ln -sfn "$1" "$root/$2/$3" || fail "cannot link $root/$2/$3"; }
@@ -52,7 +54,7 @@ install_all() {
 }
 
 # The directories install may have created, deepest first: uninstall
-# removes those left empty (and never $root itself).
+# removes those left empty (and $root itself only under a DESTDIR).
 DIRS="share/glnbody/glsl share/glnbody/spirv share/glnbody share/man/man1 share/man share
       lib/pkgconfig lib include bin"
 
@@ -76,6 +78,12 @@ uninstall)
     put=remove link=unlink_ install_all
     for d in $DIRS; do
         [ -d "$root/$d" ] && rmdir "$root/$d" 2>/dev/null
+    done
+    # Under a DESTDIR, the empty directories of PREFIX itself too (a staging
+    # tree is left as it was); never DESTDIR, nor a PREFIX without DESTDIR.
+    d=$PREFIX
+    while [ -n "$DESTDIR" ] && [ "$d" != / ] && rmdir "$DESTDIR$d" 2>/dev/null; do
+        d=$(dirname "$d")
     done
     echo "glnbody $VERSION removed from $root"
     ;;
