@@ -26,7 +26,7 @@ DESTDIR ?=
 
 MD_SRC   := host/md_engine.c host/md_potential.c host/md_force_cpu.c host/md_engine_cpu.c host/md_sim.c
 MD_IO_SRC := host/md_ic.c host/md_files.c host/md_exclusions.c
-HOST_SRC := host/accuracy.c host/error.c host/text_reader.c host/particles.c host/rng.c host/snapshot.c \
+HOST_SRC := host/version.c host/accuracy.c host/error.c host/text_reader.c host/particles.c host/rng.c host/snapshot.c \
             host/outfile.c host/force_cpu.c host/backend_cpu.c host/timing.c \
             host/plummer.c host/potential.c host/sim.c host/integrator_hermite4.c host/integrator_verlet.c host/diagnostics.c \
             $(MD_SRC) $(MD_IO_SRC)
@@ -34,7 +34,8 @@ GL_SRC   := src/context.c src/shader.c src/programs.c src/gpu_timer.c src/stagin
             src/gaj_precision.c \
             src/force_compute.c src/force_precision.c src/force_fragment.c src/fragment_passes.c src/fragment_hermite.c src/backends.c src/gl_buffers.c src/gl_targets.c \
             src/md_compute.c src/md_compute_force.c src/md_clock.c src/md_cells.c src/md_fragment.c src/md_triangular.c src/md_precision.c \
-            src/md_params.c src/fragment_precision.c src/precision.c src/shader_dir.c
+            src/md_params.c src/fragment_precision.c src/precision.c src/shader_dir.c \
+            src/api_forces.c src/api_hermite.c src/api_md.c
 CLI_SRC  := $(addprefix tools/glnbody/,main.c options.c measure.c cmd_forces.c cmd_bench.c \
             cmd_compare.c cmd_shaders.c cmd_run.c cmd_precision.c cmd_md.c md_options.c \
             md_outputs.c cmd_newton3.c)
@@ -46,7 +47,8 @@ TESTS    := tests/check_host tests/check_gpu tests/check_cli_forces tests/check_
             tests/check_md_fragment tests/check_md_cli tests/check_triangular \
             tests/check_md_precision tests/check_md_cell_precision tests/check_gaj_precision \
             tests/check_fragment_precision tests/check_md_run_precision tests/check_text \
-            tests/check_snapshot tests/check_md_ic tests/check_run_cli tests/check_run_gpu
+            tests/check_snapshot tests/check_md_ic tests/check_run_cli tests/check_run_gpu \
+            tests/check_api
 
 LIB_OBJ  := $(HOST_SRC:.c=.o) $(GL_SRC:.c=.o)
 CLI_OBJ  := $(CLI_SRC:.c=.o)

@@ -115,8 +115,12 @@ static enum nb_status create_context(struct nb_gl *gl, int debug,
     return nb_gl_make_current(gl, err);
 }
 
+/* Cheap when gl is already current on this thread (every public call of
+ * the API comes through here): one query, no driver flush. */
 enum nb_status nb_gl_make_current(struct nb_gl *gl, struct nb_error *err)
 {
+    if (eglGetCurrentContext() == gl->context && eglGetCurrentDisplay() == gl->display)
+        return NB_OK;
     if (!eglMakeCurrent(gl->display, EGL_NO_SURFACE, EGL_NO_SURFACE, gl->context))
         return nb_error_set(err, NB_ERR_GL, "eglMakeCurrent without a surface failed "
                             "(EGL error 0x%04x)", (unsigned)eglGetError());
@@ -181,15 +185,23 @@ static enum nb_status set_up(struct nb_gl *gl, const struct nb_gl_options *opt,
 enum nb_status nb_gl_create(struct nb_gl **out, const struct nb_gl_options *opt,
                             struct nb_error *err)
 {
-    struct nb_gl *gl = nb_alloc(1, sizeof *gl, "GL context", err);
+    struct nb_error e = { 0 };
+    struct nb_gl_options defaults;
+    if (!out)
+        return nb_error_set(err, NB_ERR_ARGS, "nb_gl_create: gl is NULL");
     *out = NULL;
+    if (!opt) {
+        nb_gl_options_default(&defaults);
+        opt = &defaults;
+    }
+    struct nb_gl *gl = nb_alloc(1, sizeof *gl, "GL context", &e);
     if (!gl)
-        return NB_ERR_NOMEM;
+        return nb_error_copy(err, &e);
     gl->display = EGL_NO_DISPLAY;
     gl->context = EGL_NO_CONTEXT;
-    if (set_up(gl, opt, err) != NB_OK) {
+    if (set_up(gl, opt, &e) != NB_OK) {
         nb_gl_destroy(gl);
-        return err->status;
+        return nb_error_copy(err, &e);
     }
     *out = gl;
     return NB_OK;
@@ -199,7 +211,8 @@ void nb_gl_destroy(struct nb_gl *gl)
 {
     if (!gl)
         return;
-    if (gl->context != EGL_NO_CONTEXT) {
+    /* The programs are deleted in gl's own context, whichever is current. */
+    if (gl->context != EGL_NO_CONTEXT && nb_gl_make_current(gl, NULL) == NB_OK) {
         nb_gl_programs_release(gl);
         eglMakeCurrent(gl->display, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
         eglDestroyContext(gl->display, gl->context);
