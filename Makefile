@@ -110,12 +110,13 @@ run: all
 # build and run tools/examples/ against it, uninstall (tools/test_install.sh).
 test: all $(TESTS)
 	@tools/run_tests.sh $(TESTS)
-	@tools/test_install.sh
+	@MAKE='$(MAKE)' tools/test_install.sh
 
 # The suites as on a machine without GL: EGL (glvnd) finds no vendor
 # library, so the GL suites must say "skipped" while the CPU ones pass.
 test-nogl: all $(TESTS)
 	@__EGL_VENDOR_LIBRARY_FILENAMES=/nonexistent tools/run_tests.sh $(TESTS)
+	@__EGL_VENDOR_LIBRARY_FILENAMES=/nonexistent MAKE='$(MAKE)' tools/test_install.sh
 
 bench: all
 	./glnbody bench --kernel ga --backend compute,fragment --variant all \

@@ -2,8 +2,8 @@
 # test_install.sh - the installed library, as a user gets it (run by
 # `make test` after the suites, from the project root, after a build):
 #   1. make install into a fresh temporary prefix (and once more under a
-#      DESTDIR), and the exported names of the installed .so
-#      (tools/check_exports.sh);
+#      DESTDIR), the exported names of the installed .so
+#      (tools/check_exports.sh) and its manual page (groff -ww);
 #   2. tools/examples/*.c built through pkg-config only (and plummer.c also
 #      statically, pkg-config --static), run with only LD_LIBRARY_PATH set:
 #      no GLNBODY_* variable, so the shaders must be found from the library;
@@ -41,6 +41,14 @@ fi
 if tools/check_exports.sh "$prefix/lib/libglnbody.so" "$prefix/include/glnbody.h" > "$work/log" 2>&1
 then ok "$(cat "$work/log")"
 else bad "exports of the installed libglnbody.so:"; show "$work/log"
+fi
+# The manual page renders without a warning (where groff is there).
+if command -v groff > /dev/null 2>&1; then
+    if groff -man -ww -z "$prefix/share/man/man1/glnbody.1" > "$work/log" 2>&1 &&
+       [ ! -s "$work/log" ]
+    then ok "groff -man -ww: share/man/man1/glnbody.1 renders without warnings"
+    else bad "groff -man -ww share/man/man1/glnbody.1:"; show "$work/log"
+    fi
 fi
 export PKG_CONFIG_PATH="$prefix/lib/pkgconfig"
 version=$(sed -n 's/^#define NB_VERSION_\(MAJOR\|MINOR\|PATCH\) *\([0-9]*\).*/\2/p' host/glnbody.h |
