@@ -4,8 +4,9 @@
 #   1. make install into a fresh temporary prefix (and once more under a
 #      DESTDIR), the exported names of the installed .so
 #      (tools/check_exports.sh) and its manual page (groff -ww);
-#   2. tools/examples/*.c built through pkg-config only (and plummer.c also
-#      statically, pkg-config --static), run with only LD_LIBRARY_PATH set:
+#   2. tools/examples/*.c built through pkg-config only (and forces.c also
+#      statically, pkg-config --static, finding the shaders as bin/glnbody
+#      does), run with only LD_LIBRARY_PATH set:
 #      no GLNBODY_* variable, so the shaders must be found from the library;
 #      on the CPU engine always, on the compute engine where GL gives a
 #      context (else reported skipped, as the suites do);
