@@ -36,8 +36,8 @@ put() {
 link() { ln -sfn "$1" "$root/$2/$3" || fail "cannot link $root/$2/$3"; }
 
 # remove MODE SOURCE DIR [NAME] / unlink TARGET DIR NAME: the inverses.
-remove() { rm -f "$root/$3/${4:-${2##*/}}" || fail "cannot remove $root/$3/${4:-${2##*/}}"; }
-unlink_() { rm -f "$root/$2/$3" || fail "cannot remove $root/$2/$3"; }
+remove() { unlink_ "" "$3" "${4:-${2##*/}}"; }
+unlink_() { msg=$(rm -f "$root/$2/$3" 2>&1) || fail "cannot remove $root/$2/$3: ${msg##*: }"; }
 
 # The installed files, as "put"/"link" calls (or their inverses).
 install_all() {
