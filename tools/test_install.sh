@@ -10,7 +10,8 @@
 #      no GLNBODY_* variable, so the shaders must be found from the library;
 #      on the CPU engine always, on the compute engine where GL gives a
 #      context (else reported skipped, as the suites do);
-#   3. the installed bin/glnbody on a tiny run;
+#   3. the installed bin/glnbody on a tiny run, and its message when the
+#      shader directory is empty;
 #   4. make uninstall, after which the prefix must be empty again.
 # Prints one line a check and a tally; exits 1 when one failed.
 set -u
@@ -164,6 +165,16 @@ if (cd "$work" && "$prefix/bin/glnbody" run --n 64 --t-end 0.25 --backend "$back
     > "$work/run.out" 2>&1 && grep -q "relative energy error" "$work/run.out"
 then ok "$prefix/bin/glnbody run --n 64 --t-end 0.25 --backend $backend"
 else bad "$prefix/bin/glnbody run --backend $backend:"; show "$work/run.out"
+fi
+
+# Shaders that are not there: one message naming the directory.
+if [ "$backend" = compute ]; then
+    (cd "$work" && GLNBODY_SHADER_DIR="$work/none" "$prefix/bin/glnbody" run --n 64 \
+        --t-end 0.25) > "$work/run.out" 2>&1
+    if [ $? -eq 1 ] && grep -q "no shaders in $work/none" "$work/run.out"; then
+        ok "GLNBODY_SHADER_DIR=$work/none: $(cut -c1-60 "$work/run.out")..."
+    else bad "GLNBODY_SHADER_DIR=$work/none:"; show "$work/run.out"
+    fi
 fi
 
 # ---- 4. uninstall, and the same under DESTDIR -----------------------------
