@@ -1,17 +1,32 @@
 # glnbody - direct N-body forces on any OpenGL 4.3 GPU.
-# make run | make test | make bench | make clean   (see README.md)
+# make run | make test | make bench | make install | make clean   (see README.md)
 
 CC      ?= cc
 PKGS    := epoxy egl
 CFLAGS  ?= -O2 -g
 CFLAGS  += -std=c11 -Wall -Wextra -Wpedantic -fopenmp -D_POSIX_C_SOURCE=200809L \
            -DNB_SHADER_DIR='"$(CURDIR)"'
-LDLIBS  += -lm -fopenmp
+LDLIBS  += -lm -fopenmp -ldl
 GLSLANG ?= glslangValidator
+# The library's objects: position-independent (they go into the .so too) and
+# hidden unless host/glnbody.h marks a function NB_API.
+LIB_CFLAGS := -fPIC -fvisibility=hidden
+
+# The version, read from host/glnbody.h (written there once), and the
+# shared library's file names: libglnbody.so -> .so.MAJOR (the soname) ->
+# .so.MAJOR.MINOR.PATCH (the file).
+nb_version_part = $(shell sed -n 's/^\#define NB_VERSION_$(1) *\([0-9]*\).*/\1/p' host/glnbody.h)
+VERSION := $(call nb_version_part,MAJOR).$(call nb_version_part,MINOR).$(call nb_version_part,PATCH)
+SONAME  := libglnbody.so.$(call nb_version_part,MAJOR)
+SOFILE  := libglnbody.so.$(VERSION)
+
+# Where `make install` puts things: $(DESTDIR)$(PREFIX)/{bin,include,lib,share}.
+PREFIX  ?= /usr/local
+DESTDIR ?=
 
 MD_SRC   := host/md_engine.c host/md_potential.c host/md_force_cpu.c host/md_engine_cpu.c host/md_sim.c
 MD_IO_SRC := host/md_ic.c host/md_files.c host/md_exclusions.c
-HOST_SRC := host/accuracy.c host/error.c host/text_reader.c host/particles.c host/rng.c host/snapshot.c \
+HOST_SRC := host/version.c host/accuracy.c host/error.c host/text_reader.c host/particles.c host/rng.c host/snapshot.c \
             host/outfile.c host/force_cpu.c host/backend_cpu.c host/timing.c \
             host/plummer.c host/potential.c host/sim.c host/integrator_hermite4.c host/integrator_verlet.c host/diagnostics.c \
             $(MD_SRC) $(MD_IO_SRC)
@@ -19,7 +34,8 @@ GL_SRC   := src/context.c src/shader.c src/programs.c src/gpu_timer.c src/stagin
             src/gaj_precision.c \
             src/force_compute.c src/force_precision.c src/force_fragment.c src/fragment_passes.c src/fragment_hermite.c src/backends.c src/gl_buffers.c src/gl_targets.c \
             src/md_compute.c src/md_compute_force.c src/md_clock.c src/md_cells.c src/md_fragment.c src/md_triangular.c src/md_precision.c \
-            src/md_params.c src/fragment_precision.c src/precision.c
+            src/md_params.c src/fragment_precision.c src/precision.c src/shader_dir.c \
+            src/api_forces.c src/api_hermite.c src/api_md.c
 CLI_SRC  := $(addprefix tools/glnbody/,main.c options.c measure.c cmd_forces.c cmd_bench.c \
             cmd_compare.c cmd_shaders.c cmd_run.c cmd_precision.c cmd_md.c md_options.c \
             md_outputs.c cmd_newton3.c)
@@ -31,13 +47,15 @@ TESTS    := tests/check_host tests/check_gpu tests/check_cli_forces tests/check_
             tests/check_md_fragment tests/check_md_cli tests/check_triangular \
             tests/check_md_precision tests/check_md_cell_precision tests/check_gaj_precision \
             tests/check_fragment_precision tests/check_md_run_precision tests/check_text \
-            tests/check_snapshot tests/check_md_ic tests/check_run_cli tests/check_run_gpu
+            tests/check_snapshot tests/check_md_ic tests/check_run_cli tests/check_run_gpu \
+            tests/check_api
 
 LIB_OBJ  := $(HOST_SRC:.c=.o) $(GL_SRC:.c=.o)
 CLI_OBJ  := $(CLI_SRC:.c=.o)
 
-.PHONY: all deps run test test-nogl bench clean check-symbols check-layers
-all: deps glnbody spirv/.stamp
+.PHONY: all deps run test test-nogl bench clean check-symbols check-layers check-exports \
+        install uninstall examples
+all: deps glnbody libglnbody.so spirv/.stamp
 
 deps:
 	@tools/deps.sh
@@ -47,17 +65,30 @@ deps:
 HOST_H   := $(wildcard host/*.h)
 GL_H     := $(wildcard src/*.h) glsl/nb_config.h glsl/nb_precision.h
 
-host/%.o: host/%.c $(HOST_H)
-	$(CC) $(CFLAGS) -Ihost -c -o $@ $<
+# (The library's objects also depend on the Makefile, so that a change of
+# flags, such as -fPIC, rebuilds them.)
+host/%.o: host/%.c $(HOST_H) Makefile
+	$(CC) $(CFLAGS) $(LIB_CFLAGS) -Ihost -c -o $@ $<
 
-src/%.o: src/%.c $(HOST_H) $(GL_H)
-	$(CC) $(CFLAGS) -Ihost -Isrc -Iglsl $$(pkg-config --cflags $(PKGS)) -c -o $@ $<
+src/%.o: src/%.c $(HOST_H) $(GL_H) Makefile
+	$(CC) $(CFLAGS) $(LIB_CFLAGS) -Ihost -Isrc -Iglsl $$(pkg-config --cflags $(PKGS)) -c -o $@ $<
 
 tools/glnbody/%.o: tools/glnbody/%.c $(wildcard tools/glnbody/*.h) $(HOST_H) $(GL_H)
 	$(CC) $(CFLAGS) -Ihost -Isrc -Iglsl $$(pkg-config --cflags $(PKGS)) -c -o $@ $<
 
 libglnbody.a: $(LIB_OBJ)
+	rm -f $@
 	$(AR) rcs $@ $^
+
+# The shared library exports only the NB_API functions (tools/check_exports.sh);
+# -z defs: every symbol it uses must come from the libraries named here.
+$(SOFILE): $(LIB_OBJ)
+	$(CC) $(CFLAGS) -shared -Wl,-soname,$(SONAME) -Wl,-z,defs -o $@ $(LIB_OBJ) \
+	    $$(pkg-config --libs $(PKGS)) $(LDLIBS)
+
+libglnbody.so: $(SOFILE)
+	ln -sf $(SOFILE) $(SONAME)
+	ln -sf $(SONAME) $@
 
 glnbody: $(CLI_OBJ) libglnbody.a
 	$(CC) $(CFLAGS) -o $@ $(CLI_OBJ) libglnbody.a $$(pkg-config --libs $(PKGS)) $(LDLIBS)
@@ -75,13 +106,17 @@ tests/%: tests/%.c $(wildcard tests/*.h) libglnbody.a
 run: all
 	./glnbody run
 
+# The suites, then the installed library: install into a temporary prefix,
+# build and run tools/examples/ against it, uninstall (tools/test_install.sh).
 test: all $(TESTS)
 	@tools/run_tests.sh $(TESTS)
+	@MAKE='$(MAKE)' tools/test_install.sh
 
 # The suites as on a machine without GL: EGL (glvnd) finds no vendor
 # library, so the GL suites must say "skipped" while the CPU ones pass.
 test-nogl: all $(TESTS)
 	@__EGL_VENDOR_LIBRARY_FILENAMES=/nonexistent tools/run_tests.sh $(TESTS)
+	@__EGL_VENDOR_LIBRARY_FILENAMES=/nonexistent MAKE='$(MAKE)' tools/test_install.sh
 
 bench: all
 	./glnbody bench --kernel ga --backend compute,fragment --variant all \
@@ -96,6 +131,32 @@ check-symbols: libglnbody.a
 check-layers: glnbody
 	@tools/check_layers.sh
 
+# The .so exports exactly the NB_API names of host/glnbody.h.
+check-exports: libglnbody.so
+	@tools/check_exports.sh $(SOFILE) host/glnbody.h
+
+# ---- install ------------------------------------------------------------
+# tools/install.sh holds the one list of installed files, so that uninstall
+# removes exactly what install put there.
+INSTALL_ENV = DESTDIR='$(DESTDIR)' PREFIX='$(PREFIX)' VERSION='$(VERSION)' \
+              SOFILE='$(SOFILE)' SONAME='$(SONAME)'
+
+install: all
+	@$(INSTALL_ENV) tools/install.sh install
+
+uninstall:
+	@$(INSTALL_ENV) tools/install.sh uninstall
+
+# The examples, built against an installed copy through pkg-config only:
+#   make install PREFIX=/tmp/nb && make examples PREFIX=/tmp/nb
+EXAMPLES := tools/examples/plummer tools/examples/forces tools/examples/lj
+examples: $(EXAMPLES)
+
+tools/examples/%: tools/examples/%.c
+	PKG_CONFIG_PATH='$(DESTDIR)$(PREFIX)/lib/pkgconfig' sh -c \
+	    '$(CC) -O2 -g -std=c11 -Wall -Wextra -o $@ $< $$(pkg-config --cflags --libs glnbody) -lm'
+
 clean:
-	rm -f glnbody libglnbody.a host/*.o src/*.o tools/glnbody/*.o $(TESTS) spirv/*.spv spirv/.stamp bench.csv
+	rm -f glnbody libglnbody.a libglnbody.so libglnbody.so.* host/*.o src/*.o tools/glnbody/*.o \
+	    $(TESTS) $(EXAMPLES) spirv/*.spv spirv/.stamp bench.csv
 	rm -rf build

@@ -18,6 +18,13 @@ enum nb_status nb_error_set(struct nb_error *err, enum nb_status status,
     return status;
 }
 
+enum nb_status nb_error_copy(struct nb_error *dst, const struct nb_error *src)
+{
+    if (dst)
+        *dst = *src;
+    return src->status;
+}
+
 void *nb_alloc(size_t count, size_t size, const char *what,
                struct nb_error *err)
 {

@@ -19,6 +19,10 @@ enum nb_status nb_error_set(struct nb_error *err, enum nb_status status,
                             const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
+/* Copies src into dst (if not NULL) and returns src's status: how a
+ * public call hands the error of its internal calls to a caller whose err
+ * may be NULL. */
+enum nb_status nb_error_copy(struct nb_error *dst, const struct nb_error *src);
 /* Malloc that reports exhaustion through err; NULL on failure. */
 void *nb_alloc(size_t count, size_t size, const char *what,
                struct nb_error *err);

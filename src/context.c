@@ -115,8 +115,12 @@ static enum nb_status create_context(struct nb_gl *gl, int debug,
     return nb_gl_make_current(gl, err);
 }
 
+/* Cheap when gl is already current on this thread (every public call of
+ * the API comes through here): one query, no driver flush. */
 enum nb_status nb_gl_make_current(struct nb_gl *gl, struct nb_error *err)
 {
+    if (eglGetCurrentContext() == gl->context && eglGetCurrentDisplay() == gl->display)
+        return NB_OK;
     if (!eglMakeCurrent(gl->display, EGL_NO_SURFACE, EGL_NO_SURFACE, gl->context))
         return nb_error_set(err, NB_ERR_GL, "eglMakeCurrent without a surface failed "
                             "(EGL error 0x%04x)", (unsigned)eglGetError());
@@ -169,24 +173,35 @@ static enum nb_status set_up(struct nb_gl *gl, const struct nb_gl_options *opt,
     gl->nvidia = strstr((const char *)glGetString(GL_VENDOR), "NVIDIA") != NULL;
     if (opt->debug)
         enable_debug_output();
-    gl->shader_dir = strdup(opt->shader_dir);
+    gl->shader_dir = strdup(opt->shader_dir ? opt->shader_dir : nb_gl_shader_dir_default());
     if (!gl->shader_dir)
         return nb_error_set(err, NB_ERR_NOMEM, "out of host memory");
-    return choose_shader_source(gl, opt->shaders, err);
+    enum nb_status status = choose_shader_source(gl, opt->shaders, err);
+    if (status != NB_OK)
+        return status;
+    return nb_gl_shader_dir_check(gl->shader_dir, gl->use_spirv, err);
 }
 
 enum nb_status nb_gl_create(struct nb_gl **out, const struct nb_gl_options *opt,
                             struct nb_error *err)
 {
-    struct nb_gl *gl = nb_alloc(1, sizeof *gl, "GL context", err);
+    struct nb_error e = { 0 };
+    struct nb_gl_options defaults;
+    if (!out)
+        return nb_error_set(err, NB_ERR_ARGS, "nb_gl_create: gl is NULL");
     *out = NULL;
+    if (!opt) {
+        nb_gl_options_default(&defaults);
+        opt = &defaults;
+    }
+    struct nb_gl *gl = nb_alloc(1, sizeof *gl, "GL context", &e);
     if (!gl)
-        return NB_ERR_NOMEM;
+        return nb_error_copy(err, &e);
     gl->display = EGL_NO_DISPLAY;
     gl->context = EGL_NO_CONTEXT;
-    if (set_up(gl, opt, err) != NB_OK) {
+    if (set_up(gl, opt, &e) != NB_OK) {
         nb_gl_destroy(gl);
-        return err->status;
+        return nb_error_copy(err, &e);
     }
     *out = gl;
     return NB_OK;
@@ -196,7 +211,8 @@ void nb_gl_destroy(struct nb_gl *gl)
 {
     if (!gl)
         return;
-    if (gl->context != EGL_NO_CONTEXT) {
+    /* The programs are deleted in gl's own context, whichever is current. */
+    if (gl->context != EGL_NO_CONTEXT && nb_gl_make_current(gl, NULL) == NB_OK) {
         nb_gl_programs_release(gl);
         eglMakeCurrent(gl->display, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
         eglDestroyContext(gl->display, gl->context);
@@ -214,7 +230,6 @@ int nb_gl_uses_spirv(const struct nb_gl *gl) { return gl->use_spirv; }
 
 void nb_gl_options_default(struct nb_gl_options *opt)
 {
-    const char *dir = getenv("GLNBODY_SHADER_DIR");
     const char *debug = getenv("GLNBODY_DEBUG");
     const char *shaders = getenv("GLNBODY_SHADERS");
     opt->device = -1;
@@ -222,7 +237,7 @@ void nb_gl_options_default(struct nb_gl_options *opt)
     opt->shaders = !shaders ? NB_SHADERS_AUTO
                  : strcmp(shaders, "spirv") == 0 ? NB_SHADERS_SPIRV
                  : strcmp(shaders, "glsl") == 0 ? NB_SHADERS_GLSL : NB_SHADERS_AUTO;
-    opt->shader_dir = dir && *dir ? dir : NB_SHADER_DIR;
+    opt->shader_dir = nb_gl_shader_dir_default();
 }
 
 enum nb_status nb_gl_check(const char *what, struct nb_error *err)

@@ -26,6 +26,13 @@ struct nb_gl {
     size_t program_count;
 };
 
+/* The default shader directory (src/shader_dir.c): $GLNBODY_SHADER_DIR,
+ * else the installed copy beside the library, else the build tree. */
+const char *nb_gl_shader_dir_default(void);
+/* NB_OK when dir holds the shaders a context loads (spirv/ with SPIR-V,
+ * else glsl/); otherwise NB_ERR_IO naming dir and where the default looks. */
+enum nb_status nb_gl_shader_dir_check(const char *dir, int spirv, struct nb_error *err);
+
 /* What the automatic variant choice needs of a pipeline. */
 struct nb_gl_tunable {
     void *state;

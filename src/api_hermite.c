@@ -1,0 +1,209 @@
+/* api_hermite.c - struct nb_hermite of glnbody.h: a Hermite block-step run
+ * (struct nb_sim) on a borrowed force handle.  nb_hermite_integrate steps
+ * exactly as `glnbody run` does up to --t-end (every block whose time is
+ * <= t), and the state and energies at t are predictions in double from
+ * each particle's last correction, as the program's final row is: the
+ * same inputs give the program's numbers bit for bit. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "api_internal.h"
+
+struct nb_hermite {
+    struct nb_sim sim;
+    struct nb_forces *f;    /* borrowed */
+    double t;               /* the time the state reads as of */
+    double *x, *v;          /* every particle predicted to t (3n each) */
+};
+
+void nb_hermite_params_default(struct nb_hermite_params *par)
+{
+    struct nb_sim_params sim;
+    if (!par)
+        return;
+    nb_sim_params_default(&sim);
+    par->eta = sim.eta;
+    par->eps = sim.eps;
+    par->dt_max = sim.dt_max;
+    par->shared_dt = sim.shared_dt;
+    par->predict_on_device = sim.predict == NB_PREDICT_GPU;
+}
+
+static void sim_params(const struct nb_hermite_params *par, struct nb_sim_params *sim)
+{
+    nb_sim_params_default(sim);
+    if (!par)
+        return;
+    sim->eta = par->eta;
+    sim->eps = par->eps;
+    sim->dt_max = par->dt_max;
+    sim->shared_dt = par->shared_dt;
+    sim->predict = par->predict_on_device ? NB_PREDICT_GPU : NB_PREDICT_HOST;
+}
+
+/* The run's engine, its context made current; the force handle's own
+ * j-set is gone once the run has used the backend. */
+static enum nb_status enter(struct nb_hermite *h, struct nb_error *err)
+{
+    h->f->n_j = 0;
+    return nb_api_forces_enter(h->f, err);
+}
+
+/* A run of the particles p on f: the checks nb_sim_init does not make
+ * (dt_max's range, as `glnbody run --dt-max` has it), then nb_sim_init. */
+static enum nb_status start(struct nb_hermite **out, struct nb_forces *f,
+                            const struct nb_particles *p,
+                            const struct nb_hermite_params *par, struct nb_error *err)
+{
+    struct nb_sim_params sp;
+    sim_params(par, &sp);
+    if (!(sp.dt_max >= NB_DT_FLOOR && sp.dt_max <= NB_T_MAX))
+        return nb_error_set(err, NB_ERR_ARGS, "nb_hermite_create: dt_max = %g is "
+                            "outside 2^-40..%g", sp.dt_max, NB_T_MAX);
+    struct nb_hermite *h = nb_alloc(1, sizeof *h, "a Hermite run", err);
+    if (!h)
+        return NB_ERR_NOMEM;
+    h->f = f;
+    if (!(h->x = nb_alloc(p->n, 3 * sizeof *h->x, "predicted positions", err)) ||
+        !(h->v = nb_alloc(p->n, 3 * sizeof *h->v, "predicted velocities", err)) ||
+        enter(h, err) != NB_OK || nb_sim_init(&h->sim, p, &sp, &f->b, err) != NB_OK) {
+        nb_hermite_destroy(h);
+        return err->status;
+    }
+    *out = h;
+    return NB_OK;
+}
+
+static enum nb_status check_create(struct nb_hermite **out, struct nb_forces *f,
+                                   const char *func, struct nb_error *err)
+{
+    if (nb_api_need(out, func, "h", err) != NB_OK)
+        return err->status;
+    *out = NULL;
+    if (nb_api_need(f, func, "f", err) != NB_OK ||
+        nb_api_gaj_mode_check(f, func, err) != NB_OK)
+        return err->status;
+    return NB_OK;
+}
+
+enum nb_status nb_hermite_create(struct nb_hermite **out, struct nb_forces *f, size_t n,
+                                 const double *m, const double *x, const double *v,
+                                 const struct nb_hermite_params *par,
+                                 struct nb_error *err)
+{
+    const char *func = "nb_hermite_create";
+    struct nb_error e = { 0 };
+    struct nb_particles p = { 0 };
+    if (check_create(out, f, func, &e) != NB_OK || nb_api_need(m, func, "m", &e) != NB_OK ||
+        nb_api_need(x, func, "x", &e) != NB_OK || nb_api_need(v, func, "v", &e) != NB_OK)
+        return nb_api_fail(err, &e, "nb_hermite_create");
+    if (n == 0)
+        return nb_error_set(err, NB_ERR_ARGS, "%s: n is 0", func);
+    if (nb_api_finite(m, n, func, "m", &e) == NB_OK &&
+        nb_api_finite(x, 3 * n, func, "x", &e) == NB_OK &&
+        nb_api_finite(v, 3 * n, func, "v", &e) == NB_OK &&
+        nb_particles_alloc(&p, n, &e) == NB_OK) {
+        memcpy(p.m, m, n * sizeof *m);
+        memcpy(p.x, x, 3 * n * sizeof *x);
+        memcpy(p.v, v, 3 * n * sizeof *v);
+        start(out, f, &p, par, &e);
+    }
+    nb_particles_free(&p);
+    return nb_api_fail(err, &e, "nb_hermite_create");
+}
+
+enum nb_status nb_hermite_create_plummer(struct nb_hermite **out, struct nb_forces *f,
+                                         size_t n, uint64_t seed,
+                                         const struct nb_hermite_params *par,
+                                         struct nb_error *err)
+{
+    struct nb_error e = { 0 };
+    struct nb_particles p = { 0 };
+    /* As the program: the sphere's Henon scaling sums W on f's engine. */
+    if (check_create(out, f, "nb_hermite_create_plummer", &e) == NB_OK &&
+        nb_api_forces_enter(f, &e) == NB_OK && nb_plummer(&p, n, seed, &f->b, &e) == NB_OK)
+        start(out, f, &p, par, &e);
+    nb_particles_free(&p);
+    return nb_api_fail(err, &e, "nb_hermite_create_plummer");
+}
+
+void nb_hermite_destroy(struct nb_hermite *h)
+{
+    if (!h)
+        return;
+    if (enter(h, NULL) == NB_OK)
+        nb_sim_free(&h->sim);
+    free(h->x);
+    free(h->v);
+    free(h);
+}
+
+enum nb_status nb_hermite_integrate(struct nb_hermite *h, double t, struct nb_error *err)
+{
+    const char *func = "nb_hermite_integrate";
+    struct nb_error e = { 0 };
+    if (nb_api_need(h, func, "h", &e) != NB_OK)
+        return nb_api_fail(err, &e, "nb_hermite_integrate");
+    if (!(t >= h->t && t <= NB_T_MAX))
+        return nb_error_set(err, NB_ERR_ARGS, "%s: t = %.17g is not between the "
+                            "current time %.17g and %g", func, t, h->t, NB_T_MAX);
+    if (enter(h, &e) != NB_OK)
+        return nb_api_fail(err, &e, "nb_hermite_integrate");
+    /* cmd_run.c's loop: every block whose time is <= t, then stop. */
+    while (nb_sim_next_time(&h->sim) <= t)
+        if (nb_sim_step(&h->sim, &e) != NB_OK)
+            return nb_api_fail(err, &e, "nb_hermite_integrate");
+    h->t = t;
+    return NB_OK;
+}
+
+double nb_hermite_time(const struct nb_hermite *h)
+{
+    return h ? h->t : 0.0;
+}
+
+/* Every particle predicted to h->t into h->x, h->v. */
+static enum nb_status predict(struct nb_hermite *h, struct nb_error *err)
+{
+    return nb_sim_predict(&h->sim, h->t, h->x, h->v, err);
+}
+
+enum nb_status nb_hermite_state(struct nb_hermite *h, double *x, double *v,
+                                struct nb_error *err)
+{
+    struct nb_error e = { 0 };
+    if (nb_api_need(h, "nb_hermite_state", "h", &e) != NB_OK || predict(h, &e) != NB_OK)
+        return nb_api_fail(err, &e, "nb_hermite_state");
+    if (x)
+        memcpy(x, h->x, 3 * h->sim.p.n * sizeof *x);
+    if (v)
+        memcpy(v, h->v, 3 * h->sim.p.n * sizeof *v);
+    return NB_OK;
+}
+
+enum nb_status nb_hermite_energy(struct nb_hermite *h, double *kinetic, double *potential,
+                                 struct nb_error *err)
+{
+    struct nb_error e = { 0 };
+    struct nb_diag d;
+    /* The program's exact row: W summed in double (NB_EPOT_DOUBLE). */
+    if (nb_api_need(h, "nb_hermite_energy", "h", &e) != NB_OK || predict(h, &e) != NB_OK ||
+        enter(h, &e) != NB_OK ||
+        nb_diag_compute(&h->sim, h->t, h->x, h->v, 1.0, NB_EPOT_DOUBLE, &d, &e) != NB_OK)
+        return nb_api_fail(err, &e, "nb_hermite_energy");
+    if (kinetic)
+        *kinetic = d.ekin;
+    if (potential)
+        *potential = d.epot;
+    return NB_OK;
+}
+
+void nb_hermite_counts(const struct nb_hermite *h, uint64_t *block_steps,
+                       uint64_t *particle_steps)
+{
+    if (block_steps)
+        *block_steps = h ? h->sim.stats.block_steps : 0;
+    if (particle_steps)
+        *particle_steps = h ? h->sim.stats.particle_steps : 0;
+}

@@ -1,0 +1,46 @@
+/* api_internal.h - what the public handles share among src/api_*.c: the
+ * force handle's insides, which a Hermite run borrows, and the argument
+ * checks every public call makes.  Not installed. */
+#ifndef NB_API_INTERNAL_H
+#define NB_API_INTERNAL_H
+
+#include "gl_internal.h"
+
+/* A force engine of the public API: a backend and the context it runs in. */
+struct nb_forces {
+    struct nb_force_backend b;
+    struct nb_gl *gl;               /* NULL for the CPU engine */
+    enum nb_engine engine;
+    enum nb_precision precision;    /* the mode last set (A by default) */
+    size_t n_j;                     /* j-particles of the last set_j, 0: none */
+    double seconds;                 /* device seconds of the last evaluation */
+    char variant[64];               /* the variant the last evaluation ran */
+    double *scratch;                /* results the caller did not ask for */
+    size_t scratch_size;
+};
+
+/* Makes f's context current on this thread (nothing for the CPU). */
+enum nb_status nb_api_forces_enter(struct nb_forces *f, struct nb_error *err);
+
+/* NB_ERR_ARGS naming func where f is in a mode B..H that its GAJ kernel
+ * does not have (only NB_BACKEND_GAJ_MODES backends do). */
+enum nb_status nb_api_gaj_mode_check(const struct nb_forces *f, const char *func,
+                                     struct nb_error *err);
+
+/* Copies e into out (if not NULL) with "func: " before the message where
+ * the message does not start with it (the engines' messages name their
+ * own parts, not the public call), and returns e's status. */
+enum nb_status nb_api_fail(struct nb_error *out, const struct nb_error *e,
+                           const char *func);
+/* NB_ERR_ARGS naming func where engine or mode is not one of its enum. */
+enum nb_status nb_api_choices(enum nb_engine engine, enum nb_precision mode,
+                              const char *func, struct nb_error *err);
+/* NB_ERR_ARGS "FUNC: ARG is NULL" where ptr is NULL. */
+enum nb_status nb_api_need(const void *ptr, const char *func, const char *arg,
+                           struct nb_error *err);
+/* NB_ERR_ARGS naming func, arg and the index of the first non-finite value
+ * of the count values a. */
+enum nb_status nb_api_finite(const double *a, size_t count, const char *func,
+                             const char *arg, struct nb_error *err);
+
+#endif

@@ -1,0 +1,247 @@
+/* api_md.c - struct nb_md of glnbody.h: a molecular dynamics system
+ * (struct nb_md_sim) on an engine of its own.  It builds the potential and
+ * the box from struct nb_md_params, checks the system before any GL work
+ * and chooses cell lists exactly as `glnbody md` does (cmd_md.c,
+ * md_options.c), so that the same system gives the program's numbers. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "api_internal.h"
+
+#define DEFAULT_CUTOFF 2.5      /* the LJ cutoff of most LAMMPS lj inputs */
+#define DEFAULT_DT 0.005        /* LAMMPS' default step in lj units */
+
+struct nb_md {
+    struct nb_md_sim sim;       /* points into itself: never moved */
+    struct nb_md_engine engine;
+    struct nb_gl *gl;           /* borrowed; NULL for the CPU engine */
+};
+
+void nb_md_params_default(struct nb_md_params *par)
+{
+    if (!par)
+        return;
+    memset(par, 0, sizeof *par);
+    par->law = NB_LAW_LJ;
+    par->types = 1;
+    par->cutoff = DEFAULT_CUTOFF;
+    par->cell_list = -1;
+    for (int a = 0; a < 3; a++)
+        par->periodic[a] = 1;
+    par->dt = DEFAULT_DT;
+    par->precision = NB_PRECISION_A;
+}
+
+static enum nb_status enter(struct nb_md *md, struct nb_error *err)
+{
+    return md->gl ? nb_gl_make_current(md->gl, err) : NB_OK;
+}
+
+/* The law's defaults (the ionic crystal's table for ionic, as the
+ * program), the coefficient file, the cutoff; checked. */
+static enum nb_status make_potential(const struct nb_md_params *par,
+                                     struct nb_md_potential *pot, struct nb_error *err)
+{
+    const char *func = "nb_md_create";
+    if ((unsigned)par->law >= NB_LAW_COUNT)
+        return nb_error_set(err, NB_ERR_ARGS, "%s: law %d is not an enum nb_md_law",
+                            func, (int)par->law);
+    if (par->types < 1 || par->types > NB_MD_MAX_TYPES)
+        return nb_error_set(err, NB_ERR_ARGS, "%s: types = %d is not 1..%d", func,
+                            par->types, NB_MD_MAX_TYPES);
+    if (!(isfinite(par->cutoff) && par->cutoff >= 0.0))
+        return nb_error_set(err, NB_ERR_ARGS, "%s: cutoff = %g must be finite and >= 0 "
+                            "(0: none)", func, par->cutoff);
+    if (par->shift && par->cutoff == 0.0)
+        return nb_error_set(err, NB_ERR_ARGS, "%s: shift needs a cutoff", func);
+    nb_md_potential_default(pot, par->law, par->types);
+    if (par->law == NB_LAW_IONIC && par->types == 2)
+        nb_md_ionic_default(pot);
+    if (par->coeffs && nb_md_types_read(par->coeffs, pot, err) != NB_OK)
+        return err->status;
+    pot->cutoff = par->cutoff;
+    pot->shift = par->shift;
+    return nb_md_potential_check(pot, err);
+}
+
+/* cmd_md.c's choice: cell lists wherever the cutoff and the box allow. */
+static int choose_cell_list(const struct nb_md_params *par, const struct nb_md_box *box)
+{
+    if (par->cell_list >= 0)
+        return par->cell_list != 0;
+    if (!(par->cutoff > 0))
+        return 0;
+    for (int a = 0; a < 3; a++)
+        if (box->periodic[a] && floor((box->hi[a] - box->lo[a]) / par->cutoff) < 3)
+            return 0;
+    return 1;
+}
+
+/* The system of p in box: prepared (checked) on the host, then the engine,
+ * its precision and the initial forces. */
+static enum nb_status start(struct nb_md *md, enum nb_engine engine,
+                            const struct nb_particles *p, const struct nb_md_box *box,
+                            const struct nb_md_potential *pot,
+                            const struct nb_md_params *par, struct nb_error *err)
+{
+    if (par->cell_list == 1 && !(par->cutoff > 0))
+        return nb_error_set(err, NB_ERR_ARGS, "nb_md_create: cell_list 1 needs a cutoff");
+    if (nb_md_sim_prepare(&md->sim, p, pot, box, choose_cell_list(par, box), par->dt,
+                          0, NULL, err) != NB_OK ||
+        nb_md_engine_create_engine(&md->engine, engine, md->gl, err) != NB_OK)
+        return err->status;
+    if (par->precision != NB_PRECISION_A &&
+        nb_md_engine_set_precision(&md->engine, par->precision, err) != NB_OK)
+        return err->status;
+    /* The default drops the cell lists where the engine has none. */
+    int cells = par->cell_list < 0 && !(md->engine.caps & NB_MD_ENGINE_CELL_LISTS)
+                ? 0 : md->sim.sys.cell_list;
+    return nb_md_sim_start(&md->sim, &md->engine, cells, err);
+}
+
+static enum nb_status check_create(struct nb_md **out, enum nb_engine engine,
+                                   const struct nb_md_params *par, const char *func,
+                                   struct nb_error *err)
+{
+    if (nb_api_need(out, func, "md", err) != NB_OK)
+        return err->status;
+    *out = NULL;
+    if (nb_api_need(par, func, "par", err) != NB_OK)
+        return err->status;
+    return nb_api_choices(engine, par->precision, func, err);
+}
+
+/* A new handle on gl running p in box; *out only on success. */
+static enum nb_status create(struct nb_md **out, struct nb_gl *gl, enum nb_engine engine,
+                             const struct nb_particles *p, const struct nb_md_box *box,
+                             const struct nb_md_potential *pot,
+                             const struct nb_md_params *par, struct nb_error *err)
+{
+    struct nb_md *md = nb_alloc(1, sizeof *md, "an MD system", err);
+    if (!md)
+        return NB_ERR_NOMEM;
+    md->gl = nb_engine_needs_gl(engine) ? gl : NULL;
+    if (start(md, engine, p, box, pot, par, err) != NB_OK) {
+        nb_md_destroy(md);
+        return err->status;
+    }
+    *out = md;
+    return NB_OK;
+}
+
+/* n particles of the caller's arrays, masses from the type table. */
+static enum nb_status particles_from(size_t n, const int *type, const double *x,
+                                     const double *v, const struct nb_md_potential *pot,
+                                     struct nb_particles *p, struct nb_error *err)
+{
+    if (nb_particles_alloc(p, n, err) != NB_OK || nb_particles_add_types(p, err) != NB_OK)
+        return err->status;
+    memcpy(p->type, type, n * sizeof *type);
+    memcpy(p->x, x, 3 * n * sizeof *x);
+    memcpy(p->v, v, 3 * n * sizeof *v);
+    for (size_t i = 0; i < n; i++)  /* a type out of range: the check says so */
+        p->m[i] = type[i] >= 1 && type[i] <= pot->types.count
+                  ? pot->types.mass[type[i] - 1] : 1.0;
+    return NB_OK;
+}
+
+enum nb_status nb_md_create(struct nb_md **out, struct nb_gl *gl, enum nb_engine engine,
+                            size_t n, const int *type, const double *x, const double *v,
+                            const struct nb_md_params *par, struct nb_error *err)
+{
+    const char *func = "nb_md_create";
+    struct nb_error e = { 0 };
+    struct nb_md_potential pot;
+    struct nb_particles p = { 0 };
+    struct nb_md_box box;
+    if (check_create(out, engine, par, func, &e) != NB_OK ||
+        nb_api_need(type, func, "type", &e) != NB_OK || nb_api_need(x, func, "x", &e) != NB_OK ||
+        nb_api_need(v, func, "v", &e) != NB_OK)
+        return nb_api_fail(err, &e, "nb_md_create");
+    if (n == 0)
+        return nb_error_set(err, NB_ERR_ARGS, "%s: n is 0", func);
+    memcpy(box.lo, par->lo, sizeof box.lo);
+    memcpy(box.hi, par->hi, sizeof box.hi);
+    memcpy(box.periodic, par->periodic, sizeof box.periodic);
+    if (nb_api_finite(x, 3 * n, func, "x", &e) == NB_OK &&
+        nb_api_finite(v, 3 * n, func, "v", &e) == NB_OK &&
+        make_potential(par, &pot, &e) == NB_OK &&
+        particles_from(n, type, x, v, &pot, &p, &e) == NB_OK)
+        create(out, gl, engine, &p, &box, &pot, par, &e);
+    nb_particles_free(&p);
+    return nb_api_fail(err, &e, "nb_md_create");
+}
+
+enum nb_status nb_md_create_fcc(struct nb_md **out, struct nb_gl *gl, enum nb_engine engine,
+                                int cells, double rho, double temperature, uint64_t seed,
+                                const struct nb_md_params *par, struct nb_error *err)
+{
+    struct nb_error e = { 0 };
+    struct nb_md_potential pot;
+    struct nb_particles p = { 0 };
+    struct nb_md_box box;
+    if (check_create(out, engine, par, "nb_md_create_fcc", &e) == NB_OK &&
+        make_potential(par, &pot, &e) == NB_OK &&
+        nb_md_fcc(&p, &box, cells, rho, temperature, seed, &e) == NB_OK)
+        create(out, gl, engine, &p, &box, &pot, par, &e);
+    nb_particles_free(&p);
+    return nb_api_fail(err, &e, "nb_md_create_fcc");
+}
+
+void nb_md_destroy(struct nb_md *md)
+{
+    if (!md)
+        return;
+    if (enter(md, NULL) == NB_OK) {
+        nb_md_sim_free(&md->sim);
+        if (md->engine.destroy)
+            md->engine.destroy(md->engine.state);
+    }
+    free(md);
+}
+
+enum nb_status nb_md_step(struct nb_md *md, uint64_t count, struct nb_error *err)
+{
+    struct nb_error e = { 0 };
+    if (nb_api_need(md, "nb_md_step", "md", &e) != NB_OK || enter(md, &e) != NB_OK ||
+        nb_md_sim_advance(&md->sim, count, &e) != NB_OK)
+        return nb_api_fail(err, &e, "nb_md_step");
+    return NB_OK;
+}
+
+/* The state made current on the host (a device fetch where needed). */
+static enum nb_status sync(struct nb_md *md, const char *func, struct nb_error *err)
+{
+    if (nb_api_need(md, func, "md", err) != NB_OK || enter(md, err) != NB_OK)
+        return err->status;
+    return nb_md_sim_sync(&md->sim, err);
+}
+
+enum nb_status nb_md_get_thermo(struct nb_md *md, struct nb_md_thermo *th,
+                                struct nb_error *err)
+{
+    struct nb_error e = { 0 };
+    if (nb_api_need(th, "nb_md_get_thermo", "th", &e) != NB_OK ||
+        sync(md, "nb_md_get_thermo", &e) != NB_OK)
+        return nb_api_fail(err, &e, "nb_md_get_thermo");
+    nb_md_thermo(&md->sim, th);
+    return NB_OK;
+}
+
+size_t nb_md_count(const struct nb_md *md)
+{
+    return md ? md->sim.n : 0;
+}
+
+enum nb_status nb_md_get_state(struct nb_md *md, double *x, double *v, struct nb_error *err)
+{
+    struct nb_error e = { 0 };
+    if (sync(md, "nb_md_get_state", &e) != NB_OK)
+        return nb_api_fail(err, &e, "nb_md_get_state");
+    if (x)
+        memcpy(x, md->sim.x, 3 * md->sim.n * sizeof *x);
+    if (v)
+        memcpy(v, md->sim.v, 3 * md->sim.n * sizeof *v);
+    return NB_OK;
+}
