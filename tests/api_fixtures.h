@@ -1,0 +1,90 @@
+/* api_fixtures.h - check_api's random bodies and their pair sums in
+ * double: the reference the public API is compared with.  Only the C
+ * library and glnbody.h's types; header-only, one copy per suite. */
+#ifndef NB_TEST_API_FIXTURES_H
+#define NB_TEST_API_FIXTURES_H
+
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+extern uint64_t g_seed;     /* the suite's seed, printed by its main */
+
+/* ---- random inputs and the double reference ---------------------------------- */
+
+static inline uint64_t splitmix(uint64_t *s)
+{
+    uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+
+/* A float-representable value uniform in [lo, hi). */
+static inline double uniform(uint64_t *s, double lo, double hi)
+{
+    return (double)(float)(lo + (hi - lo) * (double)(splitmix(s) >> 11) * 0x1p-53);
+}
+
+/* n bodies in [-1, 1)^3, velocities in [-1, 1)^3, masses (0.5..1.5) / n. */
+struct bodies { size_t n; double *x, *v, *m; };
+
+static inline struct bodies bodies_random(size_t n, uint64_t salt)
+{
+    uint64_t s = g_seed ^ (salt * 0x2545f4914f6cdd1dull);
+    struct bodies b = { n, malloc(3 * n * sizeof(double)), malloc(3 * n * sizeof(double)),
+                        malloc(n * sizeof(double)) };
+    for (size_t k = 0; k < 3 * n; k++) {
+        b.x[k] = uniform(&s, -1.0, 1.0);
+        b.v[k] = uniform(&s, -1.0, 1.0);
+    }
+    for (size_t i = 0; i < n; i++)
+        b.m[i] = uniform(&s, 0.5 / (double)n, 1.5 / (double)n);
+    return b;
+}
+
+static inline void bodies_free(struct bodies *b)
+{
+    free(b->x);
+    free(b->v);
+    free(b->m);
+}
+
+/* Body i's reference acc, jerk, pot, and the magnitude sums of each. */
+struct ref { double acc[3], jerk[3], pot, acc_abs, jerk_abs, pot_abs; };
+
+static inline struct ref reference(const struct bodies *b, size_t i, double eps)
+{
+    struct ref r;
+    memset(&r, 0, sizeof r);
+    for (size_t j = 0; j < b->n; j++) {
+        if (j == i)
+            continue;
+        double dx[3], dv[3], r2 = eps * eps, rv = 0.0, v2 = 0.0;
+        for (int c = 0; c < 3; c++) {
+            dx[c] = b->x[3 * j + c] - b->x[3 * i + c];
+            dv[c] = b->v[3 * j + c] - b->v[3 * i + c];
+            r2 += dx[c] * dx[c];
+            rv += dx[c] * dv[c];
+            v2 += dv[c] * dv[c];
+        }
+        double s1 = sqrt(r2), s3 = r2 * s1, s5 = s3 * r2, mj = b->m[j];
+        for (int c = 0; c < 3; c++) {
+            r.acc[c] += mj * dx[c] / s3;
+            r.jerk[c] += mj * (dv[c] / s3 - 3.0 * rv * dx[c] / s5);
+        }
+        r.pot -= mj / s1;
+        r.acc_abs += mj * sqrt(r2 - eps * eps) / s3;
+        r.jerk_abs += mj * (sqrt(v2) / s3 + 3.0 * (r2 - eps * eps) * sqrt(v2) / s5);
+        r.pot_abs += mj / s1;
+    }
+    return r;
+}
+
+static inline double dist3(const double *a, const double *b)
+{
+    return sqrt(pow(a[0] - b[0], 2) + pow(a[1] - b[1], 2) + pow(a[2] - b[2], 2));
+}
+
+#endif
