@@ -28,6 +28,18 @@ enum nb_status nb_api_finite(const double *a, size_t count, const char *func,
     return NB_OK;
 }
 
+enum nb_status nb_api_choices(enum nb_engine engine, enum nb_precision mode,
+                               const char *func, struct nb_error *err)
+{
+    if ((unsigned)engine >= NB_ENGINE_COUNT)
+        return nb_error_set(err, NB_ERR_ARGS, "%s: engine %d is not NB_ENGINE_CPU, "
+                            "_COMPUTE or _FRAGMENT", func, (int)engine);
+    if ((unsigned)mode >= NB_PRECISION_COUNT)
+        return nb_error_set(err, NB_ERR_ARGS, "%s: precision %d is not one of "
+                            "NB_PRECISION_A..H", func, (int)mode);
+    return NB_OK;
+}
+
 enum nb_status nb_api_forces_enter(struct nb_forces *f, struct nb_error *err)
 {
     return f->gl ? nb_gl_make_current(f->gl, err) : NB_OK;
@@ -40,9 +52,8 @@ enum nb_status nb_forces_create(struct nb_forces **out, struct nb_gl *gl,
     if (nb_api_need(out, "nb_forces_create", "f", &e) != NB_OK)
         return nb_error_copy(err, &e);
     *out = NULL;
-    if ((unsigned)engine >= NB_ENGINE_COUNT)
-        return nb_error_set(err, NB_ERR_ARGS, "nb_forces_create: engine %d is not "
-                            "NB_ENGINE_CPU, _COMPUTE or _FRAGMENT", (int)engine);
+    if (nb_api_choices(engine, NB_PRECISION_A, "nb_forces_create", &e) != NB_OK)
+        return nb_error_copy(err, &e);
     struct nb_forces *f = nb_alloc(1, sizeof *f, "a force engine", &e);
     if (!f)
         return nb_error_copy(err, &e);
@@ -83,11 +94,9 @@ enum nb_status nb_forces_set_precision(struct nb_forces *f, enum nb_precision mo
                                        struct nb_error *err)
 {
     struct nb_error e = { 0 };
-    if (nb_api_need(f, "nb_forces_set_precision", "f", &e) != NB_OK)
+    if (nb_api_need(f, "nb_forces_set_precision", "f", &e) != NB_OK ||
+        nb_api_choices(f->engine, mode, "nb_forces_set_precision", &e) != NB_OK)
         return nb_error_copy(err, &e);
-    if ((unsigned)mode >= NB_PRECISION_COUNT)
-        return nb_error_set(err, NB_ERR_ARGS, "nb_forces_set_precision: mode %d is "
-                            "not one of NB_PRECISION_A..H", (int)mode);
     if (!f->b.set_precision && mode != NB_PRECISION_A)
         return nb_error_set(err, NB_ERR_ARGS, "nb_forces_set_precision: the %s engine "
                             "has no accumulation modes (%s sums in %s)", f->b.name,

@@ -27,6 +27,9 @@ enum nb_status nb_api_forces_enter(struct nb_forces *f, struct nb_error *err);
 enum nb_status nb_api_gaj_mode_check(const struct nb_forces *f, const char *func,
                                      struct nb_error *err);
 
+/* NB_ERR_ARGS naming func where engine or mode is not one of its enum. */
+enum nb_status nb_api_choices(enum nb_engine engine, enum nb_precision mode,
+                              const char *func, struct nb_error *err);
 /* NB_ERR_ARGS "FUNC: ARG is NULL" where ptr is NULL. */
 enum nb_status nb_api_need(const void *ptr, const char *func, const char *arg,
                            struct nb_error *err);

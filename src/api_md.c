@@ -109,13 +109,7 @@ static enum nb_status check_create(struct nb_md **out, enum nb_engine engine,
     *out = NULL;
     if (nb_api_need(par, func, "par", err) != NB_OK)
         return err->status;
-    if ((unsigned)engine >= NB_ENGINE_COUNT)
-        return nb_error_set(err, NB_ERR_ARGS, "%s: engine %d is not NB_ENGINE_CPU, "
-                            "_COMPUTE or _FRAGMENT", func, (int)engine);
-    if ((unsigned)par->precision >= NB_PRECISION_COUNT)
-        return nb_error_set(err, NB_ERR_ARGS, "%s: precision %d is not one of "
-                            "NB_PRECISION_A..H", func, (int)par->precision);
-    return NB_OK;
+    return nb_api_choices(engine, par->precision, func, err);
 }
 
 /* A new handle on gl running p in box; *out only on success. */

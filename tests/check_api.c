@@ -133,21 +133,34 @@ START_TEST(version_numbers)
 }
 END_TEST
 
-START_TEST(ga_cpu) { check_ga(NB_ENGINE_CPU, NB_PRECISION_A, 1e-12); }
-END_TEST
-START_TEST(gaj_cpu) { check_gaj(NB_ENGINE_CPU, NB_PRECISION_A, 1e-12, 1e-12); }
-END_TEST
-START_TEST(ga_compute) { check_ga(NB_ENGINE_COMPUTE, NB_PRECISION_A, 1e-5); }
-END_TEST
-START_TEST(gaj_compute) { check_gaj(NB_ENGINE_COMPUTE, NB_PRECISION_A, 1e-5, 1e-5); }
-END_TEST
-START_TEST(ga_fragment) { check_ga(NB_ENGINE_FRAGMENT, NB_PRECISION_A, 1e-5); }
-END_TEST
-START_TEST(gaj_fragment) { check_gaj(NB_ENGINE_FRAGMENT, NB_PRECISION_A, 1e-5, 1e-5); }
-END_TEST
-START_TEST(ga_compute_h) { check_ga(NB_ENGINE_COMPUTE, NB_PRECISION_H, 4.8e-7); }
-END_TEST
-START_TEST(gaj_compute_h) { check_gaj(NB_ENGINE_COMPUTE, NB_PRECISION_H, 9.5e-7, 7.6e-6); }
+/* Every engine and kernel against the reference, with the bounds argued
+ * at the top; the CPU's cases come first (they need no context). */
+static const struct engine_case {
+    enum nb_engine engine;
+    enum nb_precision mode;
+    int gaj;                    /* 0: GA, 1: GAJ */
+    double tol, tol_jerk;
+} engine_cases[] = {
+    { NB_ENGINE_CPU, NB_PRECISION_A, 0, 1e-12, 0 },
+    { NB_ENGINE_CPU, NB_PRECISION_A, 1, 1e-12, 1e-12 },
+    { NB_ENGINE_COMPUTE, NB_PRECISION_A, 0, 1e-5, 0 },
+    { NB_ENGINE_COMPUTE, NB_PRECISION_A, 1, 1e-5, 1e-5 },
+    { NB_ENGINE_FRAGMENT, NB_PRECISION_A, 0, 1e-5, 0 },
+    { NB_ENGINE_FRAGMENT, NB_PRECISION_A, 1, 1e-5, 1e-5 },
+    { NB_ENGINE_COMPUTE, NB_PRECISION_H, 0, 4.8e-7, 0 },
+    { NB_ENGINE_COMPUTE, NB_PRECISION_H, 1, 9.5e-7, 7.6e-6 },
+};
+#define CPU_CASES 2
+#define ENGINE_CASES (int)(sizeof engine_cases / sizeof engine_cases[0])
+
+START_TEST(engine_matches_reference)
+{
+    const struct engine_case *c = &engine_cases[_i];
+    if (c->gaj)
+        check_gaj(c->engine, c->mode, c->tol, c->tol_jerk);
+    else
+        check_ga(c->engine, c->mode, c->tol);
+}
 END_TEST
 
 /* ---- Hermite ------------------------------------------------------------------ */
@@ -557,11 +570,10 @@ END_TEST
  * fixed (the automatic choice times the candidates and may differ). */
 START_TEST(two_contexts_alternate)
 {
-    struct nb_gl_options opt;
     struct nb_gl *gl2 = NULL;
     struct nb_error err = { 0 };
-    nb_gl_options_default(&opt);
-    ck_assert_msg(nb_gl_create(&gl2, &opt, &err) == NB_OK, "%s", err.message);
+    /* NULL options: the defaults. */
+    ck_assert_msg(nb_gl_create(&gl2, NULL, &err) == NB_OK, "%s", err.message);
     struct nb_forces *f0 = forces_open(g_gl, NB_ENGINE_COMPUTE, NB_PRECISION_A);
     struct bodies b = bodies_random(101, 7);
     size_t bytes = 4 * b.n * sizeof(double);
@@ -632,8 +644,7 @@ static Suite *api_suite(int with_gl)
     TCase *cpu = tcase_create("cpu");
     tcase_set_timeout(cpu, 120);
     tcase_add_test(cpu, version_numbers);
-    tcase_add_test(cpu, ga_cpu);
-    tcase_add_test(cpu, gaj_cpu);
+    tcase_add_loop_test(cpu, engine_matches_reference, 0, CPU_CASES);
     tcase_add_test(cpu, hermite_kepler_cpu);
     tcase_add_test(cpu, hermite_matches_program);
     tcase_add_test(cpu, forces_refusals);
@@ -644,12 +655,7 @@ static Suite *api_suite(int with_gl)
         return s;
     TCase *gl = tcase_create("gl");
     tcase_set_timeout(gl, 300);
-    tcase_add_test(gl, ga_compute);
-    tcase_add_test(gl, gaj_compute);
-    tcase_add_test(gl, ga_fragment);
-    tcase_add_test(gl, gaj_fragment);
-    tcase_add_test(gl, ga_compute_h);
-    tcase_add_test(gl, gaj_compute_h);
+    tcase_add_loop_test(gl, engine_matches_reference, CPU_CASES, ENGINE_CASES);
     tcase_add_test(gl, hermite_plummer_compute);
     tcase_add_test(gl, md_cpu_and_compute);
     tcase_add_test(gl, gl_refusals);
