@@ -130,9 +130,10 @@ struct nb_gl;
 
 /* Creates a context: the EGL device platform (device opt->device) when
  * EGL_EXT_device_enumeration is there, else the surfaceless platform,
- * else the default display.  NB_ERR_GL (no EGL display or no 4.3
- * context), NB_ERR_ARGS (no such device), NB_ERR_UNSUPPORTED (SPIR-V
- * forced but not supported).  The caller owns *gl. */
+ * else the default display; opt NULL takes nb_gl_options_default's.
+ * NB_ERR_GL (no EGL display or no 4.3 context), NB_ERR_ARGS (no such
+ * device), NB_ERR_UNSUPPORTED (SPIR-V forced but not supported).  The
+ * caller owns *gl. */
 NB_API enum nb_status nb_gl_create(struct nb_gl **gl, const struct nb_gl_options *opt,
                                    struct nb_error *err);
 /* Destroys the context (NULL is allowed); destroy its handles first. */
@@ -157,9 +158,12 @@ NB_API void nb_forces_destroy(struct nb_forces *f);
  * "1x1|1x4|4x4[-r<R>][-p<P>]"); NB_ERR_ARGS for an unknown name. */
 NB_API enum nb_status nb_forces_set_variant(struct nb_forces *f, const char *variant,
                                             struct nb_error *err);
-/* The accumulation mode (default A); NB_ERR_ARGS where the engine has no
- * modes (the CPU sums in double), NB_ERR_UNSUPPORTED where the mode's GL
- * extension is missing. */
+/* The accumulation mode (default A), for the next nb_forces_ga and
+ * nb_forces_set_j; NB_ERR_ARGS where the engine has no modes (the CPU sums
+ * in double), NB_ERR_UNSUPPORTED where the mode's GL extension is missing.
+ * Modes B..H reach the GAJ kernel on NB_ENGINE_COMPUTE only: elsewhere
+ * nb_forces_set_j and nb_hermite_create refuse them (NB_ERR_ARGS) rather
+ * than sum in A. */
 NB_API enum nb_status nb_forces_set_precision(struct nb_forces *f, enum nb_precision mode,
                                               struct nb_error *err);
 
@@ -172,7 +176,7 @@ NB_API enum nb_status nb_forces_ga(struct nb_forces *f, size_t n, const double *
 
 /* GAJ, for Hermite block steps: sets the j-particles (positions x, 3n,
  * velocities v, 3n, masses m, n) that later nb_forces_gaj calls act
- * from. */
+ * from, until nb_forces_ga or a Hermite run on f replaces them. */
 NB_API enum nb_status nb_forces_set_j(struct nb_forces *f, size_t n, const double *x,
                                       const double *v, const double *m,
                                       struct nb_error *err);
@@ -183,8 +187,8 @@ NB_API enum nb_status nb_forces_gaj(struct nb_forces *f, double eps, size_t n_ac
                                     const uint32_t *active, double *acc, double *jerk,
                                     double *pot, struct nb_error *err);
 
-/* The variant the last evaluation ran (owned by f), and its device
- * seconds (GL timer queries on hardware; 0 before any). */
+/* The variant the last evaluation ran (owned by f; "none" before any),
+ * and its device seconds (GL timer queries on hardware; 0 before any). */
 NB_API const char *nb_forces_variant(const struct nb_forces *f);
 NB_API double nb_forces_seconds(const struct nb_forces *f);
 
@@ -203,18 +207,20 @@ struct nb_hermite_params {
 };
 NB_API void nb_hermite_params_default(struct nb_hermite_params *par);
 
-/* A run of n bodies; the run borrows the force engine f. */
+/* A run of n bodies; the run borrows the force engine f, which may serve
+ * other work between the run's calls.  A run with predict_on_device keeps
+ * its state in f's engine: give each such run a force handle of its own. */
 struct nb_hermite;
 
-/* From arrays: masses m (n), positions x and velocities v (3n each) at
- * time 0.  Evaluates the initial forces and steps (Belleman, Bedorf &
+/* From arrays: masses m (n >= 1), positions x and velocities v (3n each)
+ * at time 0.  Evaluates the initial forces and steps (Belleman, Bedorf &
  * Portegies Zwart 2008, section 2).  The caller owns *h. */
 NB_API enum nb_status nb_hermite_create(struct nb_hermite **h, struct nb_forces *f,
                                         size_t n, const double *m, const double *x,
                                         const double *v,
                                         const struct nb_hermite_params *par,
                                         struct nb_error *err);
-/* From a Plummer sphere of n equal masses in N-body units (total mass 1,
+/* From a Plummer sphere of n >= 2 equal masses in N-body units (total mass 1,
  * E = -1/4; Aarseth, Henon & Wielen 1974), drawn with seed. */
 NB_API enum nb_status nb_hermite_create_plummer(struct nb_hermite **h, struct nb_forces *f,
                                                 size_t n, uint64_t seed,
@@ -232,8 +238,10 @@ NB_API double nb_hermite_time(const struct nb_hermite *h);
 /* Positions and velocities (3n each; either may be NULL) at that time. */
 NB_API enum nb_status nb_hermite_state(struct nb_hermite *h, double *x, double *v,
                                        struct nb_error *err);
-/* Kinetic and potential energy at that time (the potential summed in
- * double on the CPU); either may be NULL. */
+/* Kinetic and potential energy at that time; either may be NULL.  The
+ * potential has double pair terms and sums: the engine's precision-G
+ * kernel where it has one (compute), else the CPU, as `glnbody run`
+ * reports it. */
 NB_API enum nb_status nb_hermite_energy(struct nb_hermite *h, double *kinetic,
                                         double *potential, struct nb_error *err);
 /* Block steps taken and particle steps (particles corrected) so far. */
@@ -260,7 +268,9 @@ struct nb_md_params {
     int types;              /* particle types 1..types, at most 16; default 1 */
     const char *coeffs;     /* a coefficient table file (types, mass, charge,
                                lj, mix, ionic lines), or NULL: every type of
-                               mass 1, charge 0, eps = sigma = 1 */
+                               mass 1, charge 0, eps = sigma = 1; for
+                               NB_LAW_IONIC with 2 types the program's
+                               fluorite table (charges +2, -1) */
     double cutoff;          /* pair cutoff, or 0 for none; default 2.5 */
     int shift;              /* 1: the pair energy is 0 at the cutoff */
     int cell_list;          /* 1 on, 0 off, -1 (default) where the cutoff
@@ -268,7 +278,8 @@ struct nb_md_params {
     double lo[3], hi[3];    /* the box */
     int periodic[3];        /* per axis; default all periodic */
     double dt;              /* time step; default 0.005 */
-    enum nb_precision precision;    /* the forces' accumulation mode (A) */
+    enum nb_precision precision;    /* the forces' accumulation mode (A);
+                                       B..H on NB_ENGINE_COMPUTE only */
 };
 /* The defaults above with a box of zero size: set lo and hi. */
 NB_API void nb_md_params_default(struct nb_md_params *par);
@@ -287,16 +298,16 @@ struct nb_md_thermo {
 /* A system on one engine; it owns its state and borrows gl. */
 struct nb_md;
 
-/* From arrays: n particles of types type (n, 1..par->types), positions x
- * and velocities v (3n each).  Checks the system (box, cutoff, types),
+/* From arrays: n particles of types type (n, 1..par->types), masses from
+ * the type table, positions x and velocities v (3n each).  Checks the system (box, cutoff, types),
  * evaluates the initial forces; the caller owns *md. */
 NB_API enum nb_status nb_md_create(struct nb_md **md, struct nb_gl *gl, enum nb_engine engine,
                                    size_t n, const int *type, const double *x,
                                    const double *v, const struct nb_md_params *par,
                                    struct nb_error *err);
-/* An fcc lattice of 4 cells^3 atoms of type 1 at number density rho, with
- * velocities of temperature T drawn with seed (zero total momentum); the
- * box is the lattice's, periodic, replacing par's. */
+/* An fcc lattice of 4 cells^3 atoms of type 1 and mass 1 at number
+ * density rho, with velocities of temperature T drawn with seed (zero
+ * total momentum); the box is the lattice's, periodic, replacing par's. */
 NB_API enum nb_status nb_md_create_fcc(struct nb_md **md, struct nb_gl *gl,
                                        enum nb_engine engine, int cells, double rho,
                                        double temperature, uint64_t seed,
