@@ -176,7 +176,8 @@ NB_API enum nb_status nb_forces_ga(struct nb_forces *f, size_t n, const double *
 
 /* GAJ, for Hermite block steps: sets the j-particles (positions x, 3n,
  * velocities v, 3n, masses m, n) that later nb_forces_gaj calls act
- * from, until nb_forces_ga or a Hermite run on f replaces them. */
+ * from, until nb_forces_ga or a Hermite run on f replaces them (then
+ * nb_forces_gaj refuses with NB_ERR_ARGS until the next set_j). */
 NB_API enum nb_status nb_forces_set_j(struct nb_forces *f, size_t n, const double *x,
                                       const double *v, const double *m,
                                       struct nb_error *err);
@@ -209,7 +210,8 @@ NB_API void nb_hermite_params_default(struct nb_hermite_params *par);
 
 /* A run of n bodies; the run borrows the force engine f, which may serve
  * other work between the run's calls.  A run with predict_on_device keeps
- * its state in f's engine: give each such run a force handle of its own. */
+ * its state in f's engine: give each such run a force handle of its own
+ * and use it for nothing else. */
 struct nb_hermite;
 
 /* From arrays: masses m (n >= 1), positions x and velocities v (3n each)

@@ -165,7 +165,9 @@ enum nb_status nb_forces_ga(struct nb_forces *f, size_t n, const double *x,
         f->b.compute(f->b.state, NB_KERNEL_GA, eps, &e) != NB_OK ||
         f->b.read(f->b.state, acc ? acc : spare, pot ? pot : spare + 3 * n, &e) != NB_OK)
         return nb_error_copy(err, &e);
-    f->n_j = 0;     /* the GA upload replaced the j-set on some engines */
+    /* The fragment engine's GA upload replaces its j-set (measured: a GAJ
+     * call after it reads the GA particles); a stale j-set is refused. */
+    f->n_j = 0;
     remember_evaluation(f);
     return NB_OK;
 }
@@ -210,7 +212,8 @@ static enum nb_status check_active(const struct nb_forces *f, size_t n_active,
     const char *func = "nb_forces_gaj";
     if (f->n_j == 0)
         return nb_error_set(err, NB_ERR_ARGS, "%s: no j-particles (call nb_forces_set_j "
-                            "first; nb_forces_ga replaces them)", func);
+                            "first; nb_forces_ga and Hermite runs on f replace "
+                            "them)", func);
     if (n_active == 0 || n_active > f->n_j)
         return nb_error_set(err, NB_ERR_ARGS, "%s: n_active = %zu is not 1..%zu", func,
                             n_active, f->n_j);

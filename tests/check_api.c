@@ -463,6 +463,12 @@ START_TEST(forces_refusals)
             "nb_forces_gaj", "active[0]");
     refused(nb_forces_gaj(cpu, EPS, 1, active, NULL, NULL, NULL, &err), &err,
             "nb_forces_gaj", "acc");
+    /* GA replaces the j-set (on the fragment engine it really does). */
+    active[0] = 1;
+    ck_assert_int_eq(nb_forces_gaj(cpu, EPS, 1, active, acc, NULL, NULL, &err), NB_OK);
+    ck_assert_int_eq(nb_forces_ga(cpu, 2, x, m, EPS, acc, pot, &err), NB_OK);
+    refused(nb_forces_gaj(cpu, EPS, 1, active, acc, NULL, NULL, &err), &err,
+            "nb_forces_gaj", "nb_forces_set_j");
     /* err may be NULL: the status alone comes back. */
     ck_assert_int_eq(nb_forces_ga(cpu, 0, x, m, EPS, acc, pot, NULL), NB_ERR_ARGS);
     nb_forces_destroy(cpu);
