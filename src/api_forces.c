@@ -28,6 +28,20 @@ enum nb_status nb_api_finite(const double *a, size_t count, const char *func,
     return NB_OK;
 }
 
+enum nb_status nb_api_fail(struct nb_error *out, const struct nb_error *e,
+                           const char *func)
+{
+    size_t len = strlen(func);
+    if (out && strncmp(e->message, func, len) != 0) {
+        out->status = e->status;
+        int room = (int)(sizeof out->message - len - 3);    /* the rest is cut */
+        snprintf(out->message, sizeof out->message, "%s: %.*s", func, room > 0 ? room : 0,
+                 e->message);
+        return e->status;
+    }
+    return nb_error_copy(out, e);
+}
+
 enum nb_status nb_api_choices(enum nb_engine engine, enum nb_precision mode,
                                const char *func, struct nb_error *err)
 {
@@ -50,19 +64,19 @@ enum nb_status nb_forces_create(struct nb_forces **out, struct nb_gl *gl,
 {
     struct nb_error e = { 0 };
     if (nb_api_need(out, "nb_forces_create", "f", &e) != NB_OK)
-        return nb_error_copy(err, &e);
+        return nb_api_fail(err, &e, "nb_forces_create");
     *out = NULL;
     if (nb_api_choices(engine, NB_PRECISION_A, "nb_forces_create", &e) != NB_OK)
-        return nb_error_copy(err, &e);
+        return nb_api_fail(err, &e, "nb_forces_create");
     struct nb_forces *f = nb_alloc(1, sizeof *f, "a force engine", &e);
     if (!f)
-        return nb_error_copy(err, &e);
+        return nb_api_fail(err, &e, "nb_forces_create");
     f->engine = engine;
     f->gl = nb_engine_needs_gl(engine) ? gl : NULL;
     snprintf(f->variant, sizeof f->variant, "none");
     if (nb_backend_create_engine(&f->b, engine, gl, &e) != NB_OK) {
         nb_forces_destroy(f);
-        return nb_error_copy(err, &e);
+        return nb_api_fail(err, &e, "nb_forces_create");
     }
     *out = f;
     return NB_OK;
@@ -86,7 +100,7 @@ enum nb_status nb_forces_set_variant(struct nb_forces *f, const char *variant,
         nb_api_need(variant, "nb_forces_set_variant", "variant", &e) != NB_OK ||
         nb_api_forces_enter(f, &e) != NB_OK ||
         f->b.set_variant(f->b.state, variant, &e) != NB_OK)
-        return nb_error_copy(err, &e);
+        return nb_api_fail(err, &e, "nb_forces_set_variant");
     return NB_OK;
 }
 
@@ -96,14 +110,14 @@ enum nb_status nb_forces_set_precision(struct nb_forces *f, enum nb_precision mo
     struct nb_error e = { 0 };
     if (nb_api_need(f, "nb_forces_set_precision", "f", &e) != NB_OK ||
         nb_api_choices(f->engine, mode, "nb_forces_set_precision", &e) != NB_OK)
-        return nb_error_copy(err, &e);
+        return nb_api_fail(err, &e, "nb_forces_set_precision");
     if (!f->b.set_precision && mode != NB_PRECISION_A)
         return nb_error_set(err, NB_ERR_ARGS, "nb_forces_set_precision: the %s engine "
                             "has no accumulation modes (%s sums in %s)", f->b.name,
                             f->b.name, f->engine == NB_ENGINE_CPU ? "double" : "float");
     if (f->b.set_precision && (nb_api_forces_enter(f, &e) != NB_OK ||
                                f->b.set_precision(f->b.state, mode, &e) != NB_OK))
-        return nb_error_copy(err, &e);
+        return nb_api_fail(err, &e, "nb_forces_set_precision");
     f->precision = mode;
     return NB_OK;
 }
@@ -158,13 +172,13 @@ enum nb_status nb_forces_ga(struct nb_forces *f, size_t n, const double *x,
 {
     struct nb_error e = { 0 };
     if (check_ga(f, n, x, m, eps, &e) != NB_OK || nb_api_forces_enter(f, &e) != NB_OK)
-        return nb_error_copy(err, &e);
+        return nb_api_fail(err, &e, "nb_forces_ga");
     double *spare = acc && pot ? NULL : scratch(f, 4 * n, &e);
     if ((!(acc && pot) && !spare) ||
         f->b.set_particles(f->b.state, n, x, m, &e) != NB_OK ||
         f->b.compute(f->b.state, NB_KERNEL_GA, eps, &e) != NB_OK ||
         f->b.read(f->b.state, acc ? acc : spare, pot ? pot : spare + 3 * n, &e) != NB_OK)
-        return nb_error_copy(err, &e);
+        return nb_api_fail(err, &e, "nb_forces_ga");
     /* The fragment engine's GA upload replaces its j-set (measured: a GAJ
      * call after it reads the GA particles); a stale j-set is refused. */
     f->n_j = 0;
@@ -191,7 +205,7 @@ enum nb_status nb_forces_set_j(struct nb_forces *f, size_t n, const double *x,
     struct nb_error e = { 0 };
     if (nb_api_need(f, func, "f", &e) != NB_OK || nb_api_need(x, func, "x", &e) != NB_OK ||
         nb_api_need(v, func, "v", &e) != NB_OK || nb_api_need(m, func, "m", &e) != NB_OK)
-        return nb_error_copy(err, &e);
+        return nb_api_fail(err, &e, "nb_forces_set_j");
     if (n == 0 || n > UINT32_MAX)
         return nb_error_set(err, NB_ERR_ARGS, "%s: n = %zu is not 1..2^32-1 (indices "
                             "are uint32_t)", func, n);
@@ -201,7 +215,7 @@ enum nb_status nb_forces_set_j(struct nb_forces *f, size_t n, const double *x,
         nb_api_finite(m, n, func, "m", &e) != NB_OK ||
         nb_api_gaj_mode_check(f, func, &e) != NB_OK || nb_api_forces_enter(f, &e) != NB_OK ||
         f->b.set_j(f->b.state, n, x, v, m, &e) != NB_OK)
-        return nb_error_copy(err, &e);
+        return nb_api_fail(err, &e, "nb_forces_set_j");
     f->n_j = n;
     return NB_OK;
 }
@@ -236,13 +250,13 @@ enum nb_status nb_forces_gaj(struct nb_forces *f, double eps, size_t n_active,
         check_softening(eps, func, &e) != NB_OK ||
         check_active(f, n_active, active, &e) != NB_OK ||
         nb_api_forces_enter(f, &e) != NB_OK)
-        return nb_error_copy(err, &e);
+        return nb_api_fail(err, &e, "nb_forces_gaj");
     double *spare = jerk && pot ? NULL : scratch(f, 4 * n_active, &e);
     if ((!(jerk && pot) && !spare) ||
         f->b.compute_gaj(f->b.state, eps, n_active, active, &e) != NB_OK ||
         f->b.read_gaj(f->b.state, acc, jerk ? jerk : spare,
                       pot ? pot : spare + 3 * n_active, &e) != NB_OK)
-        return nb_error_copy(err, &e);
+        return nb_api_fail(err, &e, "nb_forces_gaj");
     remember_evaluation(f);
     return NB_OK;
 }

@@ -97,10 +97,12 @@ enum nb_status nb_hermite_create(struct nb_hermite **out, struct nb_forces *f, s
     struct nb_particles p = { 0 };
     if (check_create(out, f, func, &e) != NB_OK || nb_api_need(m, func, "m", &e) != NB_OK ||
         nb_api_need(x, func, "x", &e) != NB_OK || nb_api_need(v, func, "v", &e) != NB_OK)
-        return nb_error_copy(err, &e);
+        return nb_api_fail(err, &e, "nb_hermite_create");
     if (n == 0)
         return nb_error_set(err, NB_ERR_ARGS, "%s: n is 0", func);
     if (nb_api_finite(m, n, func, "m", &e) == NB_OK &&
+        nb_api_finite(x, 3 * n, func, "x", &e) == NB_OK &&
+        nb_api_finite(v, 3 * n, func, "v", &e) == NB_OK &&
         nb_particles_alloc(&p, n, &e) == NB_OK) {
         memcpy(p.m, m, n * sizeof *m);
         memcpy(p.x, x, 3 * n * sizeof *x);
@@ -108,7 +110,7 @@ enum nb_status nb_hermite_create(struct nb_hermite **out, struct nb_forces *f, s
         start(out, f, &p, par, &e);
     }
     nb_particles_free(&p);
-    return nb_error_copy(err, &e);
+    return nb_api_fail(err, &e, "nb_hermite_create");
 }
 
 enum nb_status nb_hermite_create_plummer(struct nb_hermite **out, struct nb_forces *f,
@@ -123,7 +125,7 @@ enum nb_status nb_hermite_create_plummer(struct nb_hermite **out, struct nb_forc
         nb_api_forces_enter(f, &e) == NB_OK && nb_plummer(&p, n, seed, &f->b, &e) == NB_OK)
         start(out, f, &p, par, &e);
     nb_particles_free(&p);
-    return nb_error_copy(err, &e);
+    return nb_api_fail(err, &e, "nb_hermite_create_plummer");
 }
 
 void nb_hermite_destroy(struct nb_hermite *h)
@@ -142,16 +144,16 @@ enum nb_status nb_hermite_integrate(struct nb_hermite *h, double t, struct nb_er
     const char *func = "nb_hermite_integrate";
     struct nb_error e = { 0 };
     if (nb_api_need(h, func, "h", &e) != NB_OK)
-        return nb_error_copy(err, &e);
+        return nb_api_fail(err, &e, "nb_hermite_integrate");
     if (!(t >= h->t && t <= NB_T_MAX))
         return nb_error_set(err, NB_ERR_ARGS, "%s: t = %.17g is not between the "
                             "current time %.17g and %g", func, t, h->t, NB_T_MAX);
     if (enter(h, &e) != NB_OK)
-        return nb_error_copy(err, &e);
+        return nb_api_fail(err, &e, "nb_hermite_integrate");
     /* cmd_run.c's loop: every block whose time is <= t, then stop. */
     while (nb_sim_next_time(&h->sim) <= t)
         if (nb_sim_step(&h->sim, &e) != NB_OK)
-            return nb_error_copy(err, &e);
+            return nb_api_fail(err, &e, "nb_hermite_integrate");
     h->t = t;
     return NB_OK;
 }
@@ -172,7 +174,7 @@ enum nb_status nb_hermite_state(struct nb_hermite *h, double *x, double *v,
 {
     struct nb_error e = { 0 };
     if (nb_api_need(h, "nb_hermite_state", "h", &e) != NB_OK || predict(h, &e) != NB_OK)
-        return nb_error_copy(err, &e);
+        return nb_api_fail(err, &e, "nb_hermite_state");
     if (x)
         memcpy(x, h->x, 3 * h->sim.p.n * sizeof *x);
     if (v)
@@ -189,7 +191,7 @@ enum nb_status nb_hermite_energy(struct nb_hermite *h, double *kinetic, double *
     if (nb_api_need(h, "nb_hermite_energy", "h", &e) != NB_OK || predict(h, &e) != NB_OK ||
         enter(h, &e) != NB_OK ||
         nb_diag_compute(&h->sim, h->t, h->x, h->v, 1.0, NB_EPOT_DOUBLE, &d, &e) != NB_OK)
-        return nb_error_copy(err, &e);
+        return nb_api_fail(err, &e, "nb_hermite_energy");
     if (kinetic)
         *kinetic = d.ekin;
     if (potential)

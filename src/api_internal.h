@@ -27,6 +27,11 @@ enum nb_status nb_api_forces_enter(struct nb_forces *f, struct nb_error *err);
 enum nb_status nb_api_gaj_mode_check(const struct nb_forces *f, const char *func,
                                      struct nb_error *err);
 
+/* Copies e into out (if not NULL) with "func: " before the message where
+ * the message does not start with it (the engines' messages name their
+ * own parts, not the public call), and returns e's status. */
+enum nb_status nb_api_fail(struct nb_error *out, const struct nb_error *e,
+                           const char *func);
 /* NB_ERR_ARGS naming func where engine or mode is not one of its enum. */
 enum nb_status nb_api_choices(enum nb_engine engine, enum nb_precision mode,
                               const char *func, struct nb_error *err);

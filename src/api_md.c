@@ -158,17 +158,19 @@ enum nb_status nb_md_create(struct nb_md **out, struct nb_gl *gl, enum nb_engine
     if (check_create(out, engine, par, func, &e) != NB_OK ||
         nb_api_need(type, func, "type", &e) != NB_OK || nb_api_need(x, func, "x", &e) != NB_OK ||
         nb_api_need(v, func, "v", &e) != NB_OK)
-        return nb_error_copy(err, &e);
+        return nb_api_fail(err, &e, "nb_md_create");
     if (n == 0)
         return nb_error_set(err, NB_ERR_ARGS, "%s: n is 0", func);
     memcpy(box.lo, par->lo, sizeof box.lo);
     memcpy(box.hi, par->hi, sizeof box.hi);
     memcpy(box.periodic, par->periodic, sizeof box.periodic);
-    if (make_potential(par, &pot, &e) == NB_OK &&
+    if (nb_api_finite(x, 3 * n, func, "x", &e) == NB_OK &&
+        nb_api_finite(v, 3 * n, func, "v", &e) == NB_OK &&
+        make_potential(par, &pot, &e) == NB_OK &&
         particles_from(n, type, x, v, &pot, &p, &e) == NB_OK)
         create(out, gl, engine, &p, &box, &pot, par, &e);
     nb_particles_free(&p);
-    return nb_error_copy(err, &e);
+    return nb_api_fail(err, &e, "nb_md_create");
 }
 
 enum nb_status nb_md_create_fcc(struct nb_md **out, struct nb_gl *gl, enum nb_engine engine,
@@ -184,7 +186,7 @@ enum nb_status nb_md_create_fcc(struct nb_md **out, struct nb_gl *gl, enum nb_en
         nb_md_fcc(&p, &box, cells, rho, temperature, seed, &e) == NB_OK)
         create(out, gl, engine, &p, &box, &pot, par, &e);
     nb_particles_free(&p);
-    return nb_error_copy(err, &e);
+    return nb_api_fail(err, &e, "nb_md_create_fcc");
 }
 
 void nb_md_destroy(struct nb_md *md)
@@ -204,7 +206,7 @@ enum nb_status nb_md_step(struct nb_md *md, uint64_t count, struct nb_error *err
     struct nb_error e = { 0 };
     if (nb_api_need(md, "nb_md_step", "md", &e) != NB_OK || enter(md, &e) != NB_OK ||
         nb_md_sim_advance(&md->sim, count, &e) != NB_OK)
-        return nb_error_copy(err, &e);
+        return nb_api_fail(err, &e, "nb_md_step");
     return NB_OK;
 }
 
@@ -222,7 +224,7 @@ enum nb_status nb_md_get_thermo(struct nb_md *md, struct nb_md_thermo *th,
     struct nb_error e = { 0 };
     if (nb_api_need(th, "nb_md_get_thermo", "th", &e) != NB_OK ||
         sync(md, "nb_md_get_thermo", &e) != NB_OK)
-        return nb_error_copy(err, &e);
+        return nb_api_fail(err, &e, "nb_md_get_thermo");
     nb_md_thermo(&md->sim, th);
     return NB_OK;
 }
@@ -236,7 +238,7 @@ enum nb_status nb_md_get_state(struct nb_md *md, double *x, double *v, struct nb
 {
     struct nb_error e = { 0 };
     if (sync(md, "nb_md_get_state", &e) != NB_OK)
-        return nb_error_copy(err, &e);
+        return nb_api_fail(err, &e, "nb_md_get_state");
     if (x)
         memcpy(x, md->sim.x, 3 * md->sim.n * sizeof *x);
     if (v)

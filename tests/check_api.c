@@ -493,6 +493,14 @@ START_TEST(hermite_refusals)
     par.dt_max = 0.0;
     refused(nb_hermite_create(&none, cpu, 2, m, x, x, &par, &err), &err,
             "nb_hermite_create", "dt_max");
+    par.dt_max = 0.125;
+    par.eta = -1.0;                     /* refused by the integrator, named */
+    refused(nb_hermite_create(&none, cpu, 2, m, x, x, &par, &err), &err,
+            "nb_hermite_create", "eta");
+    par.eta = 0.02;
+    double bad[6] = { 0, 0, 0, 1, 0, INFINITY };
+    refused(nb_hermite_create(&none, cpu, 2, m, x, bad, &par, &err), &err,
+            "nb_hermite_create", "v[5]");
     ck_assert(none == NULL);
     ck_assert_int_eq(nb_hermite_integrate(h, 0.5, &err), NB_OK);
     refused(nb_hermite_integrate(h, 0.25, &err), &err, "nb_hermite_integrate", "t");
@@ -537,8 +545,11 @@ START_TEST(md_refusals)
                      NB_ERR_ARGS);
     par.precision = NB_PRECISION_A;
     par.cutoff = 3.5;                   /* more than half the box */
-    ck_assert_int_eq(nb_md_create(&md, NULL, NB_ENGINE_CPU, 2, type, x, v, &par, &err),
-                     NB_ERR_ARGS);
+    refused(nb_md_create(&md, NULL, NB_ENGINE_CPU, 2, type, x, v, &par, &err), &err,
+            "nb_md_create", "cutoff");
+    const double bad[6] = { 1, 1, 1, 2, NAN, 2 };
+    refused(nb_md_create(&md, NULL, NB_ENGINE_CPU, 2, type, bad, v, &par, &err), &err,
+            "nb_md_create", "x[4]");
     par.cutoff = 0.0;
     par.shift = 1;
     refused(nb_md_create(&md, NULL, NB_ENGINE_CPU, 2, type, x, v, &par, &err), &err,
