@@ -1,10 +1,12 @@
 /* api_fixtures.h - check_api's random bodies and their pair sums in
- * double: the reference the public API is compared with.  Only the C
- * library and glnbody.h's types; header-only, one copy per suite. */
+ * double, the reference the public API is compared with, and the readers
+ * of `glnbody run`'s output.  Only the C library, Check and glnbody.h's
+ * types; header-only, one copy per suite; include it after <check.h>. */
 #ifndef NB_TEST_API_FIXTURES_H
 #define NB_TEST_API_FIXTURES_H
 
 #include <math.h>
+#include <stdio.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -85,6 +87,49 @@ static inline struct ref reference(const struct bodies *b, size_t i, double eps)
 static inline double dist3(const double *a, const double *b)
 {
     return sqrt(pow(a[0] - b[0], 2) + pow(a[1] - b[1], 2) + pow(a[2] - b[2], 2));
+}
+
+/* The program's binary: $GLNBODY_BIN or ./glnbody (make test runs from the
+ * project root). */
+static inline const char *program(void)
+{
+    const char *bin = getenv("GLNBODY_BIN");
+    return bin && *bin ? bin : "./glnbody";
+}
+
+/* Reads `id m x y z vx vy vz` rows of n bodies from path. */
+static inline void read_output(const char *path, size_t n, double *x, double *v)
+{
+    FILE *fp = fopen(path, "r");
+    char line[1024];
+    size_t i = 0;
+    ck_assert_msg(fp != NULL, "%s: no output", path);
+    while (fgets(line, sizeof line, fp))
+        if (line[0] != '#' && i < n) {
+            double id, m;
+            ck_assert_int_eq(sscanf(line, "%lf %lf %lf %lf %lf %lf %lf %lf", &id, &m,
+                                    &x[3 * i], &x[3 * i + 1], &x[3 * i + 2], &v[3 * i],
+                                    &v[3 * i + 1], &v[3 * i + 2]), 8);
+            i++;
+        }
+    fclose(fp);
+    ck_assert_uint_eq(i, n);
+}
+
+/* The energy error `glnbody run` printed, as it printed it ("" if none). */
+static inline void read_energy_error(const char *path, char out[64])
+{
+    FILE *fp = fopen(path, "r");
+    char line[1024];
+    const char *key = "(E - E0)/|E0| = ";
+    out[0] = '\0';
+    ck_assert(fp != NULL);
+    while (fgets(line, sizeof line, fp)) {
+        char *at = strstr(line, key);
+        if (at)
+            sscanf(at + strlen(key), "%63[^,]", out);
+    }
+    fclose(fp);
 }
 
 #endif
