@@ -465,6 +465,17 @@ START_TEST(hermite_refusals)
     refused(nb_hermite_integrate(NULL, 1.0, &err), &err, "nb_hermite_integrate", "h");
     ck_assert(nb_hermite_time(h) == 0.5);
     nb_hermite_destroy(h);
+    /* Two bodies 1e-9 apart, unsoftened, need a step far below 2^-40: no
+     * run.  Two at rest 1 apart fall into each other (free fall at t =
+     * pi / 4 for masses 1): the run stops there, then refuses to go on. */
+    const double close[6] = { 0, 0, 0, 1e-9, 0, 0 }, apart[6] = { 0, 0, 0, 1, 0, 0 };
+    par.eps = 0.0;
+    ck_assert_int_eq(nb_hermite_create(&h, cpu, 2, m, close, x, &par, &err), NB_ERR_NUMERIC);
+    ck_assert(h == NULL);
+    ck_assert_int_eq(nb_hermite_create(&h, cpu, 2, m, apart, x, &par, &err), NB_OK);
+    ck_assert_int_eq(nb_hermite_integrate(h, 2.0, &err), NB_ERR_NUMERIC);
+    ck_assert_int_eq(nb_hermite_integrate(h, 2.0, &err), NB_ERR_NUMERIC);
+    nb_hermite_destroy(h);
     nb_hermite_destroy(NULL);
     nb_forces_destroy(cpu);
 }
