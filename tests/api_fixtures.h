@@ -1,6 +1,6 @@
 /* api_fixtures.h - check_api's random bodies and their pair sums in
- * double, the reference the public API is compared with, and the readers
- * of `glnbody run`'s output.  Only the C library, Check and glnbody.h's
+ * double, the reference the public API is compared with, the readers of
+ * `glnbody run`'s output, and handles made and read through the API.  Only the C library, Check and glnbody.h's
  * types; header-only, one copy per suite; include it after <check.h>. */
 #ifndef NB_TEST_API_FIXTURES_H
 #define NB_TEST_API_FIXTURES_H
@@ -8,6 +8,8 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdint.h>
+
+#include "glnbody.h"
 #include <stdlib.h>
 #include <string.h>
 
@@ -130,6 +132,64 @@ static inline void read_energy_error(const char *path, char out[64])
             sscanf(at + strlen(key), "%63[^,]", out);
     }
     fclose(fp);
+}
+
+/* ---- handles made and read, with their errors as test failures ---- */
+
+/* A force handle of engine on gl, in mode (A: left as made). */
+static inline struct nb_forces *forces_open(struct nb_gl *gl, enum nb_engine engine,
+                                            enum nb_precision mode)
+{
+    struct nb_forces *f = NULL;
+    struct nb_error err = { 0 };
+    ck_assert_msg(nb_forces_create(&f, gl, engine, &err) == NB_OK, "%s", err.message);
+    if (mode != NB_PRECISION_A)
+        ck_assert_msg(nb_forces_set_precision(f, mode, &err) == NB_OK, "%s", err.message);
+    return f;
+}
+
+/* A Hermite run of the circular two-body orbit on f. */
+static inline struct nb_hermite *kepler(struct nb_forces *f,
+                                        const struct nb_hermite_params *par)
+{
+    /* Two bodies of mass 1/2 at distance 1 on a circular orbit: relative
+     * speed sqrt(G M / a) = 1, period 2 pi. */
+    const double m[2] = { 0.5, 0.5 };
+    const double x[6] = { 0.5, 0, 0, -0.5, 0, 0 }, v[6] = { 0, 0.5, 0, 0, -0.5, 0 };
+    struct nb_hermite *h = NULL;
+    struct nb_error err = { 0 };
+    ck_assert_msg(nb_hermite_create(&h, f, 2, m, x, v, par, &err) == NB_OK, "%s",
+                  err.message);
+    return h;
+}
+
+/* K + W of h at its time. */
+static inline double total_energy(struct nb_hermite *h)
+{
+    double k = 0, w = 0;
+    struct nb_error err = { 0 };
+    ck_assert_msg(nb_hermite_energy(h, &k, &w, &err) == NB_OK, "%s", err.message);
+    return k + w;
+}
+
+/* md's thermodynamic state. */
+static inline struct nb_md_thermo md_thermo(struct nb_md *md)
+{
+    struct nb_md_thermo th;
+    struct nb_error err = { 0 };
+    ck_assert_msg(nb_md_get_thermo(md, &th, &err) == NB_OK, "%s", err.message);
+    return th;
+}
+
+/* The call failed with NB_ERR_ARGS, its message naming func and arg. */
+static inline void refused(enum nb_status st, const struct nb_error *err,
+                           const char *func, const char *arg)
+{
+    ck_assert_msg(st == NB_ERR_ARGS && err->status == NB_ERR_ARGS, "%s: status %d, not "
+                  "NB_ERR_ARGS (%s)", func, (int)st, err->message);
+    ck_assert_msg(strstr(err->message, func) != NULL &&
+                  (!arg || strstr(err->message, arg) != NULL),
+                  "the message does not name %s and %s: %s", func, arg, err->message);
 }
 
 #endif

@@ -21,6 +21,7 @@
  * the suite exits 77 (skipped). */
 #include <check.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,17 +39,6 @@ static struct nb_gl *g_gl;      /* NULL: no GL context on this machine */
 
 static const size_t sizes[] = { 1, 2, 3, 5, 31, 127, 257 };
 #define N_SIZES (sizeof sizes / sizeof sizes[0])
-
-static struct nb_forces *forces_open(struct nb_gl *gl, enum nb_engine engine,
-                                     enum nb_precision mode)
-{
-    struct nb_forces *f = NULL;
-    struct nb_error err = { 0 };
-    ck_assert_msg(nb_forces_create(&f, gl, engine, &err) == NB_OK, "%s", err.message);
-    if (mode != NB_PRECISION_A)
-        ck_assert_msg(nb_forces_set_precision(f, mode, &err) == NB_OK, "%s", err.message);
-    return f;
-}
 
 /* GA of every size against the reference, within tol of the magnitudes. */
 static void check_ga(enum nb_engine engine, enum nb_precision mode, double tol)
@@ -164,27 +154,6 @@ START_TEST(engine_matches_reference)
 END_TEST
 
 /* ---- Hermite ------------------------------------------------------------------ */
-
-static struct nb_hermite *kepler(struct nb_forces *f, const struct nb_hermite_params *par)
-{
-    /* Two bodies of mass 1/2 at distance 1 on a circular orbit: relative
-     * speed sqrt(G M / a) = 1, period 2 pi. */
-    const double m[2] = { 0.5, 0.5 };
-    const double x[6] = { 0.5, 0, 0, -0.5, 0, 0 }, v[6] = { 0, 0.5, 0, 0, -0.5, 0 };
-    struct nb_hermite *h = NULL;
-    struct nb_error err = { 0 };
-    ck_assert_msg(nb_hermite_create(&h, f, 2, m, x, v, par, &err) == NB_OK, "%s",
-                  err.message);
-    return h;
-}
-
-static double total_energy(struct nb_hermite *h)
-{
-    double k = 0, w = 0;
-    struct nb_error err = { 0 };
-    ck_assert_msg(nb_hermite_energy(h, &k, &w, &err) == NB_OK, "%s", err.message);
-    return k + w;
-}
 
 /* One period of the circular Kepler orbit, eta = 0.0005, unsoftened, on
  * the CPU engine.  The fourth-order error falls as eta^2 (dt^4, dt ~
@@ -316,14 +285,6 @@ static struct nb_md *md_fcc(struct nb_gl *gl, enum nb_engine engine)
     return md;
 }
 
-static struct nb_md_thermo md_thermo(struct nb_md *md)
-{
-    struct nb_md_thermo th;
-    struct nb_error err = { 0 };
-    ck_assert_msg(nb_md_get_thermo(md, &th, &err) == NB_OK, "%s", err.message);
-    return th;
-}
-
 /* 200 steps of dt = 0.005 of the fcc LJ crystal (108 atoms, shifted at
  * rc = 2.5) melting from T = 1, on the CPU and the compute engine.
  * Velocity Verlet's energy error stays bounded, ~ dt^2 times the force
@@ -373,17 +334,6 @@ START_TEST(md_cpu_and_compute)
 END_TEST
 
 /* ---- refusals ------------------------------------------------------------------ */
-
-/* The call failed with NB_ERR_ARGS and its message names every word. */
-static void refused(enum nb_status st, const struct nb_error *err, const char *func,
-                    const char *arg)
-{
-    ck_assert_msg(st == NB_ERR_ARGS && err->status == NB_ERR_ARGS, "%s: status %d, not "
-                  "NB_ERR_ARGS (%s)", func, (int)st, err->message);
-    ck_assert_msg(strstr(err->message, func) != NULL &&
-                  (!arg || strstr(err->message, arg) != NULL),
-                  "the message does not name %s and %s: %s", func, arg, err->message);
-}
 
 START_TEST(forces_refusals)
 {
@@ -620,6 +570,78 @@ START_TEST(two_contexts_alternate)
 }
 END_TEST
 
+/* ---- threads ------------------------------------------------------------------ */
+
+/* One thread's GA on the handle f of context gl, handed over (released
+ * by the thread before) and released again at the end; or, with f NULL,
+ * on a context and a handle of the thread's own. */
+struct ga_job {
+    const struct bodies *b;
+    const char *variant;
+    struct nb_gl *gl;
+    struct nb_forces *f;
+    double *out;                /* 4 n: acc, then pot */
+    enum nb_status status;
+};
+
+static void *ga_thread(void *arg)
+{
+    struct ga_job *job = arg;
+    struct nb_gl *own = NULL;
+    struct nb_forces *f = job->f;
+    struct nb_error err = { 0 };
+    const struct bodies *b = job->b;
+    if (!f && ((job->status = nb_gl_create(&own, NULL, &err)) != NB_OK ||
+               (job->status = nb_forces_create(&f, own, NB_ENGINE_COMPUTE, &err)) != NB_OK))
+        return NULL;
+    if ((job->status = nb_forces_set_variant(f, job->variant, &err)) == NB_OK)
+        job->status = nb_forces_ga(f, b->n, b->x, b->m, EPS, job->out, job->out + 3 * b->n,
+                                   &err);
+    if (own) {
+        nb_forces_destroy(f);
+        nb_gl_destroy(own);
+    }
+    nb_gl_release(job->gl);
+    return NULL;
+}
+
+/* Two threads at once, each on a context of its own, and a third on a
+ * handle of a context made here and handed over: each result is, bit for
+ * bit, the main thread's on its own context. */
+START_TEST(threads_own_and_handed_contexts)
+{
+    struct bodies b = bodies_random(97, 11);
+    struct nb_error err = { 0 };
+    struct nb_forces *ref_f = forces_open(g_gl, NB_ENGINE_COMPUTE, NB_PRECISION_A);
+    size_t bytes = 4 * b.n * sizeof(double);
+    double *ref = malloc(bytes), *out[3] = { malloc(bytes), malloc(bytes), malloc(bytes) };
+    ck_assert_int_eq(nb_forces_ga(ref_f, b.n, b.x, b.m, EPS, ref, ref + 3 * b.n, &err), NB_OK);
+    const char *variant = nb_forces_variant(ref_f);
+    struct nb_gl *handed = NULL;
+    struct nb_forces *handed_f = NULL;
+    ck_assert_int_eq(nb_gl_create(&handed, NULL, &err), NB_OK);
+    ck_assert_int_eq(nb_forces_create(&handed_f, handed, NB_ENGINE_COMPUTE, &err), NB_OK);
+    nb_gl_release(handed);
+    struct ga_job jobs[3] = { { &b, variant, NULL, NULL, out[0], NB_OK },
+                              { &b, variant, NULL, NULL, out[1], NB_OK },
+                              { &b, variant, handed, handed_f, out[2], NB_OK } };
+    pthread_t threads[3];
+    for (int k = 0; k < 3; k++)
+        ck_assert_int_eq(pthread_create(&threads[k], NULL, ga_thread, &jobs[k]), 0);
+    for (int k = 0; k < 3; k++) {
+        ck_assert_int_eq(pthread_join(threads[k], NULL), 0);
+        ck_assert_msg(jobs[k].status == NB_OK, "thread %d: status %d", k, (int)jobs[k].status);
+        ck_assert_msg(memcmp(out[k], ref, bytes) == 0, "thread %d differs", k);
+        free(out[k]);
+    }
+    nb_forces_destroy(handed_f);
+    nb_gl_destroy(handed);
+    nb_forces_destroy(ref_f);
+    free(ref);
+    bodies_free(&b);
+}
+END_TEST
+
 /* ---- the suite ----------------------------------------------------------------- */
 
 static Suite *api_suite(int with_gl)
@@ -644,6 +666,7 @@ static Suite *api_suite(int with_gl)
     tcase_add_test(gl, md_cpu_and_compute);
     tcase_add_test(gl, gl_refusals);
     tcase_add_test(gl, two_contexts_alternate);
+    tcase_add_test(gl, threads_own_and_handed_contexts);
     suite_add_tcase(s, gl);
     return s;
 }
