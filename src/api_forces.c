@@ -62,21 +62,22 @@ enum nb_status nb_api_forces_enter(struct nb_forces *f, struct nb_error *err)
 enum nb_status nb_forces_create(struct nb_forces **out, struct nb_gl *gl,
                                 enum nb_engine engine, struct nb_error *err)
 {
+    const char *func = "nb_forces_create";
     struct nb_error e = { 0 };
-    if (nb_api_need(out, "nb_forces_create", "f", &e) != NB_OK)
-        return nb_api_fail(err, &e, "nb_forces_create");
+    if (nb_api_need(out, func, "f", &e) != NB_OK)
+        return nb_api_fail(err, &e, func);
     *out = NULL;
-    if (nb_api_choices(engine, NB_PRECISION_A, "nb_forces_create", &e) != NB_OK)
-        return nb_api_fail(err, &e, "nb_forces_create");
+    if (nb_api_choices(engine, NB_PRECISION_A, func, &e) != NB_OK)
+        return nb_api_fail(err, &e, func);
     struct nb_forces *f = nb_alloc(1, sizeof *f, "a force engine", &e);
     if (!f)
-        return nb_api_fail(err, &e, "nb_forces_create");
+        return nb_api_fail(err, &e, func);
     f->engine = engine;
     f->gl = nb_engine_needs_gl(engine) ? gl : NULL;
     snprintf(f->variant, sizeof f->variant, "none");
     if (nb_backend_create_engine(&f->b, engine, gl, &e) != NB_OK) {
         nb_forces_destroy(f);
-        return nb_api_fail(err, &e, "nb_forces_create");
+        return nb_api_fail(err, &e, func);
     }
     *out = f;
     return NB_OK;
