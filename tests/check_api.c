@@ -47,7 +47,7 @@ static void check_ga(enum nb_engine engine, enum nb_precision mode, double tol)
     struct nb_error err = { 0 };
     for (size_t s = 0; s < N_SIZES; s++) {
         struct bodies b = bodies_random(sizes[s], s);
-        double *acc = malloc(3 * b.n * sizeof(double)), *pot = malloc(b.n * sizeof(double));
+        double *acc = malloc(4 * b.n * sizeof(double)), *pot = acc + 3 * b.n;
         ck_assert_msg(nb_forces_ga(f, b.n, b.x, b.m, EPS, acc, pot, &err) == NB_OK,
                       "engine %d n %zu: %s", (int)engine, b.n, err.message);
         for (size_t i = 0; i < b.n; i++) {
@@ -64,7 +64,6 @@ static void check_ga(enum nb_engine engine, enum nb_precision mode, double tol)
         ck_assert_str_ne(nb_forces_variant(f), "none");
         ck_assert(nb_forces_seconds(f) >= 0.0);
         free(acc);
-        free(pot);
         bodies_free(&b);
     }
     nb_forces_destroy(f);
@@ -83,8 +82,7 @@ static void check_gaj(enum nb_engine engine, enum nb_precision mode, double tol,
         for (size_t i = 0; i < b.n; i++)
             if (i % 2 == 0 || i == b.n - 1)
                 active[na++] = (uint32_t)i;
-        double *acc = malloc(3 * na * sizeof(double)), *jerk = malloc(3 * na * sizeof(double));
-        double *pot = malloc(na * sizeof(double));
+        double *acc = malloc(7 * na * sizeof(double)), *jerk = acc + 3 * na, *pot = jerk + 3 * na;
         ck_assert_msg(nb_forces_set_j(f, b.n, b.x, b.v, b.m, &err) == NB_OK &&
                       nb_forces_gaj(f, EPS, na, active, acc, jerk, pot, &err) == NB_OK,
                       "engine %d n %zu: %s", (int)engine, b.n, err.message);
@@ -102,8 +100,6 @@ static void check_gaj(enum nb_engine engine, enum nb_precision mode, double tol,
         ck_assert_int_eq(nb_forces_gaj(f, EPS, na, active, acc, NULL, NULL, &err), NB_OK);
         free(active);
         free(acc);
-        free(jerk);
-        free(pot);
         bodies_free(&b);
     }
     nb_forces_destroy(f);
@@ -205,16 +201,10 @@ START_TEST(hermite_matches_program)
 {
     enum { N = 67 };
     const double t_end = 0.25;
-    char out[] = "/tmp/check_api_XXXXXX", cmd[1024], log[64], printed[64], mine[64];
-    int fd = mkstemp(out);
-    ck_assert(fd >= 0);
-    close(fd);
-    snprintf(log, sizeof log, "%s.log", out);
-    snprintf(cmd, sizeof cmd, "%s run --backend cpu --n %d --seed %llu --t-end %g "
-             "--output %s > %s 2>&1", program(), N, (unsigned long long)g_seed, t_end,
-             out, log);
-    ck_assert_msg(system(cmd) == 0, "%s failed", cmd);
-
+    char args[256], out[32], log[40], printed[64], mine[64];
+    snprintf(args, sizeof args, "run --backend cpu --n %d --seed %llu --t-end %g", N,
+             (unsigned long long)g_seed, t_end);
+    run_program(args, out, log);
     struct nb_forces *f = forces_open(NULL, NB_ENGINE_CPU, NB_PRECISION_A);
     struct nb_hermite *h = NULL;
     struct nb_error err = { 0 };
@@ -223,7 +213,7 @@ START_TEST(hermite_matches_program)
     double e0 = total_energy(h), x[3 * N], v[3 * N], xp[3 * N], vp[3 * N];
     ck_assert_int_eq(nb_hermite_integrate(h, t_end, &err), NB_OK);
     ck_assert_int_eq(nb_hermite_state(h, x, v, &err), NB_OK);
-    read_output(out, N, xp, vp);
+    read_output(out, N, 2, xp, vp);
     for (size_t k = 0; k < 3 * N; k++)
         ck_assert_msg(x[k] == xp[k] && v[k] == vp[k], "value %zu: API %.17g %.17g, "
                       "program %.17g %.17g (seed %llu)", k, x[k], v[k], xp[k], vp[k],
@@ -268,23 +258,6 @@ END_TEST
 
 /* ---- molecular dynamics -------------------------------------------------------- */
 
-#define MD_CELLS 3              /* 108 atoms: the smallest fcc box > 2 rc */
-#define MD_RHO 0.8442
-#define MD_STEPS 200
-
-static struct nb_md *md_fcc(struct nb_gl *gl, enum nb_engine engine)
-{
-    struct nb_md_params par;
-    struct nb_md *md = NULL;
-    struct nb_error err = { 0 };
-    nb_md_params_default(&par);
-    par.shift = 1;
-    ck_assert_msg(nb_md_create_fcc(&md, gl, engine, MD_CELLS, MD_RHO, 1.0, g_seed, &par,
-                                   &err) == NB_OK, "engine %d: %s", (int)engine, err.message);
-    ck_assert_uint_eq(nb_md_count(md), 4 * MD_CELLS * MD_CELLS * MD_CELLS);
-    return md;
-}
-
 /* 200 steps of dt = 0.005 of the fcc LJ crystal (108 atoms, shifted at
  * rc = 2.5) melting from T = 1, on the CPU and the compute engine.
  * Velocity Verlet's energy error stays bounded, ~ dt^2 times the force
@@ -315,7 +288,7 @@ START_TEST(md_cpu_and_compute)
     ck_assert_msg(fabs(g1.etotal - c1.etotal) < 1e-5 * fabs(c1.etotal), "E: compute "
                   "%.12g cpu %.12g", g1.etotal, c1.etotal);
     size_t n = nb_md_count(cpu);
-    double *xc = malloc(3 * n * sizeof(double)), *xg = malloc(3 * n * sizeof(double));
+    double *xc = malloc(6 * n * sizeof(double)), *xg = xc + 3 * n;
     double box = cbrt((double)n / MD_RHO);
     ck_assert_int_eq(nb_md_get_state(cpu, xc, NULL, &err), NB_OK);
     ck_assert_int_eq(nb_md_get_state(gpu, xg, NULL, &err), NB_OK);
@@ -327,9 +300,36 @@ START_TEST(md_cpu_and_compute)
                       xc[k], xg[k]);
     }
     free(xc);
-    free(xg);
     nb_md_destroy(cpu);
     nb_md_destroy(gpu);
+}
+END_TEST
+
+/* `glnbody md --backend cpu` and the API on the same crystal (the API's
+ * defaults: rc 2.5, here shifted; density, temperature and step the
+ * program's): the same steps, so the final state agrees bit for bit. */
+START_TEST(md_matches_program)
+{
+    char args[256], out[32], log[40];
+    snprintf(args, sizeof args, "md --backend cpu --cells %d --cutoff 2.5 --shift "
+             "--steps 50 --seed %llu --thermo /dev/null", MD_CELLS,
+             (unsigned long long)g_seed);
+    run_program(args, out, log);
+    struct nb_md *md = md_fcc(NULL, NB_ENGINE_CPU);
+    struct nb_error err = { 0 };
+    size_t n = nb_md_count(md);
+    double *x = malloc(12 * n * sizeof(double)), *v = x + 3 * n, *xp = v + 3 * n;
+    double *vp = xp + 3 * n;
+    ck_assert_int_eq(nb_md_step(md, 50, &err), NB_OK);
+    ck_assert_int_eq(nb_md_get_state(md, x, v, &err), NB_OK);
+    read_output(out, n, 3, xp, vp);
+    ck_assert_msg(memcmp(x, xp, 3 * n * sizeof(double)) == 0 &&
+                  memcmp(v, vp, 3 * n * sizeof(double)) == 0, "the program's state "
+                  "differs (seed %llu)", (unsigned long long)g_seed);
+    free(x);
+    nb_md_destroy(md);
+    unlink(out);
+    unlink(log);
 }
 END_TEST
 
@@ -653,6 +653,7 @@ static Suite *api_suite(int with_gl)
     tcase_add_loop_test(cpu, engine_matches_reference, 0, CPU_CASES);
     tcase_add_test(cpu, hermite_kepler_cpu);
     tcase_add_test(cpu, hermite_matches_program);
+    tcase_add_test(cpu, md_matches_program);
     tcase_add_test(cpu, forces_refusals);
     tcase_add_test(cpu, hermite_refusals);
     tcase_add_test(cpu, md_refusals);
