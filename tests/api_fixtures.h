@@ -1,7 +1,8 @@
 /* api_fixtures.h - check_api's random bodies and their pair sums in
- * double, the reference the public API is compared with, the readers of
- * `glnbody run`'s output, and handles made and read through the API.  Only the C library, Check and glnbody.h's
- * types; header-only, one copy per suite; include it after <check.h>. */
+ * double (the reference the public API is compared with), the program run
+ * and its output read back, and handles made and read through the API.
+ * Only the C library, Check and glnbody.h; header-only, one copy per
+ * suite; include it after <check.h>. */
 #ifndef NB_TEST_API_FIXTURES_H
 #define NB_TEST_API_FIXTURES_H
 
