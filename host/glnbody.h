@@ -31,7 +31,10 @@
  * its own programs and buffers; each call makes its handle's context
  * current on the calling thread, so handles of several contexts can be
  * used in turn from one thread.  Calls on handles of different contexts
- * may run on different threads at once.
+ * may run on different threads at once.  A context stays current on the
+ * thread that used it last (EGL lets it be current on one thread only):
+ * before its handles move to another thread, that thread releases it
+ * (nb_gl_release), and so does a thread that ends while it is current.
  */
 #ifndef GLNBODY_H
 #define GLNBODY_H
@@ -138,6 +141,9 @@ NB_API enum nb_status nb_gl_create(struct nb_gl **gl, const struct nb_gl_options
                                    struct nb_error *err);
 /* Destroys the context (NULL is allowed); destroy its handles first. */
 NB_API void nb_gl_destroy(struct nb_gl *gl);
+/* Releases gl from the calling thread where it is current there (else
+ * nothing), so that another thread can use its handles. */
+NB_API void nb_gl_release(struct nb_gl *gl);
 /* "GL_RENDERER (GL_VERSION)", owned by gl. */
 NB_API const char *nb_gl_renderer(const struct nb_gl *gl);
 /* Number of EGL devices (0 without EGL_EXT_device_enumeration). */

@@ -62,21 +62,22 @@ enum nb_status nb_api_forces_enter(struct nb_forces *f, struct nb_error *err)
 enum nb_status nb_forces_create(struct nb_forces **out, struct nb_gl *gl,
                                 enum nb_engine engine, struct nb_error *err)
 {
+    const char *func = "nb_forces_create";
     struct nb_error e = { 0 };
-    if (nb_api_need(out, "nb_forces_create", "f", &e) != NB_OK)
-        return nb_api_fail(err, &e, "nb_forces_create");
+    if (nb_api_need(out, func, "f", &e) != NB_OK)
+        return nb_api_fail(err, &e, func);
     *out = NULL;
-    if (nb_api_choices(engine, NB_PRECISION_A, "nb_forces_create", &e) != NB_OK)
-        return nb_api_fail(err, &e, "nb_forces_create");
+    if (nb_api_choices(engine, NB_PRECISION_A, func, &e) != NB_OK)
+        return nb_api_fail(err, &e, func);
     struct nb_forces *f = nb_alloc(1, sizeof *f, "a force engine", &e);
     if (!f)
-        return nb_api_fail(err, &e, "nb_forces_create");
+        return nb_api_fail(err, &e, func);
     f->engine = engine;
     f->gl = nb_engine_needs_gl(engine) ? gl : NULL;
     snprintf(f->variant, sizeof f->variant, "none");
     if (nb_backend_create_engine(&f->b, engine, gl, &e) != NB_OK) {
         nb_forces_destroy(f);
-        return nb_api_fail(err, &e, "nb_forces_create");
+        return nb_api_fail(err, &e, func);
     }
     *out = f;
     return NB_OK;
@@ -205,7 +206,7 @@ enum nb_status nb_forces_set_j(struct nb_forces *f, size_t n, const double *x,
     struct nb_error e = { 0 };
     if (nb_api_need(f, func, "f", &e) != NB_OK || nb_api_need(x, func, "x", &e) != NB_OK ||
         nb_api_need(v, func, "v", &e) != NB_OK || nb_api_need(m, func, "m", &e) != NB_OK)
-        return nb_api_fail(err, &e, "nb_forces_set_j");
+        return nb_api_fail(err, &e, func);
     if (n == 0 || n > UINT32_MAX)
         return nb_error_set(err, NB_ERR_ARGS, "%s: n = %zu is not 1..2^32-1 (indices "
                             "are uint32_t)", func, n);
@@ -215,7 +216,7 @@ enum nb_status nb_forces_set_j(struct nb_forces *f, size_t n, const double *x,
         nb_api_finite(m, n, func, "m", &e) != NB_OK ||
         nb_api_gaj_mode_check(f, func, &e) != NB_OK || nb_api_forces_enter(f, &e) != NB_OK ||
         f->b.set_j(f->b.state, n, x, v, m, &e) != NB_OK)
-        return nb_api_fail(err, &e, "nb_forces_set_j");
+        return nb_api_fail(err, &e, func);
     f->n_j = n;
     return NB_OK;
 }
@@ -250,13 +251,13 @@ enum nb_status nb_forces_gaj(struct nb_forces *f, double eps, size_t n_active,
         check_softening(eps, func, &e) != NB_OK ||
         check_active(f, n_active, active, &e) != NB_OK ||
         nb_api_forces_enter(f, &e) != NB_OK)
-        return nb_api_fail(err, &e, "nb_forces_gaj");
+        return nb_api_fail(err, &e, func);
     double *spare = jerk && pot ? NULL : scratch(f, 4 * n_active, &e);
     if ((!(jerk && pot) && !spare) ||
         f->b.compute_gaj(f->b.state, eps, n_active, active, &e) != NB_OK ||
         f->b.read_gaj(f->b.state, acc, jerk ? jerk : spare,
                       pot ? pot : spare + 3 * n_active, &e) != NB_OK)
-        return nb_api_fail(err, &e, "nb_forces_gaj");
+        return nb_api_fail(err, &e, func);
     remember_evaluation(f);
     return NB_OK;
 }

@@ -97,7 +97,7 @@ enum nb_status nb_hermite_create(struct nb_hermite **out, struct nb_forces *f, s
     struct nb_particles p = { 0 };
     if (check_create(out, f, func, &e) != NB_OK || nb_api_need(m, func, "m", &e) != NB_OK ||
         nb_api_need(x, func, "x", &e) != NB_OK || nb_api_need(v, func, "v", &e) != NB_OK)
-        return nb_api_fail(err, &e, "nb_hermite_create");
+        return nb_api_fail(err, &e, func);
     if (n == 0)
         return nb_error_set(err, NB_ERR_ARGS, "%s: n is 0", func);
     if (nb_api_finite(m, n, func, "m", &e) == NB_OK &&
@@ -110,7 +110,7 @@ enum nb_status nb_hermite_create(struct nb_hermite **out, struct nb_forces *f, s
         start(out, f, &p, par, &e);
     }
     nb_particles_free(&p);
-    return nb_api_fail(err, &e, "nb_hermite_create");
+    return nb_api_fail(err, &e, func);
 }
 
 enum nb_status nb_hermite_create_plummer(struct nb_hermite **out, struct nb_forces *f,
@@ -144,16 +144,19 @@ enum nb_status nb_hermite_integrate(struct nb_hermite *h, double t, struct nb_er
     const char *func = "nb_hermite_integrate";
     struct nb_error e = { 0 };
     if (nb_api_need(h, func, "h", &e) != NB_OK)
-        return nb_api_fail(err, &e, "nb_hermite_integrate");
+        return nb_api_fail(err, &e, func);
     if (!(t >= h->t && t <= NB_T_MAX))
         return nb_error_set(err, NB_ERR_ARGS, "%s: t = %.17g is not between the "
                             "current time %.17g and %g", func, t, h->t, NB_T_MAX);
+    if (h->sim.failed != NB_OK)
+        return nb_error_set(err, h->sim.failed, "%s: the run failed earlier and "
+                            "cannot go on", func);
     if (enter(h, &e) != NB_OK)
-        return nb_api_fail(err, &e, "nb_hermite_integrate");
+        return nb_api_fail(err, &e, func);
     /* cmd_run.c's loop: every block whose time is <= t, then stop. */
     while (nb_sim_next_time(&h->sim) <= t)
         if (nb_sim_step(&h->sim, &e) != NB_OK)
-            return nb_api_fail(err, &e, "nb_hermite_integrate");
+            return nb_api_fail(err, &e, func);
     h->t = t;
     return NB_OK;
 }

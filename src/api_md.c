@@ -40,10 +40,9 @@ static enum nb_status enter(struct nb_md *md, struct nb_error *err)
 
 /* The law's defaults (the ionic crystal's table for ionic, as the
  * program), the coefficient file, the cutoff; checked. */
-static enum nb_status make_potential(const struct nb_md_params *par,
+static enum nb_status make_potential(const struct nb_md_params *par, const char *func,
                                      struct nb_md_potential *pot, struct nb_error *err)
 {
-    const char *func = "nb_md_create";
     if ((unsigned)par->law >= NB_LAW_COUNT)
         return nb_error_set(err, NB_ERR_ARGS, "%s: law %d is not an enum nb_md_law",
                             func, (int)par->law);
@@ -86,7 +85,7 @@ static enum nb_status start(struct nb_md *md, enum nb_engine engine,
                             const struct nb_md_params *par, struct nb_error *err)
 {
     if (par->cell_list == 1 && !(par->cutoff > 0))
-        return nb_error_set(err, NB_ERR_ARGS, "nb_md_create: cell_list 1 needs a cutoff");
+        return nb_error_set(err, NB_ERR_ARGS, "cell_list 1 needs a cutoff");
     if (nb_md_sim_prepare(&md->sim, p, pot, box, choose_cell_list(par, box), par->dt,
                           0, NULL, err) != NB_OK ||
         nb_md_engine_create_engine(&md->engine, engine, md->gl, err) != NB_OK)
@@ -158,7 +157,7 @@ enum nb_status nb_md_create(struct nb_md **out, struct nb_gl *gl, enum nb_engine
     if (check_create(out, engine, par, func, &e) != NB_OK ||
         nb_api_need(type, func, "type", &e) != NB_OK || nb_api_need(x, func, "x", &e) != NB_OK ||
         nb_api_need(v, func, "v", &e) != NB_OK)
-        return nb_api_fail(err, &e, "nb_md_create");
+        return nb_api_fail(err, &e, func);
     if (n == 0)
         return nb_error_set(err, NB_ERR_ARGS, "%s: n is 0", func);
     memcpy(box.lo, par->lo, sizeof box.lo);
@@ -166,11 +165,11 @@ enum nb_status nb_md_create(struct nb_md **out, struct nb_gl *gl, enum nb_engine
     memcpy(box.periodic, par->periodic, sizeof box.periodic);
     if (nb_api_finite(x, 3 * n, func, "x", &e) == NB_OK &&
         nb_api_finite(v, 3 * n, func, "v", &e) == NB_OK &&
-        make_potential(par, &pot, &e) == NB_OK &&
+        make_potential(par, func, &pot, &e) == NB_OK &&
         particles_from(n, type, x, v, &pot, &p, &e) == NB_OK)
         create(out, gl, engine, &p, &box, &pot, par, &e);
     nb_particles_free(&p);
-    return nb_api_fail(err, &e, "nb_md_create");
+    return nb_api_fail(err, &e, func);
 }
 
 enum nb_status nb_md_create_fcc(struct nb_md **out, struct nb_gl *gl, enum nb_engine engine,
@@ -181,12 +180,13 @@ enum nb_status nb_md_create_fcc(struct nb_md **out, struct nb_gl *gl, enum nb_en
     struct nb_md_potential pot;
     struct nb_particles p = { 0 };
     struct nb_md_box box;
-    if (check_create(out, engine, par, "nb_md_create_fcc", &e) == NB_OK &&
-        make_potential(par, &pot, &e) == NB_OK &&
+    const char *func = "nb_md_create_fcc";
+    if (check_create(out, engine, par, func, &e) == NB_OK &&
+        make_potential(par, func, &pot, &e) == NB_OK &&
         nb_md_fcc(&p, &box, cells, rho, temperature, seed, &e) == NB_OK)
         create(out, gl, engine, &p, &box, &pot, par, &e);
     nb_particles_free(&p);
-    return nb_api_fail(err, &e, "nb_md_create_fcc");
+    return nb_api_fail(err, &e, func);
 }
 
 void nb_md_destroy(struct nb_md *md)

@@ -224,6 +224,12 @@ void nb_gl_destroy(struct nb_gl *gl)
     free(gl);
 }
 
+void nb_gl_release(struct nb_gl *gl)
+{
+    if (gl && eglGetCurrentContext() == gl->context)
+        eglMakeCurrent(gl->display, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
+}
+
 const char *nb_gl_renderer(const struct nb_gl *gl) { return gl->renderer; }
 int nb_gl_is_nvidia(const struct nb_gl *gl) { return gl->nvidia; }
 int nb_gl_uses_spirv(const struct nb_gl *gl) { return gl->use_spirv; }

@@ -1,15 +1,19 @@
 /* api_fixtures.h - check_api's random bodies and their pair sums in
- * double, the reference the public API is compared with, and the readers
- * of `glnbody run`'s output.  Only the C library, Check and glnbody.h's
- * types; header-only, one copy per suite; include it after <check.h>. */
+ * double (the reference the public API is compared with), the program run
+ * and its output read back, and handles made and read through the API.
+ * Only the C library, Check and glnbody.h; header-only, one copy per
+ * suite; include it after <check.h>. */
 #ifndef NB_TEST_API_FIXTURES_H
 #define NB_TEST_API_FIXTURES_H
 
 #include <math.h>
 #include <stdio.h>
 #include <stdint.h>
+
+#include "glnbody.h"
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 extern uint64_t g_seed;     /* the suite's seed, printed by its main */
 
@@ -97,8 +101,23 @@ static inline const char *program(void)
     return bin && *bin ? bin : "./glnbody";
 }
 
-/* Reads `id m x y z vx vy vz` rows of n bodies from path. */
-static inline void read_output(const char *path, size_t n, double *x, double *v)
+/* Runs `glnbody ARGS --output OUT` with stdout and stderr in LOG; OUT and
+ * LOG are new temporary names (the caller unlinks them). */
+static inline void run_program(const char *args, char out[32], char log[40])
+{
+    char cmd[2048];
+    snprintf(out, 32, "/tmp/check_api_XXXXXX");
+    int fd = mkstemp(out);
+    ck_assert(fd >= 0);
+    close(fd);
+    snprintf(log, 40, "%s.log", out);
+    snprintf(cmd, sizeof cmd, "%s %s --output %s > %s 2>&1", program(), args, out, log);
+    ck_assert_msg(system(cmd) == 0, "%s failed", cmd);
+}
+
+/* Reads the x y z vx vy vz of n rows of a snapshot from path, after the
+ * skip columns before them (id m: 2; id type m: 3). */
+static inline void read_output(const char *path, size_t n, int skip, double *x, double *v)
 {
     FILE *fp = fopen(path, "r");
     char line[1024];
@@ -106,10 +125,13 @@ static inline void read_output(const char *path, size_t n, double *x, double *v)
     ck_assert_msg(fp != NULL, "%s: no output", path);
     while (fgets(line, sizeof line, fp))
         if (line[0] != '#' && i < n) {
-            double id, m;
-            ck_assert_int_eq(sscanf(line, "%lf %lf %lf %lf %lf %lf %lf %lf", &id, &m,
-                                    &x[3 * i], &x[3 * i + 1], &x[3 * i + 2], &v[3 * i],
-                                    &v[3 * i + 1], &v[3 * i + 2]), 8);
+            char *at = line, *end;
+            for (int k = 0; k < skip + 6; k++, at = end) {
+                double value = strtod(at, &end);
+                ck_assert_msg(end != at, "%s: row %zu is short", path, i);
+                if (k >= skip)
+                    (k < skip + 3 ? x : v)[3 * i + (k - skip) % 3] = value;
+            }
             i++;
         }
     fclose(fp);
@@ -130,6 +152,82 @@ static inline void read_energy_error(const char *path, char out[64])
             sscanf(at + strlen(key), "%63[^,]", out);
     }
     fclose(fp);
+}
+
+/* ---- handles made and read, with their errors as test failures ---- */
+
+/* A force handle of engine on gl, in mode (A: left as made). */
+static inline struct nb_forces *forces_open(struct nb_gl *gl, enum nb_engine engine,
+                                            enum nb_precision mode)
+{
+    struct nb_forces *f = NULL;
+    struct nb_error err = { 0 };
+    ck_assert_msg(nb_forces_create(&f, gl, engine, &err) == NB_OK, "%s", err.message);
+    if (mode != NB_PRECISION_A)
+        ck_assert_msg(nb_forces_set_precision(f, mode, &err) == NB_OK, "%s", err.message);
+    return f;
+}
+
+/* A Hermite run of the circular two-body orbit on f. */
+static inline struct nb_hermite *kepler(struct nb_forces *f,
+                                        const struct nb_hermite_params *par)
+{
+    /* Two bodies of mass 1/2 at distance 1 on a circular orbit: relative
+     * speed sqrt(G M / a) = 1, period 2 pi. */
+    const double m[2] = { 0.5, 0.5 };
+    const double x[6] = { 0.5, 0, 0, -0.5, 0, 0 }, v[6] = { 0, 0.5, 0, 0, -0.5, 0 };
+    struct nb_hermite *h = NULL;
+    struct nb_error err = { 0 };
+    ck_assert_msg(nb_hermite_create(&h, f, 2, m, x, v, par, &err) == NB_OK, "%s",
+                  err.message);
+    return h;
+}
+
+/* K + W of h at its time. */
+static inline double total_energy(struct nb_hermite *h)
+{
+    double k = 0, w = 0;
+    struct nb_error err = { 0 };
+    ck_assert_msg(nb_hermite_energy(h, &k, &w, &err) == NB_OK, "%s", err.message);
+    return k + w;
+}
+
+#define MD_CELLS 3              /* 108 atoms: the smallest fcc box > 2 rc */
+#define MD_RHO 0.8442
+#define MD_STEPS 200
+
+/* The fcc crystal of MD_CELLS^3 cells on engine: the defaults, shifted. */
+static inline struct nb_md *md_fcc(struct nb_gl *gl, enum nb_engine engine)
+{
+    struct nb_md_params par;
+    struct nb_md *md = NULL;
+    struct nb_error err = { 0 };
+    nb_md_params_default(&par);
+    par.shift = 1;
+    ck_assert_msg(nb_md_create_fcc(&md, gl, engine, MD_CELLS, MD_RHO, 1.0, g_seed, &par,
+                                   &err) == NB_OK, "engine %d: %s", (int)engine, err.message);
+    ck_assert_uint_eq(nb_md_count(md), 4 * MD_CELLS * MD_CELLS * MD_CELLS);
+    return md;
+}
+
+/* md's thermodynamic state. */
+static inline struct nb_md_thermo md_thermo(struct nb_md *md)
+{
+    struct nb_md_thermo th;
+    struct nb_error err = { 0 };
+    ck_assert_msg(nb_md_get_thermo(md, &th, &err) == NB_OK, "%s", err.message);
+    return th;
+}
+
+/* The call failed with NB_ERR_ARGS, its message naming func and arg. */
+static inline void refused(enum nb_status st, const struct nb_error *err,
+                           const char *func, const char *arg)
+{
+    ck_assert_msg(st == NB_ERR_ARGS && err->status == NB_ERR_ARGS, "%s: status %d, not "
+                  "NB_ERR_ARGS (%s)", func, (int)st, err->message);
+    ck_assert_msg(strstr(err->message, func) != NULL &&
+                  (!arg || strstr(err->message, arg) != NULL),
+                  "the message does not name %s and %s: %s", func, arg, err->message);
 }
 
 #endif

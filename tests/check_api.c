@@ -21,6 +21,7 @@
  * the suite exits 77 (skipped). */
 #include <check.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,17 +40,6 @@ static struct nb_gl *g_gl;      /* NULL: no GL context on this machine */
 static const size_t sizes[] = { 1, 2, 3, 5, 31, 127, 257 };
 #define N_SIZES (sizeof sizes / sizeof sizes[0])
 
-static struct nb_forces *forces_open(struct nb_gl *gl, enum nb_engine engine,
-                                     enum nb_precision mode)
-{
-    struct nb_forces *f = NULL;
-    struct nb_error err = { 0 };
-    ck_assert_msg(nb_forces_create(&f, gl, engine, &err) == NB_OK, "%s", err.message);
-    if (mode != NB_PRECISION_A)
-        ck_assert_msg(nb_forces_set_precision(f, mode, &err) == NB_OK, "%s", err.message);
-    return f;
-}
-
 /* GA of every size against the reference, within tol of the magnitudes. */
 static void check_ga(enum nb_engine engine, enum nb_precision mode, double tol)
 {
@@ -57,7 +47,7 @@ static void check_ga(enum nb_engine engine, enum nb_precision mode, double tol)
     struct nb_error err = { 0 };
     for (size_t s = 0; s < N_SIZES; s++) {
         struct bodies b = bodies_random(sizes[s], s);
-        double *acc = malloc(3 * b.n * sizeof(double)), *pot = malloc(b.n * sizeof(double));
+        double *acc = malloc(4 * b.n * sizeof(double)), *pot = acc + 3 * b.n;
         ck_assert_msg(nb_forces_ga(f, b.n, b.x, b.m, EPS, acc, pot, &err) == NB_OK,
                       "engine %d n %zu: %s", (int)engine, b.n, err.message);
         for (size_t i = 0; i < b.n; i++) {
@@ -74,7 +64,6 @@ static void check_ga(enum nb_engine engine, enum nb_precision mode, double tol)
         ck_assert_str_ne(nb_forces_variant(f), "none");
         ck_assert(nb_forces_seconds(f) >= 0.0);
         free(acc);
-        free(pot);
         bodies_free(&b);
     }
     nb_forces_destroy(f);
@@ -93,8 +82,7 @@ static void check_gaj(enum nb_engine engine, enum nb_precision mode, double tol,
         for (size_t i = 0; i < b.n; i++)
             if (i % 2 == 0 || i == b.n - 1)
                 active[na++] = (uint32_t)i;
-        double *acc = malloc(3 * na * sizeof(double)), *jerk = malloc(3 * na * sizeof(double));
-        double *pot = malloc(na * sizeof(double));
+        double *acc = malloc(7 * na * sizeof(double)), *jerk = acc + 3 * na, *pot = jerk + 3 * na;
         ck_assert_msg(nb_forces_set_j(f, b.n, b.x, b.v, b.m, &err) == NB_OK &&
                       nb_forces_gaj(f, EPS, na, active, acc, jerk, pot, &err) == NB_OK,
                       "engine %d n %zu: %s", (int)engine, b.n, err.message);
@@ -112,8 +100,6 @@ static void check_gaj(enum nb_engine engine, enum nb_precision mode, double tol,
         ck_assert_int_eq(nb_forces_gaj(f, EPS, na, active, acc, NULL, NULL, &err), NB_OK);
         free(active);
         free(acc);
-        free(jerk);
-        free(pot);
         bodies_free(&b);
     }
     nb_forces_destroy(f);
@@ -165,27 +151,6 @@ END_TEST
 
 /* ---- Hermite ------------------------------------------------------------------ */
 
-static struct nb_hermite *kepler(struct nb_forces *f, const struct nb_hermite_params *par)
-{
-    /* Two bodies of mass 1/2 at distance 1 on a circular orbit: relative
-     * speed sqrt(G M / a) = 1, period 2 pi. */
-    const double m[2] = { 0.5, 0.5 };
-    const double x[6] = { 0.5, 0, 0, -0.5, 0, 0 }, v[6] = { 0, 0.5, 0, 0, -0.5, 0 };
-    struct nb_hermite *h = NULL;
-    struct nb_error err = { 0 };
-    ck_assert_msg(nb_hermite_create(&h, f, 2, m, x, v, par, &err) == NB_OK, "%s",
-                  err.message);
-    return h;
-}
-
-static double total_energy(struct nb_hermite *h)
-{
-    double k = 0, w = 0;
-    struct nb_error err = { 0 };
-    ck_assert_msg(nb_hermite_energy(h, &k, &w, &err) == NB_OK, "%s", err.message);
-    return k + w;
-}
-
 /* One period of the circular Kepler orbit, eta = 0.0005, unsoftened, on
  * the CPU engine.  The fourth-order error falls as eta^2 (dt^4, dt ~
  * sqrt(eta)); measured 1.3e-10 in E and 3.1e-8 in position (a phase
@@ -236,16 +201,10 @@ START_TEST(hermite_matches_program)
 {
     enum { N = 67 };
     const double t_end = 0.25;
-    char out[] = "/tmp/check_api_XXXXXX", cmd[1024], log[64], printed[64], mine[64];
-    int fd = mkstemp(out);
-    ck_assert(fd >= 0);
-    close(fd);
-    snprintf(log, sizeof log, "%s.log", out);
-    snprintf(cmd, sizeof cmd, "%s run --backend cpu --n %d --seed %llu --t-end %g "
-             "--output %s > %s 2>&1", program(), N, (unsigned long long)g_seed, t_end,
-             out, log);
-    ck_assert_msg(system(cmd) == 0, "%s failed", cmd);
-
+    char args[256], out[32], log[40], printed[64], mine[64];
+    snprintf(args, sizeof args, "run --backend cpu --n %d --seed %llu --t-end %g", N,
+             (unsigned long long)g_seed, t_end);
+    run_program(args, out, log);
     struct nb_forces *f = forces_open(NULL, NB_ENGINE_CPU, NB_PRECISION_A);
     struct nb_hermite *h = NULL;
     struct nb_error err = { 0 };
@@ -254,7 +213,7 @@ START_TEST(hermite_matches_program)
     double e0 = total_energy(h), x[3 * N], v[3 * N], xp[3 * N], vp[3 * N];
     ck_assert_int_eq(nb_hermite_integrate(h, t_end, &err), NB_OK);
     ck_assert_int_eq(nb_hermite_state(h, x, v, &err), NB_OK);
-    read_output(out, N, xp, vp);
+    read_output(out, N, 2, xp, vp);
     for (size_t k = 0; k < 3 * N; k++)
         ck_assert_msg(x[k] == xp[k] && v[k] == vp[k], "value %zu: API %.17g %.17g, "
                       "program %.17g %.17g (seed %llu)", k, x[k], v[k], xp[k], vp[k],
@@ -299,31 +258,6 @@ END_TEST
 
 /* ---- molecular dynamics -------------------------------------------------------- */
 
-#define MD_CELLS 3              /* 108 atoms: the smallest fcc box > 2 rc */
-#define MD_RHO 0.8442
-#define MD_STEPS 200
-
-static struct nb_md *md_fcc(struct nb_gl *gl, enum nb_engine engine)
-{
-    struct nb_md_params par;
-    struct nb_md *md = NULL;
-    struct nb_error err = { 0 };
-    nb_md_params_default(&par);
-    par.shift = 1;
-    ck_assert_msg(nb_md_create_fcc(&md, gl, engine, MD_CELLS, MD_RHO, 1.0, g_seed, &par,
-                                   &err) == NB_OK, "engine %d: %s", (int)engine, err.message);
-    ck_assert_uint_eq(nb_md_count(md), 4 * MD_CELLS * MD_CELLS * MD_CELLS);
-    return md;
-}
-
-static struct nb_md_thermo md_thermo(struct nb_md *md)
-{
-    struct nb_md_thermo th;
-    struct nb_error err = { 0 };
-    ck_assert_msg(nb_md_get_thermo(md, &th, &err) == NB_OK, "%s", err.message);
-    return th;
-}
-
 /* 200 steps of dt = 0.005 of the fcc LJ crystal (108 atoms, shifted at
  * rc = 2.5) melting from T = 1, on the CPU and the compute engine.
  * Velocity Verlet's energy error stays bounded, ~ dt^2 times the force
@@ -354,7 +288,7 @@ START_TEST(md_cpu_and_compute)
     ck_assert_msg(fabs(g1.etotal - c1.etotal) < 1e-5 * fabs(c1.etotal), "E: compute "
                   "%.12g cpu %.12g", g1.etotal, c1.etotal);
     size_t n = nb_md_count(cpu);
-    double *xc = malloc(3 * n * sizeof(double)), *xg = malloc(3 * n * sizeof(double));
+    double *xc = malloc(6 * n * sizeof(double)), *xg = xc + 3 * n;
     double box = cbrt((double)n / MD_RHO);
     ck_assert_int_eq(nb_md_get_state(cpu, xc, NULL, &err), NB_OK);
     ck_assert_int_eq(nb_md_get_state(gpu, xg, NULL, &err), NB_OK);
@@ -366,24 +300,40 @@ START_TEST(md_cpu_and_compute)
                       xc[k], xg[k]);
     }
     free(xc);
-    free(xg);
     nb_md_destroy(cpu);
     nb_md_destroy(gpu);
 }
 END_TEST
 
-/* ---- refusals ------------------------------------------------------------------ */
-
-/* The call failed with NB_ERR_ARGS and its message names every word. */
-static void refused(enum nb_status st, const struct nb_error *err, const char *func,
-                    const char *arg)
+/* `glnbody md --backend cpu` and the API on the same crystal (the API's
+ * defaults: rc 2.5, here shifted; density, temperature and step the
+ * program's): the same steps, so the final state agrees bit for bit. */
+START_TEST(md_matches_program)
 {
-    ck_assert_msg(st == NB_ERR_ARGS && err->status == NB_ERR_ARGS, "%s: status %d, not "
-                  "NB_ERR_ARGS (%s)", func, (int)st, err->message);
-    ck_assert_msg(strstr(err->message, func) != NULL &&
-                  (!arg || strstr(err->message, arg) != NULL),
-                  "the message does not name %s and %s: %s", func, arg, err->message);
+    char args[256], out[32], log[40];
+    snprintf(args, sizeof args, "md --backend cpu --cells %d --cutoff 2.5 --shift "
+             "--steps 50 --seed %llu --thermo /dev/null", MD_CELLS,
+             (unsigned long long)g_seed);
+    run_program(args, out, log);
+    struct nb_md *md = md_fcc(NULL, NB_ENGINE_CPU);
+    struct nb_error err = { 0 };
+    size_t n = nb_md_count(md);
+    double *x = malloc(12 * n * sizeof(double)), *v = x + 3 * n, *xp = v + 3 * n;
+    double *vp = xp + 3 * n;
+    ck_assert_int_eq(nb_md_step(md, 50, &err), NB_OK);
+    ck_assert_int_eq(nb_md_get_state(md, x, v, &err), NB_OK);
+    read_output(out, n, 3, xp, vp);
+    ck_assert_msg(memcmp(x, xp, 3 * n * sizeof(double)) == 0 &&
+                  memcmp(v, vp, 3 * n * sizeof(double)) == 0, "the program's state "
+                  "differs (seed %llu)", (unsigned long long)g_seed);
+    free(x);
+    nb_md_destroy(md);
+    unlink(out);
+    unlink(log);
 }
+END_TEST
+
+/* ---- refusals ------------------------------------------------------------------ */
 
 START_TEST(forces_refusals)
 {
@@ -464,6 +414,17 @@ START_TEST(hermite_refusals)
     refused(nb_hermite_integrate(h, 1e4, &err), &err, "nb_hermite_integrate", "8192");
     refused(nb_hermite_integrate(NULL, 1.0, &err), &err, "nb_hermite_integrate", "h");
     ck_assert(nb_hermite_time(h) == 0.5);
+    nb_hermite_destroy(h);
+    /* Two bodies 1e-9 apart, unsoftened, need a step far below 2^-40: no
+     * run.  Two at rest 1 apart fall into each other (free fall at t =
+     * pi / 4 for masses 1): the run stops there, then refuses to go on. */
+    const double close[6] = { 0, 0, 0, 1e-9, 0, 0 }, apart[6] = { 0, 0, 0, 1, 0, 0 };
+    par.eps = 0.0;
+    ck_assert_int_eq(nb_hermite_create(&h, cpu, 2, m, close, x, &par, &err), NB_ERR_NUMERIC);
+    ck_assert(h == NULL);
+    ck_assert_int_eq(nb_hermite_create(&h, cpu, 2, m, apart, x, &par, &err), NB_OK);
+    ck_assert_int_eq(nb_hermite_integrate(h, 2.0, &err), NB_ERR_NUMERIC);
+    ck_assert_int_eq(nb_hermite_integrate(h, 2.0, &err), NB_ERR_NUMERIC);
     nb_hermite_destroy(h);
     nb_hermite_destroy(NULL);
     nb_forces_destroy(cpu);
@@ -609,6 +570,78 @@ START_TEST(two_contexts_alternate)
 }
 END_TEST
 
+/* ---- threads ------------------------------------------------------------------ */
+
+/* One thread's GA on the handle f of context gl, handed over (released
+ * by the thread before) and released again at the end; or, with f NULL,
+ * on a context and a handle of the thread's own. */
+struct ga_job {
+    const struct bodies *b;
+    const char *variant;
+    struct nb_gl *gl;
+    struct nb_forces *f;
+    double *out;                /* 4 n: acc, then pot */
+    enum nb_status status;
+};
+
+static void *ga_thread(void *arg)
+{
+    struct ga_job *job = arg;
+    struct nb_gl *own = NULL;
+    struct nb_forces *f = job->f;
+    struct nb_error err = { 0 };
+    const struct bodies *b = job->b;
+    if (!f && ((job->status = nb_gl_create(&own, NULL, &err)) != NB_OK ||
+               (job->status = nb_forces_create(&f, own, NB_ENGINE_COMPUTE, &err)) != NB_OK))
+        return NULL;
+    if ((job->status = nb_forces_set_variant(f, job->variant, &err)) == NB_OK)
+        job->status = nb_forces_ga(f, b->n, b->x, b->m, EPS, job->out, job->out + 3 * b->n,
+                                   &err);
+    if (own) {
+        nb_forces_destroy(f);
+        nb_gl_destroy(own);
+    }
+    nb_gl_release(job->gl);
+    return NULL;
+}
+
+/* Two threads at once, each on a context of its own, and a third on a
+ * handle of a context made here and handed over: each result is, bit for
+ * bit, the main thread's on its own context. */
+START_TEST(threads_own_and_handed_contexts)
+{
+    struct bodies b = bodies_random(97, 11);
+    struct nb_error err = { 0 };
+    struct nb_forces *ref_f = forces_open(g_gl, NB_ENGINE_COMPUTE, NB_PRECISION_A);
+    size_t bytes = 4 * b.n * sizeof(double);
+    double *ref = malloc(bytes), *out[3] = { malloc(bytes), malloc(bytes), malloc(bytes) };
+    ck_assert_int_eq(nb_forces_ga(ref_f, b.n, b.x, b.m, EPS, ref, ref + 3 * b.n, &err), NB_OK);
+    const char *variant = nb_forces_variant(ref_f);
+    struct nb_gl *handed = NULL;
+    struct nb_forces *handed_f = NULL;
+    ck_assert_int_eq(nb_gl_create(&handed, NULL, &err), NB_OK);
+    ck_assert_int_eq(nb_forces_create(&handed_f, handed, NB_ENGINE_COMPUTE, &err), NB_OK);
+    nb_gl_release(handed);
+    struct ga_job jobs[3] = { { &b, variant, NULL, NULL, out[0], NB_OK },
+                              { &b, variant, NULL, NULL, out[1], NB_OK },
+                              { &b, variant, handed, handed_f, out[2], NB_OK } };
+    pthread_t threads[3];
+    for (int k = 0; k < 3; k++)
+        ck_assert_int_eq(pthread_create(&threads[k], NULL, ga_thread, &jobs[k]), 0);
+    for (int k = 0; k < 3; k++) {
+        ck_assert_int_eq(pthread_join(threads[k], NULL), 0);
+        ck_assert_msg(jobs[k].status == NB_OK, "thread %d: status %d", k, (int)jobs[k].status);
+        ck_assert_msg(memcmp(out[k], ref, bytes) == 0, "thread %d differs", k);
+        free(out[k]);
+    }
+    nb_forces_destroy(handed_f);
+    nb_gl_destroy(handed);
+    nb_forces_destroy(ref_f);
+    free(ref);
+    bodies_free(&b);
+}
+END_TEST
+
 /* ---- the suite ----------------------------------------------------------------- */
 
 static Suite *api_suite(int with_gl)
@@ -620,6 +653,7 @@ static Suite *api_suite(int with_gl)
     tcase_add_loop_test(cpu, engine_matches_reference, 0, CPU_CASES);
     tcase_add_test(cpu, hermite_kepler_cpu);
     tcase_add_test(cpu, hermite_matches_program);
+    tcase_add_test(cpu, md_matches_program);
     tcase_add_test(cpu, forces_refusals);
     tcase_add_test(cpu, hermite_refusals);
     tcase_add_test(cpu, md_refusals);
@@ -633,6 +667,7 @@ static Suite *api_suite(int with_gl)
     tcase_add_test(gl, md_cpu_and_compute);
     tcase_add_test(gl, gl_refusals);
     tcase_add_test(gl, two_contexts_alternate);
+    tcase_add_test(gl, threads_own_and_handed_contexts);
     suite_add_tcase(s, gl);
     return s;
 }
