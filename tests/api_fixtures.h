@@ -93,6 +93,30 @@ static inline double dist3(const double *a, const double *b)
     return sqrt(pow(a[0] - b[0], 2) + pow(a[1] - b[1], 2) + pow(a[2] - b[2], 2));
 }
 
+/* The energy of run h's n equal masses (1/n) at its time, summed here in
+ * double: without softening and with eps. */
+static inline void plummer_energies(struct nb_hermite *h, size_t n, double eps, double *plain,
+                             double *softened)
+{
+    double *x = malloc(3 * n * sizeof *x), *v = malloc(3 * n * sizeof *v);
+    struct nb_error err = { 0 };
+    ck_assert_int_eq(nb_hermite_state(h, x, v, &err), NB_OK);
+    double m = 1.0 / (double)n, kinetic = 0.0, w0 = 0.0, weps = 0.0;
+    for (size_t i = 0; i < n; i++) {
+        kinetic += 0.5 * m * (v[3 * i] * v[3 * i] + v[3 * i + 1] * v[3 * i + 1] +
+                              v[3 * i + 2] * v[3 * i + 2]);
+        for (size_t j = i + 1; j < n; j++) {
+            double r = dist3(x + 3 * i, x + 3 * j);
+            w0 -= m * m / r;
+            weps -= m * m / sqrt(r * r + eps * eps);
+        }
+    }
+    *plain = kinetic + w0;
+    *softened = kinetic + weps;
+    free(x);
+    free(v);
+}
+
 /* The program's binary: $GLNBODY_BIN or ./glnbody (make test runs from the
  * project root). */
 static inline const char *program(void)
