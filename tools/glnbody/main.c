@@ -9,15 +9,16 @@ static const struct {
     int (*run)(int argc, char **argv);
     const char *summary;
 } commands[] = {
-    { "run", nb_cmd_run, "a Hermite block-step N-body simulation (seed 001)" },
+    { "run", nb_cmd_run, "a Hermite block-step N-body simulation (Belleman et al. 2008)" },
     { "md", nb_cmd_md, "molecular dynamics: LJ, LJC and ionic laws, velocity Verlet, "
-      "cell lists (seeds 000, 002, 003)" },
+      "cell lists (Elsen et al. 2006; ETH Zürich HPCSE I 2013; "
+      "Boyarchenkov & Potashnikov 2009)" },
     { "forces", nb_cmd_forces, "forces of a snapshot file (GA kernel) on one backend" },
     { "bench", nb_cmd_bench, "interactions/s of the force kernels, per backend and variant" },
     { "precision", nb_cmd_precision, "force error, offset and speed of every accumulation "
-      "mode (seed 004)" },
+      "mode (Narumi et al.)" },
     { "newton3", nb_cmd_newton3, "triangular (Newton's third law) MD kernels against the "
-      "square loop (seed 003 Table 5)" },
+      "square loop (Boyarchenkov & Potashnikov 2009, Table 5)" },
     { "compare", nb_cmd_compare, "every backend against the CPU reference on a random system" },
     { "shaders", nb_cmd_shaders, "list or emit the shader programs (used by the build)" },
 };
