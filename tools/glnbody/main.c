@@ -51,7 +51,7 @@ static int help(int argc, char **argv)
         return 0;
     }
     if (argc > 1) {
-        fprintf(stderr, "glnbody help: one command at a time, not '%s' too "
+        fprintf(stderr, "glnbody: help: one command at a time, not '%s' too "
                 "(glnbody help lists the commands)\n", argv[1]);
         return 2;
     }
@@ -63,7 +63,7 @@ static int help(int argc, char **argv)
             return nb_cli_fail(&err);
         return 0;
     }
-    fprintf(stderr, "glnbody help: unknown command '%s' (glnbody help lists the "
+    fprintf(stderr, "glnbody: help: unknown command '%s' (glnbody help lists the "
             "commands)\n", argv[0]);
     return 2;
 }
