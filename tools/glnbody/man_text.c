@@ -23,6 +23,7 @@
 #define WIDTH 79            /* the longest line filled text makes */
 #define TAG_INDENT 2        /* a .TP tag, an .IP bullet */
 #define BODY_INDENT 8       /* the text under a .TP tag */
+#define IP_WIDTH 4          /* an .IP item's text after its tag, by default */
 #define LINE_MAX_CHARS 4096 /* a line of the page, after escapes */
 
 /* ---- where the page is ------------------------------------------------- */
@@ -186,6 +187,25 @@ static void macro_arguments(const char *args, const char *joint, char *out, size
     }
 }
 
+/* .IP TAG WIDTH: TAG at TAG_INDENT, the item's text WIDTH further in. */
+static void put_item(struct page *p, const char *args)
+{
+    char text[LINE_MAX_CHARS];
+    macro_arguments(args, " ", text, sizeof text);
+    int width = IP_WIDTH;
+    char *last = strrchr(text, ' ');
+    if (last) {
+        width = atoi(last + 1);
+        *last = '\0';
+    }
+    end_line(p);
+    p->indent = TAG_INDENT;
+    put_text(p, text);
+    p->indent = TAG_INDENT + width;
+    for (int target = p->base + p->indent - 1; p->column < target; p->column++)
+        fputc(' ', p->out);         /* put_word adds the last space */
+}
+
 /* Handles one macro line of the section; font and paragraph macros only. */
 static void put_macro(struct page *p, const char *name, const char *args)
 {
@@ -200,14 +220,7 @@ static void put_macro(struct page *p, const char *name, const char *args)
         p->indent = TAG_INDENT;
         p->tag_next = 1;
     } else if (strcmp(name, "IP") == 0) {
-        end_line(p);
-        p->indent = TAG_INDENT;
-        macro_arguments(args, " ", text, sizeof text);
-        char *width = strrchr(text, ' ');
-        if (width)
-            *width = '\0';
-        put_text(p, text);
-        p->indent = TAG_INDENT + 2;
+        put_item(p, args);
     } else if (strcmp(name, "RS") == 0) {
         end_line(p);
         p->base += 4;
