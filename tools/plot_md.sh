@@ -49,6 +49,7 @@ plot "$work/compute_cells.dat" u 1:4 w lp t "K1 (kick, drift, wrap)", \
      "$work/compute_cells.dat" u 1:6 w lp t "forces (27 cells)", \
      "$work/compute_cells.dat" u 1:7 w lp t "K2 (kick)"
 set output "$out/md_ionic.png"
+unset title
 set multiplot layout 1,2 title "Ionic crystals, open boundaries, all pairs (Boyarchenkov & Potashnikov 2009, Table 4)"
 set ylabel "seconds per step"
 set xlabel "ions N"
