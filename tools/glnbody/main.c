@@ -26,6 +26,22 @@ static const struct {
 
 #define COMMAND_COUNT (sizeof commands / sizeof commands[0])
 
+/* "  NAME       summary", the summary filled to 79 columns under itself. */
+static void print_command(FILE *out, const char *name, const char *summary)
+{
+    enum { INDENT = 13, WIDTH = 79 };
+    int column = fprintf(out, "  %-10s", name);
+    while (*summary) {
+        size_t word = strcspn(summary, " ");
+        if (column + 1 + (int)word > WIDTH && column > INDENT)
+            column = fprintf(out, "\n%*s", INDENT - 1, "") - 1;
+        column += fprintf(out, " %.*s", (int)word, summary);
+        summary += word;
+        summary += strspn(summary, " ");
+    }
+    fputc('\n', out);
+}
+
 static void usage(FILE *out)
 {
     fprintf(out, "usage: glnbody COMMAND [options]   (glnbody COMMAND --help,\n"
@@ -35,11 +51,11 @@ static void usage(FILE *out)
                  "and a Hermite block-step integrator on top of them.\n\n"
                  "commands:\n");
     for (size_t k = 0; k < COMMAND_COUNT; k++)
-        fprintf(out, "  %-10s %s\n", commands[k].name, commands[k].summary);
-    fprintf(out, "  %-10s %s\n", "help", "the reference of a command (glnbody help "
-            "COMMAND), the same text as its section of the manual page glnbody(1)");
-    fprintf(out, "\nenvironment: GLNBODY_SHADER_DIR (where glsl/ and spirv/ are), "
-                 "GLNBODY_SHADERS=spirv|glsl,\n  GLNBODY_DEBUG=1 (GL debug output)\n");
+        print_command(out, commands[k].name, commands[k].summary);
+    print_command(out, "help", "the reference of a command (glnbody help COMMAND): "
+                  "its section of the manual page glnbody(1)");
+    fprintf(out, "\nenvironment: GLNBODY_SHADER_DIR (where glsl/ and spirv/ are),\n"
+                 "  GLNBODY_SHADERS=spirv|glsl, GLNBODY_DEBUG=1 (GL debug output)\n");
 }
 
 /* glnbody help [COMMAND]: the command list, or the command's section of
