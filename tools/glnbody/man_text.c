@@ -33,17 +33,28 @@ static int readable(const char *path)
     return access(path, R_OK) == 0;
 }
 
+/* The installed page beside the running executable, or "" if unknown. */
+static void installed_page(char *path, size_t cap)
+{
+    char exe[PATH_MAX];
+    path[0] = '\0';
+    if (realpath("/proc/self/exe", exe)) {
+        *strrchr(exe, '/') = '\0';
+        snprintf(path, cap, "%s/../share/man/man1/glnbody.1", exe);
+    }
+}
+
+static void build_tree_page(char *path, size_t cap)
+{
+    snprintf(path, cap, "%s/tools/glnbody/glnbody.1", NB_SHADER_DIR);
+}
+
 const char *nb_man_page_path(void)
 {
     static char path[PATH_MAX + 64];
-    char exe[PATH_MAX];
-    if (realpath("/proc/self/exe", exe)) {
-        *strrchr(exe, '/') = '\0';
-        snprintf(path, sizeof path, "%s/../share/man/man1/glnbody.1", exe);
-        if (readable(path))
-            return path;
-    }
-    snprintf(path, sizeof path, "%s/tools/glnbody/glnbody.1", NB_SHADER_DIR);
+    installed_page(path, sizeof path);
+    if (!path[0] || !readable(path))
+        build_tree_page(path, sizeof path);
     return path;
 }
 
@@ -303,9 +314,14 @@ enum nb_status nb_man_print_command(const char *command, int gl_options, FILE *o
 {
     const char *path = nb_man_page_path();
     FILE *fp = fopen(path, "r");
-    if (!fp)
-        return nb_error_set(err, NB_ERR_IO, "help: cannot read the manual page %s "
-                            "(install glnbody or run it from its build tree)", path);
+    if (!fp) {
+        char installed[PATH_MAX + 64];
+        installed_page(installed, sizeof installed);
+        return nb_error_set(err, NB_ERR_IO, "help: no manual page: neither %s nor %s "
+                            "can be read (make install puts it in "
+                            "PREFIX/share/man/man1)", installed[0] ? installed :
+                            "<bindir>/../share/man/man1/glnbody.1", path);
+    }
     char title[128];
     snprintf(title, sizeof title, "glnbody %s", command);
     int found = print_subsection(fp, title, out);
