@@ -25,7 +25,7 @@ done
 gnuplot <<GP
 set terminal pngcairo size 1200,450 font ",10" noenhanced
 set output "$out/md_scaling.png"
-set multiplot layout 1,2 title "LJ liquid, rho 0.8442, rc 2.5 (seed 002 Figs. 7 and 9)"
+set multiplot layout 1,2 title "LJ liquid, rho 0.8442, rc 2.5 (ETH Zürich HPCSE I 2013, Figs. 7 and 9)"
 set logscale xy
 set grid
 set key top left
@@ -42,20 +42,21 @@ plot "$work/compute_cells.dat" u 1:3 w lp t "compute, cell lists", \
      "$work/cpu_cells.dat" u 1:3 w lp t "CPU, cell lists"
 unset multiplot
 set output "$out/md_kernels.png"
-set title "Device seconds per step by kernel, compute pipeline with cell lists (seed 002 Table 1)"
+set title "Device seconds per step by kernel, compute pipeline with cell lists (ETH Zürich HPCSE I 2013, Table 1)"
 set ylabel "seconds per step"
 plot "$work/compute_cells.dat" u 1:4 w lp t "K1 (kick, drift, wrap)", \
      "$work/compute_cells.dat" u 1:5 w lp t "cell lists (hash, scan, place, sort, gather)", \
      "$work/compute_cells.dat" u 1:6 w lp t "forces (27 cells)", \
      "$work/compute_cells.dat" u 1:7 w lp t "K2 (kick)"
 set output "$out/md_ionic.png"
-set multiplot layout 1,2 title "Ionic crystals, open boundaries, all pairs (seed 003 Table 4)"
+unset title
+set multiplot layout 1,2 title "Ionic crystals, open boundaries, all pairs (Boyarchenkov & Potashnikov 2009, Table 4)"
 set ylabel "seconds per step"
 set xlabel "ions N"
 plot "$work/ionic_compute.dat" u 1:2 w lp t "compute", "$work/ionic_cpu.dat" u 1:2 w lp t "CPU"
 set ylabel "seconds per pair interaction"
 plot "$work/ionic_compute.dat" u 1:3 w lp t "compute", "$work/ionic_cpu.dat" u 1:3 w lp t "CPU", \
-     1.1e-10 w l dt 2 t "GeForce 8800 GTX (seed 003)"
+     1.1e-10 w l dt 2 t "GeForce 8800 GTX (Boyarchenkov & Potashnikov 2009)"
 unset multiplot
 GP
 echo "plot_md: $out/md_scaling.png $out/md_kernels.png $out/md_ionic.png"

@@ -17,7 +17,7 @@ system=$(awk -F, 'NR == 2 { gsub(/"/, "", $1); print $1 ", N = " $2; exit }' "$w
 gnuplot <<GP
 set terminal pngcairo size 1200,400 font ",10" noenhanced
 set output "$out"
-set multiplot layout 1,3 title "Accumulation modes (seed 004 Table 1), $system"
+set multiplot layout 1,3 title "Accumulation modes (Narumi et al., Table 1), $system"
 set style fill solid 0.6
 set boxwidth 0.6
 set grid ytics

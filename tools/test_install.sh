@@ -10,8 +10,9 @@
 #      no GLNBODY_* variable, so the shaders must be found from the library;
 #      on the CPU engine always, on the compute engine where GL gives a
 #      context (else reported skipped, as the suites do);
-#   3. the installed bin/glnbody on a tiny run, and its message when the
-#      shader directory is empty;
+#   3. the installed bin/glnbody on a tiny run, its message when the
+#      shader directory is empty, and its help read from the installed
+#      manual page;
 #   4. make uninstall, after which the prefix must be empty again.
 # Prints one line a check and a tally; exits 1 when one failed.
 set -u
@@ -175,6 +176,17 @@ if [ "$backend" = compute ]; then
         ok "GLNBODY_SHADER_DIR=$work/none: $(cut -c1-60 "$work/run.out")..."
     else bad "GLNBODY_SHADER_DIR=$work/none:"; show "$work/run.out"
     fi
+fi
+
+# glnbody help reads the installed manual page (share/man/man1), not the
+# build tree's: a line marked in the installed copy shows in its output.
+page=$prefix/share/man/man1/glnbody.1
+sed 's/^\.SS "glnbody run"$/&\nfrom the installed page/' "$page" > "$work/page" &&
+    cat "$work/page" > "$page"
+if (cd "$work" && "$prefix/bin/glnbody" help run) > "$work/help.out" 2>&1 &&
+   grep -q 'from the installed page' "$work/help.out"
+then ok "$prefix/bin/glnbody help run reads share/man/man1/glnbody.1"
+else bad "$prefix/bin/glnbody help run:"; show "$work/help.out"
 fi
 
 # ---- 4. uninstall, and the same under DESTDIR -----------------------------

@@ -86,6 +86,15 @@ int nb_cmd_md(int argc, char **argv);
 /* glnbody newton3: seed 003's Table 5, triangular kernels against the square loop. */
 int nb_cmd_newton3(int argc, char **argv);
 
+/* glnbody help CMD: the manual page's section "glnbody CMD" as plain text
+ * (man_text.c), followed by NB_MAN_GL_OPTIONS where gl_options is set.
+ * The page is the installed one, <bindir>/../share/man/man1/glnbody.1, or
+ * else the build tree's tools/glnbody/glnbody.1 (nb_man_page_path). */
+#define NB_MAN_GL_OPTIONS "Options of every GL command"
+const char *nb_man_page_path(void);
+enum nb_status nb_man_print_command(const char *command, int gl_options, FILE *out,
+                                    struct nb_error *err);
+
 /* Prints "glnbody: <message>" to stderr; returns the exit status: 2 for a
  * bad command line, 1 for any other failure. */
 int nb_cli_fail(const struct nb_error *err);

@@ -69,7 +69,7 @@ int nb_cmd_forces(int argc, char **argv)
           "prec1x1-p<P> or any -p<P> sets the passes)", &a.variant, NULL },
         { "output", "FILE", "where to write the forces (default stdout; written "
           "whole or not at all)", &a.output, NULL },
-        { "precision", "A..H", "accumulation (seed 004 Table 1; compute and fragment "
+        { "precision", "A..H", "accumulation (Narumi et al., Table 1; compute and fragment "
           "backends): "
           "A float (default), B double sums, C Takahashi-Iitaka, D Nitadori, "
           "E modified Nitadori, F Narumi, G double, H int64 fixed point", &a.precision,

@@ -255,7 +255,7 @@ static enum nb_status run_all(const struct newton3_config *c, const struct nb_gl
     if (st == NB_OK)
         printf("newton3: %s, precision %s, %ld timed runs (median), renderer %s\n%-11s %9s "
                "%12s %12s %8s %10s\n", strcmp(c->ic, "ionic") == 0 ?
-               "ionic crystal (seed 003)" : "LJ fcc, open box",
+               "ionic crystal (Boyarchenkov & Potashnikov 2009)" : "LJ fcc, open box",
                nb_precision_describe(c->precision),
                c->runs, nb_gl_renderer(gl), "variant", "n",
                "seconds", "pairs/s", "speedup", "dF/|F|max");
@@ -285,8 +285,8 @@ int nb_cmd_newton3(int argc, char **argv)
     struct newton3_args a = { 0 };
     struct nb_gl_cli g = { 0 };
     const struct nb_option table[] = {
-        { "ic", "ionic|fcc", "seed 003's fluorite crystal (default) or an LJ fcc lattice "
-          "in an open box", &a.ic, NULL },
+        { "ic", "ionic|fcc", "the fluorite crystal of Boyarchenkov & Potashnikov 2009 (default) "
+          "or an LJ fcc lattice in an open box", &a.ic, NULL },
         { "cells", "K[,K...]", "unit cells per side, one system each (default 3: 324 ions; "
           "ionic 12 K^3, fcc 4 K^3)", &a.cells, NULL },
         { "lattice", "A", "ionic lattice constant (default 1)", &a.lattice, NULL },
@@ -298,7 +298,7 @@ int nb_cmd_newton3(int argc, char **argv)
         { "warmup", "W", "untimed runs first (default 1)", &a.warmup, NULL },
         { "csv", "FILE", "also write variant,n,seconds_median,pairs_per_s,"
           "speedup_vs_square", &a.csv, NULL },
-        { "precision", "A..H", "accumulation mode of seed 004 Table 1: A float sums "
+        { "precision", "A..H", "accumulation mode of Narumi et al., Table 1: A float sums "
           "(default), B double sums, C Takahashi-Iitaka, D Nitadori, E modified Nitadori, "
           "F Narumi, G double pair terms and sums (LJ only: --ic fcc), H every pair term "
           "rounded once to int64 fixed point and summed exactly (the sums equal the "
@@ -317,7 +317,7 @@ int nb_cmd_newton3(int argc, char **argv)
     if (help) {
         nb_options_print(stdout, "glnbody newton3 [--ic ionic --cells K[,K...] --lattice A "
                          "| --ic fcc --cells K --density RHO] [--variants LIST] [--runs R] "
-                         "[--csv FILE] [--precision A..H]", "Seed 003's Table 5: the square loop against "
+                         "[--csv FILE] [--precision A..H]", "Table 5 of Boyarchenkov & Potashnikov 2009: the square loop against "
                          "Newton's-third-law kernels (tri1: pairs written twice, then "
                          "summed; tri2: written once, rows then columns; tri3: reactions "
                          "in shared memory), on one work group (-wg) and across the GPU "

@@ -434,7 +434,8 @@ int nb_cmd_precision(int argc, char **argv)
     struct nb_gl_cli g = { 0 };
     const struct nb_option table[] = {
         { "ic", "plummer|lj16|ionic", "generated system: Plummer sphere (GA, the "
-          "default), seed 004's System 2 (16 LJ types), seed 003's ionic crystal",
+          "default), System 2 of Narumi et al. (16 LJ types), the ionic crystal of "
+          "Boyarchenkov & Potashnikov 2009",
           &a.ic, NULL },
         { "n", "N", "particles (default 65536; ionic: the largest 12 k^3 <= N)", &a.n, NULL },
         { "seed", "S", "random seed (default 1)", &a.seed, NULL },
@@ -461,8 +462,8 @@ int nb_cmd_precision(int argc, char **argv)
     if (help) {
         nb_options_print(stdout, "glnbody precision [--ic plummer|lj16|ionic --n N --seed S "
                          "| --input FILE] [--cutoff RC] [--modes ABCDEFGH] "
-                         "[--backend compute|fragment] [--csv FILE]", "Seed 004's report: "
-                         "force error against the CPU in double (f_err), force offset "
+                         "[--backend compute|fragment] [--csv FILE]", "The report of Narumi et "
+                         "al.: force error against the CPU in double (f_err), force offset "
                          "and speed of every accumulation mode of the compute or "
                          "fragment pipeline.",
                          table);

@@ -442,7 +442,7 @@ static void print_summary(FILE *fp, const struct run_config *c,
             (unsigned long long)st->particle_steps,
             st->block_steps ? (double)st->particle_steps / (double)st->block_steps
                             : 0.0);
-    fprintf(fp, "time split (seed 001 eq. 10): t_host %.3f s, t_force %.3f s, "
+    fprintf(fp, "time split (Belleman et al. 2008 eq. 10): t_host %.3f s, t_force %.3f s, "
             "t_comm %.3f s; diagnostics and output %.3f s; wall %.3f s\n",
             st->t_host, st->t_force, st->t_comm, o->seconds, wall);
 }
@@ -544,8 +544,8 @@ int nb_cmd_run(int argc, char **argv)
         { "variant", "NAME", "kernel variant (default auto)", &a.variant, NULL },
         { "predict", "host|gpu", "who predicts the j-particles (default host)",
           &a.predict, NULL },
-        { "precision", "A..H", "how the GAJ kernel sums its pair terms (seed 004 "
-          "Table 1; compute backend): A float (default), B double sums, C "
+        { "precision", "A..H", "how the GAJ kernel sums its pair terms (Narumi et "
+          "al., Table 1; compute backend): A float (default), B double sums, C "
           "Takahashi-Iitaka, D Nitadori, E modified Nitadori, F Narumi, G double "
           "(--predict host), H int64 fixed point (exact, order-independent sums; "
           "needs softening > 0)", &a.precision, NULL },

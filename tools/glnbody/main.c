@@ -8,31 +8,80 @@ static const struct {
     const char *name;
     int (*run)(int argc, char **argv);
     const char *summary;
+    int gl;                     /* takes the options of every GL command */
 } commands[] = {
-    { "run", nb_cmd_run, "a Hermite block-step N-body simulation (seed 001)" },
+    { "run", nb_cmd_run, "a Hermite block-step N-body simulation (Belleman et al. 2008)", 1 },
     { "md", nb_cmd_md, "molecular dynamics: LJ, LJC and ionic laws, velocity Verlet, "
-      "cell lists (seeds 000, 002, 003)" },
-    { "forces", nb_cmd_forces, "forces of a snapshot file (GA kernel) on one backend" },
-    { "bench", nb_cmd_bench, "interactions/s of the force kernels, per backend and variant" },
+      "cell lists (Elsen et al. 2006; ETH Zürich HPCSE I 2013; "
+      "Boyarchenkov & Potashnikov 2009)", 1 },
+    { "forces", nb_cmd_forces, "forces of a snapshot file (GA kernel) on one backend", 1 },
+    { "bench", nb_cmd_bench, "interactions/s of the force kernels, per backend and variant", 1 },
     { "precision", nb_cmd_precision, "force error, offset and speed of every accumulation "
-      "mode (seed 004)" },
+      "mode (Narumi et al.)", 1 },
     { "newton3", nb_cmd_newton3, "triangular (Newton's third law) MD kernels against the "
-      "square loop (seed 003 Table 5)" },
-    { "compare", nb_cmd_compare, "every backend against the CPU reference on a random system" },
-    { "shaders", nb_cmd_shaders, "list or emit the shader programs (used by the build)" },
+      "square loop (Boyarchenkov & Potashnikov 2009, Table 5)", 1 },
+    { "compare", nb_cmd_compare, "every backend against the CPU reference on a random system", 1 },
+    { "shaders", nb_cmd_shaders, "list or emit the shader programs (used by the build)", 0 },
 };
+
+#define COMMAND_COUNT (sizeof commands / sizeof commands[0])
+
+/* "  NAME       summary", the summary filled to 79 columns under itself. */
+static void print_command(FILE *out, const char *name, const char *summary)
+{
+    enum { INDENT = 13, WIDTH = 79 };
+    int column = fprintf(out, "  %-10s", name);
+    while (*summary) {
+        size_t word = strcspn(summary, " ");
+        if (column + 1 + (int)word > WIDTH && column > INDENT)
+            column = fprintf(out, "\n%*s", INDENT - 1, "") - 1;
+        column += fprintf(out, " %.*s", (int)word, summary);
+        summary += word;
+        summary += strspn(summary, " ");
+    }
+    fputc('\n', out);
+}
 
 static void usage(FILE *out)
 {
-    fprintf(out, "usage: glnbody COMMAND [options]   (glnbody COMMAND --help)\n\n"
+    fprintf(out, "usage: glnbody COMMAND [options]   (glnbody COMMAND --help,\n"
+                 "       glnbody help COMMAND for its reference)\n\n"
                  "Direct N-body forces on any OpenGL 4.3 GPU: fragment-shader streams\n"
                  "and compute shaders, checked against a double-precision CPU code,\n"
                  "and a Hermite block-step integrator on top of them.\n\n"
                  "commands:\n");
-    for (size_t k = 0; k < sizeof commands / sizeof commands[0]; k++)
-        fprintf(out, "  %-10s %s\n", commands[k].name, commands[k].summary);
-    fprintf(out, "\nenvironment: GLNBODY_SHADER_DIR (where glsl/ and spirv/ are), "
-                 "GLNBODY_SHADERS=spirv|glsl,\n  GLNBODY_DEBUG=1 (GL debug output)\n");
+    for (size_t k = 0; k < COMMAND_COUNT; k++)
+        print_command(out, commands[k].name, commands[k].summary);
+    print_command(out, "help", "the reference of a command (glnbody help COMMAND): "
+                  "its section of the manual page glnbody(1)");
+    fprintf(out, "\nenvironment: GLNBODY_SHADER_DIR (where glsl/ and spirv/ are),\n"
+                 "  GLNBODY_SHADERS=spirv|glsl, GLNBODY_DEBUG=1 (GL debug output)\n");
+}
+
+/* glnbody help [COMMAND]: the command list, or the command's section of
+ * the manual page. */
+static int help(int argc, char **argv)
+{
+    if (argc == 0) {
+        usage(stdout);
+        return 0;
+    }
+    if (argc > 1) {
+        fprintf(stderr, "glnbody: help: one command at a time, not '%s' too "
+                "(glnbody help lists the commands)\n", argv[1]);
+        return 2;
+    }
+    for (size_t k = 0; k < COMMAND_COUNT; k++) {
+        if (strcmp(argv[0], commands[k].name) != 0)
+            continue;
+        struct nb_error err = { 0 };
+        if (nb_man_print_command(commands[k].name, commands[k].gl, stdout, &err) != NB_OK)
+            return nb_cli_fail(&err);
+        return 0;
+    }
+    fprintf(stderr, "glnbody: help: unknown command '%s' (glnbody help lists the "
+            "commands)\n", argv[0]);
+    return 2;
 }
 
 int main(int argc, char **argv)
@@ -41,7 +90,9 @@ int main(int argc, char **argv)
         usage(argc < 2 ? stderr : stdout);
         return argc < 2 ? 2 : 0;
     }
-    for (size_t k = 0; k < sizeof commands / sizeof commands[0]; k++)
+    if (strcmp(argv[1], "help") == 0)
+        return help(argc - 2, argv + 2);
+    for (size_t k = 0; k < COMMAND_COUNT; k++)
         if (strcmp(argv[1], commands[k].name) == 0)
             return commands[k].run(argc - 2, argv + 2);
     fprintf(stderr, "glnbody: unknown command '%s' (see glnbody --help)\n", argv[1]);

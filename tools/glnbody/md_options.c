@@ -292,7 +292,7 @@ enum nb_status nb_md_options_parse(struct md_args *a, struct md_config *c, int a
           &a->precision, NULL },
         { "output", "FILE", "final state as a snapshot", &a->output, NULL },
         { "exclude", "FILE", "bonded pairs `ID_I ID_J` left out of the forces, "
-          "subtracted on the host after each evaluation (seed 004)", &a->exclude, NULL },
+          "subtracted on the host after each evaluation (as Narumi et al. do)", &a->exclude, NULL },
         { "timing", "FILE", "one CSV row: atom-steps/s and device seconds per kernel",
           &a->timing, NULL },
         NB_GL_OPTIONS(a->gl),
