@@ -48,6 +48,7 @@ void nb_progress_start(struct nb_progress *p, const char *command, const char *d
     p->command = command;
     p->done_name = done_name;
     p->rate_name = rate_name;
+    p->total = total;
     p->wall0 = nb_clock_seconds();
     if (flags & NB_PROGRESS_QUIET)
         p->mode = NB_PROGRESS_OFF;
