@@ -414,6 +414,7 @@ static enum nb_status integrate(struct nb_sim *s, struct outputs *o,
     checkpoints_due(s, o, INFINITY);
     nb_progress_update(&o->bar, c->t_end, c->t_end, (double)s->stats.block_steps,
                        (double)(o->progress_k - 1) * c->progress_every < c->t_end);
+    nb_progress_finish(&o->bar);    /* before the last row and --output, maybe on stdout */
     return NB_OK;
 }
 
@@ -521,7 +522,6 @@ static enum nb_status simulate(const struct run_config *c, struct nb_gl **gl,
         (st = integrate(s, &o, err)) == NB_OK &&
         (st = finish(s, &o, &final, err)) == NB_OK) {
         int to_stderr = is_stdout(c->output) || is_stdout(c->energy_log);
-        nb_progress_finish(&o.bar);
         if (!(to_stderr && c->quiet))
             print_summary(to_stderr ? stderr : stdout, c, s, &o, &final,
                           nb_clock_seconds() - wall0);
