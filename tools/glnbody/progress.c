@@ -41,27 +41,6 @@ static int terminal_columns(void)
     return PROGRESS_COLUMNS;
 }
 
-void nb_progress_start(struct nb_progress *p, const char *command, const char *done_name,
-                       const char *rate_name, double total, int flags)
-{
-    memset(p, 0, sizeof *p);
-    p->command = command;
-    p->done_name = done_name;
-    p->rate_name = rate_name;
-    p->total = total;
-    p->wall0 = nb_clock_seconds();
-    if (flags & NB_PROGRESS_QUIET)
-        p->mode = NB_PROGRESS_OFF;
-    else if (isatty(STDERR_FILENO))
-        p->mode = NB_PROGRESS_BAR;
-    else if ((flags & NB_PROGRESS_ROWS_ON_STDOUT) && same_file(STDOUT_FILENO, STDERR_FILENO))
-        p->mode = NB_PROGRESS_OFF;
-    else
-        p->mode = NB_PROGRESS_LINES;
-    if (p->mode == NB_PROGRESS_BAR)
-        nb_progress_update(p, 0.0, total, 0.0, 0);
-}
-
 /* Seconds as a person reads them: "42 s", "3 min 05 s", "2 h 10 min". */
 static void format_seconds(char *out, size_t size, double s)
 {
@@ -135,6 +114,27 @@ static void print_line(const struct nb_progress *p)
     fflush(stderr);
 }
 
+void nb_progress_start(struct nb_progress *p, const char *command, const char *done_name,
+                       const char *rate_name, double total, int flags)
+{
+    memset(p, 0, sizeof *p);
+    p->command = command;
+    p->done_name = done_name;
+    p->rate_name = rate_name;
+    p->total = total;
+    p->wall0 = nb_clock_seconds();
+    if (flags & NB_PROGRESS_QUIET)
+        p->mode = NB_PROGRESS_OFF;
+    else if (isatty(STDERR_FILENO))
+        p->mode = NB_PROGRESS_BAR;
+    else if ((flags & NB_PROGRESS_ROWS_ON_STDOUT) && same_file(STDOUT_FILENO, STDERR_FILENO))
+        p->mode = NB_PROGRESS_OFF;
+    else
+        p->mode = NB_PROGRESS_LINES;
+    if (p->mode == NB_PROGRESS_BAR)
+        draw_bar(p);
+}
+
 void nb_progress_update(struct nb_progress *p, double done, double total, double count,
                         int checkpoint)
 {
@@ -143,8 +143,8 @@ void nb_progress_update(struct nb_progress *p, double done, double total, double
     p->count = count;
     if (p->mode == NB_PROGRESS_LINES && checkpoint)
         print_line(p);
-    if (p->mode == NB_PROGRESS_BAR &&
-        (!p->shown || nb_clock_seconds() - p->drawn_at >= PROGRESS_REDRAW_S))
+    /* Also after a clear: rows faster than that hide the bar, not flicker with it. */
+    if (p->mode == NB_PROGRESS_BAR && nb_clock_seconds() - p->drawn_at >= PROGRESS_REDRAW_S)
         draw_bar(p);
 }
 
