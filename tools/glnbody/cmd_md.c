@@ -121,6 +121,14 @@ static int thermo_on_stdout(const struct md_config *c)
     return !c->thermo || strcmp(c->thermo, "-") == 0;
 }
 
+/* A thermo row or a dump frame goes to stdout at this step. */
+static int stdout_output_due(const struct md_config *c, uint64_t step, int thermo_row)
+{
+    int dump_row = c->dump && c->dump_every && step % c->dump_every == 0;
+    return (thermo_row && thermo_on_stdout(c)) ||
+           (dump_row && strcmp(c->dump, "-") == 0);
+}
+
 /* The bar (or one line per thermo row) of the run's steps. */
 static void progress_start(struct nb_progress *bar, const struct md_config *c, int quiet)
 {
@@ -141,8 +149,8 @@ static enum nb_status advance(const struct md_config *c, struct nb_md_sim *s,
     return nb_md_sim_advance(s, next - s->step, err);
 }
 
-/* After a step: the outputs due there, the bar erased first where a thermo
- * row is about to go to the terminal, and the progress (a thermo row is a
+/* After a step: the outputs due there, the bar erased first where one is
+ * about to go to the terminal, and the progress (a thermo row is a
  * checkpoint). */
 static enum nb_status after_advance(struct nb_md_outputs *o, const struct md_config *c,
                                     struct nb_md_sim *s, const struct nb_particles *p,
@@ -150,7 +158,7 @@ static enum nb_status after_advance(struct nb_md_outputs *o, const struct md_con
 {
     int thermo_row = s->step % c->thermo_every == 0 || s->step == c->steps;
 
-    if (thermo_row && thermo_on_stdout(c))
+    if (stdout_output_due(c, s->step, thermo_row))
         nb_progress_clear(bar);
     if (nb_md_write_due(o, c, s, p, err) != NB_OK)
         return err->status;
