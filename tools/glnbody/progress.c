@@ -44,9 +44,11 @@ static int terminal_columns(void)
 /* Seconds as a person reads them: "42 s", "3 min 05 s", "2 h 10 min". */
 static void format_seconds(char *out, size_t size, double s)
 {
-    long whole = lround(s);
+    long whole = s < 3.6e7 ? lround(s) : 0;     /* (lround of a huge s is undefined) */
 
-    if (whole < 60)
+    if (!(s < 3.6e7))
+        snprintf(out, size, "over 10000 h");
+    else if (whole < 60)
         snprintf(out, size, "%ld s", whole);
     else if (whole < 3600)
         snprintf(out, size, "%ld min %02ld s", whole / 60, whole % 60);
@@ -60,12 +62,17 @@ static void format_amount(char *out, size_t size, double v)
     snprintf(out, size, "%.*g", v == floor(v) && fabs(v) < 1e15 ? 15 : 5, v);
 }
 
+/* done of total in 0..1 (nothing to do: all done). */
+static double fraction_done(const struct nb_progress *p)
+{
+    return p->total > 0 ? fmin(fmax(p->done / p->total, 0.0), 1.0) : 1.0;
+}
+
 /* "t = 0.5 of 2 (25%), 1.2e+04 block steps/s, 3 s left": the text of both
  * the bar and the line.  The time left is what remains at the rate so far. */
 static void format_status(const struct nb_progress *p, char *out, size_t size)
 {
-    double elapsed = nb_clock_seconds() - p->wall0;
-    double fraction = p->total > 0 ? fmin(fmax(p->done / p->total, 0.0), 1.0) : 1.0;
+    double elapsed = nb_clock_seconds() - p->wall0, fraction = fraction_done(p);
     char done[32], total[32], rate[32] = "?", left[32] = "?";
 
     format_amount(done, sizeof done, p->done);
@@ -73,7 +80,7 @@ static void format_status(const struct nb_progress *p, char *out, size_t size)
     if (elapsed > 0 && p->count > 0)
         snprintf(rate, sizeof rate, "%.3g", p->count / elapsed);
     if (p->done > 0 && elapsed > 0)
-        format_seconds(left, sizeof left, elapsed * (1.0 - fraction) * p->total / p->done);
+        format_seconds(left, sizeof left, elapsed * fmax(p->total - p->done, 0.0) / p->done);
     snprintf(out, size, "%s %s of %s (%.0f%%), %s %s, %s left", p->done_name, done, total,
              100.0 * fraction, rate, p->rate_name, left);
 }
@@ -86,8 +93,7 @@ static void draw_bar(struct nb_progress *p)
     char status[160], bar[PROGRESS_BAR_WIDE + 1];
     int columns = terminal_columns();
     int cells = columns >= PROGRESS_WIDE_COLUMNS ? PROGRESS_BAR_WIDE : PROGRESS_BAR_CELLS;
-    int full = p->total > 0 ? (int)(cells * fmin(fmax(p->done / p->total, 0.0), 1.0))
-                            : cells;
+    int full = (int)(cells * fraction_done(p));
     int room = columns - 1 - (int)strlen(p->command) - cells - (int)strlen(" [] ");
     int written;
 
