@@ -38,7 +38,7 @@ GL_SRC   := src/context.c src/shader.c src/programs.c src/gpu_timer.c src/stagin
             src/api_forces.c src/api_hermite.c src/api_md.c
 CLI_SRC  := $(addprefix tools/glnbody/,main.c options.c measure.c cmd_forces.c cmd_bench.c \
             cmd_compare.c cmd_shaders.c cmd_run.c cmd_precision.c cmd_md.c md_options.c \
-            md_outputs.c cmd_newton3.c man_text.c)
+            md_outputs.c cmd_newton3.c man_text.c progress.c)
 GLSL     := $(wildcard glsl/*.glsl glsl/*.frag glsl/*.vert glsl/*.comp glsl/*.h)
 TESTS    := tests/check_host tests/check_gpu tests/check_cli_forces tests/check_cli_errors \
             tests/check_cli_help tests/check_cli_bench tests/check_cli_shaders tests/check_run \
@@ -48,7 +48,7 @@ TESTS    := tests/check_host tests/check_gpu tests/check_cli_forces tests/check_
             tests/check_md_precision tests/check_md_cell_precision tests/check_gaj_precision \
             tests/check_fragment_precision tests/check_md_run_precision tests/check_text \
             tests/check_snapshot tests/check_md_ic tests/check_run_cli tests/check_run_gpu \
-            tests/check_api tests/check_cli_text
+            tests/check_api tests/check_cli_text tests/check_progress
 
 LIB_OBJ  := $(HOST_SRC:.c=.o) $(GL_SRC:.c=.o)
 CLI_OBJ  := $(CLI_SRC:.c=.o)

@@ -151,7 +151,13 @@ START_TEST(test_cli_outputs)
             "e.csv", "--log-every", "0.1", "--snapshot-every", "0.25",
             "--snapshot-dir", "snaps", "--output", "final.txt");
     ck_assert_msg(pr->status == 0, "exit %d: %s", pr->status, pr->err);
-    ck_assert_msg(pr->err[0] == '\0', "stderr: %s", pr->err);
+    /* stderr: the progress lines of the log rows after 0 (check_progress) */
+    for (int k = 1; k <= 5; k++) {
+        char line[64];
+        snprintf(line, sizeof line, "glnbody run: t = %g of 0.5 (", 0.1 * k);
+        ck_assert_msg(strstr(pr->err, line), "no '%s': %s", line, pr->err);
+    }
+    ck_assert_msg(line_count(pr->err) == 5, "stderr: %s", pr->err);
     ck_assert(strstr(pr->out, "relative energy error") && strstr(pr->out, "t_host") &&
               strstr(pr->out, "t_force") && strstr(pr->out, "t_comm"));
     snprintf(path, sizeof path, "%s/e.csv", g_dir);

@@ -2,7 +2,8 @@
 # Checks the Debian packages glnbody needs; installs the missing ones when
 # run as root, otherwise prints the exact apt-get line and fails.
 set -u
-PACKAGES="build-essential pkg-config libepoxy-dev libegl-dev libglfw3-dev glslang-tools check libgl1-mesa-dri libegl-mesa0 gnuplot-nox"
+# bsdutils: script(1), the pseudo-terminal of tests/check_progress.
+PACKAGES="build-essential pkg-config libepoxy-dev libegl-dev libglfw3-dev glslang-tools check libgl1-mesa-dri libegl-mesa0 gnuplot-nox bsdutils"
 
 if ! command -v dpkg-query >/dev/null 2>&1; then
     echo "glnbody: not a Debian system; make sure these are installed: $PACKAGES" >&2

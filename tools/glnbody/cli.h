@@ -33,16 +33,24 @@ enum nb_status nb_parse_long_list(const char *option, const char *text, long min
                                   long max, long **out, size_t *count,
                                   struct nb_error *err);
 
-/* The GL options every GPU command takes: --gpu, --debug, --shaders. */
+/* --quiet, which every command takes: what it silences, said once. */
+#define NB_QUIET_HELP "print nothing on stderr but errors: no progress bar or " \
+    "progress lines, no renderer line, no summary that would go to stderr; " \
+    "results on stdout and in files stay"
+#define NB_QUIET_OPTION(flag) { "quiet", NULL, NB_QUIET_HELP, NULL, &(flag) }
+
+/* The GL options every GPU command takes: --gpu, --debug, --shaders, and
+ * --quiet (here because it also silences the renderer line). */
 struct nb_gl_cli {
     const char *gpu, *shaders;
-    int debug;
+    int debug, quiet;
 };
 #define NB_GL_OPTIONS(g)                                                          \
     { "gpu", "N", "EGL device to use (default: the first that works)", &(g).gpu, NULL }, \
     { "shaders", "auto|spirv|glsl", "load SPIR-V or GLSL shaders (default auto: " \
       "SPIR-V when GL_ARB_gl_spirv is there)", &(g).shaders, NULL },            \
-    { "debug", NULL, "print GL_KHR_debug messages (also GLNBODY_DEBUG=1)", NULL, &(g).debug }
+    { "debug", NULL, "print GL_KHR_debug messages (also GLNBODY_DEBUG=1)", NULL, &(g).debug }, \
+    NB_QUIET_OPTION((g).quiet)
 /* Checks the GL options' values without opening a context. */
 enum nb_status nb_gl_cli_validate(const struct nb_gl_cli *g, struct nb_error *err);
 /* Creates the context the options ask for. */
@@ -94,6 +102,40 @@ int nb_cmd_newton3(int argc, char **argv);
 const char *nb_man_page_path(void);
 enum nb_status nb_man_print_command(const char *command, int gl_options, FILE *out,
                                     struct nb_error *err);
+
+/* The progress of a long command on stderr (progress.c): a bar redrawn in
+ * place on a terminal, one line per checkpoint elsewhere, nothing with
+ * --quiet.  The caller owns the struct; a zeroed one is off (finish and
+ * clear do nothing), so an error path may finish one never started. */
+enum nb_progress_mode { NB_PROGRESS_OFF, NB_PROGRESS_BAR, NB_PROGRESS_LINES };
+struct nb_progress {
+    const char *command;        /* "run": "run [###...] ...", "glnbody run: ..." */
+    const char *done_name;      /* what done counts: "t =", "step", "row" */
+    const char *rate_name;      /* the rate's unit: "block steps/s" */
+    enum nb_progress_mode mode;
+    double wall0, drawn_at;     /* nb_clock_seconds() at start, at the last draw */
+    double done, total, count;  /* the last update */
+    int shown;                  /* characters of the bar on screen; 0: none */
+};
+/* Flags of nb_progress_start. */
+#define NB_PROGRESS_QUIET 1             /* --quiet: nothing at all */
+#define NB_PROGRESS_ROWS_ON_STDOUT 2    /* the command prints each checkpoint's row
+                                           on stdout: no lines when stderr is the
+                                           same file */
+/* Chooses the mode from stderr (a terminal or not) and the flags, and on
+ * a terminal draws the bar at 0 of total. */
+void nb_progress_start(struct nb_progress *p, const char *command, const char *done_name,
+                       const char *rate_name, double total, int flags);
+/* done of total (the bar, the percentage and the time left), count of the
+ * rate's unit since start.  checkpoint: a log or table row, one line when
+ * not on a terminal; on a terminal the bar is redrawn if it is due. */
+void nb_progress_update(struct nb_progress *p, double done, double total, double count,
+                        int checkpoint);
+/* Erases the bar before the command writes to the terminal (rows on
+ * stdout); the next update draws it again. */
+void nb_progress_clear(struct nb_progress *p);
+/* Draws the bar a last time and ends its line. */
+void nb_progress_finish(struct nb_progress *p);
 
 /* Prints "glnbody: <message>" to stderr; returns the exit status: 2 for a
  * bad command line, 1 for any other failure. */

@@ -30,29 +30,37 @@ struct bench_run {
     double eps;
     int warmup, runs;
     FILE *csv;
+    struct nb_progress *bar;    /* rows done of rows on stderr */
+    double rows_done, rows_total;
 };
 
 static void print_row(const struct nb_force_backend *b, size_t n, double median,
-                      int runs, FILE *csv)
+                      struct bench_run *r)
 {
     double rate = (double)n * (double)n / median;
+    int runs = r->runs;
+    FILE *csv = r->csv;
+
+    nb_progress_clear(r->bar);      /* the row may go to the bar's terminal */
     printf("%9zu  %-9s %-16s %12.4e %14.4e %10.1f\n", n, b->name,
            b->variant(b->state), median, rate, rate * NB_FLOPS_GEMS * 1e-9);
     if (csv)
         fprintf(csv, "%zu,%s,%s,\"%s\",%.6e,%.6e,%.2f,%.2f,%d\n", n, b->name,
                 b->variant(b->state), b->renderer(b->state), median, rate,
                 rate * NB_FLOPS_GEMS * 1e-9, rate * NB_FLOPS_SEED000 * 1e-9, runs);
+    r->rows_done++;
+    nb_progress_update(r->bar, r->rows_done, r->rows_total, r->rows_done, 1);
 }
 
 static enum nb_status bench_variant(struct nb_force_backend *b, const char *variant,
-                                    const struct nb_particles *p, const struct bench_run *r,
+                                    const struct nb_particles *p, struct bench_run *r,
                                     double *best, struct nb_error *err)
 {
     double median;
     if (b->set_variant(b->state, variant, err) != NB_OK ||
         nb_measure_ga(b, p, r->eps, r->warmup, r->runs, &median, err) != NB_OK)
         return err->status;
-    print_row(b, p->n, median, r->runs, r->csv);
+    print_row(b, p->n, median, r);
     double rate = (double)p->n * (double)p->n / median;
     if (rate > *best)
         *best = rate;
@@ -64,7 +72,7 @@ static enum nb_status bench_variant(struct nb_force_backend *b, const char *vari
  * known to at least one. */
 static enum nb_status bench_name(struct nb_force_backend *bs, const enum nb_engine *kinds,
                                  size_t nb, const char *name,
-                                 const struct nb_particles *p, const struct bench_run *r,
+                                 const struct nb_particles *p, struct bench_run *r,
                                  struct best *best, struct nb_error *err)
 {
     size_t accepted = 0;
@@ -90,7 +98,7 @@ static enum nb_status bench_name(struct nb_force_backend *bs, const enum nb_engi
 
 static enum nb_status bench_n(const char *variants, struct nb_force_backend *bs,
                               const enum nb_engine *kinds, size_t nb, const struct nb_particles *p,
-                              const struct bench_run *r, struct nb_error *err)
+                              struct bench_run *r, struct nb_error *err)
 {
     struct best best = { 0 };
     char *list = strdup(variants), *save = NULL;
@@ -101,10 +109,33 @@ static enum nb_status bench_n(const char *variants, struct nb_force_backend *bs,
             break;
     free(list);
     const double *rate = best.rate;
-    if (err->status == NB_OK && rate[NB_ENGINE_COMPUTE] > 0 && rate[NB_ENGINE_FRAGMENT] > 0)
+    if (err->status == NB_OK && rate[NB_ENGINE_COMPUTE] > 0 && rate[NB_ENGINE_FRAGMENT] > 0) {
+        nb_progress_clear(r->bar);
         printf("%9zu  fragment/compute ratio of the best variants: %.4f\n", p->n,
                rate[NB_ENGINE_FRAGMENT] / rate[NB_ENGINE_COMPUTE]);
+    }
     return err->status;
+}
+
+/* The rows one N makes, for the bar's total: bench_name's walk, asking
+ * each backend whether it knows a name (set_variant only parses it; each
+ * row sets its variant again before it is measured).  Names no backend
+ * knows count nothing here and fail in bench_name. */
+static double rows_per_n(const char *variants, struct nb_force_backend *bs, size_t nb)
+{
+    char *list = strdup(variants), *save = NULL;
+    double rows = 0;
+    for (char *v = list ? strtok_r(list, ",", &save) : NULL; v; v = strtok_r(NULL, ",", &save))
+        for (size_t k = 0; k < nb; k++) {
+            struct nb_error ignored = { 0 };
+            if (strcmp(v, "all") != 0)
+                rows += bs[k].set_variant(bs[k].state, v, &ignored) == NB_OK;
+            for (const char *const *name = bs[k].variants(bs[k].state);
+                 strcmp(v, "all") == 0 && *name; name++)
+                rows++;
+        }
+    free(list);
+    return rows;
 }
 
 static enum nb_status open_backends(const struct bench_args *a, struct nb_gl **gl,
@@ -154,6 +185,8 @@ static enum nb_status run_bench(const struct bench_args *a, struct nb_error *err
     struct nb_force_backend bs[NB_BENCH_MAX_BACKENDS] = { 0 };
     enum nb_engine kinds[NB_BENCH_MAX_BACKENDS];
     struct nb_outfile csv = { 0 };
+    struct nb_progress bar = { 0 };
+    const char *variants = a->variants ? a->variants : "auto";
     if (open_backends(a, &gl, bs, kinds, &nb, err) == NB_OK &&
         (!a->csv || nb_outfile_open(&csv, a->csv, err) == NB_OK)) {
         if (csv.fp)
@@ -161,13 +194,18 @@ static enum nb_status run_bench(const struct bench_args *a, struct nb_error *err
                     "gflops_20,gflops_19,runs\n");
         printf("%9s  %-9s %-16s %12s %14s %10s\n", "N", "backend", "variant",
                "median s", "interact./s", "GFLOP/s");
+        fflush(stdout);             /* before the bar, where both are one terminal */
+        struct bench_run r = { eps, (int)warmup, (int)runs, csv.fp, &bar, 0,
+                               (double)n_count * rows_per_n(variants, bs, nb) };
+        nb_progress_start(&bar, "bench", "row", "rows/s", r.rows_total,
+                          NB_PROGRESS_ROWS_ON_STDOUT | (a->gl.quiet ? NB_PROGRESS_QUIET : 0));
         for (size_t k = 0; k < n_count && err->status == NB_OK; k++) {
             struct nb_particles p = { 0 };
-            struct bench_run r = { eps, (int)warmup, (int)runs, csv.fp };
             if (nb_particles_random_cube(&p, (size_t)ns[k], (uint64_t)seed, err) == NB_OK)
-                bench_n(a->variants ? a->variants : "auto", bs, kinds, nb, &p, &r, err);
+                bench_n(variants, bs, kinds, nb, &p, &r, err);
             nb_particles_free(&p);
         }
+        nb_progress_finish(&bar);
         if (csv.fp && err->status == NB_OK)
             nb_outfile_commit(&csv, err);
         else if (csv.fp)

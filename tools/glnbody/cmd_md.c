@@ -112,6 +112,61 @@ static int run_cell_list(const struct md_config *c, const struct nb_md_sim *s,
 
 /* ---- the run ----------------------------------------------------------- */
 
+#define PROGRESS_CHUNKS 100     /* the steps advance in at most this many calls
+                                   between outputs, so that the bar moves; the
+                                   steps are the same, one call or many */
+
+static int thermo_on_stdout(const struct md_config *c)
+{
+    return !c->thermo || strcmp(c->thermo, "-") == 0;
+}
+
+/* A thermo row or a dump frame goes to stdout at this step. */
+static int stdout_output_due(const struct md_config *c, uint64_t step, int thermo_row)
+{
+    int dump_row = c->dump && c->dump_every && step % c->dump_every == 0;
+    return (thermo_row && thermo_on_stdout(c)) ||
+           (dump_row && strcmp(c->dump, "-") == 0);
+}
+
+/* The bar (or one line per thermo row) of the run's steps. */
+static void progress_start(struct nb_progress *bar, const struct md_config *c, int quiet)
+{
+    nb_progress_start(bar, "md", "step", "atom-steps/s", (double)c->steps,
+                      (quiet ? NB_PROGRESS_QUIET : 0) |
+                      (thermo_on_stdout(c) ? NB_PROGRESS_ROWS_ON_STDOUT : 0));
+}
+
+/* Steps to the next output, or PROGRESS_CHUNKS' share of the run if less. */
+static enum nb_status advance(const struct md_config *c, struct nb_md_sim *s,
+                              struct nb_error *err)
+{
+    uint64_t next = nb_md_next_output(c, s->step);
+    uint64_t chunk = c->steps / PROGRESS_CHUNKS > 0 ? c->steps / PROGRESS_CHUNKS : 1;
+
+    if (next - s->step > chunk)
+        next = s->step + chunk;
+    return nb_md_sim_advance(s, next - s->step, err);
+}
+
+/* After a step: the outputs due there, the bar erased first where one is
+ * about to go to the terminal, and the progress (a thermo row is a
+ * checkpoint). */
+static enum nb_status after_advance(struct nb_md_outputs *o, const struct md_config *c,
+                                    struct nb_md_sim *s, const struct nb_particles *p,
+                                    struct nb_progress *bar, struct nb_error *err)
+{
+    int thermo_row = s->step % c->thermo_every == 0 || s->step == c->steps;
+
+    if (stdout_output_due(c, s->step, thermo_row))
+        nb_progress_clear(bar);
+    if (nb_md_write_due(o, c, s, p, err) != NB_OK)
+        return err->status;
+    nb_progress_update(bar, (double)s->step, (double)c->steps,
+                       (double)s->step * (double)s->n, thermo_row);
+    return NB_OK;
+}
+
 static enum nb_status simulate(struct md_config *c, const struct nb_gl_cli *g,
                                struct nb_md_sim *s, struct nb_md_engine *e,
                                struct nb_gl **gl, struct nb_error *err)
@@ -119,6 +174,7 @@ static enum nb_status simulate(struct md_config *c, const struct nb_gl_cli *g,
     struct nb_particles p = { 0 };
     struct nb_md_box box;
     struct nb_md_outputs o;
+    struct nb_progress bar = { 0 };
     enum nb_status st;
     uint32_t *excluded = NULL;
     size_t n_excluded = 0;
@@ -141,19 +197,19 @@ static enum nb_status simulate(struct md_config *c, const struct nb_gl_cli *g,
     if (nb_md_write_due(&o, c, s, &p, err) != NB_OK)
         goto done;
     double wall0 = nb_clock_seconds();     /* the steps and their outputs */
-    while (s->step < c->steps) {
-        uint64_t next = nb_md_next_output(c, s->step);
-        if (nb_md_sim_advance(s, next - s->step, err) != NB_OK ||
-            nb_md_write_due(&o, c, s, &p, err) != NB_OK)
+    progress_start(&bar, c, g->quiet);
+    while (s->step < c->steps)
+        if (advance(c, s, err) != NB_OK || after_advance(&o, c, s, &p, &bar, err) != NB_OK)
             goto done;
-    }
     double seconds = nb_clock_seconds() - wall0;
+    nb_progress_finish(&bar);
     if (o.timing_open)
         nb_md_write_timing(&o, c, s, seconds);
-    if (nb_md_outputs_commit(&o, c, s, &p, err) == NB_OK)
-        nb_md_print_summary(c->thermo && strcmp(c->thermo, "-") != 0 ? stdout : stderr, c,
-                            s, &o, seconds);
+    if (nb_md_outputs_commit(&o, c, s, &p, err) == NB_OK &&
+        !(thermo_on_stdout(c) && g->quiet))     /* the summary would go to stderr */
+        nb_md_print_summary(thermo_on_stdout(c) ? stderr : stdout, c, s, &o, seconds);
 done:
+    nb_progress_finish(&bar);       /* after a failure: the error on a line of its own */
     st = err->status;
     nb_md_outputs_abort(&o);
     nb_particles_free(&p);

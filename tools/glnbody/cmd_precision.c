@@ -151,12 +151,30 @@ static enum nb_status configure(const struct precision_args *a, struct precision
     return parse_modes(a->modes ? a->modes : "ABCDEFGH", c, err);
 }
 
+/* The bar (or a line per row) of the modes' rows, once the table's header
+ * is out. */
+static void progress_start(struct nb_progress *bar, const struct precision_config *c,
+                           const struct nb_gl_cli *g)
+{
+    fflush(stdout);             /* the header before the bar, on one terminal */
+    nb_progress_start(bar, "precision", "row", "rows/s", c->mode_count,
+                      NB_PROGRESS_ROWS_ON_STDOUT | (g->quiet ? NB_PROGRESS_QUIET : 0));
+}
+
+/* Row k (from 0) is out. */
+static void row_done(struct nb_progress *bar, int k)
+{
+    nb_progress_update(bar, k + 1, bar->total, k + 1, 1);
+}
+
 /* One mode: timed runs, then its error against the reference; a row on
- * stdout and in the CSV.  *a_rate is mode A's interactions/s once known. */
+ * stdout (the bar erased first) and in the CSV.  *a_rate is mode A's
+ * interactions/s once known. */
 static enum nb_status report_mode(struct nb_force_backend *b, enum nb_precision mode,
                                   const struct precision_config *c,
                                   const struct nb_particles *p, const struct nb_reference *ref,
-                                  double *a_rate, FILE *csv, struct nb_error *err)
+                                  double *a_rate, FILE *csv, struct nb_progress *bar,
+                                  struct nb_error *err)
 {
     double seconds, *acc = nb_alloc(3 * p->n, sizeof *acc, "results", err);
     double *pot = acc ? nb_alloc(p->n, sizeof *pot, "results", err) : NULL;
@@ -175,6 +193,7 @@ static enum nb_status report_mode(struct nb_force_backend *b, enum nb_precision 
         char share[16] = "-";       /* until mode A has run */
         if (*a_rate > 0.0)
             snprintf(share, sizeof share, "%.2f", rate / *a_rate);
+        nb_progress_clear(bar);
         printf("%-4s %10.3e %10.3e %12.3e %14.3e %11.4e %13.4e %8s\n",
                nb_precision_name(mode), q.f_err, q.f_offset, q.acc_rel_max, q.pot_rel_max,
                seconds, rate, share);
@@ -196,6 +215,7 @@ static enum nb_status report(const struct precision_config *c, const struct nb_p
     struct nb_reference ref = { 0 };
     struct nb_outfile csv = { 0 };
     struct nb_gl *gl = NULL;
+    struct nb_progress bar = { 0 };
     double a_rate = 0.0;
     enum nb_status st = nb_reference_make(&ref, p, c->eps, err);
     if (st == NB_OK)
@@ -208,9 +228,13 @@ static enum nb_status report(const struct precision_config *c, const struct nb_p
                "%-4s %10s %10s %12s %14s %11s %13s %8s\n", c->system, p->n, c->eps,
                b.name, b.renderer(b.state), "mode", "f_err", "f_offset", "max da/|a|",
                "max dphi/|phi|", "seconds", "interact./s", "of A");
+        progress_start(&bar, c, g);
         for (int k = 0; st == NB_OK && k < c->mode_count; k++)
-            st = report_mode(&b, c->modes[k], c, p, &ref, &a_rate, csv.fp, err);
+            if ((st = report_mode(&b, c->modes[k], c, p, &ref, &a_rate, csv.fp, &bar,
+                                  err)) == NB_OK)
+                row_done(&bar, k);
     }
+    nb_progress_finish(&bar);
     if (csv.fp && st == NB_OK)
         st = nb_outfile_commit(&csv, err);
     else if (csv.fp)
@@ -364,6 +388,7 @@ static enum nb_status report_md(const struct precision_config *c, const struct n
     struct nb_md_engine e = { 0 };
     struct nb_outfile csv = { 0 };
     struct nb_gl *gl = NULL;
+    struct nb_progress bar = { 0 };
     double a_rate = 0.0;
     double *ref = nb_alloc(3 * p->n, sizeof *ref, "reference", err);
     double *f = nb_alloc(3 * p->n, sizeof *f, "forces", err);
@@ -388,12 +413,16 @@ static enum nb_status report_md(const struct precision_config *c, const struct n
                system, nb_md_law_name(pot->law), p->n,
                nb_engine_name(c->backend.engine), e.renderer(e.state), "mode",
                "f_err", "f_offset", "seconds", "interact./s", "of A", "kernel of A");
+    if (st == NB_OK)
+        progress_start(&bar, c, g);
     for (int k = 0; st == NB_OK && k < c->mode_count; k++) {
         enum nb_precision mode = c->modes[k];
         double seconds[2], f_err, f_offset;
         st = time_md_mode(gl, &e, &sys, p->x, mode, c, f, pe, seconds, err);
         if (st == NB_ERR_UNSUPPORTED) {     /* G of the ionic law: say so, go on */
+            nb_progress_clear(&bar);
             printf("%-4s %s\n", nb_precision_name(mode), err->message);
+            row_done(&bar, k);
             err->status = st = NB_OK;
             continue;
         }
@@ -408,13 +437,16 @@ static enum nb_status report_md(const struct precision_config *c, const struct n
             snprintf(share, sizeof share, "%.2f", rate / a_rate);
             snprintf(kernel_share, sizeof kernel_share, "%.2f", kernel_rate / a_rate);
         }
+        nb_progress_clear(&bar);
         printf("%-4s %10.3e %10.3e %11.4e %13.4e %8s %11s\n", nb_precision_name(mode), f_err,
                f_offset, seconds[0], rate, share, kernel_share);
         if (csv.fp)
             fprintf(csv.fp, "\"%s\",%zu,0,%s,%.6e,%.6e,nan,nan,%.6e,%.6e,%ld,%.6e\n",
                     system, p->n, nb_precision_name(mode), f_err, f_offset, seconds[0],
                     rate, c->runs, seconds[1]);
+        row_done(&bar, k);
     }
+    nb_progress_finish(&bar);
     if (csv.fp && st == NB_OK)
         st = nb_outfile_commit(&csv, err);
     else if (csv.fp)

@@ -22,7 +22,8 @@
 #define DEFAULT_LOG_EVERY 0.125
 #define MAX_LOG_ROWS 1e7        /* a typo in --log-every, not a wish */
 #define MAX_SNAPSHOTS 99999     /* snap_NNNNN.txt keeps five digits */
-#define PROGRESS_SECONDS 0.25   /* at most four progress updates a second */
+#define MAX_PROGRESS_LINES 64   /* without an energy log: lines a run prints
+                                   at most when stderr is not a terminal */
 
 /* The options as typed. */
 struct run_args {
@@ -45,6 +46,9 @@ struct run_config {
     enum nb_precision precision;    /* of the GAJ kernel (NB_BACKEND_GAJ_MODES) */
     const char *energy_log, *snapshot_dir, *output;
     double log_every, snapshot_every;   /* 0: none */
+    double progress_every;      /* progress checkpoints: the log rows' times,
+                                   or (no log) a few dozen in all */
+    int quiet;
 };
 
 /* ---- the command line -------------------------------------------------- */
@@ -177,6 +181,11 @@ static enum nb_status check_outputs(const struct run_args *a,
                                           c->t_end, MAX_SNAPSHOTS,
                                           &c->snapshot_every, err) != NB_OK))
         return err->status;
+    /* Without a log, DEFAULT_LOG_EVERY doubled (exact binary fractions, as
+     * the block times) until the run has at most MAX_PROGRESS_LINES. */
+    c->progress_every = c->log_every > 0 ? c->log_every : DEFAULT_LOG_EVERY;
+    while (!c->energy_log && c->t_end / c->progress_every > MAX_PROGRESS_LINES)
+        c->progress_every *= 2.0;
     return NB_OK;
 }
 
@@ -184,6 +193,7 @@ static enum nb_status check_args(const struct run_args *a, struct run_config *c,
                                  struct nb_error *err)
 {
     memset(c, 0, sizeof *c);
+    c->quiet = a->gl.quiet;
     if (check_source(a, c, err) != NB_OK || check_integration(a, c, err) != NB_OK ||
         check_run(a, c, err) != NB_OK || check_precision(a, c, err) != NB_OK ||
         check_outputs(a, c, err) != NB_OK)
@@ -198,17 +208,22 @@ struct outputs {
     const struct run_config *c;
     struct nb_outfile log;      /* fp NULL: no energy log */
     uint64_t log_k, snap_k;     /* index of the next log row and snapshot */
+    uint64_t progress_k;        /* index of the next progress checkpoint */
+    struct nb_progress bar;     /* on stderr (progress.c) */
     struct nb_diag first, last; /* the exact rows at 0 and t_end: each
                                    costs an O(n^2) sum, so made once */
     int have_last;
     double e0;                  /* E at t = 0, in double */
     double *x, *v;              /* every particle predicted to an output time */
     double seconds;             /* wall time spent on outputs */
-    double progress_at;         /* wall time of the last progress line */
     char variant[64];           /* the GAJ variant of the last block step
                                    (diagnostics may run other kernels) */
-    int progress;               /* 1: stderr is a terminal */
 };
+
+static int is_stdout(const char *path)
+{
+    return path && strcmp(path, "-") == 0;
+}
 
 /* The row at t (the state predicted to t in o->x, o->v).  The first and
  * last rows are exact (double, nb_potential_energy): E0 is the reference,
@@ -283,6 +298,8 @@ static enum nb_status write_due(struct nb_sim *s, struct outputs *o,
         double t = (double)o->log_k * c->log_every;
         if (!(t < before && t <= c->t_end))
             break;
+        if (is_stdout(c->energy_log))
+            nb_progress_clear(&o->bar);     /* the row goes to the terminal too */
         if ((st = nb_sim_predict(s, t, o->x, o->v, err)) == NB_OK &&
             (st = write_row(s, o, t, err)) == NB_OK)
             o->log_k++;
@@ -317,7 +334,6 @@ static enum nb_status outputs_open(struct outputs *o, const struct run_config *c
 {
     memset(o, 0, sizeof *o);
     o->c = c;
-    o->progress = isatty(STDERR_FILENO);
     if (!(o->x = nb_alloc(n, 3 * sizeof *o->x, "output positions", err)) ||
         !(o->v = nb_alloc(n, 3 * sizeof *o->v, "output velocities", err)))
         return NB_ERR_NOMEM;
@@ -340,20 +356,19 @@ static void outputs_close(struct outputs *o)
 
 /* ---- the run ----------------------------------------------------------- */
 
-static void progress(const struct nb_sim *s, struct outputs *o, double wall0,
-                     int last)
+/* The progress checkpoints due before `before` (not after t_end): one
+ * line each when stderr is not a terminal.  None at t = 0: nothing has run. */
+static void checkpoints_due(const struct nb_sim *s, struct outputs *o, double before)
 {
-    double now = nb_clock_seconds();
+    const struct run_config *c = o->c;
 
-    if (!o->progress || (!last && now - o->progress_at < PROGRESS_SECONDS))
-        return;
-    o->progress_at = now;
-    fprintf(stderr, "\rglnbody run: t = %-12.6g of %g (%3.0f%%), %llu block "
-            "steps, %.1f s%s", s->t, o->c->t_end,
-            o->c->t_end > 0 ? 100.0 * s->t / o->c->t_end : 100.0,
-            (unsigned long long)s->stats.block_steps, now - wall0,
-            last ? "\n" : "   ");
-    fflush(stderr);
+    for (;; o->progress_k++) {
+        double t = (double)o->progress_k * c->progress_every;
+        if (!(t < before && t <= c->t_end))
+            break;
+        if (t > 0)
+            nb_progress_update(&o->bar, t, c->t_end, (double)s->stats.block_steps, 1);
+    }
 }
 
 /* E0 from the exact initial state, and the outputs at t = 0. */
@@ -376,11 +391,15 @@ static enum nb_status start(struct nb_sim *s, struct outputs *o,
 static enum nb_status integrate(struct nb_sim *s, struct outputs *o,
                                 struct nb_error *err)
 {
-    double wall0 = nb_clock_seconds();
+    const struct run_config *c = o->c;
 
+    nb_progress_start(&o->bar, "run", "t =", "block steps/s", c->t_end,
+                      (c->quiet ? NB_PROGRESS_QUIET : 0) |
+                      (is_stdout(c->energy_log) ? NB_PROGRESS_ROWS_ON_STDOUT : 0));
     for (;;) {
         double next = nb_sim_next_time(s);
 
+        checkpoints_due(s, o, next);
         if (write_due(s, o, next, err) != NB_OK)
             return err->status;
         if (next > o->c->t_end)
@@ -389,9 +408,13 @@ static enum nb_status integrate(struct nb_sim *s, struct outputs *o,
             return err->status;
         snprintf(o->variant, sizeof o->variant, "%s",
                  s->backend->variant(s->backend->state));
-        progress(s, o, wall0, 0);
+        nb_progress_update(&o->bar, s->t, c->t_end, (double)s->stats.block_steps, 0);
     }
-    progress(s, o, wall0, 1);
+    /* The last checkpoint is t_end, where finish() writes the last row. */
+    checkpoints_due(s, o, INFINITY);
+    nb_progress_update(&o->bar, c->t_end, c->t_end, (double)s->stats.block_steps,
+                       (double)(o->progress_k - 1) * c->progress_every < c->t_end);
+    nb_progress_finish(&o->bar);    /* before the last row and --output, maybe on stdout */
     return NB_OK;
 }
 
@@ -498,11 +521,12 @@ static enum nb_status simulate(const struct run_config *c, struct nb_gl **gl,
         (st = start(s, &o, err)) == NB_OK &&
         (st = integrate(s, &o, err)) == NB_OK &&
         (st = finish(s, &o, &final, err)) == NB_OK) {
-        int to_stderr = (c->output && strcmp(c->output, "-") == 0) ||
-                        (c->energy_log && strcmp(c->energy_log, "-") == 0);
-        print_summary(to_stderr ? stderr : stdout, c, s, &o, &final,
-                      nb_clock_seconds() - wall0);
+        int to_stderr = is_stdout(c->output) || is_stdout(c->energy_log);
+        if (!(to_stderr && c->quiet))
+            print_summary(to_stderr ? stderr : stdout, c, s, &o, &final,
+                          nb_clock_seconds() - wall0);
     }
+    nb_progress_finish(&o.bar);     /* after a failure: the error on a line of its own */
     outputs_close(&o);
     return st;
 }

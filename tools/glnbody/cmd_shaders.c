@@ -26,11 +26,12 @@ static enum nb_status emit_stage(const struct nb_program_desc *d, enum nb_stage 
 int nb_cmd_shaders(int argc, char **argv)
 {
     const char *emit = NULL;
-    int list = 0, help;
+    int list = 0, quiet = 0, help;    /* quiet: shaders writes only errors anyway */
     const struct nb_option table[] = {
         { "list", NULL, "print the program names", NULL, &list },
         { "emit", "DIR", "write every stage of every program to DIR/NAME.{vert,frag,comp}",
           &emit, NULL },
+        NB_QUIET_OPTION(quiet),
         { 0 } };
     struct nb_error err = { 0 };
     if (nb_options_parse("shaders", table, argc, argv, &help, &err) != NB_OK)

@@ -167,7 +167,8 @@ enum nb_status nb_gl_cli_create(const struct nb_gl_cli *g, struct nb_gl **gl,
     struct nb_gl_options opt;
     if (gl_cli_options(g, &opt, err) != NB_OK || nb_gl_create(gl, &opt, err) != NB_OK)
         return err->status;
-    fprintf(stderr, "glnbody: renderer %s, %s shaders\n", nb_gl_renderer(*gl),
+    if (!g->quiet)
+        fprintf(stderr, "glnbody: renderer %s, %s shaders\n", nb_gl_renderer(*gl),
             nb_gl_uses_spirv(*gl) ? "SPIR-V" : "GLSL");
     return NB_OK;
 }
