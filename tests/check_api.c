@@ -228,32 +228,22 @@ START_TEST(hermite_matches_program)
 }
 END_TEST
 
-/* A Plummer sphere of 64 on the compute engine to t = 1/4, host and
- * device prediction, the defaults (eta 0.02, eps 0.01): float forces and
- * the fourth-order error together, measured 8e-9 to 7e-8 of |E| over
- * seeds on llvmpipe; bound 1e-6. */
+/* The compute engine, host and device prediction, against the CPU engine
+ * on the same draw.  The integrator's own error belongs to the draw (a
+ * close pair can make it 5e-6 on the CPU in double), so the bound is on
+ * the difference the float forces make: measured below 8e-8 of |E| over
+ * 100 seeds on llvmpipe; bound 1e-6.  The CPU error itself stays below
+ * 1e-4, a sanity bound. */
 START_TEST(hermite_plummer_compute)
 {
+    double cpu = plummer_energy_error(g_gl, g_seed, NB_ENGINE_CPU, 0);
+    ck_assert_msg(fabs(cpu) < 1e-4, "cpu: dE/E = %.3g (seed %llu)", cpu,
+                  (unsigned long long)g_seed);
     for (int on_device = 0; on_device <= 1; on_device++) {
-        struct nb_hermite_params par;
-        nb_hermite_params_default(&par);
-        par.predict_on_device = on_device;
-        struct nb_forces *f = forces_open(g_gl, NB_ENGINE_COMPUTE, NB_PRECISION_A);
-        struct nb_hermite *h = NULL;
-        struct nb_error err = { 0 };
-        ck_assert_msg(nb_hermite_create_plummer(&h, f, 64, g_seed, &par, &err) == NB_OK,
-                      "%s", err.message);
-        double e0 = total_energy(h), plain, softened;
-        plummer_energies(h, 64, par.eps, &plain, &softened);
-        /* Henon units unsoftened (E = -1/4); the run's E0 is the softened one. */
-        ck_assert_msg(fabs(plain + 0.25) < 1e-12, "E0 = %.17g unsoftened, not -1/4", plain);
-        ck_assert_msg(fabs(e0 - softened) < 1e-9 * -e0, "E0 %.17g, sum %.17g", e0, softened);
-        ck_assert_int_eq(nb_hermite_integrate(h, 0.25, &err), NB_OK);
-        double de = fabs(total_energy(h) - e0) / fabs(e0);
-        ck_assert_msg(de < 1e-6, "predict on device %d: |dE/E| = %.3g (seed %llu)",
-                      on_device, de, (unsigned long long)g_seed);
-        nb_hermite_destroy(h);
-        nb_forces_destroy(f);
+        double gpu = plummer_energy_error(g_gl, g_seed, NB_ENGINE_COMPUTE, on_device);
+        ck_assert_msg(fabs(gpu - cpu) < 1e-6, "predict on device %d: dE/E = %.3g, the "
+                      "CPU's %.3g (seed %llu)", on_device, gpu, cpu,
+                      (unsigned long long)g_seed);
     }
 }
 END_TEST

@@ -58,7 +58,9 @@ static size_t append_random_line(char *text, size_t len, struct nb_rng *rng,
     static const char *const gaps[] = {" ", "\t", "  ", " \t ", "\v", "\f"};
     size_t start = len;
 
-    want->nfield = (int)(nb_rng_next(rng) % 13);
+    /* A last line without a newline holds a field: empty, it would not be
+     * a line at all. */
+    want->nfield = last ? 1 + (int)(nb_rng_next(rng) % 12) : (int)(nb_rng_next(rng) % 13);
     if (nb_rng_next(rng) % 2)       /* leading whitespace, or none */
         len += (size_t)sprintf(text + len, "%s", gaps[nb_rng_next(rng) % 6]);
     for (int k = 0; k < want->nfield; k++) {
