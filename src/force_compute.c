@@ -20,7 +20,11 @@
 
 static const char *const compute_variants[] = {
     "t64i1", "t64i2", "t64i4", "t64i8", "t128i1", "t128i2", "t128i4", "t128i8",
-    "t256i1", "t256i2", "t256i4", "t256i8", NULL
+    "t256i1", "t256i2", "t256i4", "t256i8",
+    /* 16 i per invocation: 1.2-1.5x the best of the above on llvmpipe
+     * (2-core AMD EPYC, N = 4096 to 16384; tools/results/README.md).  A
+     * candidate for "auto" only; the large-N default stays. */
+    "t64i16", "t128i16", "t256i16", NULL
 };
 /* The fastest at large N on the H200 (1.87e12 interactions/s at N = 2^18
  * and 2^20, GLSL and SPIR-V alike); "auto" keeps it where probing costs too
@@ -62,7 +66,7 @@ static enum nb_status parse_variant(struct compute *c, const char *name,
     if (used < 0 || !nb_gl_program_find(program))
         return nb_error_set(err, NB_ERR_ARGS, "unknown compute variant '%s' "
                             "(t<T>i<I>[-s<S>] with T in 64, 128, 256 and I in "
-                            "1, 2, 4, 8, or auto)", name);
+                            "1, 2, 4, 8, 16, or auto)", name);
     c->tile = tile;
     c->ipt = ipt;
     c->slices = slices;

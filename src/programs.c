@@ -114,6 +114,7 @@ static const struct nb_program_desc catalogue[] = {
     COMPUTE_GA(64, 1), COMPUTE_GA(64, 2), COMPUTE_GA(64, 4), COMPUTE_GA(64, 8),
     COMPUTE_GA(128, 1), COMPUTE_GA(128, 2), COMPUTE_GA(128, 4), COMPUTE_GA(128, 8),
     COMPUTE_GA(256, 1), COMPUTE_GA(256, 2), COMPUTE_GA(256, 4), COMPUTE_GA(256, 8),
+    COMPUTE_GA(64, 16), COMPUTE_GA(128, 16), COMPUTE_GA(256, 16),
     { "reduce_comp", "", { 0 }, { "reduce.comp" }, NB_STAGE_COMPUTE },
     GAJ_COMPUTE(64), GAJ_COMPUTE(128), GAJ_COMPUTE(256),
     { "predict_comp", "", { 0 }, { "predict.comp" }, NB_STAGE_COMPUTE },

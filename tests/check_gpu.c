@@ -184,7 +184,7 @@ END_TEST
 START_TEST(compute_splits_agree)
 {
     static const char *const v[] = { "t64i1-s1", "t64i1-s2", "t64i1-s9", "t128i2-s4",
-                                     "t256i8-s1", "t256i8-s3", NULL };
+                                     "t256i8-s1", "t256i8-s3", "t128i16-s1", "t128i16-s5", NULL };
     check_splits_agree("compute", v);
 }
 END_TEST
