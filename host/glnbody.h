@@ -221,8 +221,8 @@ NB_API void nb_hermite_params_default(struct nb_hermite_params *par);
 struct nb_hermite;
 
 /* From arrays: masses m (n >= 1), positions x and velocities v (3n each)
- * at time 0.  Evaluates the initial forces and steps (Belleman, Bedorf &
- * Portegies Zwart 2008, section 2).  The caller owns *h. */
+ * at time 0.  Evaluates the initial forces and steps (Portegies Zwart,
+ * Belleman & Geldof 2007, section 2).  The caller owns *h. */
 NB_API enum nb_status nb_hermite_create(struct nb_hermite **h, struct nb_forces *f,
                                         size_t n, const double *m, const double *x,
                                         const double *v,

@@ -465,7 +465,7 @@ static void print_summary(FILE *fp, const struct run_config *c,
             (unsigned long long)st->particle_steps,
             st->block_steps ? (double)st->particle_steps / (double)st->block_steps
                             : 0.0);
-    fprintf(fp, "time split (Belleman et al. 2008 eq. 10): t_host %.3f s, t_force %.3f s, "
+    fprintf(fp, "time split (Portegies Zwart et al. 2007 eq. 10): t_host %.3f s, t_force %.3f s, "
             "t_comm %.3f s; diagnostics and output %.3f s; wall %.3f s\n",
             st->t_host, st->t_force, st->t_comm, o->seconds, wall);
 }

@@ -10,7 +10,7 @@ static const struct {
     const char *summary;
     int gl;                     /* takes the options of every GL command */
 } commands[] = {
-    { "run", nb_cmd_run, "a Hermite block-step N-body simulation (Belleman et al. 2008)", 1 },
+    { "run", nb_cmd_run, "a Hermite block-step N-body simulation (Portegies Zwart et al. 2007)", 1 },
     { "md", nb_cmd_md, "molecular dynamics: LJ, LJC and ionic laws, velocity Verlet, "
       "cell lists (Elsen et al. 2006; ETH Zürich HPCSE I 2013; "
       "Boyarchenkov & Potashnikov 2009)", 1 },
