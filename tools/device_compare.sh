@@ -67,7 +67,7 @@ cat "$csv"
 echo "== the current build's GL suites"
 for t in check_gpu check_precision check_fragment_precision check_gaj_precision \
          check_md_gpu check_md_fragment check_md_precision check_md_cell_precision \
-         check_md_run_precision check_triangular check_run_gpu check_api; do
+         check_md_run_precision check_triangular check_run_gpu check_api check_cli_text check_progress; do
     [ -x "tests/$t" ] || { echo "$t: not built"; continue; }
     "tests/$t" > "$OUT/tmp.log" 2>&1
     echo "$t: exit $? -- $(grep -E '^[0-9]+%' "$OUT/tmp.log")"
