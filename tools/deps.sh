@@ -2,8 +2,9 @@
 # Checks the Debian packages glnbody needs; installs the missing ones when
 # run as root, otherwise prints the exact apt-get line and fails.
 set -u
-# bsdutils: script(1), the pseudo-terminal of tests/check_progress.
-PACKAGES="build-essential pkg-config libepoxy-dev libegl-dev libglfw3-dev glslang-tools check libgl1-mesa-dri libegl-mesa0 gnuplot-nox bsdutils"
+# bsdutils: script(1), the pseudo-terminal of tests/check_progress;
+# man-db (with groff-base): man -l on the manual page, tests/check_cli_text.
+PACKAGES="build-essential pkg-config libepoxy-dev libegl-dev libglfw3-dev glslang-tools check libgl1-mesa-dri libegl-mesa0 gnuplot-nox bsdutils man-db"
 
 if ! command -v dpkg-query >/dev/null 2>&1; then
     echo "glnbody: not a Debian system; make sure these are installed: $PACKAGES" >&2
