@@ -167,6 +167,20 @@ static void row_done(struct nb_progress *bar, int k)
     nb_progress_update(bar, k + 1, bar->total, k + 1, 1);
 }
 
+
+/* Ends a report's table: the progress finished, the CSV committed when
+ * every row was written, else removed; returns st or the commit's error. */
+static enum nb_status end_table(struct nb_progress *bar, struct nb_outfile *csv,
+                                enum nb_status st, struct nb_error *err)
+{
+    nb_progress_finish(bar);
+    if (csv->fp && st == NB_OK)
+        return nb_outfile_commit(csv, err);
+    if (csv->fp)
+        nb_outfile_abort(csv);
+    return st;
+}
+
 /* One mode: timed runs, then its error against the reference; a row on
  * stdout (the bar erased first) and in the CSV.  *a_rate is mode A's
  * interactions/s once known. */
@@ -234,11 +248,7 @@ static enum nb_status report(const struct precision_config *c, const struct nb_p
                                   err)) == NB_OK)
                 row_done(&bar, k);
     }
-    nb_progress_finish(&bar);
-    if (csv.fp && st == NB_OK)
-        st = nb_outfile_commit(&csv, err);
-    else if (csv.fp)
-        nb_outfile_abort(&csv);
+    st = end_table(&bar, &csv, st, err);
     if (b.destroy)
         b.destroy(b.state);
     nb_gl_destroy(gl);
@@ -446,11 +456,7 @@ static enum nb_status report_md(const struct precision_config *c, const struct n
                     rate, c->runs, seconds[1]);
         row_done(&bar, k);
     }
-    nb_progress_finish(&bar);
-    if (csv.fp && st == NB_OK)
-        st = nb_outfile_commit(&csv, err);
-    else if (csv.fp)
-        nb_outfile_abort(&csv);
+    st = end_table(&bar, &csv, st, err);
     if (e.destroy)
         e.destroy(e.state);
     nb_gl_destroy(gl);
