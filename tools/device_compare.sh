@@ -50,7 +50,7 @@ sweep() {
         sed -n 's/.*t_force \([0-9.e+-]*\) s.*/\1/p' "$OUT/tmp.txt" |
         sed "s/^/$build,$round,hermite-t_force,$run_n,/; s/$/,s/" >> "$csv"
     glnbody_of "$dir" "md_$tag" md --ic fcc --cells "$md_cells" --cutoff 2.5 --steps 200 \
-        --thermo-every 200 --thermo /dev/null --timing "$OUT/tmp.csv" > /dev/null &&
+        --thermo-every 200 --thermo - --timing "$OUT/tmp.csv" > /dev/null &&
         awk -F, -v b="$build" -v r="$round" 'NR > 1 {
             print b "," r ",md-cells-force," $3 "," $9 ",s"
             print b "," r ",md-cells-build," $3 "," $8 ",s"
