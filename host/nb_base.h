@@ -69,11 +69,14 @@ double nb_rng_uniform(struct nb_rng *rng);      /* in [0, 1) */
 
 /* A file written under a temporary name in the same directory and renamed
  * into place by nb_outfile_commit, so that a failed or killed run never
- * leaves a partial file.  A path of "-" or NULL writes to stdout. */
+ * leaves a partial file.  A path of "-" or NULL writes to stdout.  A
+ * symbolic link is followed to the file it names; a path that exists and
+ * is not a regular file (a device, a FIFO) is written directly, since
+ * renaming over it would replace it; a directory is refused at open. */
 struct nb_outfile {
     FILE *fp;
-    char *path;         /* final name, NULL for stdout */
-    char *tmp_path;     /* temporary name, NULL for stdout */
+    char *path;         /* final name (links followed), NULL for stdout */
+    char *tmp_path;     /* temporary name, NULL for stdout or direct */
 };
 enum nb_status nb_outfile_open(struct nb_outfile *f, const char *path,
                                struct nb_error *err);

@@ -325,14 +325,15 @@ START_TEST(test_outfile_errors_and_stdout)
     ck_assert_int_eq(nb_outfile_open(&f, path, &err), NB_ERR_IO);
     ck_assert_ptr_nonnull(strstr(err.message, path));
     ck_assert_ptr_null(f.fp);
-    /* The final name is a directory: rename fails, the temp file goes. */
+    /* The final name is a directory: refused at open, before any data. */
     snprintf(path, sizeof path, "%s/sub", dir);
     ck_assert_int_eq(mkdir(path, 0700), 0);
     write_file(strcat(path, "/x"), "", 0);
     path[strlen(path) - 2] = '\0';
-    ck_assert_int_eq(nb_outfile_open(&f, path, &err), NB_OK);
-    ck_assert_int_eq(nb_outfile_commit(&f, &err), NB_ERR_IO);
+    ck_assert_int_eq(nb_outfile_open(&f, path, &err), NB_ERR_IO);
     ck_assert_ptr_nonnull(strstr(err.message, path));
+    ck_assert_ptr_nonnull(strstr(err.message, "Is a directory"));
+    ck_assert_ptr_null(f.fp);
     ck_assert_int_eq(count_entries(dir, NULL, 0), 1);
     unlink(strcat(path, "/x"));
     path[strlen(path) - 2] = '\0';

@@ -1,0 +1,195 @@
+/* check_hostile.c - the cases of issue 16 ("Runs that survive") found when
+ * glnbody was tried as a new user would: each must end with one clear
+ * message naming the file or option and the cause, a non-zero exit, and
+ * nothing half-written.  Runs the real binary (GLNBODY_BIN, default
+ * ./glnbody) on the CPU backend, so it needs no GL. */
+#include <check.h>
+
+#include <signal.h>
+
+#include "cli_harness.h"
+
+static char g_dir[1100];  /* the current test's working directory */
+
+static void setup(void)
+{
+    snprintf(g_dir, sizeof g_dir, "%s/test.XXXXXX", g_root);
+    ck_assert_ptr_nonnull(mkdtemp(g_dir));
+}
+
+static void teardown(void)
+{
+    remove_tree(g_dir);
+}
+
+static void in_dir(char *path, size_t size, const char *name)
+{
+    snprintf(path, size, "%s/%s", g_dir, name);
+}
+
+static void run_args(struct cli_run *r, const char *const *args)
+{
+    cli_run_in(r, g_dir, NULL, args);
+}
+
+#define RUN(pr, ...) run_args((pr), (const char *const[]){ __VA_ARGS__, NULL })
+
+/* The names in g_dir, each followed by a space, sorted: what a test left. */
+static void listing(char *out, size_t size)
+{
+    struct dirent **names;
+    int n = scandir(g_dir, &names, NULL, alphasort);
+    ck_assert_int_ge(n, 0);
+    out[0] = '\0';
+    for (int i = 0; i < n; i++) {
+        if (names[i]->d_name[0] != '.') {
+            strncat(out, names[i]->d_name, size - strlen(out) - 2);
+            strcat(out, " ");
+        }
+        free(names[i]);
+    }
+    free(names);
+}
+
+static void assert_listing(const char *expected)
+{
+    char names[4096];
+    listing(names, sizeof names);
+    ck_assert_str_eq(names, expected);
+}
+
+/* A refusal: exit 1, one line on stderr holding each of the fragments,
+ * nothing on stdout. */
+static void assert_refused(const struct cli_run *r, const char *fragment,
+                           const char *fragment2)
+{
+    ck_assert_msg(r->status == 1, "exit %d, stderr: %s", r->status, r->err);
+    ck_assert_msg(strstr(r->err, fragment) != NULL, "no '%s' in: %s",
+                  fragment, r->err);
+    ck_assert_msg(!fragment2 || strstr(r->err, fragment2) != NULL,
+                  "no '%s' in: %s", fragment2, r->err);
+    ck_assert_msg(strchr(r->err, '\n') == r->err + strlen(r->err) - 1,
+                  "not one line: %s", r->err);
+}
+
+#define RUN_FLAGS "--backend", "cpu", "--n", "64", "--t-end", "0.125", "--quiet"
+
+/* ---- 1. output replaces whatever sits at the path ------------------------ */
+
+/* A device is written through, not renamed over; its write error counts. */
+START_TEST(test_output_device)
+{
+    struct cli_run r;
+    struct stat st;
+
+    RUN(&r, "run", RUN_FLAGS, "--output", "/dev/full");
+    assert_refused(&r, "/dev/full: write error", "No space left on device");
+    ck_assert_int_eq(stat("/dev/full", &st), 0);
+    ck_assert(S_ISCHR(st.st_mode));
+    cli_run_free(&r);
+    RUN(&r, "run", RUN_FLAGS, "--output", "/dev/null");
+    ck_assert_int_eq(r.status, 0);
+    ck_assert_int_eq(stat("/dev/null", &st), 0);
+    ck_assert(S_ISCHR(st.st_mode));
+    assert_listing("");
+    cli_run_free(&r);
+}
+END_TEST
+
+/* A link is followed: the link stays, the file it names gets the output. */
+START_TEST(test_output_symlink)
+{
+    struct cli_run r;
+    char link[1200], target[1200];
+    struct stat st;
+    char *text;
+
+    in_dir(link, sizeof link, "link.txt");
+    in_dir(target, sizeof target, "target.txt");
+    write_file(target, "old\n");
+    ck_assert_int_eq(symlink("target.txt", link), 0);
+    RUN(&r, "run", RUN_FLAGS, "--output", "link.txt");
+    ck_assert_int_eq(r.status, 0);
+    ck_assert_int_eq(lstat(link, &st), 0);
+    ck_assert(S_ISLNK(st.st_mode));
+    text = read_file(target);
+    ck_assert_ptr_nonnull(strstr(text, "0.125"));
+    free(text);
+    assert_listing("link.txt target.txt ");
+    cli_run_free(&r);
+}
+END_TEST
+
+/* A FIFO is written through to its reader and stays a FIFO. */
+START_TEST(test_output_fifo)
+{
+    struct cli_run r;
+    char fifo[1200], copy[1200];
+    struct stat st;
+    char *text;
+
+    in_dir(fifo, sizeof fifo, "pipe");
+    in_dir(copy, sizeof copy, "copy.txt");
+    ck_assert_int_eq(mkfifo(fifo, 0600), 0);
+    pid_t reader = fork();
+    ck_assert_int_ge(reader, 0);
+    if (reader == 0) {
+        FILE *in = fopen(fifo, "r"), *out = fopen(copy, "w");
+        int c;
+        while (in && out && (c = getc(in)) != EOF)
+            putc(c, out);
+        _exit(in && out && fclose(out) == 0 ? 0 : 1);
+    }
+    RUN(&r, "run", RUN_FLAGS, "--output", "pipe");
+    if (r.status != 0)          /* never opened: the reader waits for ever */
+        kill(reader, SIGKILL);
+    int status;
+    ck_assert_int_eq(waitpid(reader, &status, 0), reader);
+    ck_assert_int_eq(r.status, 0);
+    ck_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    ck_assert_int_eq(lstat(fifo, &st), 0);
+    ck_assert(S_ISFIFO(st.st_mode));
+    text = read_file(copy);
+    ck_assert_ptr_nonnull(strstr(text, "0.125"));
+    free(text);
+    assert_listing("copy.txt pipe ");
+    cli_run_free(&r);
+}
+END_TEST
+
+/* A directory is refused when the output is opened, before the run. */
+START_TEST(test_output_directory)
+{
+    struct cli_run r;
+    char dir[1200];
+
+    in_dir(dir, sizeof dir, "out");
+    ck_assert_int_eq(mkdir(dir, 0700), 0);
+    RUN(&r, "run", RUN_FLAGS, "--output", "out");
+    assert_refused(&r, "out: cannot write", "Is a directory");
+    assert_listing("out ");
+    cli_run_free(&r);
+}
+END_TEST
+
+/* ---- the suite ----------------------------------------------------------- */
+
+static Suite *hostile_suite(void)
+{
+    Suite *s = suite_create("hostile");
+    TCase *tc = tcase_create("outputs");
+
+    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_set_timeout(tc, 60);
+    tcase_add_test(tc, test_output_device);
+    tcase_add_test(tc, test_output_symlink);
+    tcase_add_test(tc, test_output_fifo);
+    tcase_add_test(tc, test_output_directory);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+int main(void)
+{
+    return cli_harness_main("check_hostile", hostile_suite, 0);
+}
