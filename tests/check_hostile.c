@@ -172,6 +172,25 @@ START_TEST(test_output_directory)
 }
 END_TEST
 
+/* ---- 2. a repeated exclusion pair ---------------------------------------- */
+
+START_TEST(test_exclusion_repeated)
+{
+    struct cli_run r;
+    char path[1200];
+
+    in_dir(path, sizeof path, "e.txt");
+    write_file(path, "1 2\n2 1\n");
+    RUN(&r, "md", "--cells", "3", "--cutoff", "1.6", "--steps", "1",
+        "--thermo-every", "1", "--backend", "cpu", "--quiet",
+        "--exclude", "e.txt", "--thermo", "th.csv");
+    assert_refused(&r, "e.txt:2: the pair of particles 1 and 2 is excluded "
+                   "again (first on line 1)", NULL);
+    assert_listing("e.txt ");
+    cli_run_free(&r);
+}
+END_TEST
+
 /* ---- the suite ----------------------------------------------------------- */
 
 static Suite *hostile_suite(void)
@@ -185,6 +204,12 @@ static Suite *hostile_suite(void)
     tcase_add_test(tc, test_output_symlink);
     tcase_add_test(tc, test_output_fifo);
     tcase_add_test(tc, test_output_directory);
+    suite_add_tcase(s, tc);
+
+    tc = tcase_create("inputs");
+    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_set_timeout(tc, 60);
+    tcase_add_test(tc, test_exclusion_repeated);
     suite_add_tcase(s, tc);
     return s;
 }
