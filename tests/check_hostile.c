@@ -191,6 +191,59 @@ START_TEST(test_exclusion_repeated)
 }
 END_TEST
 
+/* ---- 3. stdout write errors ---------------------------------------------- */
+
+/* Runs g_bin ARGS in g_dir with stdout on /dev/full: the exit status and
+ * stderr in r (r->out stays empty). */
+static void run_to_full(struct cli_run *r, const char *const *args)
+{
+    char err_path[4096];
+    const char *argv[32] = { g_bin };
+    int n = 1, err_fd = capture_file(err_path, sizeof err_path), status;
+
+    for (; args[n - 1]; n++)
+        argv[n] = args[n - 1];
+    fflush(NULL);
+    pid_t pid = fork();
+    ck_assert_int_ge(pid, 0);
+    if (pid == 0) {
+        int out_fd = open("/dev/full", O_WRONLY);
+        if (out_fd < 0 || dup2(out_fd, 1) < 0 || dup2(err_fd, 2) < 0 ||
+            chdir(g_dir) != 0)
+            _exit(126);
+        execv(g_bin, (char *const *)argv);
+        _exit(127);
+    }
+    close(err_fd);
+    ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+    r->status = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+    r->out = calloc(1, 1);
+    r->err = read_file(err_path);
+    ck_assert_ptr_nonnull(r->err);
+    unlink(err_path);
+}
+
+static const char *const full_cases[][12] = {
+    { "compare", "--n", "64", "--backends", "cpu", NULL },
+    { "run", RUN_FLAGS, NULL },
+    { "bench", "--kernel", "ga", "--backend", "cpu", "--n", "64", "--quiet", NULL },
+    { "run", "--help", NULL },
+    { "help", "md", NULL },
+};
+
+/* Every command's stdout is flushed and checked at exit: one message. */
+START_TEST(test_stdout_full)
+{
+    struct cli_run r;
+
+    run_to_full(&r, full_cases[_i]);
+    assert_refused(&r, "glnbody: stdout: write error: No space left on device",
+                   NULL);
+    assert_listing("");
+    cli_run_free(&r);
+}
+END_TEST
+
 /* ---- the suite ----------------------------------------------------------- */
 
 static Suite *hostile_suite(void)
@@ -204,6 +257,8 @@ static Suite *hostile_suite(void)
     tcase_add_test(tc, test_output_symlink);
     tcase_add_test(tc, test_output_fifo);
     tcase_add_test(tc, test_output_directory);
+    tcase_add_loop_test(tc, test_stdout_full, 0,
+                        (int)(sizeof full_cases / sizeof full_cases[0]));
     suite_add_tcase(s, tc);
 
     tc = tcase_create("inputs");
