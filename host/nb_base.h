@@ -84,6 +84,13 @@ enum nb_status nb_outfile_open(struct nb_outfile *f, const char *path,
 enum nb_status nb_outfile_commit(struct nb_outfile *f, struct nb_error *err);
 /* Closes and removes the temporary file (no-op after commit). */
 void nb_outfile_abort(struct nb_outfile *f);
+/* The outputs of one run, all or none: each file (those with fp NULL are
+ * skipped) is flushed and synced first, so that a full disk or a device
+ * error on any of them leaves no file committed; only then are they
+ * committed in turn.  After an error every file not yet committed is
+ * aborted. */
+enum nb_status nb_outfile_commit_all(struct nb_outfile *const *files, size_t n,
+                                     struct nb_error *err);
 
 /* ---- timing and statistics --------------------------------------------- */
 

@@ -100,5 +100,11 @@ enum nb_status nb_snapshot_read(const char *path, struct nb_particles *p,
  * NB_ERR_ARGS (charges without types), NB_ERR_IO, NB_ERR_NOMEM. */
 enum nb_status nb_snapshot_write(const char *path, const struct nb_particles *p,
                                  const char *comment, struct nb_error *err);
+/* The same text into fp, an nb_outfile that the caller opened before its
+ * run (so that a bad path is found first) and commits; path names it in
+ * errors. */
+enum nb_status nb_snapshot_print(FILE *fp, const char *path,
+                                 const struct nb_particles *p,
+                                 const char *comment, struct nb_error *err);
 
 #endif

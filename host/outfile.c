@@ -214,3 +214,34 @@ void nb_outfile_abort(struct nb_outfile *f)
         unlink(f->tmp_path);
     release(f);
 }
+
+/* Buffered data out and, for a file of our own, onto the disk: the write
+ * errors that commit would find, found before anything is renamed. */
+static enum nb_status flush_one(struct nb_outfile *f, struct nb_error *err)
+{
+    errno = 0;
+    if (fflush(f->fp) != 0 || ferror(f->fp))
+        return nb_error_set(err, NB_ERR_IO, "%s: write error: %s",
+                            f->path ? f->path : "stdout",
+                            strerror(errno ? errno : EIO));
+    if (f->tmp_path && fsync(fileno(f->fp)) != 0 && errno != EINVAL)
+        return nb_error_set(err, NB_ERR_IO, "%s: write error: %s", f->path,
+                            strerror(errno));
+    return NB_OK;
+}
+
+enum nb_status nb_outfile_commit_all(struct nb_outfile *const *files, size_t n,
+                                     struct nb_error *err)
+{
+    enum nb_status st = NB_OK;
+    size_t k;
+
+    for (k = 0; k < n && st == NB_OK; k++)
+        if (files[k]->fp)
+            st = flush_one(files[k], err);
+    for (k = 0; k < n && st == NB_OK; k++)
+        st = nb_outfile_commit(files[k], err);
+    for (k = 0; k < n; k++)
+        nb_outfile_abort(files[k]);     /* a no-op after a commit */
+    return st;
+}

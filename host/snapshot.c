@@ -246,26 +246,36 @@ static void write_particle(FILE *fp, const struct nb_particles *p, size_t i)
             x[1], x[2], v[0], v[1], v[2]);
 }
 
+enum nb_status nb_snapshot_print(FILE *fp, const char *path,
+                                 const struct nb_particles *p,
+                                 const char *comment, struct nb_error *err)
+{
+    if (p->q && !p->type)
+        return nb_error_set(err, NB_ERR_ARGS, "%s: a snapshot with charges "
+                            "needs types too (`id type q m x y z vx vy vz`)",
+                            path ? path : "stdout");
+    if (comment)
+        fprintf(fp, "# %s\n", comment);
+    /* The reader needs this line for the 10-column form; for 9 columns
+     * it only tells a human what the numbers are. */
+    if (p->q)
+        fputs("# id type q m x y z vx vy vz\n", fp);
+    else if (p->type)
+        fputs("# id type m x y z vx vy vz\n", fp);
+    for (size_t i = 0; i < p->n; i++)
+        write_particle(fp, p, i);
+    return NB_OK;
+}
+
 enum nb_status nb_snapshot_write(const char *path, const struct nb_particles *p,
                                  const char *comment, struct nb_error *err)
 {
     struct nb_outfile out;
 
     if (p->q && !p->type)
-        return nb_error_set(err, NB_ERR_ARGS, "%s: a snapshot with charges "
-                            "needs types too (`id type q m x y z vx vy vz`)",
-                            path ? path : "stdout");
+        return nb_snapshot_print(NULL, path, p, comment, err);
     if (nb_outfile_open(&out, path, err) != NB_OK)
         return err->status;
-    if (comment)
-        fprintf(out.fp, "# %s\n", comment);
-    /* The reader needs this line for the 10-column form; for 9 columns
-     * it only tells a human what the numbers are. */
-    if (p->q)
-        fputs("# id type q m x y z vx vy vz\n", out.fp);
-    else if (p->type)
-        fputs("# id type m x y z vx vy vz\n", out.fp);
-    for (size_t i = 0; i < p->n; i++)
-        write_particle(out.fp, p, i);
+    nb_snapshot_print(out.fp, path, p, comment, err);
     return nb_outfile_commit(&out, err);
 }

@@ -244,6 +244,53 @@ START_TEST(test_stdout_full)
 }
 END_TEST
 
+/* ---- 5. outputs checked before the run, committed all or none ------------ */
+
+#define MD_FLAGS "md", "--ic", "fcc", "--cells", "3", "--cutoff", "2.5", "--shift", \
+                 "--steps", "20", "--backend", "cpu", "--quiet"
+
+/* A directory among the outputs is refused when the outputs are opened,
+ * before the run: the other outputs never appear. */
+START_TEST(test_output_dir_found_first)
+{
+    struct cli_run r;
+    char dir[1200];
+
+    in_dir(dir, sizeof dir, "sub");
+    ck_assert_int_eq(mkdir(dir, 0700), 0);
+    RUN(&r, MD_FLAGS, "--thermo", "sub", "--output", "out.txt");
+    assert_refused(&r, "glnbody md: sub: cannot write: Is a directory", NULL);
+    assert_listing("sub ");
+    cli_run_free(&r);
+    RUN(&r, "run", RUN_FLAGS, "--energy-log", "e.csv", "--output", "sub");
+    assert_refused(&r, "sub: cannot write: Is a directory", NULL);
+    assert_listing("sub ");
+    cli_run_free(&r);
+}
+END_TEST
+
+/* A write error on the last output leaves none of the others committed. */
+START_TEST(test_outputs_all_or_none)
+{
+    struct cli_run r;
+
+    RUN(&r, MD_FLAGS, "--thermo", "th.csv", "--dump", "d.dump", "--dump-every",
+        "10", "--integrals", "i.csv", "--output", "/dev/full");
+    assert_refused(&r, "/dev/full: write error: No space left on device", NULL);
+    assert_listing("");
+    cli_run_free(&r);
+    RUN(&r, "run", RUN_FLAGS, "--energy-log", "e.csv", "--output", "/dev/full");
+    assert_refused(&r, "/dev/full: write error: No space left on device", NULL);
+    assert_listing("");
+    cli_run_free(&r);
+    RUN(&r, MD_FLAGS, "--thermo", "th.csv", "--dump", "d.dump", "--dump-every",
+        "10", "--integrals", "i.csv", "--output", "out.txt");
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    assert_listing("d.dump i.csv out.txt th.csv ");
+    cli_run_free(&r);
+}
+END_TEST
+
 /* ---- the suite ----------------------------------------------------------- */
 
 static Suite *hostile_suite(void)
@@ -257,6 +304,8 @@ static Suite *hostile_suite(void)
     tcase_add_test(tc, test_output_symlink);
     tcase_add_test(tc, test_output_fifo);
     tcase_add_test(tc, test_output_directory);
+    tcase_add_test(tc, test_output_dir_found_first);
+    tcase_add_test(tc, test_outputs_all_or_none);
     tcase_add_loop_test(tc, test_stdout_full, 0,
                         (int)(sizeof full_cases / sizeof full_cases[0]));
     suite_add_tcase(s, tc);
