@@ -291,6 +291,49 @@ START_TEST(test_outputs_all_or_none)
 }
 END_TEST
 
+/* ---- 6 and 9. lists and options: one rule, checked before anything runs -- */
+
+struct refusal {
+    const char *args[16];
+    const char *message;        /* the whole of stderr, less its newline */
+};
+
+static const struct refusal option_refusals[] = {
+    { { "compare", "--backends", "", NULL }, "glnbody: --backends: empty list" },
+    { { "compare", "--n", "64", "--backends", "cpu,foo", NULL },
+      "glnbody: --backends: unknown backend 'foo' (cpu, compute or fragment)" },
+    { { "compare", "--n", "64", "--backends", "cpu,", NULL },
+      "glnbody: --backends: empty item in 'cpu,'" },
+    { { "bench", "--backend", "cpu", "--n", "64,,128", NULL },
+      "glnbody: --n: empty item in '64,,128'" },
+    { { "bench", "--backend", ",cpu", "--n", "64", NULL },
+      "glnbody: --backend: empty item in ',cpu'" },
+    { { "newton3", "--cells", "1,,2", NULL }, "glnbody: --cells: empty item in '1,,2'" },
+    { { "compare", "--n", "64", "--n=32", NULL },
+      "glnbody: compare: --n given twice ('64', then '32'); give it once" },
+    { { "run", "--backend", "cpu", "--t-end", "1", "--t-end", "2", NULL },
+      "glnbody: run: --t-end given twice ('1', then '2'); give it once" },
+    { { MD_FLAGS, "--steps", "5", NULL },
+      "glnbody md: md: --steps given twice ('20', then '5'); give it once" },
+};
+
+/* Refused with the one message, exit 2, nothing printed or left. */
+START_TEST(test_option_refused)
+{
+    const struct refusal *c = &option_refusals[_i];
+    struct cli_run r;
+    char want[512];
+
+    run_args(&r, c->args);
+    snprintf(want, sizeof want, "%s\n", c->message);
+    ck_assert_msg(r.status == 2, "exit %d: %s", r.status, r.err);
+    ck_assert_str_eq(r.err, want);
+    ck_assert_str_eq(r.out, "");
+    assert_listing("");
+    cli_run_free(&r);
+}
+END_TEST
+
 /* ---- the suite ----------------------------------------------------------- */
 
 static Suite *hostile_suite(void)
@@ -314,6 +357,8 @@ static Suite *hostile_suite(void)
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, test_exclusion_repeated);
+    tcase_add_loop_test(tc, test_option_refused, 0,
+                        (int)(sizeof option_refusals / sizeof option_refusals[0]));
     suite_add_tcase(s, tc);
     return s;
 }

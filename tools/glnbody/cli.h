@@ -28,6 +28,10 @@ enum nb_status nb_parse_double(const char *option, const char *text, double min,
                                double *out, struct nb_error *err);
 enum nb_status nb_parse_long(const char *option, const char *text, long min,
                              long max, long *out, struct nb_error *err);
+/* A comma-separated list with no empty item ("", "a,,b", ",a", "a,"):
+ * an empty item is refused rather than skipped. */
+enum nb_status nb_check_list(const char *option, const char *text,
+                             struct nb_error *err);
 /* A comma-separated list of integers >= min into a new array. */
 enum nb_status nb_parse_long_list(const char *option, const char *text, long min,
                                   long max, long **out, size_t *count,
