@@ -51,6 +51,12 @@ enum nb_status nb_particles_add_types(struct nb_particles *p,
 enum nb_status nb_particles_add_charges(struct nb_particles *p,
                                         struct nb_error *err);
 void nb_particles_free(struct nb_particles *p);
+/* Two particles at exactly the same position (*found = 1; indices in
+ * *first < *second in sorted order), where softening 0 makes their force
+ * infinite.  O(n log n); NB_ERR_NOMEM. */
+enum nb_status nb_particles_coincident(const struct nb_particles *p,
+                                       size_t *first, size_t *second,
+                                       int *found, struct nb_error *err);
 
 /* n particles with masses 1/n, positions uniform in [-1, 1]^3 rounded to
  * the nearest float, zero velocities: the benchmark and test input.

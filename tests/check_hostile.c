@@ -320,6 +320,40 @@ START_TEST(test_coeffs_refused)
 }
 END_TEST
 
+/* ---- 8. inputs whose results would print as NaN ---------------------------- */
+
+static const struct nan_case {
+    const char *file;
+    const char *command, *softening;
+    const char *message;
+} nan_cases[] = {
+    { "1 1 0 0 0 0 0 0\n", "run", "0.01", "in.txt: one particle: run needs at least 2" },
+    { "1 0 0 0 0 0 0 0\n2 0 1 0 0 0 0 0\n", "run", "0.01",
+      "in.txt: the total mass is 0: with no gravity the energy E0 is 0" },
+    { "1 1 0.5 0 0 0 0 0\n2 1 1 1 1 0 0 0\n3 1 0.5 0 0 0 0 0\n", "forces", "0",
+      "in.txt: particles 1 and 3 are at the same position and the softening is 0" },
+    { "1 1 0.5 0 0 0 0 0\n2 1 1 1 1 0 0 0\n3 1 0.5 0 0 0 0 0\n", "run", "0",
+      "in.txt: particles 1 and 3 are at the same position and the softening is 0" },
+};
+
+/* Refused before anything runs: exit 1, the message, no output. */
+START_TEST(test_nan_refused)
+{
+    const struct nan_case *c = &nan_cases[_i];
+    struct cli_run r;
+    char path[1200];
+
+    in_dir(path, sizeof path, "in.txt");
+    write_file(path, c->file);
+    RUN(&r, c->command, "--input", "in.txt", "--softening", c->softening,
+        "--backend", "cpu", "--output", "out.txt");
+    assert_refused(&r, c->message, NULL);
+    ck_assert_str_eq(r.out, "");
+    assert_listing("in.txt ");
+    cli_run_free(&r);
+}
+END_TEST
+
 /* ---- 6 and 9. lists and options: one rule, checked before anything runs -- */
 
 struct refusal {
@@ -387,6 +421,8 @@ static Suite *hostile_suite(void)
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, test_exclusion_repeated);
     tcase_add_test(tc, test_coeffs_refused);
+    tcase_add_loop_test(tc, test_nan_refused, 0,
+                        (int)(sizeof nan_cases / sizeof nan_cases[0]));
     tcase_add_loop_test(tc, test_option_refused, 0,
                         (int)(sizeof option_refusals / sizeof option_refusals[0]));
     suite_add_tcase(s, tc);

@@ -63,6 +63,10 @@ enum nb_status nb_gl_cli_create(const struct nb_gl_cli *g, struct nb_gl **gl,
 
 /* Uploads p to b, evaluates the GA kernel `warmup` times untimed and `runs`
  * times timed; *median is the median device seconds of the timed runs. */
+/* Refuses (NB_ERR_PARSE, naming path and both ids) two particles of p at
+ * one position when eps is 0: their force would print as NaN. */
+enum nb_status nb_check_no_coincident(const char *path, const struct nb_particles *p,
+                                      double eps, struct nb_error *err);
 enum nb_status nb_measure_ga(struct nb_force_backend *b, const struct nb_particles *p,
                              double eps, int warmup, int runs, double *median,
                              struct nb_error *err);

@@ -505,6 +505,27 @@ static enum nb_status gaj_modes_check(const struct nb_force_backend *b,
                         nb_precision_name(mode), b->name);
 }
 
+/* A file that --n would refuse, or whose energy error (E - E0)/|E0| and
+ * virial ratio 2K/|W| are undefined (they would print as NaN): one
+ * particle, no mass, or two particles at one place without softening. */
+static enum nb_status check_input(const struct run_config *c,
+                                  const struct nb_particles *p, struct nb_error *err)
+{
+    double mass = 0.0;
+
+    if (p->n < 2)
+        return nb_error_set(err, NB_ERR_PARSE, "%s: one particle: run needs at least "
+                            "2 (as --n does), or the energy error and 2K/|W| are "
+                            "undefined", c->input);
+    for (size_t i = 0; i < p->n; i++)
+        mass += p->m[i];
+    if (!(mass > 0.0))
+        return nb_error_set(err, NB_ERR_PARSE, "%s: the total mass is 0: with no "
+                            "gravity the energy E0 is 0, so (E - E0)/|E0| and 2K/|W| "
+                            "are undefined; give the particles masses > 0", c->input);
+    return nb_check_no_coincident(c->input, p, c->par.eps, err);
+}
+
 /* Reads the initial conditions (a bad file is reported before any GL
  * work), opens the backend, makes the Plummer sphere with it (its Henon
  * scaling is an O(n^2) potential energy: nb_potential_energy), and sets
@@ -513,7 +534,8 @@ static enum nb_status prepare(const struct run_config *c, struct nb_gl **gl,
                               const struct nb_gl_cli *g, struct nb_force_backend *b,
                               struct nb_particles *p, struct nb_error *err)
 {
-    if (c->input && nb_snapshot_read(c->input, p, err) != NB_OK)
+    if (c->input && (nb_snapshot_read(c->input, p, err) != NB_OK ||
+                     check_input(c, p, err) != NB_OK))
         return err->status;
     if (nb_backend_open(b, c->backend, g, gl, err) != NB_OK ||
         gaj_modes_check(b, c->precision, err) != NB_OK)
