@@ -177,6 +177,13 @@ static enum nb_status gl_cli_options(const struct nb_gl_cli *g,
                                      struct nb_error *err)
 {
     nb_gl_options_default(opt);
+    /* The library takes an unknown value for auto; a user who set one
+     * meant something, so it is refused here as --shaders would be. */
+    const char *env = getenv("GLNBODY_SHADERS");
+    if (!g->shaders && env && *env && strcmp(env, "spirv") != 0 &&
+        strcmp(env, "glsl") != 0 && strcmp(env, "auto") != 0)
+        return nb_error_set(err, NB_ERR_ARGS, "GLNBODY_SHADERS: '%s' is not auto, "
+                            "spirv or glsl", env);
     if (g->gpu) {
         long device;
         if (nb_parse_long("gpu", g->gpu, 0, 1023, &device, err) != NB_OK)
