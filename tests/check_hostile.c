@@ -334,6 +334,9 @@ static const struct nan_case {
       "in.txt: particles 1 and 3 are at the same position and the softening is 0" },
     { "1 1 0.5 0 0 0 0 0\n2 1 1 1 1 0 0 0\n3 1 0.5 0 0 0 0 0\n", "run", "0",
       "in.txt: particles 1 and 3 are at the same position and the softening is 0" },
+    /* 9: one rule for ids, as --n makes them: each particle its own. */
+    { "1 1 0 0 0 0 0 0\n2 1 1 0 0 0 0 0\n1 1 2 0 0 0 0 0\n", "forces", "0.1",
+      "in.txt:3: id 1 again (first on line 1): each particle needs its own id" },
 };
 
 /* Refused before anything runs: exit 1, the message, no output. */

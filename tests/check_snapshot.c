@@ -255,6 +255,25 @@ START_TEST(test_snapshot_bad)
 }
 END_TEST
 
+/* Two particles with one id are refused, naming both lines. */
+START_TEST(test_snapshot_repeated_ids)
+{
+    const char *content = "# c\n7 1 0 0 0 0 0 0\n-2 1 1 0 0 0 0 0\n"
+                          "\n7 1 2 0 0 0 0 0\n";
+    struct nb_particles p;
+    struct nb_error err = {NB_OK, ""};
+    struct tmp t;
+    char want[1400];
+
+    ck_assert_int_eq(read_snapshot(content, strlen(content), &p, &err, &t),
+                     NB_ERR_PARSE);
+    snprintf(want, sizeof want, "%s:5: id 7 again (first on line 2): each "
+             "particle needs its own id", t.path);
+    ck_assert_str_eq(err.message, want);
+    assert_particles_empty(&p);
+}
+END_TEST
+
 /* The declared 10-column form reads its charges. */
 START_TEST(test_snapshot_10_columns_declared)
 {
@@ -304,6 +323,7 @@ static Suite *snapshot_suite(void)
     tcase_add_loop_test(tc, test_snapshot_bad, 0,
                         (int)(sizeof bad_cases / sizeof bad_cases[0]));
     tcase_add_test(tc, test_snapshot_10_columns_declared);
+    tcase_add_test(tc, test_snapshot_repeated_ids);
     tcase_add_test(tc, test_snapshot_missing);
     suite_add_tcase(s, tc);
     return s;
