@@ -87,8 +87,6 @@ void nb_md_potential_mix(struct nb_md_potential *pot, enum nb_md_mixing mix)
 
 /* ---- the coefficient file ----------------------------------------------- */
 
-#define TOKEN_SHOWN 64
-
 struct coeff_reader;
 
 /* The entries: keyword, value count after it, usage, handler. */
@@ -273,14 +271,15 @@ static enum nb_status entry_ionic(struct coeff_reader *rd,
 static enum nb_status entry_mix(struct coeff_reader *rd, struct nb_error *err)
 {
     const char *how = rd->text.field[1];
+    char shown[NB_TEXT_EXCERPT_SIZE];
 
     if (strcmp(how, "arithmetic") == 0)
         rd->mix = NB_MIX_ARITHMETIC;
     else if (strcmp(how, "geometric") == 0)
         rd->mix = NB_MIX_GEOMETRIC;
     else
-        return nb_text_error(&rd->text, 1, err, "mix: '%.*s' is not "
-                             "arithmetic or geometric", TOKEN_SHOWN, how);
+        return nb_text_error(&rd->text, 1, err, "mix: '%s' is not "
+                             "arithmetic or geometric", nb_text_excerpt(how, shown));
     return given_once(rd, &rd->mix_line, -1, -1, err);
 }
 
@@ -297,15 +296,16 @@ static const struct coeff_entry coeff_entries[] = {
 static enum nb_status coeff_line(struct coeff_reader *rd, struct nb_error *err)
 {
     const char *keyword = rd->text.field[0];
+    char shown[NB_TEXT_EXCERPT_SIZE];
 
     rd->entry = NULL;
     for (size_t k = 0; k < sizeof coeff_entries / sizeof *coeff_entries; k++)
         if (strcmp(keyword, coeff_entries[k].keyword) == 0)
             rd->entry = &coeff_entries[k];
     if (!rd->entry)
-        return nb_text_error(&rd->text, 0, err, "unknown keyword '%.*s' "
+        return nb_text_error(&rd->text, 0, err, "unknown keyword '%s' "
                              "(known: types, mass, charge, lj, mix, ionic)",
-                             TOKEN_SHOWN, keyword);
+                             nb_text_excerpt(keyword, shown));
     if (!rd->types_line && rd->entry->parse != entry_types)
         return nb_text_error(&rd->text, 0, err, "'%s' before the 'types' "
                              "line: the first entry must be 'types T'",

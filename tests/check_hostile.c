@@ -320,7 +320,7 @@ START_TEST(test_coeffs_refused)
 }
 END_TEST
 
-/* ---- 8. inputs whose results would print as NaN ---------------------------- */
+/* ---- 8 and 9. results that would print as NaN; repeated ids -------------- */
 
 static const struct nan_case {
     const char *file;

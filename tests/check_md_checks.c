@@ -104,6 +104,9 @@ START_TEST(test_system_check)
 }
 END_TEST
 
+#define X70 "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"
+#define X62 "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"
+
 /* A coefficient file and what reading it must say. */
 static const struct coeff_case {
     const char *content;
@@ -151,6 +154,10 @@ static const struct coeff_case {
      "'charge 1' given twice (first on line 2)"},
     {"types 2\nmix arithmetic\nmix geometric\n", NB_ERR_PARSE, 3,
      "'mix' given twice (first on line 2)"},
+    /* Binary bytes are quoted as '?', and at most 64 of them, as the
+     * snapshot reader does (nb_text_excerpt). */
+    {"types 2\n\x01\xff" X70 "\n", NB_ERR_PARSE, 2,
+     "unknown keyword '??" X62 "' (known:"},
 };
 
 /* A table read for a law and what the interaction check says (NULL: no

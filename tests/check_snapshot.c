@@ -188,6 +188,9 @@ END_TEST
 #define EIGHT_OR_NINE "columns id [type] m x y z vx vy vz; the 10-column " \
     "form needs a line `# id type q m x y z vx vy vz` before the data"
 
+#define X70 "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"
+#define X62 "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"
+
 struct bad_case {
     const char *content;
     int line, column;       /* line 0: the message names no line */
@@ -235,6 +238,8 @@ static const struct bad_case bad_cases[] = {
      "1), found 9"},
     {"# t=0 columns: id type q m x y z vx vy vz\n1 1 x 1 0 0 0 0 0 0\n", 2,
      5, "q: not a number: 'x'"},
+    {"1 1 0 0 \x02\x80" X70 " 0 0 0\n", 1, 9,
+     "z: not a number: '??" X62 "'"},
     {"", 0, 0, "no particles (empty file)"},
     {"# nothing\n\n   # here\n", 0, 0,
      "no particles (3 lines, all blank or comments)"},
