@@ -124,6 +124,33 @@ START_TEST(test_output_symlink)
 }
 END_TEST
 
+/* A link whose file does not exist yet, through a relative link in a
+ * subdirectory: the file is made where the link points. */
+START_TEST(test_output_dangling_symlink)
+{
+    struct cli_run r;
+    char sub[1200], link[1300], target[1200];
+    struct stat st;
+    char *text;
+
+    in_dir(sub, sizeof sub, "sub");
+    ck_assert_int_eq(mkdir(sub, 0700), 0);
+    snprintf(link, sizeof link, "%s/link.txt", sub);
+    ck_assert_int_eq(symlink("../made.txt", link), 0);
+    in_dir(target, sizeof target, "made.txt");
+    RUN(&r, "run", RUN_FLAGS, "--output", "sub/link.txt");
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    ck_assert_int_eq(lstat(link, &st), 0);
+    ck_assert(S_ISLNK(st.st_mode));
+    text = read_file(target);
+    ck_assert_ptr_nonnull(text);
+    ck_assert_ptr_nonnull(strstr(text, "0.125"));
+    free(text);
+    assert_listing("made.txt sub ");
+    cli_run_free(&r);
+}
+END_TEST
+
 /* A FIFO is written through to its reader and stays a FIFO. */
 START_TEST(test_output_fifo)
 {
@@ -429,6 +456,7 @@ static Suite *hostile_suite(void)
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, test_output_device);
     tcase_add_test(tc, test_output_symlink);
+    tcase_add_test(tc, test_output_dangling_symlink);
     tcase_add_test(tc, test_output_fifo);
     tcase_add_test(tc, test_output_directory);
     tcase_add_test(tc, test_output_dir_found_first);
