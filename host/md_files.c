@@ -17,7 +17,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define TOKEN_SHOWN 64          /* longest excerpt of a bad token quoted */
 
 /* The columns the reader uses, by their index in ITEM: ATOMS (-1: absent). */
 enum dump_col {
@@ -101,12 +100,13 @@ static enum nb_status parse_flags(struct dump_reader *rd, int axis, int f,
                                   struct nb_error *err)
 {
     const char *flags = rd->text.field[f];
+    char shown[NB_TEXT_EXCERPT_SIZE];
 
     if (strlen(flags) != 2 || !strchr("pfsm", flags[0]) ||
         !strchr("pfsm", flags[1]))
         return nb_text_error(&rd->text, f, err, "ITEM: BOX BOUNDS: boundary "
-                             "'%.*s' along %c is not two of p, f, s, m",
-                             TOKEN_SHOWN, flags, "xyz"[axis]);
+                             "'%s' along %c is not two of p, f, s, m",
+                             nb_text_excerpt(flags, shown), "xyz"[axis]);
     if ((flags[0] == 'p') != (flags[1] == 'p'))
         return nb_text_error(&rd->text, f, err, "ITEM: BOX BOUNDS: boundary "
                              "'%s' along %c mixes periodic and open (LAMMPS "
@@ -265,6 +265,7 @@ static enum nb_status header_item(struct dump_reader *rd, int *atoms,
     const struct nb_text *t = &rd->text;
     int args;
     long long value;
+    char shown[NB_TEXT_EXCERPT_SIZE];
 
     if ((args = item_args(t, "ITEM: ATOMS")) >= 0) {
         *atoms = 1;
@@ -292,10 +293,10 @@ static enum nb_status header_item(struct dump_reader *rd, int *atoms,
     if (item_args(t, "ITEM: TIME") >= 0)
         return value_line(rd, "ITEM: TIME", err);
     if (item_args(t, "ITEM:") >= 0)
-        return nb_text_error(t, 0, err, "unknown item '%.*s'", TOKEN_SHOWN,
-                             t->line);
-    return nb_text_error(t, 0, err, "expected an ITEM: line, found '%.*s'",
-                         TOKEN_SHOWN, t->line);
+        return nb_text_error(t, 0, err, "unknown item '%s'",
+                             nb_text_excerpt(t->line, shown));
+    return nb_text_error(t, 0, err, "expected an ITEM: line, found '%s'",
+                         nb_text_excerpt(t->line, shown));
 }
 
 /* Everything up to and including ITEM: ATOMS. */
@@ -353,6 +354,7 @@ static enum nb_status atom_mass_charge(struct dump_reader *rd, size_t i,
                                        struct nb_error *err)
 {
     struct nb_particles *p = rd->p;
+    char shown[NB_TEXT_EXCERPT_SIZE];
 
     if (rd->col[COL_MASS] < 0)
         p->m[i] = rd->pot->types.mass[p->type[i] - 1];
@@ -360,8 +362,9 @@ static enum nb_status atom_mass_charge(struct dump_reader *rd, size_t i,
         return err->status;
     else if (!(p->m[i] > 0.0))
         return nb_text_error(&rd->text, rd->col[COL_MASS], err, "mass: must "
-                             "be > 0, not '%.*s'", TOKEN_SHOWN,
-                             rd->text.field[rd->col[COL_MASS]]);
+                             "be > 0, not '%s'",
+                             nb_text_excerpt(rd->text.field[rd->col[COL_MASS]],
+                                             shown));
     if (rd->col[COL_Q] >= 0)
         return atom_real(rd, COL_Q, &p->q[i], err);
     return NB_OK;
@@ -406,6 +409,7 @@ static enum nb_status atom_line(struct dump_reader *rd, size_t i,
 static enum nb_status read_atoms(struct dump_reader *rd, struct nb_error *err)
 {
     struct nb_text *t = &rd->text;
+    char shown[NB_TEXT_EXCERPT_SIZE];
 
     for (size_t i = 0; i < rd->natoms; i++) {
         if (nb_text_next(t, err) != NB_OK)
@@ -415,9 +419,9 @@ static enum nb_status read_atoms(struct dump_reader *rd, struct nb_error *err)
                                  "atoms of ITEM: NUMBER OF ATOMS "
                                  "(truncated?)", i, rd->natoms);
         if (item_args(t, "ITEM:") >= 0)
-            return nb_text_error(t, 0, err, "'%.*s' after %zu of the %zu "
-                                 "atoms of ITEM: NUMBER OF ATOMS", TOKEN_SHOWN,
-                                 t->line, i, rd->natoms);
+            return nb_text_error(t, 0, err, "'%s' after %zu of the %zu "
+                                 "atoms of ITEM: NUMBER OF ATOMS",
+                                 nb_text_excerpt(t->line, shown), i, rd->natoms);
         if (atom_line(rd, i, err) != NB_OK)
             return err->status;
     }

@@ -87,8 +87,6 @@ void nb_md_potential_mix(struct nb_md_potential *pot, enum nb_md_mixing mix)
 
 /* ---- the coefficient file ----------------------------------------------- */
 
-#define TOKEN_SHOWN 64
-
 struct coeff_reader;
 
 /* The entries: keyword, value count after it, usage, handler. */
@@ -107,9 +105,34 @@ struct coeff_reader {
     size_t types_line;                  /* line of `types`, 0: not yet */
     struct nb_md_types types;
     enum nb_md_mixing mix;
-    /* lj pairs given explicitly (not to be mixed) */
-    unsigned char given[NB_MD_MAX_TYPES][NB_MD_MAX_TYPES];
+    /* The line of each entry given, 0: not given (an lj pair given is not
+     * mixed; any entry given twice is refused: the last would win) */
+    size_t lj_line[NB_MD_MAX_TYPES][NB_MD_MAX_TYPES];
+    size_t ionic_line[NB_MD_MAX_TYPES][NB_MD_MAX_TYPES];
+    size_t mass_line[NB_MD_MAX_TYPES], charge_line[NB_MD_MAX_TYPES];
+    size_t mix_line;
 };
+
+/* Records the current line as the one that gives an entry (type i, or pair
+ * i j where j >= 0); an entry given before is refused, naming both lines. */
+static enum nb_status given_once(struct coeff_reader *rd, size_t *first,
+                                 int i, int j, struct nb_error *err)
+{
+    char entry[64];
+
+    if (j >= 0)
+        snprintf(entry, sizeof entry, "'%s %d %d'", rd->entry->keyword, i + 1,
+                 j + 1);
+    else if (i >= 0)
+        snprintf(entry, sizeof entry, "'%s %d'", rd->entry->keyword, i + 1);
+    else
+        snprintf(entry, sizeof entry, "'%s'", rd->entry->keyword);
+    if (*first)
+        return nb_text_error(&rd->text, 0, err, "%s given twice (first on "
+                             "line %zu); give it once", entry, *first);
+    *first = rd->text.lineno;
+    return NB_OK;
+}
 
 /* "lj EPS" for field 3 of an lj line: the keyword and that usage word. */
 static const char *field_name(struct coeff_reader *rd, int field)
@@ -177,6 +200,9 @@ static enum nb_status entry_mass_charge(struct coeff_reader *rd,
     if (is_mass && !(value > 0.0))
         return nb_text_error(&rd->text, 2, err, "mass %d must be > 0, not %g",
                              i + 1, value);
+    if (given_once(rd, is_mass ? &rd->mass_line[i] : &rd->charge_line[i], i,
+                   -1, err) != NB_OK)
+        return err->status;
     if (is_mass)
         rd->types.mass[i] = value;
     else
@@ -205,9 +231,11 @@ static enum nb_status entry_lj(struct coeff_reader *rd, struct nb_error *err)
     if (!(sigma > 0.0))
         return nb_text_error(&rd->text, 4, err, "lj: SIGMA must be > 0, not "
                              "%g", sigma);
+    if (given_once(rd, &rd->lj_line[i][j], i, j, err) != NB_OK)
+        return err->status;
+    rd->lj_line[j][i] = rd->lj_line[i][j];
     rd->types.eps[i][j] = rd->types.eps[j][i] = eps;
     rd->types.sigma[i][j] = rd->types.sigma[j][i] = sigma;
-    rd->given[i][j] = rd->given[j][i] = 1;
     return NB_OK;
 }
 
@@ -232,6 +260,9 @@ static enum nb_status entry_ionic(struct coeff_reader *rd,
         return nb_text_error(&rd->text, 5, err, "ionic: CZ must be > 2 (the "
                              "energy cy^cz r^(2-cz)/(cz-2) needs it), not %g",
                              c[2]);
+    if (given_once(rd, &rd->ionic_line[i][j], i, j, err) != NB_OK)
+        return err->status;
+    rd->ionic_line[j][i] = rd->ionic_line[i][j];
     memcpy(rd->types.ionic[i][j], c, sizeof c);
     memcpy(rd->types.ionic[j][i], c, sizeof c);
     return NB_OK;
@@ -240,15 +271,16 @@ static enum nb_status entry_ionic(struct coeff_reader *rd,
 static enum nb_status entry_mix(struct coeff_reader *rd, struct nb_error *err)
 {
     const char *how = rd->text.field[1];
+    char shown[NB_TEXT_EXCERPT_SIZE];
 
     if (strcmp(how, "arithmetic") == 0)
         rd->mix = NB_MIX_ARITHMETIC;
     else if (strcmp(how, "geometric") == 0)
         rd->mix = NB_MIX_GEOMETRIC;
     else
-        return nb_text_error(&rd->text, 1, err, "mix: '%.*s' is not "
-                             "arithmetic or geometric", TOKEN_SHOWN, how);
-    return NB_OK;
+        return nb_text_error(&rd->text, 1, err, "mix: '%s' is not "
+                             "arithmetic or geometric", nb_text_excerpt(how, shown));
+    return given_once(rd, &rd->mix_line, -1, -1, err);
 }
 
 static const struct coeff_entry coeff_entries[] = {
@@ -264,15 +296,16 @@ static const struct coeff_entry coeff_entries[] = {
 static enum nb_status coeff_line(struct coeff_reader *rd, struct nb_error *err)
 {
     const char *keyword = rd->text.field[0];
+    char shown[NB_TEXT_EXCERPT_SIZE];
 
     rd->entry = NULL;
     for (size_t k = 0; k < sizeof coeff_entries / sizeof *coeff_entries; k++)
         if (strcmp(keyword, coeff_entries[k].keyword) == 0)
             rd->entry = &coeff_entries[k];
     if (!rd->entry)
-        return nb_text_error(&rd->text, 0, err, "unknown keyword '%.*s' "
+        return nb_text_error(&rd->text, 0, err, "unknown keyword '%s' "
                              "(known: types, mass, charge, lj, mix, ionic)",
-                             TOKEN_SHOWN, keyword);
+                             nb_text_excerpt(keyword, shown));
     if (!rd->types_line && rd->entry->parse != entry_types)
         return nb_text_error(&rd->text, 0, err, "'%s' before the 'types' "
                              "line: the first entry must be 'types T'",
@@ -319,7 +352,7 @@ enum nb_status nb_md_types_read(const char *path, struct nb_md_potential *pot,
     if (st == NB_OK) {
         for (int i = 0; i < rd->types.count; i++)
             for (int j = i + 1; j < rd->types.count; j++)
-                if (!rd->given[i][j])
+                if (!rd->lj_line[i][j])
                     mix_pair(&rd->types, i, j, rd->mix);
         pot->types = rd->types;
     }

@@ -51,6 +51,12 @@ enum nb_status nb_particles_add_types(struct nb_particles *p,
 enum nb_status nb_particles_add_charges(struct nb_particles *p,
                                         struct nb_error *err);
 void nb_particles_free(struct nb_particles *p);
+/* Two particles at exactly the same position (*found = 1; indices in
+ * *first < *second in sorted order), where softening 0 makes their force
+ * infinite.  O(n log n); NB_ERR_NOMEM. */
+enum nb_status nb_particles_coincident(const struct nb_particles *p,
+                                       size_t *first, size_t *second,
+                                       int *found, struct nb_error *err);
 
 /* n particles with masses 1/n, positions uniform in [-1, 1]^3 rounded to
  * the nearest float, zero velocities: the benchmark and test input.
@@ -69,11 +75,14 @@ double nb_rng_uniform(struct nb_rng *rng);      /* in [0, 1) */
 
 /* A file written under a temporary name in the same directory and renamed
  * into place by nb_outfile_commit, so that a failed or killed run never
- * leaves a partial file.  A path of "-" or NULL writes to stdout. */
+ * leaves a partial file.  A path of "-" or NULL writes to stdout.  A
+ * symbolic link is followed to the file it names; a path that exists and
+ * is not a regular file (a device, a FIFO) is written directly, since
+ * renaming over it would replace it; a directory is refused at open. */
 struct nb_outfile {
     FILE *fp;
-    char *path;         /* final name, NULL for stdout */
-    char *tmp_path;     /* temporary name, NULL for stdout */
+    char *path;         /* final name (links followed), NULL for stdout */
+    char *tmp_path;     /* temporary name, NULL for stdout or direct */
 };
 enum nb_status nb_outfile_open(struct nb_outfile *f, const char *path,
                                struct nb_error *err);
@@ -81,6 +90,13 @@ enum nb_status nb_outfile_open(struct nb_outfile *f, const char *path,
 enum nb_status nb_outfile_commit(struct nb_outfile *f, struct nb_error *err);
 /* Closes and removes the temporary file (no-op after commit). */
 void nb_outfile_abort(struct nb_outfile *f);
+/* The outputs of one run, all or none: each file (those with fp NULL are
+ * skipped) is flushed and synced first, so that a full disk or a device
+ * error on any of them leaves no file committed; only then are they
+ * committed in turn.  After an error every file not yet committed is
+ * aborted. */
+enum nb_status nb_outfile_commit_all(struct nb_outfile *const *files, size_t n,
+                                     struct nb_error *err);
 
 /* ---- timing and statistics --------------------------------------------- */
 

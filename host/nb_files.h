@@ -59,6 +59,11 @@ enum nb_status nb_text_error(const struct nb_text *t, int field,
                              struct nb_error *err, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 
+/* What a message quotes of a bad field: its first 64 characters, each
+ * byte outside printable ASCII shown as '?' (a binary file must not put
+ * raw bytes on the terminal).  Returns out. */
+#define NB_TEXT_EXCERPT_SIZE 65
+const char *nb_text_excerpt(const char *field, char out[NB_TEXT_EXCERPT_SIZE]);
 /* min..max fields, else "missing field: expected N fields (what), found
  * M" at the end of the line or "extra field 'F': ..." at the first one
  * too many. */
@@ -99,6 +104,12 @@ enum nb_status nb_snapshot_read(const char *path, struct nb_particles *p,
  * columns.  comment (may be NULL) becomes a first `# ` line.  Errors:
  * NB_ERR_ARGS (charges without types), NB_ERR_IO, NB_ERR_NOMEM. */
 enum nb_status nb_snapshot_write(const char *path, const struct nb_particles *p,
+                                 const char *comment, struct nb_error *err);
+/* The same text into fp, an nb_outfile that the caller opened before its
+ * run (so that a bad path is found first) and commits; path names it in
+ * errors. */
+enum nb_status nb_snapshot_print(FILE *fp, const char *path,
+                                 const struct nb_particles *p,
                                  const char *comment, struct nb_error *err);
 
 #endif

@@ -77,6 +77,13 @@ void nb_md_potential_mix(struct nb_md_potential *pot, enum nb_md_mixing mix);
  * by nb_text, '#' comments anywhere). */
 enum nb_status nb_md_types_read(const char *path, struct nb_md_potential *pot,
                                 struct nb_error *err);
+/* Refuses (NB_ERR_PARSE, naming path, the pair and the entries needed) a
+ * table read from path in which some type pair does not interact under
+ * pot->law; particle_charges: the particles carry their own charges. */
+enum nb_status nb_md_types_check_interactions(const struct nb_md_potential *pot,
+                                              const char *path,
+                                              int particle_charges,
+                                              struct nb_error *err);
 
 /* Checks the parameters: count, finite values, eps >= 0, sigma > 0,
  * dielectric > 0, cz > 2, cutoff >= 0; NB_ERR_ARGS naming the entry. */

@@ -2,15 +2,21 @@
  *
  * Data goes to "<path>.tmp.XXXXXX" in the same directory (so that rename
  * stays within one file system and is atomic) and is renamed onto path
- * only after every write, flush and close has succeeded.
+ * only after every write, flush and close has succeeded.  Renaming would
+ * replace whatever sits at the path, so a symbolic link is first followed
+ * to the file it names, and a device or FIFO (/dev/null, /dev/full) is
+ * written through directly: only regular files are ever renamed over.
  */
 #include "nb_host.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+enum { MAX_LINKS = 40 };        /* as the kernel's ELOOP limit */
 
 static int is_stdout(const char *path)
 {
@@ -33,18 +39,67 @@ static char *copy_string(const char *s, size_t extra, struct nb_error *err)
     return copy;
 }
 
-enum nb_status nb_outfile_open(struct nb_outfile *f, const char *path,
-                               struct nb_error *err)
+/* The link's target as a path usable from here: a relative target is
+ * relative to the directory that holds the link.  NULL on error. */
+static char *link_target(const char *link, struct nb_error *err)
+{
+    char target[PATH_MAX];
+    ssize_t len = readlink(link, target, sizeof target - 1);
+    const char *slash = strrchr(link, '/');
+    size_t dir_len;
+    char *joined;
+
+    if (len < 0) {
+        nb_error_set(err, NB_ERR_IO, "%s: cannot read symbolic link: %s",
+                     link, strerror(errno));
+        return NULL;
+    }
+    target[len] = '\0';
+    dir_len = (target[0] == '/' || !slash) ? 0 : (size_t)(slash - link) + 1;
+    joined = nb_alloc(dir_len + (size_t)len + 1, 1, "a file name", err);
+    if (joined) {
+        memcpy(joined, link, dir_len);
+        memcpy(joined + dir_len, target, (size_t)len + 1);
+    }
+    return joined;
+}
+
+/* path with every symbolic link at its end followed (a missing target is
+ * fine: it is where the file will be made).  NULL on error. */
+static char *follow_links(const char *path, struct nb_error *err)
+{
+    char *current = copy_string(path, 0, err);
+    struct stat st;
+
+    for (int hops = 0; current && lstat(current, &st) == 0 &&
+         S_ISLNK(st.st_mode); hops++) {
+        char *next = hops < MAX_LINKS ? link_target(current, err) : NULL;
+        if (hops >= MAX_LINKS)
+            nb_error_set(err, NB_ERR_IO, "%s: %s", path, strerror(ELOOP));
+        free(current);
+        current = next;
+    }
+    return current;
+}
+
+static enum nb_status open_direct(struct nb_outfile *f, struct nb_error *err)
+{
+    f->fp = fopen(f->path, "w");
+    if (!f->fp) {
+        nb_error_set(err, NB_ERR_IO, "%s: cannot open for writing: %s",
+                     f->path, strerror(errno));
+        release(f);
+        return NB_ERR_IO;
+    }
+    return NB_OK;
+}
+
+static enum nb_status open_temporary(struct nb_outfile *f,
+                                     struct nb_error *err)
 {
     int fd;
 
-    memset(f, 0, sizeof *f);
-    if (is_stdout(path)) {
-        f->fp = stdout;
-        return NB_OK;
-    }
-    f->path = copy_string(path, 0, err);
-    f->tmp_path = f->path ? copy_string(path, 11, err) : NULL;
+    f->tmp_path = copy_string(f->path, 11, err);
     if (!f->tmp_path) {
         release(f);
         return NB_ERR_NOMEM;
@@ -53,7 +108,7 @@ enum nb_status nb_outfile_open(struct nb_outfile *f, const char *path,
     fd = mkstemp(f->tmp_path);
     if (fd < 0) {
         nb_error_set(err, NB_ERR_IO, "%s: cannot create temporary file: %s",
-                     path, strerror(errno));
+                     f->path, strerror(errno));
         release(f);
         return NB_ERR_IO;
     }
@@ -63,13 +118,38 @@ enum nb_status nb_outfile_open(struct nb_outfile *f, const char *path,
     f->fp = fdopen(fd, "w");
     if (!f->fp) {
         nb_error_set(err, NB_ERR_IO, "%s: cannot open temporary file: %s",
-                     path, strerror(errno));
+                     f->path, strerror(errno));
         close(fd);
         unlink(f->tmp_path);
         release(f);
         return NB_ERR_IO;
     }
     return NB_OK;
+}
+
+enum nb_status nb_outfile_open(struct nb_outfile *f, const char *path,
+                               struct nb_error *err)
+{
+    struct stat st;
+
+    memset(f, 0, sizeof *f);
+    if (is_stdout(path)) {
+        f->fp = stdout;
+        return NB_OK;
+    }
+    f->path = follow_links(path, err);
+    if (!f->path)
+        return err ? err->status : NB_ERR_IO;
+    if (stat(f->path, &st) != 0)
+        return open_temporary(f, err);
+    if (S_ISDIR(st.st_mode)) {
+        /* Found now rather than when the finished run is renamed. */
+        nb_error_set(err, NB_ERR_IO, "%s: cannot write: %s", path,
+                     strerror(EISDIR));
+        release(f);
+        return NB_ERR_IO;
+    }
+    return S_ISREG(st.st_mode) ? open_temporary(f, err) : open_direct(f, err);
 }
 
 static enum nb_status commit_stdout(struct nb_outfile *f,
@@ -110,17 +190,17 @@ enum nb_status nb_outfile_commit(struct nb_outfile *f, struct nb_error *err)
 
     if (!f->fp)
         return NB_OK;
-    if (!f->tmp_path)
+    if (!f->path)
         return commit_stdout(f, err);
     errno = 0;
     error = flush_and_close(f->fp);
     if (error)
         st = nb_error_set(err, NB_ERR_IO, "%s: write error: %s", f->path,
                           strerror(error));
-    else if (rename(f->tmp_path, f->path) != 0)
+    else if (f->tmp_path && rename(f->tmp_path, f->path) != 0)
         st = nb_error_set(err, NB_ERR_IO, "%s: cannot rename %s into place: "
                           "%s", f->path, f->tmp_path, strerror(errno));
-    if (st != NB_OK)
+    if (st != NB_OK && f->tmp_path)
         unlink(f->tmp_path);
     release(f);
     return st;
@@ -128,9 +208,40 @@ enum nb_status nb_outfile_commit(struct nb_outfile *f, struct nb_error *err)
 
 void nb_outfile_abort(struct nb_outfile *f)
 {
-    if (f->fp && f->tmp_path) {
+    if (f->fp && f->path)
         fclose(f->fp);
+    if (f->tmp_path)
         unlink(f->tmp_path);
-    }
     release(f);
+}
+
+/* Buffered data out and, for a file of our own, onto the disk: the write
+ * errors that commit would find, found before anything is renamed. */
+static enum nb_status flush_one(struct nb_outfile *f, struct nb_error *err)
+{
+    errno = 0;
+    if (fflush(f->fp) != 0 || ferror(f->fp))
+        return nb_error_set(err, NB_ERR_IO, "%s: write error: %s",
+                            f->path ? f->path : "stdout",
+                            strerror(errno ? errno : EIO));
+    if (f->tmp_path && fsync(fileno(f->fp)) != 0 && errno != EINVAL)
+        return nb_error_set(err, NB_ERR_IO, "%s: write error: %s", f->path,
+                            strerror(errno));
+    return NB_OK;
+}
+
+enum nb_status nb_outfile_commit_all(struct nb_outfile *const *files, size_t n,
+                                     struct nb_error *err)
+{
+    enum nb_status st = NB_OK;
+    size_t k;
+
+    for (k = 0; k < n && st == NB_OK; k++)
+        if (files[k]->fp)
+            st = flush_one(files[k], err);
+    for (k = 0; k < n && st == NB_OK; k++)
+        st = nb_outfile_commit(files[k], err);
+    for (k = 0; k < n; k++)
+        nb_outfile_abort(files[k]);     /* a no-op after a commit */
+    return st;
 }

@@ -75,3 +75,41 @@ enum nb_status nb_particles_random_cube(struct nb_particles *p, size_t n,
     }
     return NB_OK;
 }
+
+/* A position and the particle that has it, for finding coincident ones. */
+struct placed { double x[3]; size_t index; };
+
+static int by_position(const void *a, const void *b)
+{
+    const struct placed *u = a, *v = b;
+
+    for (int k = 0; k < 3; k++)
+        if (u->x[k] != v->x[k])
+            return (u->x[k] > v->x[k]) - (u->x[k] < v->x[k]);
+    return (u->index > v->index) - (u->index < v->index);
+}
+
+enum nb_status nb_particles_coincident(const struct nb_particles *p,
+                                       size_t *first, size_t *second,
+                                       int *found, struct nb_error *err)
+{
+    struct placed *s = nb_alloc(p->n, sizeof *s, "particle positions", err);
+
+    *found = 0;
+    if (!s)
+        return NB_ERR_NOMEM;
+    for (size_t i = 0; i < p->n; i++) {
+        memcpy(s[i].x, &p->x[3 * i], sizeof s[i].x);
+        s[i].index = i;
+    }
+    qsort(s, p->n, sizeof *s, by_position);
+    for (size_t k = 1; k < p->n && !*found; k++)
+        if (s[k].x[0] == s[k - 1].x[0] && s[k].x[1] == s[k - 1].x[1] &&
+            s[k].x[2] == s[k - 1].x[2]) {
+            *first = s[k - 1].index;
+            *second = s[k].index;
+            *found = 1;
+        }
+    free(s);
+    return NB_OK;
+}

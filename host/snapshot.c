@@ -31,6 +31,7 @@ struct reader {
     size_t declared;            /* line of the 10-column declaration, or 0 */
     size_t cap;                 /* capacity of the arrays in particles */
     struct nb_particles *p;     /* p->n particles read so far */
+    size_t *lines;              /* the line of each particle, for messages */
 };
 
 static const char *column_name(const struct reader *rd, int col)
@@ -84,6 +85,9 @@ static enum nb_status reserve_one(struct reader *rd, struct nb_error *err)
     if (st == NB_OK)
         st = grow_array((void **)&p->v, cap, 3 * sizeof *p->v,
                         "particle velocities", err);
+    if (st == NB_OK)
+        st = grow_array((void **)&rd->lines, cap, sizeof *rd->lines,
+                        "particle line numbers", err);
     if (st == NB_OK)
         rd->cap = cap;
     return st;
@@ -164,7 +168,7 @@ static enum nb_status parse_line(struct reader *rd, struct nb_error *err)
     if (st == NB_OK)
         st = parse_numbers(rd, rd->columns - 7, err);
     if (st == NB_OK)
-        p->n++;
+        rd->lines[p->n++] = rd->text.lineno;
     return st;
 }
 
@@ -205,6 +209,42 @@ static enum nb_status read_lines(struct reader *rd, struct nb_error *err)
     return st;
 }
 
+/* An id and the line that gave it. */
+struct id_line { int64_t id; size_t line; };
+
+static int by_id_then_line(const void *a, const void *b)
+{
+    const struct id_line *u = a, *v = b;
+
+    if (u->id != v->id)
+        return (u->id > v->id) - (u->id < v->id);
+    return (u->line > v->line) - (u->line < v->line);
+}
+
+/* Ids name particles (in forces' output, exclusion lists): two particles
+ * with one id are refused, naming both lines. */
+static enum nb_status refuse_repeated_ids(const struct reader *rd,
+                                          struct nb_error *err)
+{
+    const struct nb_particles *p = rd->p;
+    struct id_line *s = nb_alloc(p->n, sizeof *s, "particle ids", err);
+    enum nb_status st = NB_OK;
+
+    if (!s)
+        return NB_ERR_NOMEM;
+    for (size_t i = 0; i < p->n; i++)
+        s[i] = (struct id_line){p->id[i], rd->lines[i]};
+    qsort(s, p->n, sizeof *s, by_id_then_line);
+    for (size_t k = 1; k < p->n && st == NB_OK; k++)
+        if (s[k].id == s[k - 1].id)
+            st = nb_error_set(err, NB_ERR_PARSE, "%s:%zu: id %lld again (first "
+                              "on line %zu): each particle needs its own id",
+                              rd->text.path, s[k].line, (long long)s[k].id,
+                              s[k - 1].line);
+    free(s);
+    return st;
+}
+
 enum nb_status nb_snapshot_read(const char *path, struct nb_particles *p,
                                 struct nb_error *err)
 {
@@ -222,7 +262,10 @@ enum nb_status nb_snapshot_read(const char *path, struct nb_particles *p,
                            path)
             : nb_error_set(err, NB_ERR_PARSE, "%s: no particles (%zu lines, "
                            "all blank or comments)", path, rd.text.lineno);
+    if (st == NB_OK)
+        st = refuse_repeated_ids(&rd, err);
     nb_text_close(&rd.text);
+    free(rd.lines);
     if (st != NB_OK)
         nb_particles_free(p);
     return st;
@@ -246,26 +289,36 @@ static void write_particle(FILE *fp, const struct nb_particles *p, size_t i)
             x[1], x[2], v[0], v[1], v[2]);
 }
 
+enum nb_status nb_snapshot_print(FILE *fp, const char *path,
+                                 const struct nb_particles *p,
+                                 const char *comment, struct nb_error *err)
+{
+    if (p->q && !p->type)
+        return nb_error_set(err, NB_ERR_ARGS, "%s: a snapshot with charges "
+                            "needs types too (`id type q m x y z vx vy vz`)",
+                            path ? path : "stdout");
+    if (comment)
+        fprintf(fp, "# %s\n", comment);
+    /* The reader needs this line for the 10-column form; for 9 columns
+     * it only tells a human what the numbers are. */
+    if (p->q)
+        fputs("# id type q m x y z vx vy vz\n", fp);
+    else if (p->type)
+        fputs("# id type m x y z vx vy vz\n", fp);
+    for (size_t i = 0; i < p->n; i++)
+        write_particle(fp, p, i);
+    return NB_OK;
+}
+
 enum nb_status nb_snapshot_write(const char *path, const struct nb_particles *p,
                                  const char *comment, struct nb_error *err)
 {
     struct nb_outfile out;
 
     if (p->q && !p->type)
-        return nb_error_set(err, NB_ERR_ARGS, "%s: a snapshot with charges "
-                            "needs types too (`id type q m x y z vx vy vz`)",
-                            path ? path : "stdout");
+        return nb_snapshot_print(NULL, path, p, comment, err);
     if (nb_outfile_open(&out, path, err) != NB_OK)
         return err->status;
-    if (comment)
-        fprintf(out.fp, "# %s\n", comment);
-    /* The reader needs this line for the 10-column form; for 9 columns
-     * it only tells a human what the numbers are. */
-    if (p->q)
-        fputs("# id type q m x y z vx vy vz\n", out.fp);
-    else if (p->type)
-        fputs("# id type m x y z vx vy vz\n", out.fp);
-    for (size_t i = 0; i < p->n; i++)
-        write_particle(out.fp, p, i);
+    nb_snapshot_print(out.fp, path, p, comment, err);
     return nb_outfile_commit(&out, err);
 }

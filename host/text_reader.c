@@ -15,7 +15,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define FIELD_SHOWN 64          /* longest excerpt of a bad field quoted */
 
 static int is_space(char c)
 {
@@ -205,18 +204,30 @@ static void describe_count(char *out, size_t size, int min, int max)
                  max == min + 1 ? "or" : "to", max);
 }
 
+const char *nb_text_excerpt(const char *field, char out[NB_TEXT_EXCERPT_SIZE])
+{
+    size_t k = 0;
+
+    for (; field[k] && k < NB_TEXT_EXCERPT_SIZE - 1; k++) {
+        unsigned char c = (unsigned char)field[k];
+        out[k] = c >= 0x20 && c < 0x7f ? (char)c : '?';
+    }
+    out[k] = '\0';
+    return out;
+}
+
 enum nb_status nb_text_expect_fields(const struct nb_text *t, int min, int max,
                                      const char *what, struct nb_error *err)
 {
-    char count[64];
+    char count[64], shown[NB_TEXT_EXCERPT_SIZE];
 
     describe_count(count, sizeof count, min, max);
     if (t->nfield < min)
         return nb_text_error(t, t->nfield, err, "missing field: expected %s "
                              "(%s), found %d", count, what, t->nfield);
     if (t->nfield > max)
-        return nb_text_error(t, max, err, "extra field '%.*s': expected %s "
-                             "(%s), found %d", FIELD_SHOWN, t->field[max],
+        return nb_text_error(t, max, err, "extra field '%s': expected %s "
+                             "(%s), found %d", nb_text_excerpt(t->field[max], shown),
                              count, what, t->nfield);
     return NB_OK;
 }
@@ -241,11 +252,12 @@ static enum nb_status check_whole(const struct nb_text *t, int field,
                                   const char *kind, struct nb_error *err)
 {
     const char *text = t->field[field];
+    char shown[NB_TEXT_EXCERPT_SIZE];
 
     if (end != text && *end == '\0')
         return NB_OK;
-    return nb_text_error(t, field, err, "%s: not %s: '%.*s'", name, kind,
-                         FIELD_SHOWN, text);
+    return nb_text_error(t, field, err, "%s: not %s: '%s'", name, kind,
+                         nb_text_excerpt(text, shown));
 }
 
 /* Overflow gives inf and underflow to zero loses the value: both refused.
@@ -256,7 +268,7 @@ enum nb_status nb_text_double(const struct nb_text *t, int field,
                               struct nb_error *err)
 {
     const char *text = number_text(t, field, name, err);
-    char *end;
+    char *end, shown[NB_TEXT_EXCERPT_SIZE];
 
     if (!text)
         return NB_ERR_PARSE;
@@ -264,14 +276,14 @@ enum nb_status nb_text_double(const struct nb_text *t, int field,
     if (check_whole(t, field, name, end, "a number", err) != NB_OK)
         return NB_ERR_PARSE;
     if (errno == ERANGE && isinf(*out))
-        return nb_text_error(t, field, err, "%s: out of range: '%.*s' "
-                             "overflows a double", name, FIELD_SHOWN, text);
+        return nb_text_error(t, field, err, "%s: out of range: '%s' "
+                             "overflows a double", name, nb_text_excerpt(text, shown));
     if (!isfinite(*out))
-        return nb_text_error(t, field, err, "%s: not finite: '%.*s'", name,
-                             FIELD_SHOWN, text);
+        return nb_text_error(t, field, err, "%s: not finite: '%s'", name,
+                             nb_text_excerpt(text, shown));
     if (errno == ERANGE && *out == 0.0)
-        return nb_text_error(t, field, err, "%s: out of range: '%.*s' "
-                             "underflows a double", name, FIELD_SHOWN, text);
+        return nb_text_error(t, field, err, "%s: out of range: '%s' "
+                             "underflows a double", name, nb_text_excerpt(text, shown));
     return NB_OK;
 }
 
@@ -280,7 +292,7 @@ enum nb_status nb_text_int(const struct nb_text *t, int field,
                            long long *out, struct nb_error *err)
 {
     const char *text = number_text(t, field, name, err);
-    char *end;
+    char *end, shown[NB_TEXT_EXCERPT_SIZE];
 
     if (!text)
         return NB_ERR_PARSE;
@@ -288,8 +300,8 @@ enum nb_status nb_text_int(const struct nb_text *t, int field,
     if (check_whole(t, field, name, end, "an integer", err) != NB_OK)
         return NB_ERR_PARSE;
     if (errno == ERANGE || *out < lo || *out > hi)
-        return nb_text_error(t, field, err, "%s: out of range: '%.*s' is "
-                             "outside %lld..%lld", name, FIELD_SHOWN, text,
+        return nb_text_error(t, field, err, "%s: out of range: '%s' is "
+                             "outside %lld..%lld", name, nb_text_excerpt(text, shown),
                              lo, hi);
     return NB_OK;
 }

@@ -297,6 +297,29 @@ START_TEST(test_outfile_commit)
 }
 END_TEST
 
+/* Outputs committed together: a write error on one commits none. */
+START_TEST(test_outfile_commit_all)
+{
+    char dir[1024], path[1100];
+    struct nb_outfile a, full;
+    struct nb_outfile *files[2] = { &a, &full };
+    struct nb_error err = {NB_OK, ""};
+
+    make_temp_dir(dir, sizeof dir);
+    snprintf(path, sizeof path, "%s/a.csv", dir);
+    ck_assert_int_eq(nb_outfile_open(&a, path, &err), NB_OK);
+    ck_assert_int_eq(nb_outfile_open(&full, "/dev/full", &err), NB_OK);
+    ck_assert_ptr_null(full.tmp_path);          /* a device: written through */
+    fputs("row\n", a.fp);
+    fputs("row\n", full.fp);
+    ck_assert_int_eq(nb_outfile_commit_all(files, 2, &err), NB_ERR_IO);
+    ck_assert_str_eq(err.message, "/dev/full: write error: No space left on device");
+    ck_assert_ptr_null(a.fp);
+    ck_assert_int_eq(count_entries(dir, NULL, 0), 0);
+    remove_dir(dir);
+}
+END_TEST
+
 START_TEST(test_outfile_abort)
 {
     char dir[1024], path[1100];
@@ -325,14 +348,15 @@ START_TEST(test_outfile_errors_and_stdout)
     ck_assert_int_eq(nb_outfile_open(&f, path, &err), NB_ERR_IO);
     ck_assert_ptr_nonnull(strstr(err.message, path));
     ck_assert_ptr_null(f.fp);
-    /* The final name is a directory: rename fails, the temp file goes. */
+    /* The final name is a directory: refused at open, before any data. */
     snprintf(path, sizeof path, "%s/sub", dir);
     ck_assert_int_eq(mkdir(path, 0700), 0);
     write_file(strcat(path, "/x"), "", 0);
     path[strlen(path) - 2] = '\0';
-    ck_assert_int_eq(nb_outfile_open(&f, path, &err), NB_OK);
-    ck_assert_int_eq(nb_outfile_commit(&f, &err), NB_ERR_IO);
+    ck_assert_int_eq(nb_outfile_open(&f, path, &err), NB_ERR_IO);
     ck_assert_ptr_nonnull(strstr(err.message, path));
+    ck_assert_ptr_nonnull(strstr(err.message, "Is a directory"));
+    ck_assert_ptr_null(f.fp);
     ck_assert_int_eq(count_entries(dir, NULL, 0), 1);
     unlink(strcat(path, "/x"));
     path[strlen(path) - 2] = '\0';
@@ -610,6 +634,7 @@ static Suite *host_suite(void)
 
     tcase_add_test(files, test_outfile_commit);
     tcase_add_test(files, test_outfile_abort);
+    tcase_add_test(files, test_outfile_commit_all);
     tcase_add_test(files, test_outfile_errors_and_stdout);
     suite_add_tcase(s, files);
 

@@ -104,6 +104,9 @@ START_TEST(test_system_check)
 }
 END_TEST
 
+#define X70 "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"
+#define X62 "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"
+
 /* A coefficient file and what reading it must say. */
 static const struct coeff_case {
     const char *content;
@@ -138,6 +141,47 @@ static const struct coeff_case {
     {"types 1\nlj 1 1 1 1 1 1 1 1 1 1 1 1\n", NB_ERR_PARSE, 2, "found 13"},
     {"", NB_ERR_PARSE, 0, "no 'types T' line"},
     {"# only a comment\n", NB_ERR_PARSE, 0, "no 'types T' line"},
+    /* An entry given twice would let the last silently win. */
+    {"types 2\nlj 1 1 1 1\nlj 1 1 2 1\n", NB_ERR_PARSE, 3,
+     "'lj 1 1' given twice (first on line 2); give it once"},
+    {"types 2\nlj 1 2 1 1\n# same pair\nlj 2 1 2 1\n", NB_ERR_PARSE, 4,
+     "'lj 2 1' given twice (first on line 2); give it once"},
+    {"types 2\nionic 1 2 1 1 6\nionic 2 1 1 1 6\n", NB_ERR_PARSE, 3,
+     "'ionic 2 1' given twice (first on line 2)"},
+    {"types 2\nmass 2 1\ncharge 2 1\nmass 2 3\n", NB_ERR_PARSE, 4,
+     "'mass 2' given twice (first on line 2)"},
+    {"types 2\ncharge 1 1\ncharge 1 -1\n", NB_ERR_PARSE, 3,
+     "'charge 1' given twice (first on line 2)"},
+    {"types 2\nmix arithmetic\nmix geometric\n", NB_ERR_PARSE, 3,
+     "'mix' given twice (first on line 2)"},
+    /* Binary bytes are quoted as '?', and at most 64 of them, as the
+     * snapshot reader does (nb_text_excerpt). */
+    {"types 2\n\x01\xff" X70 "\n", NB_ERR_PARSE, 2,
+     "unknown keyword '??" X62 "' (known:"},
+};
+
+/* A table read for a law and what the interaction check says (NULL: no
+ * pair is idle). */
+static const struct interaction_case {
+    enum nb_md_law law;
+    const char *content;
+    int particle_charges;
+    const char *reason;
+} interaction_cases[] = {
+    {NB_LAW_IONIC, "types 2\nmass 1 1\n", 0, "types 1 and 1 do not interact "
+     "under the ionic law: give an 'ionic I J CX CY CZ' line with CX or CY not 0"},
+    {NB_LAW_IONIC, "types 2\nionic 1 1 1 1 6\nionic 2 2 1 1 6\n", 0,
+     "types 1 and 2 do not interact under the ionic law"},
+    {NB_LAW_LJ, "types 2\nlj 2 2 0 1\n", 0,
+     "types 1 and 2 do not interact under the lj law: give an 'lj' line"},
+    {NB_LAW_LJC_CONSTANT, "types 2\nlj 1 1 0 1\nlj 2 2 0 1\ncharge 1 1\n", 0,
+     "types 1 and 2 do not interact under the ljc-constant law"},
+    {NB_LAW_LJC_CONSTANT, "types 2\nlj 1 1 0 1\nlj 2 2 0 1\n", 1, NULL},
+    {NB_LAW_LJC_CONSTANT, "types 2\nlj 1 1 0 1\ncharge 1 1\ncharge 2 -1\n", 0,
+     NULL},
+    {NB_LAW_LJ, "types 2\nmass 2 3\n", 0, NULL},
+    {NB_LAW_IONIC, "types 2\nionic 1 1 1 1 6\nionic 1 2 -1 1 6\n"
+     "ionic 2 2 0 1 6\n", 0, NULL},
 };
 
 /* Writes content to a fresh temporary file; its name in path. */
@@ -155,6 +199,33 @@ static void temp_file(char *path, size_t size, const char *content)
     fputs(content, fp);
     ck_assert_int_eq(fclose(fp), 0);
 }
+
+/* A pair that never interacts is refused, naming the file and the pair. */
+START_TEST(test_coeff_interactions)
+{
+    const struct interaction_case *c = &interaction_cases[_i];
+    struct nb_md_potential pot;
+    struct nb_error err = {NB_OK, ""};
+    char path[1024], where[1100];
+
+    nb_md_potential_default(&pot, c->law, 1);
+    temp_file(path, sizeof path, c->content);
+    ck_assert_msg(nb_md_types_read(path, &pot, &err) == NB_OK, "%s",
+                  err.message);
+    enum nb_status st = nb_md_types_check_interactions(&pot, path,
+                                                       c->particle_charges, &err);
+    if (c->reason) {
+        ck_assert_int_eq(st, NB_ERR_PARSE);
+        snprintf(where, sizeof where, "%s: ", path);
+        ck_assert_msg(strncmp(err.message, where, strlen(where)) == 0, "%s",
+                      err.message);
+        assert_message(&err, c->reason);
+    } else {
+        ck_assert_msg(st == NB_OK, "case %d: %s", _i, err.message);
+    }
+    unlink(path);
+}
+END_TEST
 
 START_TEST(test_coeff_file_bad)
 {
@@ -354,6 +425,8 @@ static Suite *md_checks_suite(void)
     tcase_add_loop_test(tc, test_coeff_file_bad, 0,
                         (int)(sizeof coeff_cases / sizeof *coeff_cases));
     tcase_add_test(tc, test_coeff_file_good);
+    tcase_add_loop_test(tc, test_coeff_interactions, 0,
+                        (int)(sizeof interaction_cases / sizeof *interaction_cases));
     tcase_add_test(tc, test_sim_init_refusals);
     tcase_add_test(tc, test_excluded_pairs_subtracted);
     suite_add_tcase(s, tc);

@@ -242,7 +242,8 @@ struct refusal {
 };
 
 static const struct refusal refusals[] = {
-    { "cutoff_half", { FCC108, "--cutoff", "3", "--thermo", "t.csv", NULL }, 2, "half" },
+    { "cutoff_half", { "--ic", "fcc", "--cells", "3", "--cutoff", "3", "--shift",
+                       "--thermo", "t.csv", NULL }, 2, "half" },
     { "no_cutoff", { "--ic", "fcc", "--cells", "3", "--thermo", "t.csv", NULL }, 2, "cutoff" },
     { "cells_narrow", { FCC108, "--cells-list", "on", "--thermo", "t.csv", NULL }, 2, "cell" },
     { "law", { FCC108, "--potential", "morse", "--thermo", "t.csv", NULL }, 2, "morse" },

@@ -464,6 +464,36 @@ START_TEST(test_exclusions_refused)
 }
 END_TEST
 
+/* A pair given twice, in either order, would be subtracted twice: refused,
+ * naming the pair by ids and both lines. */
+START_TEST(test_exclusions_repeated)
+{
+    static const char *const texts[2] = {"10 -3\n7 42\n10 -3\n",
+                                         "10 -3\n7 42\n-3 10\n"};
+    struct nb_particles p;
+    struct nb_error err = {NB_OK, ""};
+    uint32_t *pairs;
+    size_t count;
+    struct tmp t;
+    char want[1400];
+
+    four_particles(&p);
+    tmp_make(&t, "twice.exclude");
+    snprintf(want, sizeof want, "%s:3: the pair of particles 10 and -3 is "
+             "excluded again (first on line 1); give each pair once", t.path);
+    for (int k = 0; k < 2; k++) {
+        write_text(t.path, texts[k]);
+        ck_assert_int_eq(nb_md_exclusions_read(t.path, &p, &pairs, &count,
+                                               &err), NB_ERR_PARSE);
+        ck_assert_str_eq(err.message, want);
+        ck_assert_ptr_null(pairs);
+        ck_assert_uint_eq(count, 0);
+    }
+    nb_particles_free(&p);
+    tmp_remove(&t);
+}
+END_TEST
+
 /* ---- runner ------------------------------------------------------------- */
 
 static Suite *md_io_suite(void)
@@ -481,6 +511,7 @@ static Suite *md_io_suite(void)
     tcase_add_test(dumps, test_extxyz);
     suite_add_tcase(s, dumps);
     tcase_add_test(exclusions, test_exclusions_read);
+    tcase_add_test(exclusions, test_exclusions_repeated);
     tcase_add_loop_test(exclusions, test_exclusions_refused, 0,
                         (int)(sizeof bad_exclusions /
                               sizeof bad_exclusions[0]));

@@ -188,6 +188,9 @@ END_TEST
 #define EIGHT_OR_NINE "columns id [type] m x y z vx vy vz; the 10-column " \
     "form needs a line `# id type q m x y z vx vy vz` before the data"
 
+#define X70 "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"
+#define X62 "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"
+
 struct bad_case {
     const char *content;
     int line, column;       /* line 0: the message names no line */
@@ -235,6 +238,8 @@ static const struct bad_case bad_cases[] = {
      "1), found 9"},
     {"# t=0 columns: id type q m x y z vx vy vz\n1 1 x 1 0 0 0 0 0 0\n", 2,
      5, "q: not a number: 'x'"},
+    {"1 1 0 0 \x02\x80" X70 " 0 0 0\n", 1, 9,
+     "z: not a number: '??" X62 "'"},
     {"", 0, 0, "no particles (empty file)"},
     {"# nothing\n\n   # here\n", 0, 0,
      "no particles (3 lines, all blank or comments)"},
@@ -251,6 +256,25 @@ START_TEST(test_snapshot_bad)
                                    &t), NB_ERR_PARSE);
     ck_assert_int_eq(err.status, NB_ERR_PARSE);
     assert_at(&err, t.path, c->line, c->column, c->reason);
+    assert_particles_empty(&p);
+}
+END_TEST
+
+/* Two particles with one id are refused, naming both lines. */
+START_TEST(test_snapshot_repeated_ids)
+{
+    const char *content = "# c\n7 1 0 0 0 0 0 0\n-2 1 1 0 0 0 0 0\n"
+                          "\n7 1 2 0 0 0 0 0\n";
+    struct nb_particles p;
+    struct nb_error err = {NB_OK, ""};
+    struct tmp t;
+    char want[1400];
+
+    ck_assert_int_eq(read_snapshot(content, strlen(content), &p, &err, &t),
+                     NB_ERR_PARSE);
+    snprintf(want, sizeof want, "%s:5: id 7 again (first on line 2): each "
+             "particle needs its own id", t.path);
+    ck_assert_str_eq(err.message, want);
     assert_particles_empty(&p);
 }
 END_TEST
@@ -304,6 +328,7 @@ static Suite *snapshot_suite(void)
     tcase_add_loop_test(tc, test_snapshot_bad, 0,
                         (int)(sizeof bad_cases / sizeof bad_cases[0]));
     tcase_add_test(tc, test_snapshot_10_columns_declared);
+    tcase_add_test(tc, test_snapshot_repeated_ids);
     tcase_add_test(tc, test_snapshot_missing);
     suite_add_tcase(s, tc);
     return s;

@@ -28,6 +28,10 @@ enum nb_status nb_parse_double(const char *option, const char *text, double min,
                                double *out, struct nb_error *err);
 enum nb_status nb_parse_long(const char *option, const char *text, long min,
                              long max, long *out, struct nb_error *err);
+/* A comma-separated list with no empty item ("", "a,,b", ",a", "a,"):
+ * an empty item is refused rather than skipped. */
+enum nb_status nb_check_list(const char *option, const char *text,
+                             struct nb_error *err);
 /* A comma-separated list of integers >= min into a new array. */
 enum nb_status nb_parse_long_list(const char *option, const char *text, long min,
                                   long max, long **out, size_t *count,
@@ -59,6 +63,10 @@ enum nb_status nb_gl_cli_create(const struct nb_gl_cli *g, struct nb_gl **gl,
 
 /* Uploads p to b, evaluates the GA kernel `warmup` times untimed and `runs`
  * times timed; *median is the median device seconds of the timed runs. */
+/* Refuses (NB_ERR_PARSE, naming path and both ids) two particles of p at
+ * one position when eps is 0: their force would print as NaN. */
+enum nb_status nb_check_no_coincident(const char *path, const struct nb_particles *p,
+                                      double eps, struct nb_error *err);
 enum nb_status nb_measure_ga(struct nb_force_backend *b, const struct nb_particles *p,
                              double eps, int warmup, int runs, double *median,
                              struct nb_error *err);

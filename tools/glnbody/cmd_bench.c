@@ -176,6 +176,8 @@ static enum nb_status run_bench(const struct bench_args *a, struct nb_error *err
         (a->seed && nb_parse_long("seed", a->seed, 0, 1L << 62, &seed, err) != NB_OK) ||
         nb_parse_long_list("n", a->n_list ? a->n_list : "1024,4096,16384,65536", 1,
                            1L << 26, &ns, &n_count, err) != NB_OK ||
+        (a->backends && nb_check_list("backend", a->backends, err) != NB_OK) ||
+        (a->variants && nb_check_list("variant", a->variants, err) != NB_OK) ||
         nb_gl_cli_validate(&a->gl, err) != NB_OK) {
         free(ns);
         return err->status;

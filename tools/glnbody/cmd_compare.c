@@ -2,6 +2,7 @@
  * timed, with its error against the double-precision CPU reference.  This
  * is what `make run` shows; it fails (exit 1) when a GPU result is off by
  * more than the test suite's tolerance. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -45,6 +46,28 @@ static enum nb_status compare_one(const char *name, const struct nb_gl_cli *g,
     return st;
 }
 
+/* Every name of the --backends list known, no item empty: checked before
+ * anything runs, so that no row is printed for a list that fails. */
+static enum nb_status check_backends(const char *list, struct nb_error *err)
+{
+    enum nb_engine engine;
+    char *copy, *save = NULL;
+
+    if (nb_check_list("backends", list, err) != NB_OK)
+        return err->status;
+    if (!(copy = strdup(list)))
+        return nb_error_set(err, NB_ERR_NOMEM, "out of host memory");
+    for (char *name = strtok_r(copy, ",", &save); name; name = strtok_r(NULL, ",", &save))
+        if (nb_engine_parse(name, &engine, err) != NB_OK) {
+            char reason[sizeof err->message];
+            snprintf(reason, sizeof reason, "%s", err->message);
+            nb_error_set(err, err->status, "--backends: %s", reason);
+            break;
+        }
+    free(copy);
+    return err->status;
+}
+
 int nb_cmd_compare(int argc, char **argv)
 {
     const char *n_text = NULL, *eps_text = NULL, *seed_text = NULL, *backends = NULL;
@@ -64,7 +87,8 @@ int nb_cmd_compare(int argc, char **argv)
         (n_text && nb_parse_long("n", n_text, 1, 1L << 26, &n, &err) != NB_OK) ||
         (eps_text && nb_parse_double("softening", eps_text, 0.0, &eps, &err) != NB_OK) ||
         (seed_text && nb_parse_long("seed", seed_text, 0, 1L << 62, &seed, &err) != NB_OK) ||
-        nb_gl_cli_validate(&g, &err) != NB_OK)
+        nb_gl_cli_validate(&g, &err) != NB_OK ||
+        (backends && check_backends(backends, &err) != NB_OK))
         return nb_cli_fail(&err);
     if (help) {
         nb_options_print(stdout, "glnbody compare [--n N] [--softening EPS] [--seed S] "

@@ -106,6 +106,7 @@ int nb_cmd_forces(int argc, char **argv)
     struct nb_force_backend b = { 0 };
     double *acc = NULL, *pot = NULL;
     if (nb_snapshot_read(a.input, &p, &err) == NB_OK &&
+        nb_check_no_coincident(a.input, &p, eps, &err) == NB_OK &&
         (acc = nb_alloc(3 * p.n, sizeof *acc, "accelerations", &err)) &&
         (pot = nb_alloc(p.n, sizeof *pot, "potentials", &err)))
         evaluate(&a, eps, &p, &gl, &b, acc, pot, &err);

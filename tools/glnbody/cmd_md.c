@@ -59,8 +59,8 @@ static enum nb_status read_input(const struct md_config *c, struct nb_particles 
     return NB_OK;
 }
 
-static enum nb_status make_system(struct md_config *c, struct nb_particles *p,
-                                  struct nb_md_box *box, struct nb_error *err)
+static enum nb_status make_particles(struct md_config *c, struct nb_particles *p,
+                                     struct nb_md_box *box, struct nb_error *err)
 {
     if (c->coeffs && nb_md_types_read(c->coeffs, &c->pot, err) != NB_OK)
         return err->status;
@@ -73,6 +73,18 @@ static enum nb_status make_system(struct md_config *c, struct nb_particles *p,
     if (strcmp(c->ic, "ionic") == 0)
         return nb_md_ionic_crystal(p, box, (int)c->cells, c->lattice, &c->pot, err);
     return nb_md_grid(p, box, (int)c->cells, c->density, &c->pot, c->energy, c->seed, err);
+}
+
+/* The particles, and a --coeffs table checked against them: a type pair
+ * that never interacts is refused (the particles may carry charges). */
+static enum nb_status make_system(struct md_config *c, struct nb_particles *p,
+                                  struct nb_md_box *box, struct nb_error *err)
+{
+    if (make_particles(c, p, box, err) != NB_OK ||
+        (c->coeffs && nb_md_types_check_interactions(&c->pot, c->coeffs, p->q != NULL,
+                                                     err) != NB_OK))
+        return err->status;
+    return NB_OK;
 }
 
 /* --box and --periodic replace what the source said. */

@@ -207,6 +207,7 @@ static enum nb_status check_args(const struct run_args *a, struct run_config *c,
 struct outputs {
     const struct run_config *c;
     struct nb_outfile log;      /* fp NULL: no energy log */
+    struct nb_outfile final;    /* --output, opened before the run; fp NULL: none */
     uint64_t log_k, snap_k;     /* index of the next log row and snapshot */
     uint64_t progress_k;        /* index of the next progress checkpoint */
     struct nb_progress bar;     /* on stderr (progress.c) */
@@ -257,6 +258,12 @@ static struct nb_particles predicted_set(const struct nb_sim *s,
     return view;
 }
 
+static void snapshot_comment(char *comment, size_t size, double t, size_t n)
+{
+    snprintf(comment, size, "glnbody run t=%.17g n=%zu columns: id m x y z vx "
+             "vy vz", t, n);
+}
+
 static enum nb_status write_snapshot(struct nb_sim *s, struct outputs *o,
                                      const char *path, double t,
                                      struct nb_error *err)
@@ -264,9 +271,19 @@ static enum nb_status write_snapshot(struct nb_sim *s, struct outputs *o,
     struct nb_particles view = predicted_set(s, o);
     char comment[128];
 
-    snprintf(comment, sizeof comment, "glnbody run t=%.17g n=%zu columns: id m "
-             "x y z vx vy vz", t, s->p.n);
+    snapshot_comment(comment, sizeof comment, t, s->p.n);
     return nb_snapshot_write(path, &view, comment, err);
+}
+
+/* The state at t_end into --output, committed with the log by finish. */
+static enum nb_status print_final(struct nb_sim *s, struct outputs *o,
+                                  struct nb_error *err)
+{
+    struct nb_particles view = predicted_set(s, o);
+    char comment[128];
+
+    snapshot_comment(comment, sizeof comment, o->c->t_end, s->p.n);
+    return nb_snapshot_print(o->final.fp, o->c->output, &view, comment, err);
 }
 
 static enum nb_status write_numbered_snapshot(struct nb_sim *s, struct outputs *o,
@@ -344,12 +361,17 @@ static enum nb_status outputs_open(struct outputs *o, const struct run_config *c
             return err->status;
         nb_diag_csv_header(o->log.fp);
     }
+    /* Opened now, so that a directory or an unwritable place is found
+     * before the run rather than after it. */
+    if (c->output && nb_outfile_open(&o->final, c->output, err) != NB_OK)
+        return err->status;
     return NB_OK;
 }
 
 static void outputs_close(struct outputs *o)
 {
     nb_outfile_abort(&o->log);      /* a no-op after a commit */
+    nb_outfile_abort(&o->final);
     free(o->x);
     free(o->v);
 }
@@ -433,8 +455,9 @@ static enum nb_status finish(struct nb_sim *s, struct outputs *o,
                                             NB_EPOT_DOUBLE, &o->last, err)) != NB_OK)
         return err->status;
     *final = o->last;
-    if ((o->log.fp && nb_outfile_commit(&o->log, err) != NB_OK) ||
-        (c->output && write_snapshot(s, o, c->output, c->t_end, err) != NB_OK))
+    struct nb_outfile *files[2] = { &o->log, &o->final };
+    if ((c->output && print_final(s, o, err) != NB_OK) ||
+        nb_outfile_commit_all(files, 2, err) != NB_OK)
         return err->status;
     o->seconds += nb_clock_seconds() - t0;
     return NB_OK;
@@ -482,6 +505,27 @@ static enum nb_status gaj_modes_check(const struct nb_force_backend *b,
                         nb_precision_name(mode), b->name);
 }
 
+/* A file that --n would refuse, or whose energy error (E - E0)/|E0| and
+ * virial ratio 2K/|W| are undefined (they would print as NaN): one
+ * particle, no mass, or two particles at one place without softening. */
+static enum nb_status check_input(const struct run_config *c,
+                                  const struct nb_particles *p, struct nb_error *err)
+{
+    double mass = 0.0;
+
+    if (p->n < 2)
+        return nb_error_set(err, NB_ERR_PARSE, "%s: one particle: run needs at least "
+                            "2 (as --n does), or the energy error and 2K/|W| are "
+                            "undefined", c->input);
+    for (size_t i = 0; i < p->n; i++)
+        mass += p->m[i];
+    if (!(mass > 0.0))
+        return nb_error_set(err, NB_ERR_PARSE, "%s: the total mass is 0: with no "
+                            "gravity the energy E0 is 0, so (E - E0)/|E0| and 2K/|W| "
+                            "are undefined; give the particles masses > 0", c->input);
+    return nb_check_no_coincident(c->input, p, c->par.eps, err);
+}
+
 /* Reads the initial conditions (a bad file is reported before any GL
  * work), opens the backend, makes the Plummer sphere with it (its Henon
  * scaling is an O(n^2) potential energy: nb_potential_energy), and sets
@@ -490,7 +534,8 @@ static enum nb_status prepare(const struct run_config *c, struct nb_gl **gl,
                               const struct nb_gl_cli *g, struct nb_force_backend *b,
                               struct nb_particles *p, struct nb_error *err)
 {
-    if (c->input && nb_snapshot_read(c->input, p, err) != NB_OK)
+    if (c->input && (nb_snapshot_read(c->input, p, err) != NB_OK ||
+                     check_input(c, p, err) != NB_OK))
         return err->status;
     if (nb_backend_open(b, c->backend, g, gl, err) != NB_OK ||
         gaj_modes_check(b, c->precision, err) != NB_OK)

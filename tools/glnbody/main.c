@@ -1,4 +1,5 @@
 /* main.c - the glnbody program: dispatches to its commands. */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -84,7 +85,30 @@ static int help(int argc, char **argv)
     return 2;
 }
 
-int main(int argc, char **argv)
+/* What the command printed may still sit in stdout's buffer, and a write
+ * to a full disk or a closed pipe fails only when it is flushed: flush and
+ * close here, as coreutils' close_stdout does, so that `glnbody compare >
+ * /dev/full` fails.  A command that already failed has said why. */
+static int finish_stdout(int status)
+{
+    int failed, error;
+
+    errno = 0;
+    failed = fflush(stdout) != 0;
+    error = errno;
+    failed |= ferror(stdout) != 0;
+    if (fclose(stdout) != 0 && !failed) {
+        failed = 1;
+        error = errno;
+    }
+    if (!failed || status != 0)
+        return status;
+    fprintf(stderr, "glnbody: stdout: write error%s%s\n", error ? ": " : "",
+            error ? strerror(error) : "");
+    return 1;
+}
+
+static int dispatch(int argc, char **argv)
 {
     if (argc < 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
         usage(argc < 2 ? stderr : stdout);
@@ -97,4 +121,9 @@ int main(int argc, char **argv)
             return commands[k].run(argc - 2, argv + 2);
     fprintf(stderr, "glnbody: unknown command '%s' (see glnbody --help)\n", argv[1]);
     return 2;
+}
+
+int main(int argc, char **argv)
+{
+    return finish_stdout(dispatch(argc, argv));
 }

@@ -45,6 +45,7 @@ enum nb_status nb_md_options_parse(struct md_args *a, struct md_config *c, int a
 /* The output files of a run, open until committed or aborted. */
 struct nb_md_outputs {
     struct nb_outfile thermo, integrals, dump, timing;
+    struct nb_outfile final;    /* --output, opened before the run */
     int thermo_open, integrals_open, dump_open, timing_open;
     struct nb_md_thermo first, last;
 };

@@ -33,6 +33,10 @@ enum nb_status nb_md_outputs_open(struct nb_md_outputs *o, const struct md_confi
             return err->status;
         o->timing_open = 1;
     }
+    /* Opened now, so that a directory or an unwritable place is found
+     * before the run rather than after it. */
+    if (c->output && nb_outfile_open(&o->final, c->output, err) != NB_OK)
+        return err->status;
     return NB_OK;
 }
 
@@ -46,6 +50,7 @@ void nb_md_outputs_abort(struct nb_md_outputs *o)
         nb_outfile_abort(&o->dump);
     if (o->timing_open)
         nb_outfile_abort(&o->timing);
+    nb_outfile_abort(&o->final);
 }
 
 static void write_thermo(struct nb_md_outputs *o, const struct md_config *c,
@@ -121,15 +126,15 @@ enum nb_status nb_md_outputs_commit(struct nb_md_outputs *o, const struct md_con
         snprintf(comment, sizeof comment, "glnbody md step %llu t=%.17g n=%zu",
                  (unsigned long long)s->step, (double)s->step * s->dt, s->n);
         if (nb_md_sim_sync(s, err) != NB_OK ||
-            nb_snapshot_write(c->output, &view, comment, err) != NB_OK)
+            nb_snapshot_print(o->final.fp, c->output, &view, comment,
+                              err) != NB_OK)
             return err->status;
     }
-    if (nb_outfile_commit(&o->thermo, err) != NB_OK ||
-        (o->integrals_open && nb_outfile_commit(&o->integrals, err) != NB_OK) ||
-        (o->dump_open && nb_outfile_commit(&o->dump, err) != NB_OK) ||
-        (o->timing_open && nb_outfile_commit(&o->timing, err) != NB_OK))
-        return err->status;
-    return NB_OK;
+    /* All or none (files not opened have fp NULL and are skipped). */
+    struct nb_outfile *files[5] = { &o->thermo, &o->integrals, &o->dump,
+                                    &o->timing, &o->final };
+    o->thermo_open = o->integrals_open = o->dump_open = o->timing_open = 0;
+    return nb_outfile_commit_all(files, 5, err);
 }
 
 void nb_md_write_timing(struct nb_md_outputs *o, const struct md_config *c,

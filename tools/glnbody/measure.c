@@ -73,3 +73,21 @@ enum nb_status nb_md_engine_open(struct nb_md_engine *e, enum nb_engine engine,
         return err->status;
     return nb_md_engine_create_engine(e, engine, *gl, err);
 }
+
+enum nb_status nb_check_no_coincident(const char *path, const struct nb_particles *p,
+                                      double eps, struct nb_error *err)
+{
+    size_t i, j;
+    int found;
+
+    if (eps > 0.0)
+        return NB_OK;
+    if (nb_particles_coincident(p, &i, &j, &found, err) != NB_OK)
+        return err->status;
+    if (!found)
+        return NB_OK;
+    return nb_error_set(err, NB_ERR_PARSE, "%s: particles %lld and %lld are at the "
+                        "same position and the softening is 0, so the force between "
+                        "them is undefined (1/0): move one, or give --softening > 0",
+                        path, (long long)p->id[i], (long long)p->id[j]);
+}

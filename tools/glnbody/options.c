@@ -15,42 +15,71 @@ static const struct nb_option *find(const struct nb_option *table,
     return NULL;
 }
 
+/* An option given a second value would silently take the last one:
+ * refused, naming both values. */
+static enum nb_status refuse_repeat(const char *command, const struct nb_option *opt,
+                                    const char *first, const char *again,
+                                    struct nb_error *err)
+{
+    return nb_error_set(err, NB_ERR_ARGS, "%s: --%s given twice ('%s', then "
+                        "'%s'); give it once", command, opt->name, first, again);
+}
+
+/* argv[*a], and its value if it takes one (*a moves past it). */
+static enum nb_status parse_one(const char *command, const struct nb_option *table,
+                                int argc, char **argv, int *a, const char **given,
+                                int *help, struct nb_error *err)
+{
+    const char *arg = argv[*a];
+    if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
+        *help = 1;
+        return NB_OK;
+    }
+    if (strncmp(arg, "--", 2) != 0)
+        return nb_error_set(err, NB_ERR_ARGS, "%s: unexpected argument '%s' "
+                            "(see glnbody %s --help)", command, arg, command);
+    const char *eq = strchr(arg + 2, '=');
+    size_t len = eq ? (size_t)(eq - arg - 2) : strlen(arg + 2);
+    const struct nb_option *opt = find(table, arg + 2, len);
+    if (!opt)
+        return nb_error_set(err, NB_ERR_ARGS, "%s: unknown option '%.*s' "
+                            "(see glnbody %s --help)", command, (int)len + 2,
+                            arg, command);
+    if (!opt->metavar) {
+        if (eq)
+            return nb_error_set(err, NB_ERR_ARGS, "%s: --%s takes no value",
+                                command, opt->name);
+        *opt->flag = 1;
+    } else if (eq || *a + 1 < argc) {
+        const char *value = eq ? eq + 1 : argv[++*a];
+        size_t k = (size_t)(opt - table);
+        if (given[k])
+            return refuse_repeat(command, opt, given[k], value, err);
+        *opt->value = given[k] = value;
+    } else {
+        return nb_error_set(err, NB_ERR_ARGS, "%s: --%s needs a value (%s)",
+                            command, opt->name, opt->metavar);
+    }
+    return NB_OK;
+}
+
 enum nb_status nb_options_parse(const char *command, const struct nb_option *table,
                                 int argc, char **argv, int *help,
                                 struct nb_error *err)
 {
+    size_t count = 0;
+    while (table[count].name)
+        count++;
+    /* The value each option got here (its variable may hold a default). */
+    const char **given = calloc(count + 1, sizeof *given);
+    if (!given)
+        return nb_error_set(err, NB_ERR_NOMEM, "out of host memory");
+    enum nb_status st = NB_OK;
     *help = 0;
-    for (int a = 0; a < argc; a++) {
-        const char *arg = argv[a];
-        if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
-            *help = 1;
-            continue;
-        }
-        if (strncmp(arg, "--", 2) != 0)
-            return nb_error_set(err, NB_ERR_ARGS, "%s: unexpected argument '%s' "
-                                "(see glnbody %s --help)", command, arg, command);
-        const char *eq = strchr(arg + 2, '=');
-        size_t len = eq ? (size_t)(eq - arg - 2) : strlen(arg + 2);
-        const struct nb_option *opt = find(table, arg + 2, len);
-        if (!opt)
-            return nb_error_set(err, NB_ERR_ARGS, "%s: unknown option '%.*s' "
-                                "(see glnbody %s --help)", command, (int)len + 2,
-                                arg, command);
-        if (!opt->metavar) {
-            if (eq)
-                return nb_error_set(err, NB_ERR_ARGS, "%s: --%s takes no value",
-                                    command, opt->name);
-            *opt->flag = 1;
-        } else if (eq) {
-            *opt->value = eq + 1;
-        } else if (a + 1 < argc) {
-            *opt->value = argv[++a];
-        } else {
-            return nb_error_set(err, NB_ERR_ARGS, "%s: --%s needs a value (%s)",
-                                command, opt->name, opt->metavar);
-        }
-    }
-    return NB_OK;
+    for (int a = 0; a < argc && st == NB_OK; a++)
+        st = parse_one(command, table, argc, argv, &a, given, help, err);
+    free(given);
+    return st;
 }
 
 void nb_options_print(FILE *out, const char *usage, const char *summary,
@@ -98,10 +127,24 @@ enum nb_status nb_parse_long(const char *option, const char *text, long min,
     return NB_OK;
 }
 
+enum nb_status nb_check_list(const char *option, const char *text,
+                             struct nb_error *err)
+{
+    if (!*text)
+        return nb_error_set(err, NB_ERR_ARGS, "--%s: empty list", option);
+    for (const char *p = text; *p; p++)
+        if (*p == ',' && (p == text || p[1] == ',' || p[1] == '\0'))
+            return nb_error_set(err, NB_ERR_ARGS, "--%s: empty item in '%s'",
+                                option, text);
+    return NB_OK;
+}
+
 enum nb_status nb_parse_long_list(const char *option, const char *text, long min,
                                   long max, long **out, size_t *count,
                                   struct nb_error *err)
 {
+    if (nb_check_list(option, text, err) != NB_OK)
+        return err->status;
     size_t n = 1;
     for (const char *p = text; *p; p++)
         n += *p == ',';
@@ -134,6 +177,13 @@ static enum nb_status gl_cli_options(const struct nb_gl_cli *g,
                                      struct nb_error *err)
 {
     nb_gl_options_default(opt);
+    /* The library takes an unknown value for auto; a user who set one
+     * meant something, so it is refused here as --shaders would be. */
+    const char *env = getenv("GLNBODY_SHADERS");
+    if (!g->shaders && env && *env && strcmp(env, "spirv") != 0 &&
+        strcmp(env, "glsl") != 0 && strcmp(env, "auto") != 0)
+        return nb_error_set(err, NB_ERR_ARGS, "GLNBODY_SHADERS: '%s' is not auto, "
+                            "spirv or glsl", env);
     if (g->gpu) {
         long device;
         if (nb_parse_long("gpu", g->gpu, 0, 1023, &device, err) != NB_OK)
