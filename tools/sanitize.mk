@@ -25,7 +25,7 @@ SAN_ENV := ASAN_OPTIONS=detect_leaks=1:abort_on_error=0:strict_string_checks=1 \
            LSAN_OPTIONS=suppressions=$(CURDIR)/tools/lsan.supp:print_suppressions=0 \
            GLNBODY_BIN=$(CURDIR)/$(SAN_DIR)/glnbody
 
-$(SAN_DIR)/%.o: %.c $(HOST_H) $(GL_H) $(wildcard tools/glnbody/*.h) Makefile tools/sanitize.mk
+$(SAN_DIR)/%.o: %.c $(HOST_H) $(GL_H) $(wildcard tools/glnbody/*.h) Makefile
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(SAN_FLAGS) $(ALL_INC) -c -o $@ $<
 
@@ -74,13 +74,20 @@ FUZZ_FLAGS   := -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=undefi
 FUZZ_LIB_OBJ := $(addprefix $(FUZZ_DIR)/,$(HOST_SRC:.c=.o) $(GL_SRC:.c=.o) $(CLI_LIB_SRC:.c=.o))
 FUZZ_BINS    := $(FUZZ_TARGETS:%=$(FUZZ_DIR)/fuzz_%)
 
-$(FUZZ_DIR)/%.o: %.c $(HOST_H) $(GL_H) $(wildcard tools/glnbody/*.h) Makefile tools/sanitize.mk
+# (The objects depend on the Makefile, not on this file: after a change of
+# the flags here, rm -rf build/sanitize build/fuzz.)
+
+$(FUZZ_DIR)/%.o: %.c $(HOST_H) $(GL_H) $(wildcard tools/glnbody/*.h) Makefile
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(CFLAGS) $(FUZZ_FLAGS) -fsanitize=fuzzer-no-link $(ALL_INC) -c -o $@ $<
 
-$(FUZZ_DIR)/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz_input.h $(FUZZ_LIB_OBJ)
+$(FUZZ_DIR)/libfuzzed.a: $(FUZZ_LIB_OBJ)
+	rm -f $@
+	$(AR) rcs $@ $^
+
+$(FUZZ_DIR)/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz_input.h $(FUZZ_DIR)/libfuzzed.a
 	$(FUZZ_CC) $(CFLAGS) $(FUZZ_FLAGS) -fsanitize=fuzzer $(ALL_INC) -Itools/glnbody -o $@ $< \
-	    $(FUZZ_LIB_OBJ) $$(pkg-config --libs $(PKGS)) $(LDLIBS)
+	    $(FUZZ_DIR)/libfuzzed.a $$(pkg-config --libs $(PKGS)) $(LDLIBS)
 
 fuzz-build:
 	@tools/deps.sh fuzz
