@@ -1,5 +1,6 @@
 # glnbody - direct N-body forces on any OpenGL 4.3 GPU.
 # make run | make test | make bench | make install | make clean   (see README.md)
+# make sanitize | make fuzz   (tools/sanitize.mk)
 
 CC      ?= cc
 PKGS    := epoxy egl

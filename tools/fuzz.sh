@@ -4,6 +4,7 @@
 # regression cases, read only) plus a scratch corpus DIR/corpus/NAME/.  An
 # input that crashes, leaks or hangs (over 10 s) is copied into
 # tests/corpus/NAME/ as a regression case, which make test replays.
+# tests/fuzz/NAME.dict, where there is one, is the target's dictionary.
 # Exits 1 when any target found one.
 set -u
 dir=$1; shift
@@ -13,9 +14,11 @@ export ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrac
 for name in "$@"; do
     scratch="$dir/corpus/$name" artifacts="$dir/artifacts/$name"
     mkdir -p "$scratch" "$artifacts" "tests/corpus/$name"
+    dict=""
+    [ -f "tests/fuzz/$name.dict" ] && dict="-dict=tests/fuzz/$name.dict"
     echo "== fuzz_$name: $seconds s"
     "$dir/fuzz_$name" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
-        -max_len=4096 -print_final_stats=1 -artifact_prefix="$artifacts/" \
+        -max_len=4096 -print_final_stats=1 -artifact_prefix="$artifacts/" $dict \
         "$scratch" "tests/corpus/$name" >"$dir/fuzz_$name.log" 2>&1
     status=$?
     grep -E '^(stat::number_of_executed_units|stat::new_units_added)' "$dir/fuzz_$name.log"
