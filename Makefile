@@ -53,7 +53,7 @@ TESTS    := tests/check_host tests/check_gpu tests/check_cli_forces tests/check_
 
 # The parsers' fuzz targets (tests/fuzz/fuzz_NAME.c, tools/sanitize.mk); make
 # test replays each one's regression corpus, tests/corpus/NAME/.
-FUZZ_TARGETS := snapshot dump types exclusions md_options
+FUZZ_TARGETS := snapshot dump types exclusions md_options options
 REPLAYS  := $(FUZZ_TARGETS:%=tests/fuzz/replay_%)
 
 LIB_OBJ  := $(HOST_SRC:.c=.o) $(GL_SRC:.c=.o)
