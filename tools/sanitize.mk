@@ -20,9 +20,11 @@ SAN_LIB_OBJ := $(addprefix $(SAN_DIR)/,$(HOST_SRC:.c=.o) $(GL_SRC:.c=.o))
 SAN_CLI_OBJ := $(addprefix $(SAN_DIR)/,$(CLI_OBJ))
 SANITIZE_TESTS ?= $(TESTS)
 SAN_TESTS := $(addprefix $(SAN_DIR)/,$(SANITIZE_TESTS) $(REPLAYS))
-SAN_ENV := ASAN_OPTIONS=detect_leaks=1:abort_on_error=0:strict_string_checks=1 \
-           UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
-           LSAN_OPTIONS=suppressions=$(CURDIR)/tools/lsan.supp:print_suppressions=0 \
+# Any report exits 86, a status no test expects of the program (it exits 0,
+# 1, 2, 130 or 143), so that a report in a run expected to fail still fails.
+SAN_ENV := ASAN_OPTIONS=detect_leaks=1:strict_string_checks=1:exitcode=86 \
+           UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1:exitcode=86 \
+           LSAN_OPTIONS=suppressions=$(CURDIR)/tools/lsan.supp \
            GLNBODY_BIN=$(CURDIR)/$(SAN_DIR)/glnbody
 
 $(SAN_DIR)/%.o: %.c $(HOST_H) $(GL_H) $(wildcard tools/glnbody/*.h) Makefile
