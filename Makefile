@@ -1,5 +1,6 @@
 # glnbody - direct N-body forces on any OpenGL 4.3 GPU.
 # make run | make test | make bench | make install | make clean   (see README.md)
+# make sanitize | make fuzz   (tools/sanitize.mk)
 
 CC      ?= cc
 PKGS    := epoxy egl
@@ -50,11 +51,16 @@ TESTS    := tests/check_host tests/check_gpu tests/check_cli_forces tests/check_
             tests/check_snapshot tests/check_md_ic tests/check_run_cli tests/check_run_gpu \
             tests/check_api tests/check_cli_text tests/check_progress tests/check_hostile
 
+# The parsers' fuzz targets (tests/fuzz/fuzz_NAME.c, tools/sanitize.mk); make
+# test replays each one's regression corpus, tests/corpus/NAME/.
+FUZZ_TARGETS := snapshot dump types exclusions md_options options
+REPLAYS  := $(FUZZ_TARGETS:%=tests/fuzz/replay_%)
+
 LIB_OBJ  := $(HOST_SRC:.c=.o) $(GL_SRC:.c=.o)
 CLI_OBJ  := $(CLI_SRC:.c=.o)
 
 .PHONY: all deps run test test-nogl bench clean check-symbols check-layers check-exports \
-        install uninstall examples
+        install uninstall examples sanitize fuzz fuzz-build replay
 all: deps glnbody libglnbody.so spirv/.stamp
 
 deps:
@@ -108,14 +114,14 @@ run: all
 
 # The suites, then the installed library: install into a temporary prefix,
 # build and run tools/examples/ against it, uninstall (tools/test_install.sh).
-test: all $(TESTS)
-	@tools/run_tests.sh $(TESTS)
+test: all $(TESTS) $(REPLAYS)
+	@tools/run_tests.sh $(TESTS) $(REPLAYS)
 	@MAKE='$(MAKE)' tools/test_install.sh
 
 # The suites as on a machine without GL: EGL (glvnd) finds no vendor
 # library, so the GL suites must say "skipped" while the CPU ones pass.
-test-nogl: all $(TESTS)
-	@__EGL_VENDOR_LIBRARY_FILENAMES=/nonexistent tools/run_tests.sh $(TESTS)
+test-nogl: all $(TESTS) $(REPLAYS)
+	@__EGL_VENDOR_LIBRARY_FILENAMES=/nonexistent tools/run_tests.sh $(TESTS) $(REPLAYS)
 	@__EGL_VENDOR_LIBRARY_FILENAMES=/nonexistent MAKE='$(MAKE)' tools/test_install.sh
 
 bench: all
@@ -134,6 +140,8 @@ check-layers: glnbody
 # The .so exports exactly the NB_API names of host/glnbody.h.
 check-exports: libglnbody.so
 	@tools/check_exports.sh $(SOFILE) host/glnbody.h
+
+include tools/sanitize.mk
 
 # ---- install ------------------------------------------------------------
 # tools/install.sh holds the one list of installed files, so that uninstall
@@ -158,5 +166,5 @@ tools/examples/%: tools/examples/%.c
 
 clean:
 	rm -f glnbody libglnbody.a libglnbody.so libglnbody.so.* host/*.o src/*.o tools/glnbody/*.o \
-	    $(TESTS) $(EXAMPLES) spirv/*.spv spirv/.stamp bench.csv
+	    $(TESTS) $(REPLAYS) $(EXAMPLES) spirv/*.spv spirv/.stamp bench.csv
 	rm -rf build

@@ -16,6 +16,7 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 
 /* The columns the reader uses, by their index in ITEM: ATOMS (-1: absent). */
@@ -433,10 +434,37 @@ static enum nb_status read_atoms(struct dump_reader *rd, struct nb_error *err)
     return NB_OK;
 }
 
+/* The count of ITEM: NUMBER OF ATOMS is not trusted before it is seen: an
+ * atom line of ncols values takes at least 2 * ncols bytes (a character and
+ * a separator each; the last line may lack its newline).  A claim above
+ * DUMP_COUNT_TRUSTED that a regular file has too few bytes left for is
+ * refused before anything is allocated; a smaller one is allocated and
+ * read, and a short file ends as truncated, naming the atoms found. */
+#define DUMP_COUNT_TRUSTED 4096
+static enum nb_status check_count_fits(struct dump_reader *rd, struct nb_error *err)
+{
+    struct stat st;
+    long at = ftell(rd->text.fp);
+    if (rd->natoms <= DUMP_COUNT_TRUSTED || at < 0 ||
+        fstat(fileno(rd->text.fp), &st) != 0 || !S_ISREG(st.st_mode) || st.st_size < at)
+        return NB_OK;
+    size_t left = (size_t)(st.st_size - at);
+    size_t most = (left + 1) / (2 * (size_t)rd->ncols);
+    if (rd->natoms <= most)
+        return NB_OK;
+    return nb_error_set(err, NB_ERR_PARSE, "%s:%zu:1: ITEM: NUMBER OF ATOMS: %zu atoms "
+                        "claimed, but the %zu bytes after line %zu hold at most %zu "
+                        "lines of %d values (truncated?)", rd->text.path,
+                        rd->seen[ITEM_COUNT_ATOMS] + 1, rd->natoms, left,
+                        rd->atoms_line, most, rd->ncols);
+}
+
 /* The particle arrays for natoms atoms, charges if there is a q column. */
 static enum nb_status allocate_atoms(struct dump_reader *rd,
                                      struct nb_error *err)
 {
+    if (check_count_fits(rd, err) != NB_OK)
+        return err->status;
     if (nb_particles_alloc(rd->p, rd->natoms, err) != NB_OK)
         return err->status;
     if (nb_particles_add_types(rd->p, err) != NB_OK)

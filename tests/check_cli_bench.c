@@ -49,6 +49,7 @@ START_TEST(test_precision_report)
     struct cli_run r;
     RUN(&r, "precision", "--n", "211", "--modes", "AFGH", "--runs", "1", "--csv", csv);
     assert_success(&r);
+    cli_run_free(&r);
     char *text = read_file(csv);
     ck_assert_msg(text != NULL, "--csv did not create %s", csv);
     char **lines;
@@ -69,9 +70,12 @@ START_TEST(test_precision_report)
             ck_assert_msg(offset < 1e-15, "mode %s offset %g", f[3], offset);
         ck_assert_msg(rate > 0 && number(f[8]) > 0, "mode %s rate %g", f[3], rate);
     }
+    free(lines);
+    free(text);
     const char *csv2 = in_dir("refused.csv");
     RUN(&r, "precision", "--n", "64", "--modes", "AQ", "--csv", csv2);
     assert_failure(&r, 2, (const char *const[]){ "'Q'", NULL });
+    cli_run_free(&r);
     ck_assert_msg(access(csv2, F_OK) != 0, "a refused run left %s", csv2);
 }
 END_TEST
@@ -146,6 +150,7 @@ START_TEST(test_precision_cutoff)
         "--runs", "1", "--csv", csv);
     assert_success(&r);
     ck_assert_msg(strstr(r.out, "cell-list kernel") != NULL, "header: %s", r.out);
+    cli_run_free(&r);
     char *text = read_file(csv);
     ck_assert_msg(text != NULL, "--csv did not create %s", csv);
     char **lines;
@@ -161,9 +166,12 @@ START_TEST(test_precision_cutoff)
             ck_assert_msg(offset < 1e-15, "mode H offset %g", offset);
         ck_assert_msg(number(f[9]) > 0, "mode %s rate %s", f[3], f[9]);
     }
+    free(lines);
+    free(text);
     for (size_t k = 0; k < sizeof cutoff_bad / sizeof *cutoff_bad; k++) {
         RUN(&r, "precision", "--ic", "lj16", "--n", "343", "--cutoff", cutoff_bad[k][0]);
         assert_failure(&r, 2, (const char *const[]){ "--cutoff", cutoff_bad[k][1], NULL });
+        cli_run_free(&r);
     }
 }
 END_TEST

@@ -278,6 +278,7 @@ START_TEST(ga_refusals)
     ck_assert_int_eq(b.set_particles(b.state, p.n, p.x, p.m, &err), NB_OK);
     ck_assert_int_eq(b.compute(b.state, NB_KERNEL_GA, EPS, &err), NB_ERR_UNSUPPORTED);
     ck_assert_msg(strstr(err.message, "mass") != NULL, "%s", err.message);
+    nb_particles_free(&p);
     ga_random_system(&p, 100, seed + 3, 0);
     /* E, F: coincident particles at eps = 0 */
     memcpy(&p.x[3 * 7], &p.x[3 * 8], 3 * sizeof(double));

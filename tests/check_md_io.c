@@ -203,6 +203,9 @@ static const struct bad_dump bad_dumps[] = {
      "box bound along y: not finite: 'inf'"},
     {HEAD "0\n" BOX ATOMS, 4, 1, "ITEM: NUMBER OF ATOMS: out of range: '0' "
      "is outside 1..9223372036854775807"},
+    {HEAD "1000000000000\n" BOX ATOMS "1 1 0 0 0\n", 4, 1, "ITEM: NUMBER OF ATOMS: "
+     "1000000000000 atoms claimed, but the 10 bytes after line 9 hold at most 1 "
+     "lines of 5 values (truncated?)"},
     {HEAD "many\n" BOX ATOMS, 4, 1,
      "ITEM: NUMBER OF ATOMS: not an integer: 'many'"},
     {"ITEM: TIMESTEP\nabc\n", 2, 1, "ITEM: TIMESTEP: not an integer: 'abc'"},

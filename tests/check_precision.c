@@ -188,6 +188,7 @@ START_TEST(refusals)
         ck_assert_int_eq(b.set_particles(b.state, p.n, p.x, p.m, &err), NB_OK);
         ck_assert_int_eq(b.compute(b.state, NB_KERNEL_GA, 0.0, &err), NB_ERR_NUMERIC);
         ck_assert_msg(strstr(err.message, "softening 0") != NULL, "%s", err.message);
+        nb_particles_free(&p);
         ga_random_system(&p, 100, seed + 3, 0);
     }
     ck_assert_int_eq(b.set_precision(b.state, NB_PRECISION_H, &err), NB_OK);

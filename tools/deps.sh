@@ -1,10 +1,14 @@
 #!/bin/sh
-# Checks the Debian packages glnbody needs; installs the missing ones when
-# run as root, otherwise prints the exact apt-get line and fails.
+# deps.sh [fuzz] - checks the Debian packages glnbody needs (with `fuzz`:
+# also those of make fuzz: clang, libFuzzer, clang's OpenMP); installs the
+# missing ones when run as root, otherwise prints the exact apt-get line and
+# fails.
 set -u
 # bsdutils: script(1), the pseudo-terminal of tests/check_progress;
 # man-db (with groff-base): man -l on the manual page, tests/check_cli_text.
 PACKAGES="build-essential pkg-config libepoxy-dev libegl-dev libglfw3-dev glslang-tools check libgl1-mesa-dri libegl-mesa0 gnuplot-nox bsdutils man-db"
+# make fuzz: clang 14 with libFuzzer (libclang-rt-14-dev) and libomp.
+[ "${1:-}" = fuzz ] && PACKAGES="$PACKAGES clang libclang-rt-14-dev libomp-dev"
 
 if ! command -v dpkg-query >/dev/null 2>&1; then
     echo "glnbody: not a Debian system; make sure these are installed: $PACKAGES" >&2
