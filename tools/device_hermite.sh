@@ -1,6 +1,6 @@
 #!/bin/bash
 # device_hermite.sh - energy error after one N-body time unit against eta
-# for Plummer spheres of N = 1024 and 16384 (seed 001 Fig. 2), the CPU in
+# for Plummer spheres of N = 1024 and 16384 (Portegies Zwart et al. 2007 Fig. 2), the CPU in
 # double against each GPU backend; one device call (carry .gl, glnbody,
 # spirv), about 10 minutes on the H200 (the fragment run at N = 16384 and
 # eta 0.0025 alone takes 331 s).  Writes $OUT/hermite_eta.csv.

@@ -1,7 +1,7 @@
 #!/bin/bash
 # device_hermite_time.sh - the Hermite GPU paths on the card, then the
 # wall-clock seconds per N-body time unit against N with the
-# t_host/t_force/t_comm split (seed 001 Table 2, eq. 10), measured over
+# t_host/t_force/t_comm split (Portegies Zwart et al. 2007 Table 2, eq. 10), measured over
 # t = 0..0.25 (multiply by 4 for one time unit).  A second table repeats
 # the compute rows with OMP_WAIT_POLICY=active: OpenMP threads that spin
 # between block steps instead of sleeping through the GPU's share of each.

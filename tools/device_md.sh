@@ -1,8 +1,8 @@
 #!/bin/bash
 # device_md.sh - issue 4's device reports in one call: the MD test suites on
 # the card, then step times against N for the LJ liquid (rho 0.8442, rc 2.5,
-# shifted) with cell lists, the O(N^2) kernel and the CPU backend (seed 002
-# Table 1 / Figures 7 and 9), and seed 003's Table 4 (ionic crystals, open
+# shifted) with cell lists, the O(N^2) kernel and the CPU backend (ETH Zürich HPCSE I 2013
+# Table 1 / Figures 7 and 9), and Boyarchenkov & Potashnikov 2009's Table 4 (ionic crystals, open
 # boundaries, all pairs).  Run from the project root:
 #   run(command="bash tools/device_md.sh",
 #       carry=[".gl", "glnbody", "spirv", "tests/check_md_gpu", "tests/check_md_fragment"])
@@ -53,7 +53,7 @@ for c in 10 16; do
 done
 cat "$csv"
 
-# Seed 003 Table 4: 12-ion fluorite cells, k^3 of them, open, all pairs.
+# Boyarchenkov & Potashnikov 2009 Table 4: 12-ion fluorite cells, k^3 of them, open, all pairs.
 ion="$OUT/md_ionic.csv"
 echo "$header" > "$ion"
 for k in 3 4 5 6 7 8 9 10 12 14 16 18 20; do

@@ -1,7 +1,7 @@
 #!/bin/bash
-# device_newton3.sh - seed 003's Table 5 on the card (issue 5 item 3): the
+# device_newton3.sh - Boyarchenkov & Potashnikov 2009's Table 5 on the card (issue 5 item 3): the
 # triangular-kernel test suite, then median device seconds, pairs/s and the
-# speed-up over the square loop of every variant on seed 003's fluorite
+# speed-up over the square loop of every variant on Boyarchenkov & Potashnikov 2009's fluorite
 # crystal (open box, all pairs): the one-work-group variants from N = 324
 # (3^3 cells, the seed's size) to 6144, the whole-GPU ones to 96000, and
 # the whole-GPU ones on an open LJ fcc lattice.  Variants a size exceeds

@@ -1,5 +1,5 @@
 #!/bin/bash
-# device_precision.sh - seed 004's report on the card: the precision test
+# device_precision.sh - Narumi et al.'s report on the card: the precision test
 # suites, then f_err, f_offset and interactions/s of every accumulation
 # mode (Figs. 10-12) for each system and pipeline, as CSV in $OUT, and the
 # accumulation modes in runs: Hermite block steps, MD on the device and
@@ -33,7 +33,8 @@ report() {     # name, then glnbody precision options
 # the few graphics multiprocessors of a Hopper card: a smaller N)
 report plummer65536 --ic plummer --n 65536 --seed 1
 report plummer16384_fragment --ic plummer --n 16384 --seed 1 --backend fragment
-# seed 004's System 2 and seed 003's crystal: all pairs, then cell lists
+# Narumi et al.'s System 2 and the crystal of Boyarchenkov & Potashnikov
+# 2009: all pairs, then cell lists
 report lj16_65536 --ic lj16 --n 65536 --seed 1
 report lj16_16384_fragment --ic lj16 --n 16384 --seed 1 --backend fragment
 report ionic49152 --ic ionic --n 49152
@@ -66,7 +67,7 @@ for kernel in cells pairs; do
             grep -E "atom-steps|device seconds"
     done
 done
-# Newton's third law in every mode (seed 003's crystal, LJ fcc; G has no
+# Newton's third law in every mode (Boyarchenkov & Potashnikov 2009's crystal, LJ fcc; G has no
 # double pow for the ionic law)
 for mode in A B C D E F G H; do
     if [ $mode != G ]; then

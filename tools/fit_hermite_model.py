@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""fit_hermite_model.py CSV [OUT_PREFIX] - seed 001's performance model
+"""fit_hermite_model.py CSV [OUT_PREFIX] - Portegies Zwart et al. 2007's performance model
 (eqs. 10-17) fitted to `glnbody run` timings (tools/device_hermite_time.sh).
 
 Per block step (eq. 10): t = t_host + t_GPU + t_comm, with

@@ -1,7 +1,7 @@
 #!/bin/sh
 # plot_bench.sh OUT.png CSV... - interactions/s against N, one line per
 # backend and variant (the j-split suffixes -sS, -rR-pP are dropped, since
-# the automatic split changes with N), in the manner of seed 000 Fig. 1.
+# the automatic split changes with N), in the manner of Elsen et al. 2006 Fig. 1.
 # Needs gnuplot (Debian package gnuplot-nox).
 set -eu
 png=$1; shift

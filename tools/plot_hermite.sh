@@ -1,9 +1,9 @@
 #!/bin/sh
 # plot_hermite.sh ETA_CSV TIME_CSV MODEL_DAT OUT_PREFIX - the Hermite
 # reports as PNG (gnuplot): |dE/E| after one time unit against eta per
-# backend and N (seed 001 Fig. 2), and seconds per N-body time unit
+# backend and N (Portegies Zwart et al. 2007 Fig. 2), and seconds per N-body time unit
 # against N, measured points and the fitted model of
-# tools/fit_hermite_model.py (seed 001 Fig. 3).
+# tools/fit_hermite_model.py (Portegies Zwart et al. 2007 Fig. 3).
 set -eu
 eta_csv=$1 time_csv=$2 model=$3 out=$4
 work=$(mktemp -d)

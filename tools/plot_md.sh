@@ -1,12 +1,12 @@
 #!/bin/sh
 # plot_md.sh SCALING.csv IONIC.csv OUTDIR - the MD device report as PNGs
 # (gnuplot), from tools/device_md.sh's CSVs:
-#   md_scaling.png  seed 002 Figures 7 and 9: atom-steps/s and seconds per
+#   md_scaling.png  ETH Zürich HPCSE I 2013 Figures 7 and 9: atom-steps/s and seconds per
 #                   step against N, compute with cell lists, compute all
 #                   pairs, fragment all pairs, CPU with cell lists;
-#   md_kernels.png  seed 002 Table 1: seconds per step in K1, cell-list
+#   md_kernels.png  ETH Zürich HPCSE I 2013 Table 1: seconds per step in K1, cell-list
 #                   build, forces and K2 (compute, cell lists);
-#   md_ionic.png    seed 003 Table 4: seconds per step and per pair
+#   md_ionic.png    Boyarchenkov & Potashnikov 2009 Table 4: seconds per step and per pair
 #                   interaction of the ionic crystals (all pairs, open).
 set -eu
 scaling=$1 ionic=$2 out=$3

@@ -1,5 +1,5 @@
 #!/bin/sh
-# plot_precision.sh CSV OUT.png [LABEL] - seed 004 Figs. 10-12 for one
+# plot_precision.sh CSV OUT.png [LABEL] - Narumi et al. Figs. 10-12 for one
 # system from `glnbody precision --csv`: f_err, f_offset (0 drawn at 1e-20)
 # and interactions/s per accumulation mode, three panels (gnuplot).  LABEL
 # (e.g. "fragment pipeline, H200") goes into the title.  Modes refused for

@@ -99,7 +99,8 @@ int nb_cmd_shaders(int argc, char **argv);
 int nb_cmd_run(int argc, char **argv);
 int nb_cmd_precision(int argc, char **argv);
 int nb_cmd_md(int argc, char **argv);
-/* glnbody newton3: seed 003's Table 5, triangular kernels against the square loop. */
+/* glnbody newton3: Table 5 of Boyarchenkov & Potashnikov 2009, the triangular
+ * kernels against the square loop. */
 int nb_cmd_newton3(int argc, char **argv);
 
 /* glnbody help CMD: the manual page's section "glnbody CMD" as plain text

@@ -6,7 +6,7 @@
  * glFinish and a monotonic clock otherwise (llvmpipe).  An evaluation counts
  * N^2 interactions (the CUDA samples' convention; the CPU's Newton's-third-
  * law loop does half the pair terms for the same result).  GFLOP/s uses 20
- * flops an interaction (GPU Gems 3 ch. 31) and, in the CSV, seed 000's 19. */
+ * flops an interaction (GPU Gems 3 ch. 31) and, in the CSV, Elsen et al. 2006's 19. */
 #include <stdlib.h>
 #include <string.h>
 

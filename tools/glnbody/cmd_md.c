@@ -1,4 +1,4 @@
-/* cmd_md.c - glnbody md: molecular dynamics with velocity Verlet (seed 002)
+/* cmd_md.c - glnbody md: molecular dynamics with velocity Verlet (ETH Zürich HPCSE I 2013)
  * and the LJ, LJC and ionic force laws (seeds 000, 003): the system and
  * the run loop.  The command line is md_options.c's, the files md_outputs.c's.
  *

@@ -1,10 +1,10 @@
-/* cmd_newton3.c - glnbody newton3: seed 003's Table 5 on this GPU.  Times
+/* cmd_newton3.c - glnbody newton3: Boyarchenkov & Potashnikov 2009's Table 5 on this GPU.  Times
  * the square loop and the three Newton's-third-law ("triangular") kernels
  * (src/md_triangular.c), each on one work group and across the device, on
- * seed 003's ionic crystal (or an LJ fcc lattice in an open box), and
+ * Boyarchenkov & Potashnikov 2009's ionic crystal (or an LJ fcc lattice in an open box), and
  * reports the median device seconds, the pairs per second and the speed-up
  * over the square loop of the same scale.  --precision B..H runs the
- * kernels in that accumulation mode (seed 004 Table 1); in H (int64 fixed
+ * kernels in that accumulation mode (Narumi et al. Table 1); in H (int64 fixed
  * point) their sums equal the square loop's bit for bit, so the dF column
  * reads 0.  G (double pair terms) needs a double pow for the ionic law,
  * which GLSL lacks: LJ (--ic fcc) only. */
@@ -132,8 +132,9 @@ static enum nb_status configure(const struct newton3_args *a, struct newton3_con
 
 /* ---- one system -------------------------------------------------------- */
 
-/* Seed 003's fluorite crystal (nb_md_ionic_default), or an fcc LJ lattice
- * (one type, eps = sigma = 1) with its box opened and no cutoff. */
+/* The fluorite crystal of Boyarchenkov & Potashnikov 2009
+ * (nb_md_ionic_default), or an fcc LJ lattice (one type, eps = sigma = 1)
+ * with its box opened and no cutoff. */
 static enum nb_status make_system(const struct newton3_config *c, long cells,
                                   struct nb_particles *p, struct nb_md_box *box,
                                   struct nb_md_potential *pot, struct nb_error *err)

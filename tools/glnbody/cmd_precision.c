@@ -1,13 +1,13 @@
-/* cmd_precision.c - glnbody precision: seed 004's report (Figs. 10-12) for
+/* cmd_precision.c - glnbody precision: Narumi et al.'s report (Figs. 10-12) for
  * one system: every accumulation mode of the GA kernel of one pipeline
  * (--backend compute, the default, or fragment) against the CPU in double
  * (f_err, eq. 10), its force offset (eq. 11) and its speed (median GL
  * device seconds, interactions/s, and the share of mode A's).  The MD
- * systems (--ic lj16: seed 004's System 2, 16 LJ types with random
- * parameters, no cutoff; --ic ionic: seed 003's crystal) run the MD
- * all-pairs kernel: mode A is that pipeline's MD engine, B..H
- * md_precision.comp or md_precision.frag.  With --cutoff they run through
- * cell lists on the compute pipeline (System 2's lattice in a periodic
+ * systems (--ic lj16: Narumi et al.'s System 2, 16 LJ types with random
+ * parameters, no cutoff; --ic ionic: the crystal of Boyarchenkov &
+ * Potashnikov 2009) run the MD all-pairs kernel: mode A is that
+ * pipeline's MD engine, B..H md_precision.comp or md_precision.frag.
+ * With --cutoff they run through cell lists on the compute pipeline (System 2's lattice in a periodic
  * box): mode A is the MD engine's md_cellforce.comp, B..H
  * md_cell_precision.comp, and interactions are the pairs inside the
  * cutoff. */
@@ -258,7 +258,7 @@ static enum nb_status report(const struct precision_config *c, const struct nb_p
 
 /* ---- the MD systems ----------------------------------------------------- */
 
-/* Seed 004's System 2: n particles of 16 types with random LJ parameters
+/* Narumi et al.'s System 2: n particles of 16 types with random LJ parameters
  * (eps 0.5..1.5, sigma 0.8..1.0, Lorentz-Berthelot pairs), no cutoff, on a
  * jittered cubic lattice of spacing 1.1 (no pair closer than 0.9: the
  * paper gives no positions; random ones would overlap), in an open box
@@ -298,7 +298,8 @@ static enum nb_status make_lj16(struct nb_particles *p, struct nb_md_box *box,
     return NB_OK;
 }
 
-/* Seed 003's crystal: the largest k^3 cells of 12 ions with 12 k^3 <= n. */
+/* The crystal of Boyarchenkov & Potashnikov 2009: the largest k^3 cells of
+ * 12 ions with 12 k^3 <= n. */
 static enum nb_status make_ionic(struct nb_particles *p, struct nb_md_box *box,
                                  struct nb_md_potential *pot, size_t n, struct nb_error *err)
 {
@@ -310,7 +311,7 @@ static enum nb_status make_ionic(struct nb_particles *p, struct nb_md_box *box,
     return nb_md_ionic_crystal(p, box, k, 1.0, pot, err);
 }
 
-/* Seed 004 eqs. 10 and 11 for forces f against ref. */
+/* Narumi et al. eqs. 10 and 11 for forces f against ref. */
 static void force_errors(size_t n, const double *f, const double *ref, double *f_err,
                          double *f_offset)
 {

@@ -1,4 +1,4 @@
-/* cmd_run.c - glnbody run: a Hermite block-step simulation (seed 001).
+/* cmd_run.c - glnbody run: a Hermite block-step simulation (Portegies Zwart et al. 2007).
  *
  * Everything on the command line is checked before anything is read,
  * created or written, so a refused command line (exit 2) leaves no file.
@@ -130,7 +130,7 @@ static enum nb_status check_run(const struct run_args *a, struct run_config *c,
     return NB_OK;
 }
 
-/* --precision: how the GAJ kernel sums its pair terms (seed 004 Table 1
+/* --precision: how the GAJ kernel sums its pair terms (Narumi et al. Table 1
  * and H); B..H only where the backend has them (checked once it is open:
  * gaj_precision), G only with host prediction. */
 static enum nb_status check_precision(const struct run_args *a, struct run_config *c,
