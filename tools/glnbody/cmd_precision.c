@@ -7,10 +7,10 @@
  * parameters, no cutoff; --ic ionic: the crystal of Boyarchenkov &
  * Potashnikov 2009) run the MD all-pairs kernel: mode A is that
  * pipeline's MD engine, B..H md_precision.comp or md_precision.frag.
- * With --cutoff they run through cell lists on the compute pipeline (System 2's lattice in a periodic
- * box): mode A is the MD engine's md_cellforce.comp, B..H
- * md_cell_precision.comp, and interactions are the pairs inside the
- * cutoff. */
+ * With --cutoff they run through cell lists on the compute pipeline
+ * (System 2's lattice in a periodic box): mode A is the MD engine's
+ * md_cellforce.comp, B..H md_cell_precision.comp, and interactions are
+ * the pairs inside the cutoff. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
