@@ -18,6 +18,24 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
+enum { FUZZ_MAX_ARGS = 64 };
+
+/* The command-line targets' input: text (NUL-terminated, modified) split
+ * at newlines into at most FUZZ_MAX_ARGS arguments. */
+static inline int split_lines(char *text, char **argv)
+{
+    int argc = 0;
+    for (char *line = text; argc < FUZZ_MAX_ARGS;) {
+        argv[argc++] = line;
+        char *nl = strchr(line, '\n');
+        if (!nl)
+            break;
+        *nl = '\0';
+        line = nl + 1;
+    }
+    return argc;
+}
+
 /* Writes data into this process's scratch file (made once, rewritten on
  * every call) and returns its path. */
 static inline const char *fuzz_input_file(const uint8_t *data, size_t size)

@@ -6,22 +6,6 @@
 #include "fuzz_input.h"
 #include "md_cli.h"
 
-enum { FUZZ_MAX_ARGS = 64 };
-
-/* Splits text (NUL-terminated, modified) at newlines into argv. */
-static int split_lines(char *text, char **argv)
-{
-    int argc = 0;
-    for (char *line = text; argc < FUZZ_MAX_ARGS;) {
-        argv[argc++] = line;
-        char *nl = strchr(line, '\n');
-        if (!nl)
-            break;
-        *nl = '\0';
-        line = nl + 1;
-    }
-    return argc;
-}
 
 static int asks_for_help(char **argv, int argc)
 {

@@ -7,27 +7,11 @@
 #include "fuzz_input.h"
 #include "cli.h"
 
-enum { FUZZ_MAX_ARGS = 64 };
-
 struct fuzz_args {
     const char *n, *t_end, *steps;
     int shared_dt;
     struct nb_gl_cli gl;
 };
-
-static int split_lines(char *text, char **argv)
-{
-    int argc = 0;
-    for (char *line = text; argc < FUZZ_MAX_ARGS;) {
-        argv[argc++] = line;
-        char *nl = strchr(line, '\n');
-        if (!nl)
-            break;
-        *nl = '\0';
-        line = nl + 1;
-    }
-    return argc;
-}
 
 /* --n as bench takes it: a list of counts in 2..2^24. */
 static void check_list(const char *text)
