@@ -36,6 +36,19 @@ static inline int split_lines(char *text, char **argv)
     return argc;
 }
 
+/* data as a NUL-terminated copy in *text (the caller frees it) split into
+ * argv, one argument a line; the count, or -1 without memory. */
+static inline int fuzz_arguments(const uint8_t *data, size_t size, char **argv,
+                                 char **text)
+{
+    *text = malloc(size + 1);
+    if (!*text)
+        return -1;
+    memcpy(*text, data, size);
+    (*text)[size] = '\0';
+    return size ? split_lines(*text, argv) : 0;
+}
+
 /* Writes data into this process's scratch file (made once, rewritten on
  * every call) and returns its path. */
 static inline const char *fuzz_input_file(const uint8_t *data, size_t size)

@@ -17,13 +17,10 @@ static int asks_for_help(char **argv, int argc)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    char *text = malloc(size + 1);
-    if (!text)
+    char *argv[FUZZ_MAX_ARGS + 1] = { 0 }, *text;
+    int argc = fuzz_arguments(data, size, argv, &text);
+    if (argc < 0)
         return 0;
-    memcpy(text, data, size);
-    text[size] = '\0';
-    char *argv[FUZZ_MAX_ARGS + 1] = { 0 };
-    int argc = size ? split_lines(text, argv) : 0;
     if (!asks_for_help(argv, argc)) {
         struct md_args a = { 0 };
         struct md_config c = { 0 };

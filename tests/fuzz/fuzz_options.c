@@ -48,13 +48,10 @@ static void check_values(const struct fuzz_args *a)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    char *text = malloc(size + 1);
-    if (!text)
+    char *argv[FUZZ_MAX_ARGS + 1] = { 0 }, *text;
+    int argc = fuzz_arguments(data, size, argv, &text);
+    if (argc < 0)
         return 0;
-    memcpy(text, data, size);
-    text[size] = '\0';
-    char *argv[FUZZ_MAX_ARGS + 1] = { 0 };
-    int argc = size ? split_lines(text, argv) : 0;
     struct fuzz_args a = { 0 };
     const struct nb_option table[] = {
         { "n", "N[,N...]", "counts", &a.n, NULL },
