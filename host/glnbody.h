@@ -1,8 +1,17 @@
 /* glnbody.h - the public C API of glnbody: direct N-body and molecular
  * dynamics forces on any GPU with OpenGL 4.3 (compute shaders or
  * fragment-shader streams), with a double-precision CPU engine beside them.
+ * The program glnbody uses nothing else (make check-layers).
  *
- * Four opaque handles, each with create, use and destroy:
+ * Contents
+ *    1. version and visibility            7. force engines (struct nb_forces)
+ *    2. errors                            8. CPU reference forces, accuracy
+ *    3. engines and accumulation modes    9. Hermite block steps (struct nb_hermite)
+ *    4. clock, random numbers, files     10. MD systems: laws, types, boxes, files
+ *    5. particle sets and snapshots      11. MD runs (struct nb_md)
+ *    6. GL contexts and shaders          12. MD force kernels for research
+ *
+ * Opaque handles, each with create, use and destroy:
  *   struct nb_gl       a GL context on a chosen EGL device;
  *   struct nb_forces   a force engine: gravitational accelerations and
  *                      potentials (GA), with jerks for Hermite block steps
@@ -10,11 +19,16 @@
  *   struct nb_hermite  a collisional N-body run: fourth-order Hermite with
  *                      block time steps (Makino & Aarseth 1992);
  *   struct nb_md       a molecular dynamics system stepped by velocity
- *                      Verlet (Swope et al. 1982).
+ *                      Verlet (Swope et al. 1982);
+ *   struct nb_md_forces  the MD forces of one system in every accumulation
+ *                      mode, timed (Narumi et al.).
+ * Plain structs of arrays where openness serves (REBOUND-style): particle
+ * sets, MD type tables, boxes and systems, output files.
  *
  * Errors.  Every call that can fail returns an enum nb_status and fills
  * the struct nb_error * passed last (which may be NULL) with one message
- * naming the cause.  The library never prints and never exits.
+ * naming the cause (a bad argument names the function; a file error names
+ * file:line:column).  The library never prints and never exits.
  *
  * Units.  Gravity uses G = 1 in whatever length, mass and time units the
  * caller's numbers are in; nothing is rescaled.  Molecular dynamics uses
@@ -23,38 +37,45 @@
  *
  * Arrays.  Positions, velocities and results are structure-of-arrays in
  * double: x is 3n values x0 y0 z0 x1 ...; masses are n values.  The
- * library copies what it is given and never keeps the caller's pointers.
+ * handles copy what they are given and never keep the caller's pointers
+ * (struct nb_md_system, a view, is the one exception).
  *
- * Threads and contexts.  A handle may be used from one thread at a time.
- * Every handle made on a context belongs to it and must be destroyed
- * before it.  Any number of contexts may exist in one process, each with
- * its own programs and buffers; each call makes its handle's context
- * current on the calling thread, so handles of several contexts can be
- * used in turn from one thread.  Calls on handles of different contexts
- * may run on different threads at once.  A context stays current on the
- * thread that used it last (EGL lets it be current on one thread only):
- * before its handles move to another thread, that thread releases it
- * (nb_gl_release), and so does a thread that ends while it is current.
+ * Threads and contexts.  A handle may be used from one thread at a time;
+ * functions without a handle are reentrant.  Every handle made on a
+ * context belongs to it and must be destroyed before it.  Any number of
+ * contexts may exist in one process, each with its own programs and
+ * buffers; each call makes its handle's context current on the calling
+ * thread, so handles of several contexts can be used in turn from one
+ * thread.  Calls on handles of different contexts may run on different
+ * threads at once.  A context stays current on the thread that used it
+ * last (EGL lets it be current on one thread only): before its handles
+ * move to another thread, that thread releases it (nb_gl_release), and so
+ * does a thread that ends while it is current.
  */
 #ifndef GLNBODY_H
 #define GLNBODY_H
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
+/* ==== 1. version and visibility ========================================== */
+
 #define NB_VERSION_MAJOR 0
-#define NB_VERSION_MINOR 10
+#define NB_VERSION_MINOR 11
 #define NB_VERSION_PATCH 0
 
 /* The public names of the shared library; everything else is hidden. */
 #if defined(__GNUC__)
 #define NB_API __attribute__((visibility("default")))
+#define NB_PRINTF(f, a) __attribute__((format(printf, f, a)))
 #else
 #define NB_API
+#define NB_PRINTF(f, a)
 #endif
 
 /* The library's version at run time, "MAJOR.MINOR.PATCH", and as numbers
@@ -62,7 +83,7 @@ extern "C" {
 NB_API const char *nb_version(void);
 NB_API void nb_version_numbers(int *major, int *minor, int *patch);
 
-/* ---- errors ------------------------------------------------------------ */
+/* ==== 2. errors =========================================================== */
 
 /* What went wrong, as a category; the text is in struct nb_error. */
 enum nb_status {
@@ -84,15 +105,28 @@ struct nb_error {
     char message[1024];
 };
 
-/* ---- choices shared by the handles ---------------------------------------- */
+/* Sets *err (if not NULL) to status and the printf-formatted message, and
+ * returns status: for callers that report their own errors the same way. */
+NB_API enum nb_status nb_error_set(struct nb_error *err, enum nb_status status,
+                                   const char *fmt, ...) NB_PRINTF(3, 4);
+
+/* ==== 3. engines and accumulation modes =================================== */
 
 /* The three engines: the CPU in double (OpenMP), and the two GL pipelines. */
 enum nb_engine { NB_ENGINE_CPU, NB_ENGINE_COMPUTE, NB_ENGINE_FRAGMENT, NB_ENGINE_COUNT };
 
+/* "cpu", "compute", "fragment" to an engine (engine may be NULL for a
+ * check); NB_ERR_ARGS naming the text and the choices. */
+NB_API enum nb_status nb_engine_parse(const char *name, enum nb_engine *engine,
+                                      struct nb_error *err);
+NB_API const char *nb_engine_name(enum nb_engine engine);
+/* 1 for the engines that need a GL context (compute, fragment). */
+NB_API int nb_engine_needs_gl(enum nb_engine engine);
+
 /* How a GPU kernel accumulates its pair terms: the methods of Table 1 of
- * Narumi et al. (A..G), and H.  A is the fast
- * float kernel; H sums each float pair term, rounded once to int64 fixed
- * point, exactly and in any order. */
+ * Narumi et al. (A..G), and H.  A is the fast float kernel; H sums each
+ * float pair term, rounded once to int64 fixed point, exactly and in any
+ * order. */
 enum nb_precision {
     NB_PRECISION_A,     /* float pair terms, float sums (the fast kernels) */
     NB_PRECISION_B,     /* float pair terms, double sums */
@@ -106,7 +140,102 @@ enum nb_precision {
     NB_PRECISION_COUNT
 };
 
-/* ---- GL contexts -------------------------------------------------------- */
+/* "A".."H" (either case) to a mode; NB_ERR_ARGS naming option (e.g.
+ * "--precision") otherwise. */
+NB_API enum nb_status nb_precision_parse(const char *option, const char *text,
+                                         enum nb_precision *mode, struct nb_error *err);
+/* "A".."H", and "A (float sums)" .. "H (int64 fixed point)". */
+NB_API const char *nb_precision_name(enum nb_precision mode);
+NB_API const char *nb_precision_describe(enum nb_precision mode);
+
+/* ==== 4. clock, random numbers, files ====================================== */
+
+/* Monotonic wall clock in seconds; the median of n values (0 for n = 0). */
+NB_API double nb_clock_seconds(void);
+NB_API double nb_median(const double *values, size_t n);
+
+/* xoshiro256**: the same numbers on every platform for a seed; every
+ * generated system of the library draws from it. */
+struct nb_rng { uint64_t s[4]; };
+NB_API void nb_rng_seed(struct nb_rng *rng, uint64_t seed);
+NB_API uint64_t nb_rng_next(struct nb_rng *rng);
+NB_API double nb_rng_uniform(struct nb_rng *rng);      /* in [0, 1) */
+
+/* An output file written under a temporary name in the same directory and
+ * renamed into place by nb_outfile_commit, so that a failed or killed run
+ * never leaves a partial file.  A path of "-" or NULL writes to stdout.  A
+ * symbolic link is followed to the file it names; a path that exists and
+ * is not a regular file (a device, a FIFO) is written directly; a
+ * directory is refused at open.  Write into fp; a zeroed struct is closed. */
+struct nb_outfile {
+    FILE *fp;
+    char *path;         /* final name (links followed), NULL for stdout */
+    char *tmp_path;     /* temporary name, NULL for stdout or direct */
+};
+NB_API enum nb_status nb_outfile_open(struct nb_outfile *f, const char *path,
+                                      struct nb_error *err);
+/* Flushes, checks for write errors (NB_ERR_IO) and renames into place. */
+NB_API enum nb_status nb_outfile_commit(struct nb_outfile *f, struct nb_error *err);
+/* Closes and removes the temporary file (nothing after a commit). */
+NB_API void nb_outfile_abort(struct nb_outfile *f);
+/* The outputs of one run, all or none: every file (fp NULL: skipped) is
+ * flushed and synced first, then each committed; after an error every
+ * file not yet committed is aborted. */
+NB_API enum nb_status nb_outfile_commit_all(struct nb_outfile *const *files, size_t n,
+                                            struct nb_error *err);
+
+/* ==== 5. particle sets and snapshots ======================================= */
+
+/* A particle set in double, structure of arrays; the caller owns it
+ * (nb_particles_free).  Zero it before first use. */
+struct nb_particles {
+    size_t n;           /* number of particles */
+    int64_t *id;        /* identifiers, as read or 0..n-1 */
+    int *type;          /* types, or NULL when the set has no type column;
+                           molecular dynamics numbers them from 1 (LAMMPS) */
+    double *q;          /* charges, or NULL when the set has none */
+    double *m;          /* masses, n */
+    double *x;          /* positions, 3n: x0 y0 z0 x1 ... */
+    double *v;          /* velocities, 3n */
+};
+
+/* n particles, zeroed, ids 0..n-1, no types (NB_ERR_NOMEM). */
+NB_API enum nb_status nb_particles_alloc(struct nb_particles *p, size_t n,
+                                         struct nb_error *err);
+/* Adds the type column, zeroed. */
+NB_API enum nb_status nb_particles_add_types(struct nb_particles *p, struct nb_error *err);
+/* Frees the arrays and zeroes *p (a zeroed set too). */
+NB_API void nb_particles_free(struct nb_particles *p);
+/* Two particles at exactly one position (*found = 1, indices *first <
+ * *second), where softening 0 makes their force infinite.  O(n log n). */
+NB_API enum nb_status nb_particles_coincident(const struct nb_particles *p, size_t *first,
+                                              size_t *second, int *found,
+                                              struct nb_error *err);
+/* n particles of mass 1/n uniform in [-1, 1]^3 (rounded to float), at
+ * rest: the benchmark input.  Deterministic for a seed. */
+NB_API enum nb_status nb_particles_random_cube(struct nb_particles *p, size_t n,
+                                               uint64_t seed, struct nb_error *err);
+
+/* Text snapshots: one particle a line, `id m x y z vx vy vz`, `id type m x
+ * y z vx vy vz`, or `id type q m x y z vx vy vz` after a `#` line naming
+ * those ten columns; blank and `#` lines ignored; every data line with
+ * the same column count.  Errors (NB_ERR_IO, NB_ERR_PARSE) name
+ * file:line:column and the reason; an empty file is refused. */
+NB_API enum nb_status nb_snapshot_read(const char *path, struct nb_particles *p,
+                                       struct nb_error *err);
+/* Writes p (%.17g: reads back exactly) whole or not at all (nb_outfile),
+ * with the type and charge columns where p has them, each form after a
+ * `#` line naming its columns; comment (may be NULL) becomes a first `# `
+ * line.  NB_ERR_ARGS (charges without types), NB_ERR_IO, NB_ERR_NOMEM. */
+NB_API enum nb_status nb_snapshot_write(const char *path, const struct nb_particles *p,
+                                        const char *comment, struct nb_error *err);
+/* The same text into fp (an nb_outfile the caller opened and commits);
+ * path names it in errors. */
+NB_API enum nb_status nb_snapshot_print(FILE *fp, const char *path,
+                                        const struct nb_particles *p, const char *comment,
+                                        struct nb_error *err);
+
+/* ==== 6. GL contexts and shaders =========================================== */
 
 /* How shaders are loaded. */
 enum nb_shader_source {
@@ -146,10 +275,26 @@ NB_API void nb_gl_destroy(struct nb_gl *gl);
 NB_API void nb_gl_release(struct nb_gl *gl);
 /* "GL_RENDERER (GL_VERSION)", owned by gl. */
 NB_API const char *nb_gl_renderer(const struct nb_gl *gl);
+/* 1 when gl loads SPIR-V, 0 when it compiles GLSL source. */
+NB_API int nb_gl_uses_spirv(const struct nb_gl *gl);
 /* Number of EGL devices (0 without EGL_EXT_device_enumeration). */
 NB_API int nb_gl_device_count(void);
 
-/* ---- force engines -------------------------------------------------------- */
+/* The shader programs the library can load, for building SPIR-V ahead
+ * of time (tools/build_spirv.sh); no context needed.  The name of program
+ * k (0, 1, ...), NULL past the last; its stages (1 or 2), and the file
+ * extension of stage s ("vert", "frag", "comp"), NULL for a bad name or
+ * stage. */
+NB_API const char *nb_shader_program(size_t k);
+NB_API int nb_shader_stages(const char *program);
+NB_API const char *nb_shader_extension(const char *program, int stage);
+/* Writes stage s of program, its GLSL assembled exactly as the loader
+ * assembles it from shader_dir/glsl (NULL: the default directory), to
+ * out.  NB_ERR_ARGS (no such program or stage), NB_ERR_IO. */
+NB_API enum nb_status nb_shader_emit(const char *program, int stage, const char *shader_dir,
+                                     FILE *out, struct nb_error *err);
+
+/* ==== 7. force engines ===================================================== */
 
 /* A force engine of one kind on one context (gl may be NULL for
  * NB_ENGINE_CPU).  The engine borrows gl. */
@@ -158,6 +303,19 @@ struct nb_forces;
 NB_API enum nb_status nb_forces_create(struct nb_forces **f, struct nb_gl *gl,
                                        enum nb_engine engine, struct nb_error *err);
 NB_API void nb_forces_destroy(struct nb_forces *f);
+
+/* What an engine can do: bits of nb_forces_caps. */
+enum nb_forces_caps {
+    NB_FORCES_DOUBLE = 1u << 0,     /* GA sums in double (the CPU): results
+                                       worth printing with %.17g */
+    NB_FORCES_MODES = 1u << 1,      /* GA accumulation modes B..H */
+    NB_FORCES_GAJ_MODES = 1u << 2   /* modes B..H reach the GAJ kernel too */
+};
+NB_API unsigned nb_forces_caps(const struct nb_forces *f);
+/* The renderer ("cpu (N threads)" for the CPU), owned by f. */
+NB_API const char *nb_forces_renderer(const struct nb_forces *f);
+/* Every variant name of the engine, NULL-terminated, owned by f. */
+NB_API const char *const *nb_forces_variants(const struct nb_forces *f);
 
 /* A kernel variant ("auto", the default, times the candidates on the
  * first particle set; compute: "t<T>i<I>[-s<S>]", fragment:
@@ -179,6 +337,13 @@ NB_API enum nb_status nb_forces_set_precision(struct nb_forces *f, enum nb_preci
 NB_API enum nb_status nb_forces_ga(struct nb_forces *f, size_t n, const double *x,
                                    const double *m, double eps, double *acc, double *pot,
                                    struct nb_error *err);
+/* GA timed: uploads once, evaluates warmup times untimed and runs >= 1
+ * times timed; *median is the median device seconds of the timed runs,
+ * acc and pot (either may be NULL) the last result. */
+NB_API enum nb_status nb_forces_time_ga(struct nb_forces *f, size_t n, const double *x,
+                                        const double *m, double eps, int warmup, int runs,
+                                        double *acc, double *pot, double *median,
+                                        struct nb_error *err);
 
 /* GAJ, for Hermite block steps: sets the j-particles (positions x, 3n,
  * velocities v, 3n, masses m, n) that later nb_forces_gaj calls act
@@ -199,7 +364,35 @@ NB_API enum nb_status nb_forces_gaj(struct nb_forces *f, double eps, size_t n_ac
 NB_API const char *nb_forces_variant(const struct nb_forces *f);
 NB_API double nb_forces_seconds(const struct nb_forces *f);
 
-/* ---- Hermite block steps -------------------------------------------------- */
+/* ==== 8. CPU reference forces, accuracy ==================================== */
+
+/* GA in double with Newton's third law (OpenMP; the result does not depend
+ * on the thread count): acc (3n), pot (n), as nb_forces_ga. */
+NB_API enum nb_status nb_cpu_ga(size_t n, const double *x, const double *m, double eps,
+                                double *acc, double *pot, struct nb_error *err);
+/* The sums of the pair terms' magnitudes, sum_j |a_ij| and sum_j |phi_ij|:
+ * the scale that bounds float rounding in a_i and phi_i. */
+NB_API enum nb_status nb_cpu_ga_magnitudes(size_t n, const double *x, const double *m,
+                                           double eps, double *acc_abs, double *pot_abs,
+                                           struct nb_error *err);
+
+/* How far a GA result is from the reference (Narumi et al. eqs. 10-11). */
+struct nb_accuracy {
+    double acc_rel_max;     /* max_i |a_i - ref| / sum_j |a_ij| */
+    double pot_rel_max;     /* max_i |phi_i - ref| / sum_j |phi_ij| */
+    size_t acc_worst;       /* the particle of acc_rel_max */
+    double f_err;           /* eq. 10: sum |F - F_ref| / sum |F_ref| */
+    double f_offset;        /* eq. 11: |sum F| / sum |F| */
+    size_t nonfinite;       /* particles with a NaN or infinite component */
+};
+/* acc/pot against ref_acc/ref_pot, scaled by the magnitudes of
+ * nb_cpu_ga_magnitudes; forces F = m a. */
+NB_API void nb_accuracy_ga(size_t n, const double *m, const double *acc, const double *pot,
+                           const double *ref_acc, const double *ref_pot,
+                           const double *acc_abs, const double *pot_abs,
+                           struct nb_accuracy *out);
+
+/* ==== 9. Hermite block steps =============================================== */
 
 /* What a Hermite run is asked to do. */
 struct nb_hermite_params {
@@ -213,6 +406,18 @@ struct nb_hermite_params {
                                (the compute and fragment engines) */
 };
 NB_API void nb_hermite_params_default(struct nb_hermite_params *par);
+
+/* The smallest step (a particle asking for less stops the run) and the
+ * largest time: block times are exact binary fractions only below it. */
+#define NB_HERMITE_DT_FLOOR 0x1p-40
+#define NB_HERMITE_T_MAX 8192.0
+
+/* An equal-mass Plummer sphere of n >= 2 particles in Henon units (total
+ * mass 1, E = -1/4; Aarseth, Henon & Wielen 1974), drawn with seed; its
+ * potential energy is summed in double on f's engine (f NULL: the CPU),
+ * so f's engine sets its last bits. */
+NB_API enum nb_status nb_particles_plummer(struct nb_particles *p, size_t n, uint64_t seed,
+                                           struct nb_forces *f, struct nb_error *err);
 
 /* A run of n bodies; the run borrows the force engine f, which may serve
  * other work between the run's calls.  A run with predict_on_device keeps
@@ -228,8 +433,12 @@ NB_API enum nb_status nb_hermite_create(struct nb_hermite **h, struct nb_forces 
                                         const double *v,
                                         const struct nb_hermite_params *par,
                                         struct nb_error *err);
-/* From a Plummer sphere of n >= 2 equal masses in N-body units (total mass 1,
- * E = -1/4; Aarseth, Henon & Wielen 1974), drawn with seed. */
+/* From a particle set (copied, ids kept for nb_hermite_particles). */
+NB_API enum nb_status nb_hermite_create_particles(struct nb_hermite **h, struct nb_forces *f,
+                                                  const struct nb_particles *p,
+                                                  const struct nb_hermite_params *par,
+                                                  struct nb_error *err);
+/* From nb_particles_plummer's sphere. */
 NB_API enum nb_status nb_hermite_create_plummer(struct nb_hermite **h, struct nb_forces *f,
                                                 size_t n, uint64_t seed,
                                                 const struct nb_hermite_params *par,
@@ -241,11 +450,26 @@ NB_API void nb_hermite_destroy(struct nb_hermite *h);
  * below 2^-40 or a value goes non-finite. */
 NB_API enum nb_status nb_hermite_integrate(struct nb_hermite *h, double t,
                                            struct nb_error *err);
+/* One block at a time: the time of the next block step, and the step
+ * itself (the state then reads as of that time).  After a failed step
+ * every stepping call refuses with its status. */
+NB_API double nb_hermite_next_time(const struct nb_hermite *h);
+NB_API enum nb_status nb_hermite_step(struct nb_hermite *h, struct nb_error *err);
 /* The time the state is at. */
 NB_API double nb_hermite_time(const struct nb_hermite *h);
 /* Positions and velocities (3n each; either may be NULL) at that time. */
 NB_API enum nb_status nb_hermite_state(struct nb_hermite *h, double *x, double *v,
                                        struct nb_error *err);
+/* Every particle predicted in double to t, from the time of the last block
+ * step up to the next (x, v: 3n each), without changing the run: outputs
+ * between block times.  NB_ERR_ARGS for t out of that range. */
+NB_API enum nb_status nb_hermite_predict(const struct nb_hermite *h, double t, double *x,
+                                         double *v, struct nb_error *err);
+/* The run's particles (ids, masses; x and v as of each particle's last
+ * correction), owned by h. */
+NB_API const struct nb_particles *nb_hermite_particles(const struct nb_hermite *h);
+/* The parameters in use (dt_max rounded to a power of two). */
+NB_API void nb_hermite_get_params(const struct nb_hermite *h, struct nb_hermite_params *par);
 /* Kinetic and potential energy at that time; either may be NULL.  The
  * potential has double pair terms and sums: the engine's precision-G
  * kernel where it has one (compute), else the CPU, as `glnbody run`
@@ -256,11 +480,46 @@ NB_API enum nb_status nb_hermite_energy(struct nb_hermite *h, double *kinetic,
 NB_API void nb_hermite_counts(const struct nb_hermite *h, uint64_t *block_steps,
                               uint64_t *particle_steps);
 
-/* ---- molecular dynamics ----------------------------------------------------- */
+/* The counters and the time split of Portegies Zwart et al. 2007 eq. 10. */
+struct nb_hermite_stats {
+    uint64_t block_steps;       /* the initial evaluation not counted */
+    uint64_t particle_steps;    /* particles corrected, summed over blocks */
+    double t_host;              /* wall s on the host: predict, correct, steps */
+    double t_force;             /* device s of the GAJ kernel */
+    double t_comm;              /* wall s in engine calls less t_force */
+};
+NB_API void nb_hermite_stats(const struct nb_hermite *h, struct nb_hermite_stats *st);
+
+/* One row of an energy log. */
+struct nb_diag {
+    double t, ekin, epot, etot;
+    double de_rel;          /* (etot - e0) / |e0| */
+    double virial;          /* 2 ekin / |epot| (1 in virial equilibrium) */
+    double p_abs, l_abs;    /* |sum m v|, |sum m x cross v| */
+    double com[3];          /* sum m x / sum m */
+    uint64_t block_steps, particle_steps;
+    int epot_from_gaj;      /* 1: from the GAJ potentials of a block of
+                               every particle; 0: an O(n^2) sum in double */
+};
+/* The row of the run's state x, v (3n each, from nb_hermite_predict at t)
+ * against the reference energy e0.  exact 1: the potential summed in
+ * double (O(n^2)); 0: the GAJ potentials of the last block where it held
+ * every particle at t, else as exact. */
+NB_API enum nb_status nb_hermite_diag(struct nb_hermite *h, double t, const double *x,
+                                      const double *v, double e0, int exact,
+                                      struct nb_diag *d, struct nb_error *err);
+/* The CSV header `t,ekin,epot,etot,de_rel,virial,p_abs,l_abs,com_x,com_y,
+ * com_z,block_steps,particle_steps` and one row (%.17g), each a line. */
+NB_API void nb_diag_csv_header(FILE *fp);
+NB_API void nb_diag_csv_row(FILE *fp, const struct nb_diag *d);
+
+/* ==== 10. MD systems: laws, types, boxes, files ============================= */
 
 /* The pair laws: Lennard-Jones, Lennard-Jones with Coulomb (constant,
  * linear or sigmoidal dielectric; Elsen et al. 2006, Table 1), and the
- * ionic law of Boyarchenkov & Potashnikov 2009. */
+ * ionic law of Boyarchenkov & Potashnikov 2009.  Every force is derived
+ * exactly from its pair energy; with a cutoff rc, pairs at r >= rc
+ * contribute nothing; with shift, u(rc) is subtracted inside. */
 enum nb_md_law {
     NB_LAW_LJ,
     NB_LAW_LJC_CONSTANT,
@@ -269,16 +528,158 @@ enum nb_md_law {
     NB_LAW_IONIC,
     NB_LAW_COUNT
 };
+/* "lj", "ljc-constant", "ljc-linear", "ljc-sigmoidal", "ionic", and the
+ * reverse (NB_ERR_ARGS naming the text and the choices). */
+NB_API const char *nb_md_law_name(enum nb_md_law law);
+NB_API enum nb_status nb_md_law_parse(const char *text, enum nb_md_law *law,
+                                      struct nb_error *err);
 
-/* What an MD system is: the law, its coefficients, the box and the step. */
+#define NB_MD_MAX_TYPES 16
+
+/* Per-type and per-pair parameters; type t (1..count, as in LAMMPS) is
+ * row t-1; pair tables are symmetric. */
+struct nb_md_types {
+    int count;                                  /* 1..NB_MD_MAX_TYPES */
+    double mass[NB_MD_MAX_TYPES];               /* for inputs without masses */
+    double charge[NB_MD_MAX_TYPES];             /* for inputs without charges */
+    double eps[NB_MD_MAX_TYPES][NB_MD_MAX_TYPES];   /* LJ well depth */
+    double sigma[NB_MD_MAX_TYPES][NB_MD_MAX_TYPES]; /* LJ zero crossing */
+    double ionic[NB_MD_MAX_TYPES][NB_MD_MAX_TYPES][3]; /* cx, cy, cz */
+};
+
+/* A force law with its parameters. */
+struct nb_md_potential {
+    enum nb_md_law law;
+    struct nb_md_types types;
+    double dielectric;      /* D of ljc-constant and ljc-linear (> 0) */
+    double sigmoid[4];      /* a, b, c, d of ljc-sigmoidal's zeta(r) */
+    double cutoff;          /* rc > 0, or 0 for none */
+    int shift;              /* 1: u(rc) subtracted inside the cutoff */
+};
+/* count types of mass 1, charge 0, eps = sigma = 1, ionic (0, 0, 12);
+ * dielectric 1, sigmoid (0, 0, 1, 0), no cutoff, no shift. */
+NB_API void nb_md_potential_default(struct nb_md_potential *pot, enum nb_md_law law,
+                                    int count);
+/* The ionic crystal's 2 types (charges +2, -1, masses 238/16 and 1, a
+ * repulsion fitted so that lattice constant 1 is the equilibrium), no
+ * cutoff; the rest of pot untouched. */
+NB_API void nb_md_ionic_default(struct nb_md_potential *pot);
+/* How a pair table is completed from its diagonal. */
+enum nb_md_mixing {
+    NB_MIX_ARITHMETIC,      /* Lorentz-Berthelot: sigma mean, eps geometric */
+    NB_MIX_GEOMETRIC        /* both geometric (OPLS) */
+};
+NB_API void nb_md_potential_mix(struct nb_md_potential *pot, enum nb_md_mixing mix);
+/* Counts, finite values, eps >= 0, sigma > 0, dielectric > 0, cz > 2,
+ * cutoff >= 0; NB_ERR_ARGS naming the entry. */
+NB_API enum nb_status nb_md_potential_check(const struct nb_md_potential *pot,
+                                            struct nb_error *err);
+/* A coefficient table (text, `#` comments): `types T` first, then `mass I
+ * M`, `charge I Q`, `lj I J EPS SIGMA`, `mix arithmetic|geometric`,
+ * `ionic I J CX CY CZ` lines, into pot->types.  NB_ERR_IO, NB_ERR_PARSE
+ * naming file:line:column. */
+NB_API enum nb_status nb_md_types_read(const char *path, struct nb_md_potential *pot,
+                                       struct nb_error *err);
+/* Refuses (NB_ERR_PARSE, naming path and the pair) a table in which some
+ * type pair does not interact under pot->law; particle_charges: the
+ * particles carry charges of their own. */
+NB_API enum nb_status nb_md_types_check_interactions(const struct nb_md_potential *pot,
+                                                     const char *path, int particle_charges,
+                                                     struct nb_error *err);
+
+/* A rectangular box, periodic or open along each axis. */
+struct nb_md_box {
+    double lo[3], hi[3];
+    int periodic[3];
+};
+
+/* What the MD force kernels evaluate: a view of the caller's arrays. */
+struct nb_md_system {
+    size_t n;
+    const int *type;        /* 1..pot->types.count */
+    const double *m;        /* masses */
+    const double *q;        /* charges (NULL: the type table's) */
+    const struct nb_md_potential *pot;
+    const struct nb_md_box *box;
+    int cell_list;          /* 1: cell lists (cutoff required), 0: all pairs */
+    size_t n_excluded;      /* bonded pairs left out of the sums, as */
+    const uint32_t *excluded;   /* 2 n_excluded particle indices */
+    int checked;            /* leave 0 (the library's: checked once) */
+};
+/* Types in range, positive finite masses, finite charges, excluded pairs
+ * of two particles < n, the potential, the box (lo < hi; a periodic axis
+ * at least twice the cutoff), and for cell lists a cutoff and 3 cells of
+ * width >= rc along each periodic axis.  NB_ERR_ARGS naming the cause. */
+NB_API enum nb_status nb_md_system_check(const struct nb_md_system *sys,
+                                         struct nb_error *err);
+/* The CPU reference in double at x (3n): forces f (3n), energies pe (n:
+ * half of each pair energy) and virials vir (n: half of each pair's
+ * r.F), minimum image along periodic axes; all pairs or cell lists as sys
+ * (the same sums to rounding).  OpenMP.  The counted form also returns the
+ * ordered pairs inside the cutoff (n (n - 1) without one). */
+NB_API enum nb_status nb_md_cpu_forces(const struct nb_md_system *sys, const double *x,
+                                       double *f, double *pe, double *vir,
+                                       struct nb_error *err);
+NB_API enum nb_status nb_md_cpu_forces_counted(const struct nb_md_system *sys,
+                                               const double *x, double *f, double *pe,
+                                               double *vir, double *pairs,
+                                               struct nb_error *err);
+
+/* Initial conditions.  fcc: cells^3 unit cells (4 atoms each) at number
+ * density rho, type 1, mass 1, box [0, L)^3 periodic, Maxwell velocities
+ * at temperature exactly T, zero momentum. */
+NB_API enum nb_status nb_md_fcc(struct nb_particles *p, struct nb_md_box *box, int cells,
+                                double rho, double temperature, uint64_t seed,
+                                struct nb_error *err);
+/* A simple cubic grid of side^3 particles at density rho in the periodic
+ * box [-L/2, L/2)^3, type 1 with pot's mass, Gaussian velocities scaled so
+ * that the total energy under pot is e_target (ETH Zurich HPCSE I 2013). */
+NB_API enum nb_status nb_md_grid(struct nb_particles *p, struct nb_md_box *box, int side,
+                                 double rho, const struct nb_md_potential *pot,
+                                 double e_target, uint64_t seed, struct nb_error *err);
+/* The fluorite crystal of Boyarchenkov & Potashnikov 2009 (12 ions a cell,
+ * 2 types) repeated cells^3 times with lattice constant a, at rest, masses
+ * and charges from pot's table; an open box with a margin of a. */
+NB_API enum nb_status nb_md_ionic_crystal(struct nb_particles *p, struct nb_md_box *box,
+                                          int cells, double a,
+                                          const struct nb_md_potential *pot,
+                                          struct nb_error *err);
+
+/* Files.  A LAMMPS `write_dump ... custom` text, its first timestep:
+ * columns by name (id, type, x y z or xu or xs required; mass, q, vx vy vz
+ * optional), box bounds with their flags; masses from pot's table where
+ * there is no mass column (pot may then not be NULL).  NB_ERR_IO,
+ * NB_ERR_PARSE naming file:line:column. */
+NB_API enum nb_status nb_lammps_dump_read(const char *path, struct nb_particles *p,
+                                          struct nb_md_box *box,
+                                          const struct nb_md_potential *pot,
+                                          struct nb_error *err);
+/* Appends one timestep, `ITEM: ATOMS id type mass x y z vx vy vz`
+ * (%.17g), or one extended-XYZ frame (OVITO, ASE: species T<type>, Z =
+ * type).  NB_ERR_IO. */
+NB_API enum nb_status nb_lammps_dump_write(FILE *fp, uint64_t step,
+                                           const struct nb_particles *p,
+                                           const struct nb_md_box *box,
+                                           struct nb_error *err);
+NB_API enum nb_status nb_extxyz_write(FILE *fp, double time, const struct nb_particles *p,
+                                      const struct nb_md_box *box, struct nb_error *err);
+/* An exclusion list: one bonded pair of ids of p a line, `#` comments;
+ * into *pairs (malloc'd, the caller frees) 2 *count particle indices.
+ * NB_ERR_IO, NB_ERR_PARSE naming file:line:column, NB_ERR_NOMEM. */
+NB_API enum nb_status nb_md_exclusions_read(const char *path, const struct nb_particles *p,
+                                            uint32_t **pairs, size_t *count,
+                                            struct nb_error *err);
+
+/* ==== 11. MD runs ============================================================ */
+
+/* What an MD system is, in short: the law, its coefficients, the box and
+ * the step (nb_md_create; nb_md_prepare takes the full description). */
 struct nb_md_params {
     enum nb_md_law law;     /* default NB_LAW_LJ */
     int types;              /* particle types 1..types, at most 16; default 1 */
-    const char *coeffs;     /* a coefficient table file (types, mass, charge,
-                               lj, mix, ionic lines), or NULL: every type of
-                               mass 1, charge 0, eps = sigma = 1; for
-                               NB_LAW_IONIC with 2 types the program's
-                               fluorite table (charges +2, -1) */
+    const char *coeffs;     /* a coefficient table file, or NULL: every type
+                               of mass 1, charge 0, eps = sigma = 1; for
+                               NB_LAW_IONIC with 2 types nb_md_ionic_default */
     double cutoff;          /* pair cutoff, or 0 for none; default 2.5 */
     int shift;              /* 1: the pair energy is 0 at the cutoff */
     int cell_list;          /* 1 on, 0 off, -1 (default) where the cutoff
@@ -307,25 +708,43 @@ struct nb_md_thermo {
 struct nb_md;
 
 /* From arrays: n particles of types type (n, 1..par->types), masses from
- * the type table, positions x and velocities v (3n each).  Checks the system (box, cutoff, types),
- * evaluates the initial forces; the caller owns *md. */
+ * the type table, positions x and velocities v (3n each).  Checks the
+ * system (box, cutoff, types), evaluates the initial forces; the caller
+ * owns *md. */
 NB_API enum nb_status nb_md_create(struct nb_md **md, struct nb_gl *gl, enum nb_engine engine,
                                    size_t n, const int *type, const double *x,
                                    const double *v, const struct nb_md_params *par,
                                    struct nb_error *err);
-/* An fcc lattice of 4 cells^3 atoms of type 1 and mass 1 at number
- * density rho, with velocities of temperature T drawn with seed (zero
- * total momentum); the box is the lattice's, periodic, replacing par's. */
+/* An fcc lattice (nb_md_fcc) with par's law and step; the box is the
+ * lattice's, periodic, replacing par's. */
 NB_API enum nb_status nb_md_create_fcc(struct nb_md **md, struct nb_gl *gl,
                                        enum nb_engine engine, int cells, double rho,
                                        double temperature, uint64_t seed,
                                        const struct nb_md_params *par,
                                        struct nb_error *err);
+/* In two halves, so that a program can refuse a bad system before it opens
+ * a GL context: prepare copies p (types required; masses and charges from
+ * p, charges from pot's table where p has none), wraps x into box and
+ * checks everything (cell_list 1, 0, or -1: where the cutoff and box
+ * allow); n_excluded bonded pairs (2 n_excluded indices, copied) are left
+ * out, subtracted on the host after every evaluation.  start sets the
+ * engine up in mode precision (A: its own kernels) and evaluates the
+ * initial forces; cell_list -1 drops the cell lists where the engine has
+ * none.  nb_md_step etc. refuse a handle not started. */
+NB_API enum nb_status nb_md_prepare(struct nb_md **md, const struct nb_particles *p,
+                                    const struct nb_md_potential *pot,
+                                    const struct nb_md_box *box, int cell_list, double dt,
+                                    size_t n_excluded, const uint32_t *excluded,
+                                    struct nb_error *err);
+NB_API enum nb_status nb_md_start(struct nb_md *md, struct nb_gl *gl, enum nb_engine engine,
+                                  enum nb_precision precision, struct nb_error *err);
 NB_API void nb_md_destroy(struct nb_md *md);
 
 /* Advances count steps (on the device where the engine can); NB_ERR_NUMERIC
  * when a force or a velocity goes non-finite. */
 NB_API enum nb_status nb_md_step(struct nb_md *md, uint64_t count, struct nb_error *err);
+/* The steps taken since creation. */
+NB_API uint64_t nb_md_step_count(const struct nb_md *md);
 NB_API enum nb_status nb_md_get_thermo(struct nb_md *md, struct nb_md_thermo *th,
                                        struct nb_error *err);
 /* The particle count, and the positions and velocities (3n each; either
@@ -333,6 +752,62 @@ NB_API enum nb_status nb_md_get_thermo(struct nb_md *md, struct nb_md_thermo *th
 NB_API size_t nb_md_count(const struct nb_md *md);
 NB_API enum nb_status nb_md_get_state(struct nb_md *md, double *x, double *v,
                                       struct nb_error *err);
+/* 1 when the forces go through cell lists; the engine's renderer. */
+NB_API int nb_md_uses_cell_lists(const struct nb_md *md);
+NB_API const char *nb_md_renderer(const struct nb_md *md);
+/* Device seconds by phase since start (ETH Zurich HPCSE I 2013's K1, the
+ * forces, K2; the cell-list build), and the force evaluations. */
+struct nb_md_timings {
+    double k1, cells, force, k2;
+    uint64_t evaluations;
+};
+NB_API void nb_md_get_timings(const struct nb_md *md, struct nb_md_timings *t);
+
+/* ==== 12. MD force kernels for research ===================================== */
+
+/* The MD forces of one system (a view: its arrays must outlive the handle)
+ * on one GL pipeline (NB_ENGINE_COMPUTE or _FRAGMENT; cell lists compute
+ * only), in any accumulation mode: A runs the pipeline's MD engine, B..H
+ * its precision kernels (all pairs or cell lists, as sys), with fixed
+ * point scales measured by a magnitude pre-pass.  Errors of create: those
+ * of nb_md_system_check, the engine's. */
+struct nb_md_forces;
+NB_API enum nb_status nb_md_forces_create(struct nb_md_forces **mf, struct nb_gl *gl,
+                                          enum nb_engine engine,
+                                          const struct nb_md_system *sys,
+                                          struct nb_error *err);
+NB_API void nb_md_forces_destroy(struct nb_md_forces *mf);
+NB_API const char *nb_md_forces_renderer(const struct nb_md_forces *mf);
+/* Forces f (3n) and energies pe (n, half of each pair energy) at x (3n)
+ * in mode; seconds[0] the device seconds of the kernel, seconds[1] of the
+ * pre-pass (0 without one).  NB_ERR_UNSUPPORTED for G with the ionic and
+ * sigmoidal laws (GLSL has no double exp or pow) or a missing extension. */
+NB_API enum nb_status nb_md_forces_eval(struct nb_md_forces *mf, const double *x,
+                                        enum nb_precision mode, double *f, double *pe,
+                                        double seconds[2], struct nb_error *err);
+
+/* Newton's-third-law ("triangular") MD kernels against the square loop
+ * (Boyarchenkov & Potashnikov 2009, section 6.4, Table 5), ionic and LJ,
+ * open boxes, all pairs.  The variant names, NULL-terminated: square,
+ * tri1, tri2, tri3, each on one work group (-wg) or the device (-gpu),
+ * and lean-gpu. */
+NB_API const char *const *nb_newton3_variants(void);
+/* One evaluation by variant in mode: f (3n), pe (n), *seconds the device
+ * time of its dispatches; scale_log2 (forces, energies) are mode E's, F's
+ * or H's fixed-point scales (NULL: measured here), fixed (4n, mode H,
+ * may be NULL) its raw int64 sums, the square loop's bit for bit.
+ * NB_ERR_ARGS (unknown variant, bad system), NB_ERR_UNSUPPORTED (another
+ * law, a periodic axis, a cutoff, G with ionic), NB_ERR_LIMIT (n past what
+ * the variant holds), NB_ERR_GL. */
+NB_API enum nb_status nb_newton3_forces(struct nb_gl *gl, const struct nb_md_system *sys,
+                                        const double *x, const char *variant,
+                                        enum nb_precision mode, const int scale_log2[2],
+                                        double *f, double *pe, int64_t *fixed,
+                                        double *seconds, struct nb_error *err);
+/* The scales of mode E, F or H for sys at x (0 and 0 for other modes). */
+NB_API enum nb_status nb_newton3_scales(struct nb_gl *gl, const struct nb_md_system *sys,
+                                        const double *x, enum nb_precision mode,
+                                        int log2[2], struct nb_error *err);
 
 #ifdef __cplusplus
 }

@@ -86,30 +86,4 @@ enum nb_status nb_text_int(const struct nb_text *t, int field,
 
 /* ---- snapshot files ---------------------------------------------------- */
 
-/* Reads a text snapshot: one particle a line, `id m x y z vx vy vz`,
- * `id type m x y z vx vy vz` or `id type q m x y z vx vy vz` (charges in
- * p->q; this form only after a `#` line ending in those ten names, which
- * nb_snapshot_write writes), blank and `#` lines ignored; all data lines
- * must have the same column count (read by nb_text).  Errors (NB_ERR_IO,
- * NB_ERR_PARSE) name file:line:column and the reason: a malformed,
- * non-finite or out-of-range number, a negative mass, a missing or extra
- * field; or the file and an empty file. */
-enum nb_status nb_snapshot_read(const char *path, struct nb_particles *p,
-                                struct nb_error *err);
-
-/* Writes p (%.17g: reads back exactly) through nb_outfile, so the file
- * appears whole or not at all: `id m x y z vx vy vz` lines, `id type m x
- * y z vx vy vz` when p->type is set, `id type q m x y z vx vy vz` when
- * p->q is set too, each of the last two after a `#` line naming the
- * columns.  comment (may be NULL) becomes a first `# ` line.  Errors:
- * NB_ERR_ARGS (charges without types), NB_ERR_IO, NB_ERR_NOMEM. */
-enum nb_status nb_snapshot_write(const char *path, const struct nb_particles *p,
-                                 const char *comment, struct nb_error *err);
-/* The same text into fp, an nb_outfile that the caller opened before its
- * run (so that a bad path is found first) and commits; path names it in
- * errors. */
-enum nb_status nb_snapshot_print(FILE *fp, const char *path,
-                                 const struct nb_particles *p,
-                                 const char *comment, struct nb_error *err);
-
 #endif

@@ -8,14 +8,6 @@
 
 /* ---- CPU reference forces ---------------------------------------------- */
 
-/* GA kernel in double precision with Newton's third law (triangular loop,
- * OpenMP): acc[3i..3i+2] = sum_{j != i} m_j r_ij / (r_ij^2 + eps^2)^{3/2},
- * pot[i] = -sum_{j != i} m_j / (r_ij^2 + eps^2)^{1/2}, r_ij = x_j - x_i.
- * The result does not depend on the number of threads. */
-enum nb_status nb_cpu_ga(size_t n, const double *x, const double *m,
-                         double eps, double *acc, double *pot,
-                         struct nb_error *err);
-
 /* GAJ kernel in double precision for the i-particles active[0..n_active)
  * (indices into the n j-particles) against all j != i: acc (3 n_active),
  * jerk (3 n_active), pot (n_active), formulas as in struct
@@ -25,31 +17,7 @@ enum nb_status nb_cpu_gaj(size_t n, const double *x, const double *v,
                           const uint32_t *active, double *acc, double *jerk,
                           double *pot, struct nb_error *err);
 
-/* Sums of the magnitudes of the pair terms, sum_j |a_ij| and
- * sum_j |phi_ij|: the scale that bounds float rounding in a_i and phi_i. */
-enum nb_status nb_cpu_ga_magnitudes(size_t n, const double *x,
-                                    const double *m, double eps,
-                                    double *acc_abs, double *pot_abs,
-                                    struct nb_error *err);
-
 /* ---- accuracy against the reference ----------------------------------- */
-
-/* How far a GA result is from the double-precision reference. */
-struct nb_accuracy {
-    double acc_rel_max;     /* max_i |a_i - ref| / sum_j |a_ij| */
-    double pot_rel_max;     /* max_i |phi_i - ref| / sum_j |phi_ij| */
-    size_t acc_worst;       /* the particle of acc_rel_max */
-    double f_err;           /* seed 004 eq. 10: sum |F - F_ref| / sum |F_ref| */
-    double f_offset;        /* seed 004 eq. 11: |sum F| / sum |F| */
-    size_t nonfinite;       /* particles with a NaN or infinite component */
-};
-
-/* Compares acc/pot with the reference ref_acc/ref_pot, scaled by the pair
- * magnitudes of nb_cpu_ga_magnitudes; forces F = m a. */
-void nb_accuracy_ga(size_t n, const double *m, const double *acc,
-                    const double *pot, const double *ref_acc,
-                    const double *ref_pot, const double *acc_abs,
-                    const double *pot_abs, struct nb_accuracy *out);
 
 /* ---- force backends ---------------------------------------------------- */
 

@@ -24,10 +24,10 @@ enum nb_status nb_plummer(struct nb_particles *p, size_t n, uint64_t seed,
 
 /* The smallest time step.  A particle whose criterion asks for less stops
  * the run with NB_ERR_NUMERIC naming it: never a silent clamp. */
-#define NB_DT_FLOOR 0x1p-40
+#define NB_DT_FLOOR NB_HERMITE_DT_FLOOR
 /* The largest end time: block times are multiples of NB_DT_FLOOR, exact in
  * a double only below 2^13. */
-#define NB_T_MAX 8192.0
+#define NB_T_MAX NB_HERMITE_T_MAX
 
 /* How the j-particles reach the force backend each block step. */
 enum nb_predict {
@@ -125,17 +125,6 @@ void nb_sim_free(struct nb_sim *s);
 
 /* ---- diagnostics ------------------------------------------------------- */
 
-/* One row of the energy log (header in nb_diag_csv_header). */
-struct nb_diag {
-    double t, ekin, epot, etot;
-    double de_rel;          /* (etot - e0) / |e0| */
-    double virial;          /* 2 ekin / |epot| (1 in virial equilibrium) */
-    double p_abs, l_abs;    /* |sum m v|, |sum m x cross v| */
-    double com[3];          /* sum m x / sum m */
-    uint64_t block_steps, particle_steps;
-    int epot_from_gaj;      /* 1: s->sync_epot; 0: nb_potential_energy */
-};
-
 /* Where the potential energy of a row comes from. */
 enum nb_epot_source {
     NB_EPOT_AUTO,   /* s->sync_epot when t == s->sync_t, else as DOUBLE */
@@ -148,10 +137,5 @@ enum nb_status nb_diag_compute(const struct nb_sim *s, double t,
                                const double *x, const double *v, double e0,
                                enum nb_epot_source source, struct nb_diag *d,
                                struct nb_error *err);
-/* `t,ekin,epot,etot,de_rel,virial,p_abs,l_abs,com_x,com_y,com_z,
- * block_steps,particle_steps` and a newline. */
-void nb_diag_csv_header(FILE *fp);
-/* One row, %.17g for the reals. */
-void nb_diag_csv_row(FILE *fp, const struct nb_diag *d);
 
 #endif

@@ -5,6 +5,7 @@
  * the results the caller does not want in scratch space (the backends
  * write every array).  Also the argument checks the other handles share. */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -31,14 +32,7 @@ enum nb_status nb_api_finite(const double *a, size_t count, const char *func,
 enum nb_status nb_api_fail(struct nb_error *out, const struct nb_error *e,
                            const char *func)
 {
-    size_t len = strlen(func);
-    if (out && strncmp(e->message, func, len) != 0) {
-        out->status = e->status;
-        int room = (int)(sizeof out->message - len - 3);    /* the rest is cut */
-        snprintf(out->message, sizeof out->message, "%s: %.*s", func, room > 0 ? room : 0,
-                 e->message);
-        return e->status;
-    }
+    (void)func;     /* the argument checks name it; an engine's message is its own */
     return nb_error_copy(out, e);
 }
 
@@ -153,9 +147,9 @@ static enum nb_status check_softening(double eps, const char *func, struct nb_er
 }
 
 static enum nb_status check_ga(struct nb_forces *f, size_t n, const double *x,
-                               const double *m, double eps, struct nb_error *err)
+                               const double *m, double eps, const char *func,
+                               struct nb_error *err)
 {
-    const char *func = "nb_forces_ga";
     if (nb_api_need(f, func, "f", err) != NB_OK || nb_api_need(x, func, "x", err) != NB_OK ||
         nb_api_need(m, func, "m", err) != NB_OK)
         return err->status;
@@ -171,8 +165,9 @@ enum nb_status nb_forces_ga(struct nb_forces *f, size_t n, const double *x,
                             const double *m, double eps, double *acc, double *pot,
                             struct nb_error *err)
 {
+    const char *func = "nb_forces_ga";
     struct nb_error e = { 0 };
-    if (check_ga(f, n, x, m, eps, &e) != NB_OK || nb_api_forces_enter(f, &e) != NB_OK)
+    if (check_ga(f, n, x, m, eps, func, &e) != NB_OK || nb_api_forces_enter(f, &e) != NB_OK)
         return nb_api_fail(err, &e, "nb_forces_ga");
     double *spare = acc && pot ? NULL : scratch(f, 4 * n, &e);
     if ((!(acc && pot) && !spare) ||
@@ -270,4 +265,79 @@ const char *nb_forces_variant(const struct nb_forces *f)
 double nb_forces_seconds(const struct nb_forces *f)
 {
     return f ? f->seconds : 0.0;
+}
+
+unsigned nb_forces_caps(const struct nb_forces *f)
+{
+    if (!f)
+        return 0;
+    return ((f->b.caps & NB_BACKEND_DOUBLE) ? NB_FORCES_DOUBLE : 0u) |
+           (f->b.set_precision ? NB_FORCES_MODES : 0u) |
+           ((f->b.caps & NB_BACKEND_GAJ_MODES) ? NB_FORCES_GAJ_MODES : 0u);
+}
+
+const char *nb_forces_renderer(const struct nb_forces *f)
+{
+    return f ? f->b.renderer(f->b.state) : "none";
+}
+
+const char *const *nb_forces_variants(const struct nb_forces *f)
+{
+    static const char *const none[] = { NULL };
+    return f ? f->b.variants(f->b.state) : none;
+}
+
+/* warmup + runs evaluations of the particles set last; the median device
+ * seconds of the timed ones. */
+static enum nb_status time_evaluations(struct nb_forces *f, double eps, int warmup,
+                                       int runs, double *median, struct nb_error *err)
+{
+    double *seconds = nb_alloc((size_t)runs, sizeof *seconds, "timings", err);
+    enum nb_status st = seconds ? NB_OK : NB_ERR_NOMEM;
+    for (int k = 0; st == NB_OK && k < warmup + runs; k++) {
+        st = f->b.compute(f->b.state, NB_KERNEL_GA, eps, err);
+        if (st == NB_OK && k >= warmup)
+            seconds[k - warmup] = f->b.last_seconds(f->b.state);
+    }
+    if (st == NB_OK)
+        *median = nb_median(seconds, (size_t)runs);
+    free(seconds);
+    return st;
+}
+
+enum nb_status nb_forces_time_ga(struct nb_forces *f, size_t n, const double *x,
+                                 const double *m, double eps, int warmup, int runs,
+                                 double *acc, double *pot, double *median,
+                                 struct nb_error *err)
+{
+    const char *func = "nb_forces_time_ga";
+    struct nb_error e = { 0 };
+    if (check_ga(f, n, x, m, eps, func, &e) != NB_OK ||
+        nb_api_need(median, func, "median", &e) != NB_OK)
+        return nb_api_fail(err, &e, func);
+    if (warmup < 0 || runs < 1)
+        return nb_error_set(err, NB_ERR_ARGS, "%s: warmup = %d and runs = %d: need "
+                            "warmup >= 0 and runs >= 1", func, warmup, runs);
+    double *spare = acc && pot ? NULL : scratch(f, 4 * n, &e);
+    f->n_j = 0;     /* the upload replaces the fragment engine's j-set */
+    if ((!(acc && pot) && !spare) || nb_api_forces_enter(f, &e) != NB_OK ||
+        f->b.set_particles(f->b.state, n, x, m, &e) != NB_OK ||
+        time_evaluations(f, eps, warmup, runs, median, &e) != NB_OK ||
+        f->b.read(f->b.state, acc ? acc : spare, pot ? pot : spare + 3 * n, &e) != NB_OK)
+        return nb_api_fail(err, &e, func);
+    remember_evaluation(f);
+    return NB_OK;
+}
+
+enum nb_status nb_particles_plummer(struct nb_particles *p, size_t n, uint64_t seed,
+                                    struct nb_forces *f, struct nb_error *err)
+{
+    struct nb_error e = { 0 };
+    if (nb_api_need(p, "nb_particles_plummer", "p", &e) != NB_OK ||
+        (f && nb_api_forces_enter(f, &e) != NB_OK) ||
+        nb_plummer(p, n, seed, f ? &f->b : NULL, &e) != NB_OK)
+        return nb_api_fail(err, &e, "nb_particles_plummer");
+    if (f)
+        f->n_j = 0;
+    return NB_OK;
 }

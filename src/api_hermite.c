@@ -5,6 +5,7 @@
  * each particle's last correction, as the program's final row is: the
  * same inputs give the program's numbers bit for bit. */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -209,4 +210,100 @@ void nb_hermite_counts(const struct nb_hermite *h, uint64_t *block_steps,
         *block_steps = h ? h->sim.stats.block_steps : 0;
     if (particle_steps)
         *particle_steps = h ? h->sim.stats.particle_steps : 0;
+}
+
+/* ---- one block at a time (what `glnbody run` steps with) ---------------- */
+
+enum nb_status nb_hermite_create_particles(struct nb_hermite **out, struct nb_forces *f,
+                                           const struct nb_particles *p,
+                                           const struct nb_hermite_params *par,
+                                           struct nb_error *err)
+{
+    const char *func = "nb_hermite_create_particles";
+    struct nb_error e = { 0 };
+    if (check_create(out, f, func, &e) != NB_OK || nb_api_need(p, func, "p", &e) != NB_OK)
+        return nb_api_fail(err, &e, func);
+    if (p->n == 0 || !p->m || !p->x || !p->v)
+        return nb_error_set(err, NB_ERR_ARGS, "%s: the particle set is empty", func);
+    if (nb_api_finite(p->m, p->n, func, "p->m", &e) == NB_OK &&
+        nb_api_finite(p->x, 3 * p->n, func, "p->x", &e) == NB_OK &&
+        nb_api_finite(p->v, 3 * p->n, func, "p->v", &e) == NB_OK)
+        start(out, f, p, par, &e);
+    return nb_api_fail(err, &e, func);
+}
+
+double nb_hermite_next_time(const struct nb_hermite *h)
+{
+    return h ? nb_sim_next_time(&h->sim) : 0.0;
+}
+
+enum nb_status nb_hermite_step(struct nb_hermite *h, struct nb_error *err)
+{
+    const char *func = "nb_hermite_step";
+    struct nb_error e = { 0 };
+    if (nb_api_need(h, func, "h", &e) != NB_OK || enter(h, &e) != NB_OK ||
+        nb_sim_step(&h->sim, &e) != NB_OK)
+        return nb_api_fail(err, &e, func);
+    h->t = h->sim.t;
+    /* The force handle reports the GAJ variant of the block just taken. */
+    snprintf(h->f->variant, sizeof h->f->variant, "%s",
+             h->f->b.variant(h->f->b.state));
+    return NB_OK;
+}
+
+enum nb_status nb_hermite_predict(const struct nb_hermite *h, double t, double *x, double *v,
+                                  struct nb_error *err)
+{
+    const char *func = "nb_hermite_predict";
+    struct nb_error e = { 0 };
+    if (nb_api_need(h, func, "h", &e) != NB_OK || nb_api_need(x, func, "x", &e) != NB_OK ||
+        nb_api_need(v, func, "v", &e) != NB_OK ||
+        nb_sim_predict(&h->sim, t, x, v, &e) != NB_OK)
+        return nb_api_fail(err, &e, func);
+    return NB_OK;
+}
+
+const struct nb_particles *nb_hermite_particles(const struct nb_hermite *h)
+{
+    return h ? &h->sim.p : NULL;
+}
+
+void nb_hermite_get_params(const struct nb_hermite *h, struct nb_hermite_params *par)
+{
+    if (!h || !par)
+        return;
+    par->eta = h->sim.par.eta;
+    par->eps = h->sim.par.eps;
+    par->dt_max = h->sim.par.dt_max;
+    par->shared_dt = h->sim.par.shared_dt;
+    par->predict_on_device = h->sim.par.predict == NB_PREDICT_GPU;
+}
+
+void nb_hermite_stats(const struct nb_hermite *h, struct nb_hermite_stats *st)
+{
+    if (!st)
+        return;
+    memset(st, 0, sizeof *st);
+    if (!h)
+        return;
+    st->block_steps = h->sim.stats.block_steps;
+    st->particle_steps = h->sim.stats.particle_steps;
+    st->t_host = h->sim.stats.t_host;
+    st->t_force = h->sim.stats.t_force;
+    st->t_comm = h->sim.stats.t_comm;
+}
+
+enum nb_status nb_hermite_diag(struct nb_hermite *h, double t, const double *x,
+                               const double *v, double e0, int exact, struct nb_diag *d,
+                               struct nb_error *err)
+{
+    const char *func = "nb_hermite_diag";
+    struct nb_error e = { 0 };
+    if (nb_api_need(h, func, "h", &e) != NB_OK || nb_api_need(x, func, "x", &e) != NB_OK ||
+        nb_api_need(v, func, "v", &e) != NB_OK || nb_api_need(d, func, "d", &e) != NB_OK ||
+        enter(h, &e) != NB_OK ||
+        nb_diag_compute(&h->sim, t, x, v, e0, exact ? NB_EPOT_DOUBLE : NB_EPOT_AUTO, d,
+                        &e) != NB_OK)
+        return nb_api_fail(err, &e, func);
+    return NB_OK;
 }

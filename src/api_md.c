@@ -16,6 +16,8 @@ struct nb_md {
     struct nb_md_sim sim;       /* points into itself: never moved */
     struct nb_md_engine engine;
     struct nb_gl *gl;           /* borrowed; NULL for the CPU engine */
+    int cell_list_auto;         /* cell_list -1: dropped for an engine without */
+    int started;                /* nb_md_start succeeded */
 };
 
 void nb_md_params_default(struct nb_md_params *par)
@@ -64,39 +66,46 @@ static enum nb_status make_potential(const struct nb_md_params *par, const char 
     return nb_md_potential_check(pot, err);
 }
 
-/* cmd_md.c's choice: cell lists wherever the cutoff and the box allow. */
-static int choose_cell_list(const struct nb_md_params *par, const struct nb_md_box *box)
+/* Cell lists wherever the cutoff and the box allow (cell_list -1). */
+static int choose_cell_list(int cell_list, double cutoff, const struct nb_md_box *box)
 {
-    if (par->cell_list >= 0)
-        return par->cell_list != 0;
-    if (!(par->cutoff > 0))
+    if (cell_list >= 0)
+        return cell_list != 0;
+    if (!(cutoff > 0))
         return 0;
     for (int a = 0; a < 3; a++)
-        if (box->periodic[a] && floor((box->hi[a] - box->lo[a]) / par->cutoff) < 3)
+        if (box->periodic[a] && floor((box->hi[a] - box->lo[a]) / cutoff) < 3)
             return 0;
     return 1;
 }
 
-/* The system of p in box: prepared (checked) on the host, then the engine,
- * its precision and the initial forces. */
-static enum nb_status start(struct nb_md *md, enum nb_engine engine,
-                            const struct nb_particles *p, const struct nb_md_box *box,
-                            const struct nb_md_potential *pot,
-                            const struct nb_md_params *par, struct nb_error *err)
+/* The first half of a run: the system of p in box copied and checked on
+ * the host. */
+static enum nb_status prepare(struct nb_md *md, const struct nb_particles *p,
+                              const struct nb_md_potential *pot, const struct nb_md_box *box,
+                              int cell_list, double dt, size_t n_excluded,
+                              const uint32_t *excluded, struct nb_error *err)
 {
-    if (par->cell_list == 1 && !(par->cutoff > 0))
-        return nb_error_set(err, NB_ERR_ARGS, "cell_list 1 needs a cutoff");
-    if (nb_md_sim_prepare(&md->sim, p, pot, box, choose_cell_list(par, box), par->dt,
-                          0, NULL, err) != NB_OK ||
-        nb_md_engine_create_engine(&md->engine, engine, md->gl, err) != NB_OK)
+    md->cell_list_auto = cell_list < 0;
+    return nb_md_sim_prepare(&md->sim, p, pot, box,
+                             choose_cell_list(cell_list, pot->cutoff, box), dt,
+                             n_excluded, excluded, err);
+}
+
+/* The second half: the engine, its precision and the initial forces. */
+static enum nb_status start(struct nb_md *md, struct nb_gl *gl, enum nb_engine engine,
+                            enum nb_precision precision, struct nb_error *err)
+{
+    md->gl = nb_engine_needs_gl(engine) ? gl : NULL;
+    if (nb_md_engine_create_engine(&md->engine, engine, md->gl, err) != NB_OK ||
+        nb_md_engine_set_precision(&md->engine, precision, err) != NB_OK)
         return err->status;
-    if (par->precision != NB_PRECISION_A &&
-        nb_md_engine_set_precision(&md->engine, par->precision, err) != NB_OK)
-        return err->status;
-    /* The default drops the cell lists where the engine has none. */
-    int cells = par->cell_list < 0 && !(md->engine.caps & NB_MD_ENGINE_CELL_LISTS)
+    int cells = md->cell_list_auto && !(md->engine.caps & NB_MD_ENGINE_CELL_LISTS)
                 ? 0 : md->sim.sys.cell_list;
-    return nb_md_sim_start(&md->sim, &md->engine, cells, err);
+    if (nb_md_sim_start(&md->sim, &md->engine, cells, err) != NB_OK)
+        return err->status;
+    md->started = 1;
+    return NB_OK;
 }
 
 static enum nb_status check_create(struct nb_md **out, enum nb_engine engine,
@@ -117,11 +126,13 @@ static enum nb_status create(struct nb_md **out, struct nb_gl *gl, enum nb_engin
                              const struct nb_md_potential *pot,
                              const struct nb_md_params *par, struct nb_error *err)
 {
+    if (par->cell_list == 1 && !(par->cutoff > 0))
+        return nb_error_set(err, NB_ERR_ARGS, "cell_list 1 needs a cutoff");
     struct nb_md *md = nb_alloc(1, sizeof *md, "an MD system", err);
     if (!md)
         return NB_ERR_NOMEM;
-    md->gl = nb_engine_needs_gl(engine) ? gl : NULL;
-    if (start(md, engine, p, box, pot, par, err) != NB_OK) {
+    if (prepare(md, p, pot, box, par->cell_list, par->dt, 0, NULL, err) != NB_OK ||
+        start(md, gl, engine, par->precision, err) != NB_OK) {
         nb_md_destroy(md);
         return err->status;
     }
@@ -244,4 +255,70 @@ enum nb_status nb_md_get_state(struct nb_md *md, double *x, double *v, struct nb
     if (v)
         memcpy(v, md->sim.v, 3 * md->sim.n * sizeof *v);
     return NB_OK;
+}
+
+/* ---- a run in two halves (what `glnbody md` runs) ------------------------ */
+
+enum nb_status nb_md_prepare(struct nb_md **out, const struct nb_particles *p,
+                             const struct nb_md_potential *pot, const struct nb_md_box *box,
+                             int cell_list, double dt, size_t n_excluded,
+                             const uint32_t *excluded, struct nb_error *err)
+{
+    const char *func = "nb_md_prepare";
+    struct nb_error e = { 0 };
+    if (nb_api_need(out, func, "md", &e) != NB_OK)
+        return nb_api_fail(err, &e, func);
+    *out = NULL;
+    if (nb_api_need(p, func, "p", &e) != NB_OK || nb_api_need(pot, func, "pot", &e) != NB_OK ||
+        nb_api_need(box, func, "box", &e) != NB_OK ||
+        (n_excluded && nb_api_need(excluded, func, "excluded", &e) != NB_OK))
+        return nb_api_fail(err, &e, func);
+    struct nb_md *md = nb_alloc(1, sizeof *md, "an MD system", &e);
+    if (!md)
+        return nb_api_fail(err, &e, func);
+    if (prepare(md, p, pot, box, cell_list, dt, n_excluded, excluded, &e) != NB_OK) {
+        nb_md_destroy(md);
+        return nb_api_fail(err, &e, func);
+    }
+    *out = md;
+    return NB_OK;
+}
+
+enum nb_status nb_md_start(struct nb_md *md, struct nb_gl *gl, enum nb_engine engine,
+                           enum nb_precision precision, struct nb_error *err)
+{
+    const char *func = "nb_md_start";
+    struct nb_error e = { 0 };
+    if (nb_api_need(md, func, "md", &e) != NB_OK ||
+        nb_api_choices(engine, precision, func, &e) != NB_OK)
+        return nb_api_fail(err, &e, func);
+    if (md->started || md->engine.destroy)
+        return nb_error_set(err, NB_ERR_ARGS, "%s: the system has an engine already", func);
+    if (start(md, gl, engine, precision, &e) != NB_OK)
+        return nb_api_fail(err, &e, func);
+    return NB_OK;
+}
+
+uint64_t nb_md_step_count(const struct nb_md *md)
+{
+    return md ? md->sim.step : 0;
+}
+
+int nb_md_uses_cell_lists(const struct nb_md *md)
+{
+    return md && md->sim.sys.cell_list;
+}
+
+const char *nb_md_renderer(const struct nb_md *md)
+{
+    return md && md->engine.renderer ? md->engine.renderer(md->engine.state) : "none";
+}
+
+void nb_md_get_timings(const struct nb_md *md, struct nb_md_timings *t)
+{
+    if (!t)
+        return;
+    memset(t, 0, sizeof *t);
+    if (md && md->engine.timings)
+        md->engine.timings(md->engine.state, t);
 }

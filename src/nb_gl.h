@@ -17,8 +17,6 @@ enum nb_status nb_gl_make_current(struct nb_gl *gl, struct nb_error *err);
 
 /* 1 when the renderer is NVIDIA's (GL timer queries measure compute). */
 int nb_gl_is_nvidia(const struct nb_gl *gl);
-/* 1 when shaders come from spirv/, 0 when from GLSL source. */
-int nb_gl_uses_spirv(const struct nb_gl *gl);
 
 /* ---- programs ---------------------------------------------------------- */
 
@@ -104,15 +102,6 @@ enum nb_status nb_backend_fragment_create(struct nb_force_backend *b,
                                           struct nb_error *err);
 
 /* ---- accumulation modes (seed 004 Table 1; src/precision.c) ---- */
-
-/* "A".."H" (either case) to a mode; NB_ERR_ARGS naming the option
- * ("--precision") otherwise. */
-enum nb_status nb_precision_parse(const char *option, const char *text,
-                                  enum nb_precision *mode, struct nb_error *err);
-/* "A".."H". */
-const char *nb_precision_name(enum nb_precision mode);
-/* "A (float sums)" .. "H (int64 fixed point)": the letter and what it sums. */
-const char *nb_precision_describe(enum nb_precision mode);
 
 /* Test hook: the raw int64 sums of the last mode-H evaluation of a compute
  * backend: fixed (4n: F_x, F_y, F_z, m_i phi_i per particle, each in units
@@ -204,17 +193,6 @@ enum nb_status nb_md_prec_forces_fragment(struct nb_gl *gl, const struct nb_md_s
 
 /* ---- engines by name (backends.c) -------------------------------------- */
 
-/* The engines (enum nb_engine, glnbody.h).  The force backends and the MD
- * engines share the names, and this is the one table of them: a program
- * compares a name once, here, and then asks the engine through its
- * vtable and caps. */
-/* The engine called name ("cpu", "compute", "fragment"; engine may be NULL
- * for a check), or NB_ERR_ARGS naming the choices. */
-enum nb_status nb_engine_parse(const char *name, enum nb_engine *engine,
-                               struct nb_error *err);
-const char *nb_engine_name(enum nb_engine engine);
-/* 1 for the engines that need a GL context (compute, fragment). */
-int nb_engine_needs_gl(enum nb_engine engine);
 /* Creates a backend or an MD engine; gl may be NULL for NB_ENGINE_CPU, and
  * is made current for the others (NB_ERR_ARGS without one). */
 enum nb_status nb_backend_create_engine(struct nb_force_backend *b, enum nb_engine engine,
