@@ -2,7 +2,9 @@
 #ifndef NB_CLI_H
 #define NB_CLI_H
 
-#include "nb_gl.h"
+#include <stdio.h>
+
+#include "glnbody.h"    /* the one project header the program sees */
 
 /* One --option of a command.  Options with a value store the string in
  * *value; flags set *flag to 1. */
@@ -61,15 +63,13 @@ enum nb_status nb_gl_cli_validate(const struct nb_gl_cli *g, struct nb_error *er
 enum nb_status nb_gl_cli_create(const struct nb_gl_cli *g, struct nb_gl **gl,
                                 struct nb_error *err);
 
-/* Uploads p to b, evaluates the GA kernel `warmup` times untimed and `runs`
- * times timed; *median is the median device seconds of the timed runs. */
 /* Refuses (NB_ERR_PARSE, naming path and both ids) two particles of p at
  * one position when eps is 0: their force would print as NaN. */
 enum nb_status nb_check_no_coincident(const char *path, const struct nb_particles *p,
                                       double eps, struct nb_error *err);
-enum nb_status nb_measure_ga(struct nb_force_backend *b, const struct nb_particles *p,
-                             double eps, int warmup, int runs, double *median,
-                             struct nb_error *err);
+/* calloc that reports exhaustion through err ("out of host memory
+ * allocating WHAT ..."); NULL on failure. */
+void *nb_cli_alloc(size_t count, size_t size, const char *what, struct nb_error *err);
 
 /* The CPU reference of a GA evaluation in double: acc (3n), pot (n), and
  * the pair-magnitude sums the error bounds are relative to. */
@@ -80,17 +80,16 @@ enum nb_status nb_reference_make(struct nb_reference *r, const struct nb_particl
                                  double eps, struct nb_error *err);
 void nb_reference_free(struct nb_reference *r);
 
-/* Creates the backend (or MD engine) that --backend chose (nb_engine_parse
- * compares the name once, in the option checks; what the engine can do is
- * asked of the engine afterwards, its vtable's optional entries and caps),
- * opening the GL context first where it needs one and *gl has none yet
- * (once for several engines). */
-enum nb_status nb_backend_open(struct nb_force_backend *b, enum nb_engine engine,
-                               const struct nb_gl_cli *g, struct nb_gl **gl,
-                               struct nb_error *err);
-enum nb_status nb_md_engine_open(struct nb_md_engine *e, enum nb_engine engine,
-                                 const struct nb_gl_cli *g, struct nb_gl **gl,
-                                 struct nb_error *err);
+/* Opens the GL context the engine needs (compute, fragment) where *gl has
+ * none yet (once for several engines); nothing for the CPU. */
+enum nb_status nb_gl_cli_open(enum nb_engine engine, const struct nb_gl_cli *g,
+                              struct nb_gl **gl, struct nb_error *err);
+/* The force engine that --backend chose (nb_engine_parse compares the name
+ * once, in the option checks; what the engine can do is asked of it
+ * afterwards: nb_forces_caps), its context opened first where needed. */
+enum nb_status nb_forces_open(struct nb_forces **f, enum nb_engine engine,
+                              const struct nb_gl_cli *g, struct nb_gl **gl,
+                              struct nb_error *err);
 
 int nb_cmd_forces(int argc, char **argv);
 int nb_cmd_bench(int argc, char **argv);

@@ -34,33 +34,34 @@ struct bench_run {
     double rows_done, rows_total;
 };
 
-static void print_row(const struct nb_force_backend *b, size_t n, double median,
-                      struct bench_run *r)
+static void print_row(const struct nb_forces *f, enum nb_engine engine, size_t n,
+                      double median, struct bench_run *r)
 {
     double rate = (double)n * (double)n / median;
     int runs = r->runs;
     FILE *csv = r->csv;
 
     nb_progress_clear(r->bar);      /* the row may go to the bar's terminal */
-    printf("%9zu  %-9s %-16s %12.4e %14.4e %10.1f\n", n, b->name,
-           b->variant(b->state), median, rate, rate * NB_FLOPS_GEMS * 1e-9);
+    printf("%9zu  %-9s %-16s %12.4e %14.4e %10.1f\n", n, nb_engine_name(engine),
+           nb_forces_variant(f), median, rate, rate * NB_FLOPS_GEMS * 1e-9);
     if (csv)
-        fprintf(csv, "%zu,%s,%s,\"%s\",%.6e,%.6e,%.2f,%.2f,%d\n", n, b->name,
-                b->variant(b->state), b->renderer(b->state), median, rate,
+        fprintf(csv, "%zu,%s,%s,\"%s\",%.6e,%.6e,%.2f,%.2f,%d\n", n, nb_engine_name(engine),
+                nb_forces_variant(f), nb_forces_renderer(f), median, rate,
                 rate * NB_FLOPS_GEMS * 1e-9, rate * NB_FLOPS_SEED000 * 1e-9, runs);
     r->rows_done++;
     nb_progress_update(r->bar, r->rows_done, r->rows_total, r->rows_done, 1);
 }
 
-static enum nb_status bench_variant(struct nb_force_backend *b, const char *variant,
-                                    const struct nb_particles *p, struct bench_run *r,
-                                    double *best, struct nb_error *err)
+static enum nb_status bench_variant(struct nb_forces *f, enum nb_engine engine,
+                                    const char *variant, const struct nb_particles *p,
+                                    struct bench_run *r, double *best, struct nb_error *err)
 {
     double median;
-    if (b->set_variant(b->state, variant, err) != NB_OK ||
-        nb_measure_ga(b, p, r->eps, r->warmup, r->runs, &median, err) != NB_OK)
+    if (nb_forces_set_variant(f, variant, err) != NB_OK ||
+        nb_forces_time_ga(f, p->n, p->x, p->m, r->eps, r->warmup, r->runs, NULL, NULL,
+                          &median, err) != NB_OK)
         return err->status;
-    print_row(b, p->n, median, r);
+    print_row(f, engine, p->n, median, r);
     double rate = (double)p->n * (double)p->n / median;
     if (rate > *best)
         *best = rate;
@@ -70,17 +71,18 @@ static enum nb_status bench_variant(struct nb_force_backend *b, const char *vari
 /* One name of --variant on every backend: "all" expands to each backend's
  * own list; any other name runs on the backends that know it, and must be
  * known to at least one. */
-static enum nb_status bench_name(struct nb_force_backend *bs, const enum nb_engine *kinds,
+static enum nb_status bench_name(struct nb_forces **fs, const enum nb_engine *kinds,
                                  size_t nb, const char *name,
                                  const struct nb_particles *p, struct bench_run *r,
                                  struct best *best, struct nb_error *err)
 {
     size_t accepted = 0;
     for (size_t k = 0; k < nb; k++) {
-        const char *const *list = bs[k].variants(bs[k].state);
+        const char *const *list = nb_forces_variants(fs[k]);
         const char *single[2] = { name, NULL };
         for (const char *const *v = strcmp(name, "all") == 0 ? list : single; *v; v++) {
-            enum nb_status st = bench_variant(&bs[k], *v, p, r, &best->rate[kinds[k]], err);
+            enum nb_status st = bench_variant(fs[k], kinds[k], *v, p, r,
+                                              &best->rate[kinds[k]], err);
             if (st == NB_ERR_ARGS && nb > 1 && v == single) {
                 *err = (struct nb_error){ 0 };      /* another backend's name */
                 continue;
@@ -96,7 +98,7 @@ static enum nb_status bench_name(struct nb_force_backend *bs, const enum nb_engi
     return NB_OK;
 }
 
-static enum nb_status bench_n(const char *variants, struct nb_force_backend *bs,
+static enum nb_status bench_n(const char *variants, struct nb_forces **fs,
                               const enum nb_engine *kinds, size_t nb, const struct nb_particles *p,
                               struct bench_run *r, struct nb_error *err)
 {
@@ -105,7 +107,7 @@ static enum nb_status bench_n(const char *variants, struct nb_force_backend *bs,
     if (!list)
         return nb_error_set(err, NB_ERR_NOMEM, "out of host memory");
     for (char *v = strtok_r(list, ",", &save); v; v = strtok_r(NULL, ",", &save))
-        if (bench_name(bs, kinds, nb, v, p, r, &best, err) != NB_OK)
+        if (bench_name(fs, kinds, nb, v, p, r, &best, err) != NB_OK)
             break;
     free(list);
     const double *rate = best.rate;
@@ -121,7 +123,7 @@ static enum nb_status bench_n(const char *variants, struct nb_force_backend *bs,
  * each backend whether it knows a name (set_variant only parses it; each
  * row sets its variant again before it is measured).  Names no backend
  * knows count nothing here and fail in bench_name. */
-static double rows_per_n(const char *variants, struct nb_force_backend *bs, size_t nb)
+static double rows_per_n(const char *variants, struct nb_forces **fs, size_t nb)
 {
     char *list = strdup(variants), *save = NULL;
     double rows = 0;
@@ -129,8 +131,8 @@ static double rows_per_n(const char *variants, struct nb_force_backend *bs, size
         for (size_t k = 0; k < nb; k++) {
             struct nb_error ignored = { 0 };
             if (strcmp(v, "all") != 0)
-                rows += bs[k].set_variant(bs[k].state, v, &ignored) == NB_OK;
-            for (const char *const *name = bs[k].variants(bs[k].state);
+                rows += nb_forces_set_variant(fs[k], v, &ignored) == NB_OK;
+            for (const char *const *name = nb_forces_variants(fs[k]);
                  strcmp(v, "all") == 0 && *name; name++)
                 rows++;
         }
@@ -139,7 +141,7 @@ static double rows_per_n(const char *variants, struct nb_force_backend *bs, size
 }
 
 static enum nb_status open_backends(const struct bench_args *a, struct nb_gl **gl,
-                                    struct nb_force_backend *bs, enum nb_engine *kinds,
+                                    struct nb_forces **fs, enum nb_engine *kinds,
                                     size_t *count, struct nb_error *err)
 {
     char *list = strdup(a->backends ? a->backends : "compute"), *save = NULL;
@@ -154,7 +156,7 @@ static enum nb_status open_backends(const struct bench_args *a, struct nb_gl **g
         }
         if (nb_engine_parse(name, &kinds[*count], err) != NB_OK)
             break;
-        if (nb_backend_open(&bs[*count], kinds[*count], &a->gl, gl, err) != NB_OK)
+        if (nb_forces_open(&fs[*count], kinds[*count], &a->gl, gl, err) != NB_OK)
             break;
         (*count)++;
     }
@@ -184,12 +186,12 @@ static enum nb_status run_bench(const struct bench_args *a, struct nb_error *err
     }
 
     struct nb_gl *gl = NULL;
-    struct nb_force_backend bs[NB_BENCH_MAX_BACKENDS] = { 0 };
+    struct nb_forces *fs[NB_BENCH_MAX_BACKENDS] = { 0 };
     enum nb_engine kinds[NB_BENCH_MAX_BACKENDS];
     struct nb_outfile csv = { 0 };
     struct nb_progress bar = { 0 };
     const char *variants = a->variants ? a->variants : "auto";
-    if (open_backends(a, &gl, bs, kinds, &nb, err) == NB_OK &&
+    if (open_backends(a, &gl, fs, kinds, &nb, err) == NB_OK &&
         (!a->csv || nb_outfile_open(&csv, a->csv, err) == NB_OK)) {
         if (csv.fp)
             fprintf(csv.fp, "n,backend,variant,renderer,median_s,interactions_per_s,"
@@ -198,13 +200,13 @@ static enum nb_status run_bench(const struct bench_args *a, struct nb_error *err
                "median s", "interact./s", "GFLOP/s");
         fflush(stdout);             /* before the bar, where both are one terminal */
         struct bench_run r = { eps, (int)warmup, (int)runs, csv.fp, &bar, 0,
-                               (double)n_count * rows_per_n(variants, bs, nb) };
+                               (double)n_count * rows_per_n(variants, fs, nb) };
         nb_progress_start(&bar, "bench", "row", "rows/s", r.rows_total,
                           NB_PROGRESS_ROWS_ON_STDOUT | (a->gl.quiet ? NB_PROGRESS_QUIET : 0));
         for (size_t k = 0; k < n_count && err->status == NB_OK; k++) {
             struct nb_particles p = { 0 };
             if (nb_particles_random_cube(&p, (size_t)ns[k], (uint64_t)seed, err) == NB_OK)
-                bench_n(variants, bs, kinds, nb, &p, &r, err);
+                bench_n(variants, fs, kinds, nb, &p, &r, err);
             nb_particles_free(&p);
         }
         nb_progress_finish(&bar);
@@ -214,8 +216,7 @@ static enum nb_status run_bench(const struct bench_args *a, struct nb_error *err
             nb_outfile_abort(&csv);
     }
     for (size_t k = 0; k < NB_BENCH_MAX_BACKENDS; k++)
-        if (bs[k].destroy)
-            bs[k].destroy(bs[k].state);
+        nb_forces_destroy(fs[k]);
     nb_gl_destroy(gl);
     free(ns);
     return err->status;

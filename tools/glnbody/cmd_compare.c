@@ -18,29 +18,28 @@ static enum nb_status compare_one(const char *name, const struct nb_gl_cli *g,
                                   double eps, const struct nb_reference *ref, int *bad,
                                   struct nb_error *err)
 {
-    struct nb_force_backend b = { 0 };
+    struct nb_forces *f = NULL;
     double seconds = 0.0, *acc = NULL, *pot = NULL;
     struct nb_accuracy q;
     enum nb_engine engine;
     enum nb_status st = nb_engine_parse(name, &engine, err);
     if (st == NB_OK)
-        st = nb_backend_open(&b, engine, g, gl, err);
-    if (st == NB_OK && (!(acc = nb_alloc(3 * p->n, sizeof *acc, "results", err)) ||
-                        !(pot = nb_alloc(p->n, sizeof *pot, "results", err))))
+        st = nb_forces_open(&f, engine, g, gl, err);
+    if (st == NB_OK && (!(acc = nb_cli_alloc(3 * p->n, sizeof *acc, "results", err)) ||
+                        !(pot = nb_cli_alloc(p->n, sizeof *pot, "results", err))))
         st = NB_ERR_NOMEM;
-    if (st == NB_OK && (st = nb_measure_ga(&b, p, eps, 1, 5, &seconds, err)) == NB_OK &&
-        (st = b.read(b.state, acc, pot, err)) == NB_OK) {
+    if (st == NB_OK && (st = nb_forces_time_ga(f, p->n, p->x, p->m, eps, 1, 5, acc, pot,
+                                               &seconds, err)) == NB_OK) {
         nb_accuracy_ga(p->n, p->m, acc, pot, ref->acc, ref->pot, ref->acc_abs,
                        ref->pot_abs, &q);
         int ok = q.nonfinite == 0 && q.acc_rel_max <= NB_COMPARE_TOLERANCE &&
                  q.pot_rel_max <= NB_COMPARE_TOLERANCE;
         *bad |= !ok;
         printf("%-9s %-14s %11.3e %14.3e %12.2e %12.2e %10.2e %10.2e  %s\n", name,
-               b.variant(b.state), seconds, (double)p->n * (double)p->n / seconds,
+               nb_forces_variant(f), seconds, (double)p->n * (double)p->n / seconds,
                q.acc_rel_max, q.pot_rel_max, q.f_err, q.f_offset, ok ? "ok" : "FAIL");
     }
-    if (b.destroy)
-        b.destroy(b.state);
+    nb_forces_destroy(f);
     free(acc);
     free(pot);
     return st;

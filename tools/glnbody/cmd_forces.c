@@ -14,20 +14,20 @@ struct forces_args {
     struct nb_gl_cli gl;
 };
 
-static enum nb_status write_forces(const char *path, const struct nb_force_backend *b,
-                                   enum nb_precision mode,
+static enum nb_status write_forces(const char *path, enum nb_engine engine,
+                                   const struct nb_forces *f, enum nb_precision mode,
                                    const struct nb_particles *p, double eps,
                                    const double *acc, const double *pot,
                                    struct nb_error *err)
 {
     struct nb_outfile out;
-    const char *fmt = (b->caps & NB_BACKEND_DOUBLE) || mode != NB_PRECISION_A
+    const char *fmt = (nb_forces_caps(f) & NB_FORCES_DOUBLE) || mode != NB_PRECISION_A
         ? "%lld %.17g %.17g %.17g %.17g\n" : "%lld %.9g %.9g %.9g %.9g\n";
     if (nb_outfile_open(&out, path, err) != NB_OK)
         return err->status;
     fprintf(out.fp, "# glnbody forces kernel=ga backend=%s variant=%s precision=%s renderer=\"%s\" "
-            "softening=%.17g n=%zu columns: id ax ay az pot\n", b->name,
-            b->variant(b->state), nb_precision_name(mode), b->renderer(b->state), eps, p->n);
+            "softening=%.17g n=%zu columns: id ax ay az pot\n", nb_engine_name(engine),
+            nb_forces_variant(f), nb_precision_name(mode), nb_forces_renderer(f), eps, p->n);
     for (size_t i = 0; i < p->n; i++)
         fprintf(out.fp, fmt, (long long)p->id[i], acc[3 * i], acc[3 * i + 1],
                 acc[3 * i + 2], pot[i]);
@@ -36,24 +36,22 @@ static enum nb_status write_forces(const char *path, const struct nb_force_backe
 
 static enum nb_status evaluate(const struct forces_args *a, double eps,
                                const struct nb_particles *p, struct nb_gl **gl,
-                               struct nb_force_backend *b, double *acc, double *pot,
+                               struct nb_forces **f, double *acc, double *pot,
                                struct nb_error *err)
 {
     enum nb_engine engine;
     if (nb_engine_parse(a->backend ? a->backend : "compute", &engine, err) != NB_OK ||
-        nb_backend_open(b, engine, &a->gl, gl, err) != NB_OK)
+        nb_forces_open(f, engine, &a->gl, gl, err) != NB_OK)
         return err->status;
-    if (a->mode != NB_PRECISION_A && !b->set_precision)
+    if (a->mode != NB_PRECISION_A && !(nb_forces_caps(*f) & NB_FORCES_MODES))
         return nb_error_set(err, NB_ERR_UNSUPPORTED, "forces: backend %s has no "
                             "--precision modes (only A); use --backend compute or "
-                            "fragment", b->name);
-    if (b->set_variant(b->state, a->variant ? a->variant : "auto", err) != NB_OK ||
-        (b->set_precision && b->set_precision(b->state, a->mode, err) != NB_OK) ||
-        b->set_particles(b->state, p->n, p->x, p->m, err) != NB_OK ||
-        b->compute(b->state, NB_KERNEL_GA, eps, err) != NB_OK ||
-        b->read(b->state, acc, pot, err) != NB_OK)
+                            "fragment", nb_engine_name(engine));
+    if (nb_forces_set_variant(*f, a->variant ? a->variant : "auto", err) != NB_OK ||
+        nb_forces_set_precision(*f, a->mode, err) != NB_OK ||
+        nb_forces_ga(*f, p->n, p->x, p->m, eps, acc, pot, err) != NB_OK)
         return err->status;
-    return write_forces(a->output, b, a->mode, p, eps, acc, pot, err);
+    return write_forces(a->output, engine, *f, a->mode, p, eps, acc, pot, err);
 }
 
 int nb_cmd_forces(int argc, char **argv)
@@ -103,15 +101,14 @@ int nb_cmd_forces(int argc, char **argv)
 
     struct nb_particles p = { 0 };
     struct nb_gl *gl = NULL;
-    struct nb_force_backend b = { 0 };
+    struct nb_forces *f = NULL;
     double *acc = NULL, *pot = NULL;
     if (nb_snapshot_read(a.input, &p, &err) == NB_OK &&
         nb_check_no_coincident(a.input, &p, eps, &err) == NB_OK &&
-        (acc = nb_alloc(3 * p.n, sizeof *acc, "accelerations", &err)) &&
-        (pot = nb_alloc(p.n, sizeof *pot, "potentials", &err)))
-        evaluate(&a, eps, &p, &gl, &b, acc, pot, &err);
-    if (b.destroy)
-        b.destroy(b.state);
+        (acc = nb_cli_alloc(3 * p.n, sizeof *acc, "accelerations", &err)) &&
+        (pot = nb_cli_alloc(p.n, sizeof *pot, "potentials", &err)))
+        evaluate(&a, eps, &p, &gl, &f, acc, pot, &err);
+    nb_forces_destroy(f);
     nb_gl_destroy(gl);
     free(acc);
     free(pot);

@@ -98,30 +98,6 @@ static void apply_box_options(const struct md_config *c, struct nb_md_box *box)
         box->periodic[a] = c->periodic[a];
 }
 
-/* Cell lists by default wherever the geometry allows them (and the engine:
- * the run drops them for one without, run_cell_list). */
-static int choose_cell_list(const struct md_config *c, const struct nb_md_box *box)
-{
-    if (c->cell_list >= 0)
-        return c->cell_list;
-    if (!(c->pot.cutoff > 0))
-        return 0;
-    for (int a = 0; a < 3; a++)
-        if (box->periodic[a] && floor((box->hi[a] - box->lo[a]) / c->pot.cutoff) < 3)
-            return 0;
-    return 1;
-}
-
-/* The cell lists the run takes: the prepared choice, less the default where
- * the engine has none. */
-static int run_cell_list(const struct md_config *c, const struct nb_md_sim *s,
-                         const struct nb_md_engine *e)
-{
-    if (c->cell_list < 0 && !(e->caps & NB_MD_ENGINE_CELL_LISTS))
-        return 0;
-    return s->sys.cell_list;
-}
-
 /* ---- the run ----------------------------------------------------------- */
 
 #define PROGRESS_CHUNKS 100     /* the steps advance in at most this many calls
@@ -150,38 +126,39 @@ static void progress_start(struct nb_progress *bar, const struct md_config *c, i
 }
 
 /* Steps to the next output, or PROGRESS_CHUNKS' share of the run if less. */
-static enum nb_status advance(const struct md_config *c, struct nb_md_sim *s,
+static enum nb_status advance(const struct md_config *c, struct nb_md *md,
                               struct nb_error *err)
 {
-    uint64_t next = nb_md_next_output(c, s->step);
+    uint64_t step = nb_md_step_count(md);
+    uint64_t next = nb_md_next_output(c, step);
     uint64_t chunk = c->steps / PROGRESS_CHUNKS > 0 ? c->steps / PROGRESS_CHUNKS : 1;
 
-    if (next - s->step > chunk)
-        next = s->step + chunk;
-    return nb_md_sim_advance(s, next - s->step, err);
+    if (next - step > chunk)
+        next = step + chunk;
+    return nb_md_step(md, next - step, err);
 }
 
 /* After a step: the outputs due there, the bar erased first where one is
  * about to go to the terminal, and the progress (a thermo row is a
  * checkpoint). */
 static enum nb_status after_advance(struct nb_md_outputs *o, const struct md_config *c,
-                                    struct nb_md_sim *s, const struct nb_particles *p,
+                                    struct nb_md *md, struct nb_particles *p,
                                     struct nb_progress *bar, struct nb_error *err)
 {
-    int thermo_row = s->step % c->thermo_every == 0 || s->step == c->steps;
+    uint64_t step = nb_md_step_count(md);
+    int thermo_row = step % c->thermo_every == 0 || step == c->steps;
 
-    if (stdout_output_due(c, s->step, thermo_row))
+    if (stdout_output_due(c, step, thermo_row))
         nb_progress_clear(bar);
-    if (nb_md_write_due(o, c, s, p, err) != NB_OK)
+    if (nb_md_write_due(o, c, md, p, err) != NB_OK)
         return err->status;
-    nb_progress_update(bar, (double)s->step, (double)c->steps,
-                       (double)s->step * (double)s->n, thermo_row);
+    nb_progress_update(bar, (double)step, (double)c->steps,
+                       (double)step * (double)nb_md_count(md), thermo_row);
     return NB_OK;
 }
 
 static enum nb_status simulate(struct md_config *c, const struct nb_gl_cli *g,
-                               struct nb_md_sim *s, struct nb_md_engine *e,
-                               struct nb_gl **gl, struct nb_error *err)
+                               struct nb_md **md, struct nb_gl **gl, struct nb_error *err)
 {
     struct nb_particles p = { 0 };
     struct nb_md_box box;
@@ -197,29 +174,33 @@ static enum nb_status simulate(struct md_config *c, const struct nb_gl_cli *g,
         goto done;
     apply_box_options(c, &box);
     /* The system is checked here, once, before any GL work, so that a bad
-     * box or cutoff is the only message; the engine trusts it. */
-    if (nb_md_sim_prepare(s, &p, &c->pot, &box, choose_cell_list(c, &box), c->dt,
-                          n_excluded, excluded, err) != NB_OK ||
-        nb_md_engine_open(e, c->backend, g, gl, err) != NB_OK ||
-        (c->have_precision &&
-         nb_md_engine_set_precision(e, c->precision, err) != NB_OK) ||
-        nb_md_sim_start(s, e, run_cell_list(c, s, e), err) != NB_OK ||
+     * box or cutoff is the only message; the engine trusts it.  Cell lists
+     * by default (-1) wherever the geometry allows them and the engine has
+     * them. */
+    if (nb_md_prepare(md, &p, &c->pot, &box, c->cell_list, c->dt, n_excluded, excluded,
+                      err) != NB_OK ||
+        nb_gl_cli_open(c->backend, g, gl, err) != NB_OK ||
+        nb_md_start(*md, *gl, c->backend, c->have_precision ? c->precision : NB_PRECISION_A,
+                    err) != NB_OK ||
         nb_md_outputs_open(&o, c, err) != NB_OK)
         goto done;
-    if (nb_md_write_due(&o, c, s, &p, err) != NB_OK)
+    o.box = box;
+    o.n_excluded = n_excluded;
+    if (nb_md_write_due(&o, c, *md, &p, err) != NB_OK)
         goto done;
     double wall0 = nb_clock_seconds();     /* the steps and their outputs */
     progress_start(&bar, c, g->quiet);
-    while (s->step < c->steps)
-        if (advance(c, s, err) != NB_OK || after_advance(&o, c, s, &p, &bar, err) != NB_OK)
+    while (nb_md_step_count(*md) < c->steps)
+        if (advance(c, *md, err) != NB_OK ||
+            after_advance(&o, c, *md, &p, &bar, err) != NB_OK)
             goto done;
     double seconds = nb_clock_seconds() - wall0;
     nb_progress_finish(&bar);
     if (o.timing_open)
-        nb_md_write_timing(&o, c, s, seconds);
-    if (nb_md_outputs_commit(&o, c, s, &p, err) == NB_OK &&
+        nb_md_write_timing(&o, c, *md, seconds);
+    if (nb_md_outputs_commit(&o, c, *md, &p, err) == NB_OK &&
         !(thermo_on_stdout(c) && g->quiet))     /* the summary would go to stderr */
-        nb_md_print_summary(thermo_on_stdout(c) ? stderr : stdout, c, s, &o, seconds);
+        nb_md_print_summary(thermo_on_stdout(c) ? stderr : stdout, c, *md, &o, seconds);
 done:
     nb_progress_finish(&bar);       /* after a failure: the error on a line of its own */
     st = err->status;
@@ -242,13 +223,10 @@ int nb_cmd_md(int argc, char **argv)
     }
     if (help)
         return 0;
-    struct nb_md_sim s = { 0 };
-    struct nb_md_engine e = { 0 };
+    struct nb_md *md = NULL;
     struct nb_gl *gl = NULL;
-    enum nb_status st = simulate(&c, &a.gl, &s, &e, &gl, &err);
-    nb_md_sim_free(&s);
-    if (e.destroy)
-        e.destroy(e.state);
+    enum nb_status st = simulate(&c, &a.gl, &md, &gl, &err);
+    nb_md_destroy(md);
     nb_gl_destroy(gl);
     if (st != NB_OK) {
         fprintf(stderr, "glnbody md: %s\n", err.message);

@@ -1,6 +1,6 @@
 /* cmd_newton3.c - glnbody newton3: Boyarchenkov & Potashnikov 2009's Table 5 on this GPU.  Times
  * the square loop and the three Newton's-third-law ("triangular") kernels
- * (src/md_triangular.c), each on one work group and across the device, on
+ * (nb_newton3_forces), each on one work group and across the device, on
  * Boyarchenkov & Potashnikov 2009's ionic crystal (or an LJ fcc lattice in an open box), and
  * reports the median device seconds, the pairs per second and the speed-up
  * over the square loop of the same scale.  --precision B..H runs the
@@ -13,7 +13,6 @@
 #include <string.h>
 
 #include "cli.h"
-#include "md_triangular.h"
 
 #define MAX_VARIANTS 16
 #define MAX_CELLS 100               /* ionic: 12 million ions, far past O(n^2) */
@@ -47,7 +46,7 @@ static int is_square(const char *variant)
 /* The known name equal to text (its static copy), or NULL. */
 static const char *known_variant(const char *text, size_t len)
 {
-    for (const char *const *v = nb_md_tri_variants(); *v; v++)
+    for (const char *const *v = nb_newton3_variants(); *v; v++)
         if (strlen(*v) == len && strncmp(*v, text, len) == 0)
             return *v;
     return NULL;
@@ -76,7 +75,7 @@ static enum nb_status parse_variants(const char *text, struct newton3_config *c,
         size_t len = strcspn(s, ",");
         const char *v = known_variant(s, len);
         if (len == 3 && strncmp(s, "all", 3) == 0) {
-            for (const char *const *a = nb_md_tri_variants(); *a && n_asked < MAX_VARIANTS; a++)
+            for (const char *const *a = nb_newton3_variants(); *a && n_asked < MAX_VARIANTS; a++)
                 asked[n_asked++] = *a;
         } else if (!v) {
             return nb_error_set(err, NB_ERR_ARGS, "--variants: unknown variant '%.*s' (known: "
@@ -165,7 +164,7 @@ static enum nb_status time_variant(struct nb_gl *gl, const struct newton3_config
 {
     double seconds[1000];
     for (long k = 0; k < c->warmup + c->runs; k++) {
-        if (nb_md_tri_forces_prec(gl, sys, x, variant, c->precision, log2, f, pe, NULL,
+        if (nb_newton3_forces(gl, sys, x, variant, c->precision, log2, f, pe, NULL,
                                   &seconds[k < c->warmup ? 0 : k - c->warmup],
                                   err) != NB_OK)
             return err->status;
@@ -214,14 +213,14 @@ static enum nb_status run_system(struct nb_gl *gl, const struct newton3_config *
 {
     size_t n = sys->n;
     struct baseline b = { { 0.0, 0.0 }, { NULL, NULL } };
-    double *f = nb_alloc(3 * n, sizeof *f, "forces", err);
-    double *pe = f ? nb_alloc(n, sizeof *pe, "energies", err) : NULL;
-    b.f[0] = pe ? nb_alloc(3 * n, sizeof *f, "forces", err) : NULL;
-    b.f[1] = b.f[0] ? nb_alloc(3 * n, sizeof *f, "forces", err) : NULL;
+    double *f = nb_cli_alloc(3 * n, sizeof *f, "forces", err);
+    double *pe = f ? nb_cli_alloc(n, sizeof *pe, "energies", err) : NULL;
+    b.f[0] = pe ? nb_cli_alloc(3 * n, sizeof *f, "forces", err) : NULL;
+    b.f[1] = b.f[0] ? nb_cli_alloc(3 * n, sizeof *f, "forces", err) : NULL;
     enum nb_status st = b.f[1] ? NB_OK : NB_ERR_NOMEM;
     int log2[2] = { 0, 0 };
     if (st == NB_OK && n > 0)
-        st = nb_md_tri_scales(gl, sys, x, c->precision, log2, err);
+        st = nb_newton3_scales(gl, sys, x, c->precision, log2, err);
     for (int k = 0; st == NB_OK && k < c->count; k++) {
         const char *v = c->schedule[k];
         double median = 0.0;

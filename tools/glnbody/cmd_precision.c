@@ -22,18 +22,11 @@ struct precision_args {
     const char *cutoff;
 };
 
-/* The MD precision kernels (B..H) of one pipeline, as nb_md_prec_forces. */
-typedef enum nb_status (*md_prec_forces_fn)(struct nb_gl *gl, const struct nb_md_system *sys,
-                                            const double *x, enum nb_precision mode,
-                                            double *f, double *pe, double seconds[2],
-                                            struct nb_error *err);
-
 /* A --backend of this command, parsed once: a GL pipeline with precision
- * kernels, whether they have cell lists, and its MD kernels. */
+ * kernels, and whether they have cell lists. */
 struct pipeline {
     enum nb_engine engine;
     int cell_kernels;
-    md_prec_forces_fn md_forces;
 };
 
 struct precision_config {
@@ -67,28 +60,13 @@ static enum nb_status parse_modes(const char *text, struct precision_config *c,
     return NB_OK;
 }
 
-static enum nb_status compute_md_forces(struct nb_gl *gl, const struct nb_md_system *sys,
-                                        const double *x, enum nb_precision mode, double *f,
-                                        double *pe, double seconds[2], struct nb_error *err)
-{
-    return nb_md_prec_forces(gl, sys, x, mode, f, pe, seconds, NULL, NULL, err);
-}
-
-/* Passes 0: the fragment pipeline chooses how many draws a frame takes. */
-static enum nb_status fragment_md_forces(struct nb_gl *gl, const struct nb_md_system *sys,
-                                         const double *x, enum nb_precision mode, double *f,
-                                         double *pe, double seconds[2], struct nb_error *err)
-{
-    return nb_md_prec_forces_fragment(gl, sys, x, mode, 0, f, pe, seconds, NULL, NULL, err);
-}
-
 /* --backend: compute or fragment, the pipelines with precision kernels. */
 static enum nb_status parse_pipeline(const char *name, struct pipeline *out,
                                      struct nb_error *err)
 {
     static const struct pipeline pipelines[] = {
-        { NB_ENGINE_COMPUTE, 1, compute_md_forces },
-        { NB_ENGINE_FRAGMENT, 0, fragment_md_forces },
+        { NB_ENGINE_COMPUTE, 1 },
+        { NB_ENGINE_FRAGMENT, 0 },
     };
     enum nb_engine engine;
     if (nb_engine_parse(name, &engine, NULL) == NB_OK)
@@ -184,20 +162,19 @@ static enum nb_status end_table(struct nb_progress *bar, struct nb_outfile *csv,
 /* One mode: timed runs, then its error against the reference; a row on
  * stdout (the bar erased first) and in the CSV.  *a_rate is mode A's
  * interactions/s once known. */
-static enum nb_status report_mode(struct nb_force_backend *b, enum nb_precision mode,
+static enum nb_status report_mode(struct nb_forces *f, enum nb_precision mode,
                                   const struct precision_config *c,
                                   const struct nb_particles *p, const struct nb_reference *ref,
                                   double *a_rate, FILE *csv, struct nb_progress *bar,
                                   struct nb_error *err)
 {
-    double seconds, *acc = nb_alloc(3 * p->n, sizeof *acc, "results", err);
-    double *pot = acc ? nb_alloc(p->n, sizeof *pot, "results", err) : NULL;
+    double seconds, *acc = nb_cli_alloc(3 * p->n, sizeof *acc, "results", err);
+    double *pot = acc ? nb_cli_alloc(p->n, sizeof *pot, "results", err) : NULL;
     struct nb_accuracy q;
-    enum nb_status st = pot ? b->set_precision(b->state, mode, err) : NB_ERR_NOMEM;
+    enum nb_status st = pot ? nb_forces_set_precision(f, mode, err) : NB_ERR_NOMEM;
     if (st == NB_OK)
-        st = nb_measure_ga(b, p, c->eps, (int)c->warmup, (int)c->runs, &seconds, err);
-    if (st == NB_OK)
-        st = b->read(b->state, acc, pot, err);
+        st = nb_forces_time_ga(f, p->n, p->x, p->m, c->eps, (int)c->warmup, (int)c->runs,
+                               acc, pot, &seconds, err);
     if (st == NB_OK) {
         double rate = (double)p->n * (double)p->n / seconds;
         nb_accuracy_ga(p->n, p->m, acc, pot, ref->acc, ref->pot, ref->acc_abs,
@@ -225,7 +202,7 @@ static enum nb_status report(const struct precision_config *c, const struct nb_p
                              const struct nb_gl_cli *g, const char *csv_path,
                              struct nb_error *err)
 {
-    struct nb_force_backend b = { 0 };
+    struct nb_forces *f = NULL;
     struct nb_reference ref = { 0 };
     struct nb_outfile csv = { 0 };
     struct nb_gl *gl = NULL;
@@ -233,24 +210,23 @@ static enum nb_status report(const struct precision_config *c, const struct nb_p
     double a_rate = 0.0;
     enum nb_status st = nb_reference_make(&ref, p, c->eps, err);
     if (st == NB_OK)
-        st = nb_backend_open(&b, c->backend.engine, g, &gl, err);
+        st = nb_forces_open(&f, c->backend.engine, g, &gl, err);
     if (st == NB_OK && csv_path && (st = nb_outfile_open(&csv, csv_path, err)) == NB_OK)
         fputs("system,n,softening,mode,f_err,f_offset,acc_rel_max,pot_rel_max,"
               "median_s,interactions_per_s,runs\n", csv.fp);
     if (st == NB_OK) {
         printf("GA kernel, %s, N = %zu, softening %g, backend %s, renderer %s\n"
                "%-4s %10s %10s %12s %14s %11s %13s %8s\n", c->system, p->n, c->eps,
-               b.name, b.renderer(b.state), "mode", "f_err", "f_offset", "max da/|a|",
+               nb_engine_name(c->backend.engine), nb_forces_renderer(f), "mode", "f_err", "f_offset", "max da/|a|",
                "max dphi/|phi|", "seconds", "interact./s", "of A");
         progress_start(&bar, c, g);
         for (int k = 0; st == NB_OK && k < c->mode_count; k++)
-            if ((st = report_mode(&b, c->modes[k], c, p, &ref, &a_rate, csv.fp, &bar,
+            if ((st = report_mode(f, c->modes[k], c, p, &ref, &a_rate, csv.fp, &bar,
                                   err)) == NB_OK)
                 row_done(&bar, k);
     }
     st = end_table(&bar, &csv, st, err);
-    if (b.destroy)
-        b.destroy(b.state);
+    nb_forces_destroy(f);
     nb_gl_destroy(gl);
     nb_reference_free(&ref);
     return st;
@@ -333,29 +309,19 @@ static void force_errors(size_t n, const double *f, const double *ref, double *f
                               abs_sum : 0.0;
 }
 
-/* Median device seconds of mode on sys (A: the pipeline's MD engine e):
- * with the magnitude pre-pass of E, F, H (median[0]) and of the kernel
- * alone (median[1]). */
-static enum nb_status time_md_mode(struct nb_gl *gl, struct nb_md_engine *e,
-                                   const struct nb_md_system *sys, const double *x,
+/* Median device seconds of mode on the system of mf (A: the pipeline's
+ * MD engine): with the magnitude pre-pass of E, F, H (median[0]) and of
+ * the kernel alone (median[1]). */
+static enum nb_status time_md_mode(struct nb_md_forces *mf, const double *x,
                                    enum nb_precision mode, const struct precision_config *c,
                                    double *f, double *pe, double median[2],
                                    struct nb_error *err)
 {
-    double *secs = nb_alloc(2 * (size_t)c->runs, sizeof *secs, "timings", err);
-    double *vir = nb_alloc(sys->n, sizeof *vir, "virials", err);
-    enum nb_status st = secs && vir ? NB_OK : NB_ERR_NOMEM;
+    double *secs = nb_cli_alloc(2 * (size_t)c->runs, sizeof *secs, "timings", err);
+    enum nb_status st = secs ? NB_OK : NB_ERR_NOMEM;
     for (long r = -c->warmup; st == NB_OK && r < c->runs; r++) {
-        struct nb_md_timings t0, t1;
         double s[2] = { 0.0, 0.0 };
-        if (mode == NB_PRECISION_A) {
-            e->timings(e->state, &t0);
-            st = e->forces(e->state, x, f, pe, vir, err);
-            e->timings(e->state, &t1);
-            s[0] = t1.force - t0.force;
-        } else {
-            st = c->backend.md_forces(gl, sys, x, mode, f, pe, s, err);
-        }
+        st = nb_md_forces_eval(mf, x, mode, f, pe, s, err);
         if (r >= 0) {
             secs[r] = s[0] + s[1];
             secs[c->runs + r] = s[0];
@@ -366,7 +332,6 @@ static enum nb_status time_md_mode(struct nb_gl *gl, struct nb_md_engine *e,
         median[1] = nb_median(secs + c->runs, (size_t)c->runs);
     }
     free(secs);
-    free(vir);
     return st;
 }
 
@@ -396,22 +361,22 @@ static enum nb_status report_md(const struct precision_config *c, const struct n
 {
     struct nb_md_system sys = { .n = p->n, .type = p->type, .m = p->m, .q = p->q,
                                 .pot = pot, .box = box, .cell_list = c->cutoff > 0.0 };
-    struct nb_md_engine e = { 0 };
+    struct nb_md_forces *mf = NULL;
     struct nb_outfile csv = { 0 };
     struct nb_gl *gl = NULL;
     struct nb_progress bar = { 0 };
     double a_rate = 0.0;
-    double *ref = nb_alloc(3 * p->n, sizeof *ref, "reference", err);
-    double *f = nb_alloc(3 * p->n, sizeof *f, "forces", err);
-    double *pe = nb_alloc(2 * p->n, sizeof *pe, "energies", err);
+    double *ref = nb_cli_alloc(3 * p->n, sizeof *ref, "reference", err);
+    double *f = nb_cli_alloc(3 * p->n, sizeof *f, "forces", err);
+    double *pe = nb_cli_alloc(2 * p->n, sizeof *pe, "energies", err);
     double pairs = 0.0;     /* with cell lists: the ordered pairs inside the cutoff */
     enum nb_status st = ref && f && pe ? NB_OK : NB_ERR_NOMEM;
     if (st == NB_OK)
         st = nb_md_cpu_forces_counted(&sys, p->x, ref, pe, pe + p->n, &pairs, err);
     if (!sys.cell_list)
         pairs = (double)p->n * (double)p->n;    /* all pairs: N^2, as the GA reports */
-    if (st == NB_OK && (st = nb_md_engine_open(&e, c->backend.engine, g, &gl, err)) == NB_OK)
-        st = e.setup(e.state, &sys, err);
+    if (st == NB_OK && (st = nb_gl_cli_open(c->backend.engine, g, &gl, err)) == NB_OK)
+        st = nb_md_forces_create(&mf, gl, c->backend.engine, &sys, err);
     if (st == NB_OK && csv_path && (st = nb_outfile_open(&csv, csv_path, err)) == NB_OK)
         fputs("system,n,softening,mode,f_err,f_offset,acc_rel_max,pot_rel_max,"   /* as GA */
               "median_s,interactions_per_s,runs,kernel_s\n", csv.fp);
@@ -422,14 +387,14 @@ static enum nb_status report_md(const struct precision_config *c, const struct n
         printf("MD %s kernel, %s (%s law), N = %zu, backend %s, renderer %s\n"
                "%-4s %10s %10s %11s %13s %8s %11s\n", sys.cell_list ? "cell-list" : "all-pairs",
                system, nb_md_law_name(pot->law), p->n,
-               nb_engine_name(c->backend.engine), e.renderer(e.state), "mode",
+               nb_engine_name(c->backend.engine), nb_md_forces_renderer(mf), "mode",
                "f_err", "f_offset", "seconds", "interact./s", "of A", "kernel of A");
     if (st == NB_OK)
         progress_start(&bar, c, g);
     for (int k = 0; st == NB_OK && k < c->mode_count; k++) {
         enum nb_precision mode = c->modes[k];
         double seconds[2], f_err, f_offset;
-        st = time_md_mode(gl, &e, &sys, p->x, mode, c, f, pe, seconds, err);
+        st = time_md_mode(mf, p->x, mode, c, f, pe, seconds, err);
         if (st == NB_ERR_UNSUPPORTED) {     /* G of the ionic law: say so, go on */
             nb_progress_clear(&bar);
             printf("%-4s %s\n", nb_precision_name(mode), err->message);
@@ -458,8 +423,7 @@ static enum nb_status report_md(const struct precision_config *c, const struct n
         row_done(&bar, k);
     }
     st = end_table(&bar, &csv, st, err);
-    if (e.destroy)
-        e.destroy(e.state);
+    nb_md_forces_destroy(mf);
     nb_gl_destroy(gl);
     free(ref);
     free(f);
@@ -518,7 +482,7 @@ int nb_cmd_precision(int argc, char **argv)
                             : make_ionic(&p, &box, &pot, (size_t)n, &err);
     else
         st = a.input ? nb_snapshot_read(a.input, &p, &err)
-                     : nb_plummer(&p, (size_t)n, (uint64_t)seed, NULL, &err);
+                     : nb_particles_plummer(&p, (size_t)n, (uint64_t)seed, NULL, &err);
     if (md && st == NB_OK)
         st = cut_system(&c, &p, &box, &pot, &err);
     if (st == NB_OK)

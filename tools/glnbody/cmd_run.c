@@ -3,7 +3,7 @@
  * Everything on the command line is checked before anything is read,
  * created or written, so a refused command line (exit 2) leaves no file.
  * Outputs between block times are predictions of every particle to the
- * output time in double (nb_sim_predict): nobody is made to step for a log
+ * output time in double (nb_hermite_predict): nobody is made to step for a log
  * line or a snapshot, so the trajectory does not depend on the outputs.
  */
 #include <errno.h>
@@ -40,10 +40,10 @@ struct run_config {
     size_t n;
     uint64_t seed;
     double t_end;
-    struct nb_sim_params par;
+    struct nb_hermite_params par;
     enum nb_engine backend;
     const char *variant;
-    enum nb_precision precision;    /* of the GAJ kernel (NB_BACKEND_GAJ_MODES) */
+    enum nb_precision precision;    /* of the GAJ kernel (NB_FORCES_GAJ_MODES) */
     const char *energy_log, *snapshot_dir, *output;
     double log_every, snapshot_every;   /* 0: none */
     double progress_every;      /* progress checkpoints: the log rows' times,
@@ -90,20 +90,20 @@ static enum nb_status check_integration(const struct run_args *a,
                                         struct run_config *c,
                                         struct nb_error *err)
 {
-    struct nb_sim_params *par = &c->par;
+    struct nb_hermite_params *par = &c->par;
 
-    nb_sim_params_default(par);
+    nb_hermite_params_default(par);
     par->shared_dt = a->shared_dt;
     if ((a->eta && parse_positive("eta", a->eta, &par->eta, err) != NB_OK) ||
         (a->softening && nb_parse_double("softening", a->softening, 0.0,
                                          &par->eps, err) != NB_OK) ||
         (a->dt_max && parse_positive("dt-max", a->dt_max, &par->dt_max, err) != NB_OK))
         return err->status;
-    if (par->dt_max < NB_DT_FLOOR || par->dt_max > NB_T_MAX)
+    if (par->dt_max < NB_HERMITE_DT_FLOOR || par->dt_max > NB_HERMITE_T_MAX)
         return nb_error_set(err, NB_ERR_ARGS, "--dt-max: %s is outside 2^-40..%g",
-                            a->dt_max, NB_T_MAX);
+                            a->dt_max, NB_HERMITE_T_MAX);
     if (a->predict && strcmp(a->predict, "gpu") == 0)
-        par->predict = NB_PREDICT_GPU;
+        par->predict_on_device = 1;
     else if (a->predict && strcmp(a->predict, "host") != 0)
         return nb_error_set(err, NB_ERR_ARGS, "--predict: '%s' is not host or gpu",
                             a->predict);
@@ -117,16 +117,17 @@ static enum nb_status check_run(const struct run_args *a, struct run_config *c,
     c->t_end = DEFAULT_T_END;
     if (a->t_end && nb_parse_double("t-end", a->t_end, 0.0, &c->t_end, err) != NB_OK)
         return err->status;
-    if (c->t_end > NB_T_MAX)
+    if (c->t_end > NB_HERMITE_T_MAX)
         return nb_error_set(err, NB_ERR_ARGS, "--t-end: %s is above %g (block "
                             "times are exact binary fractions only up to there)",
-                            a->t_end, NB_T_MAX);
+                            a->t_end, NB_HERMITE_T_MAX);
     c->variant = a->variant ? a->variant : "auto";
     if (nb_engine_parse(a->backend ? a->backend : "compute", &c->backend,
                                err) != NB_OK ||
         nb_gl_cli_validate(&a->gl, err) != NB_OK)
         return err->status;
-    /* --predict gpu on a backend without device state: nb_sim_init refuses. */
+    /* --predict gpu on a backend without device state: nb_hermite_create_particles
+     * refuses. */
     return NB_OK;
 }
 
@@ -141,7 +142,7 @@ static enum nb_status check_precision(const struct run_args *a, struct run_confi
         return NB_OK;
     if (nb_precision_parse("--precision", a->precision, &c->precision, err) != NB_OK)
         return err->status;
-    if (c->precision == NB_PRECISION_G && c->par.predict == NB_PREDICT_GPU)
+    if (c->precision == NB_PRECISION_G && c->par.predict_on_device)
         return nb_error_set(err, NB_ERR_ARGS, "--precision G needs --predict host: "
                             "the device-resident state predicts the j-particles in "
                             "float, and G's pair terms are double");
@@ -229,14 +230,14 @@ static int is_stdout(const char *path)
 /* The row at t (the state predicted to t in o->x, o->v).  The first and
  * last rows are exact (double, nb_potential_energy): E0 is the reference,
  * and the last row is what the summary reports. */
-static enum nb_status write_row(struct nb_sim *s, struct outputs *o, double t,
+static enum nb_status write_row(struct nb_hermite *h, struct outputs *o, double t,
                                 struct nb_error *err)
 {
     const struct run_config *c = o->c;
     struct nb_diag d = o->first;
 
-    if (t != 0.0 && nb_diag_compute(s, t, o->x, o->v, o->e0, t == c->t_end
-                                    ? NB_EPOT_DOUBLE : NB_EPOT_AUTO, &d, err) != NB_OK)
+    if (t != 0.0 && nb_hermite_diag(h, t, o->x, o->v, o->e0, t == c->t_end, &d,
+                                    err) != NB_OK)
         return err->status;
     if (t == c->t_end) {
         o->last = d;
@@ -246,11 +247,11 @@ static enum nb_status write_row(struct nb_sim *s, struct outputs *o, double t,
     return NB_OK;
 }
 
-/* The predicted state of s at t as a particle set (borrowed arrays). */
-static struct nb_particles predicted_set(const struct nb_sim *s,
+/* The predicted state of h at t as a particle set (borrowed arrays). */
+static struct nb_particles predicted_set(const struct nb_hermite *h,
                                          const struct outputs *o)
 {
-    struct nb_particles view = s->p;
+    struct nb_particles view = *nb_hermite_particles(h);
 
     view.type = NULL;
     view.x = o->x;
@@ -264,47 +265,47 @@ static void snapshot_comment(char *comment, size_t size, double t, size_t n)
              "vy vz", t, n);
 }
 
-static enum nb_status write_snapshot(struct nb_sim *s, struct outputs *o,
+static enum nb_status write_snapshot(struct nb_hermite *h, struct outputs *o,
                                      const char *path, double t,
                                      struct nb_error *err)
 {
-    struct nb_particles view = predicted_set(s, o);
+    struct nb_particles view = predicted_set(h, o);
     char comment[128];
 
-    snapshot_comment(comment, sizeof comment, t, s->p.n);
+    snapshot_comment(comment, sizeof comment, t, view.n);
     return nb_snapshot_write(path, &view, comment, err);
 }
 
 /* The state at t_end into --output, committed with the log by finish. */
-static enum nb_status print_final(struct nb_sim *s, struct outputs *o,
+static enum nb_status print_final(struct nb_hermite *h, struct outputs *o,
                                   struct nb_error *err)
 {
-    struct nb_particles view = predicted_set(s, o);
+    struct nb_particles view = predicted_set(h, o);
     char comment[128];
 
-    snapshot_comment(comment, sizeof comment, o->c->t_end, s->p.n);
+    snapshot_comment(comment, sizeof comment, o->c->t_end, view.n);
     return nb_snapshot_print(o->final.fp, o->c->output, &view, comment, err);
 }
 
-static enum nb_status write_numbered_snapshot(struct nb_sim *s, struct outputs *o,
+static enum nb_status write_numbered_snapshot(struct nb_hermite *h, struct outputs *o,
                                               double t, struct nb_error *err)
 {
     size_t len = strlen(o->c->snapshot_dir) + 32;
-    char *path = nb_alloc(len, 1, "a snapshot name", err);
+    char *path = nb_cli_alloc(len, 1, "a snapshot name", err);
     enum nb_status st;
 
     if (!path)
         return NB_ERR_NOMEM;
     snprintf(path, len, "%s/snap_%05llu.txt", o->c->snapshot_dir,
              (unsigned long long)o->snap_k);
-    st = write_snapshot(s, o, path, t, err);
+    st = write_snapshot(h, o, path, t, err);
     free(path);
     return st;
 }
 
 /* Writes every log row and snapshot due before `before` (and not after
  * t_end), each from the state predicted to its own time. */
-static enum nb_status write_due(struct nb_sim *s, struct outputs *o,
+static enum nb_status write_due(struct nb_hermite *h, struct outputs *o,
                                 double before, struct nb_error *err)
 {
     const struct run_config *c = o->c;
@@ -317,16 +318,16 @@ static enum nb_status write_due(struct nb_sim *s, struct outputs *o,
             break;
         if (is_stdout(c->energy_log))
             nb_progress_clear(&o->bar);     /* the row goes to the terminal too */
-        if ((st = nb_sim_predict(s, t, o->x, o->v, err)) == NB_OK &&
-            (st = write_row(s, o, t, err)) == NB_OK)
+        if ((st = nb_hermite_predict(h, t, o->x, o->v, err)) == NB_OK &&
+            (st = write_row(h, o, t, err)) == NB_OK)
             o->log_k++;
     }
     while (st == NB_OK && c->snapshot_dir) {
         double t = (double)o->snap_k * c->snapshot_every;
         if (!(t < before && t <= c->t_end))
             break;
-        if ((st = nb_sim_predict(s, t, o->x, o->v, err)) == NB_OK &&
-            (st = write_numbered_snapshot(s, o, t, err)) == NB_OK)
+        if ((st = nb_hermite_predict(h, t, o->x, o->v, err)) == NB_OK &&
+            (st = write_numbered_snapshot(h, o, t, err)) == NB_OK)
             o->snap_k++;
     }
     o->seconds += nb_clock_seconds() - t0;
@@ -351,8 +352,8 @@ static enum nb_status outputs_open(struct outputs *o, const struct run_config *c
 {
     memset(o, 0, sizeof *o);
     o->c = c;
-    if (!(o->x = nb_alloc(n, 3 * sizeof *o->x, "output positions", err)) ||
-        !(o->v = nb_alloc(n, 3 * sizeof *o->v, "output velocities", err)))
+    if (!(o->x = nb_cli_alloc(n, 3 * sizeof *o->x, "output positions", err)) ||
+        !(o->v = nb_cli_alloc(n, 3 * sizeof *o->v, "output velocities", err)))
         return NB_ERR_NOMEM;
     if (c->snapshot_dir && make_dir(c->snapshot_dir, err) != NB_OK)
         return err->status;
@@ -380,28 +381,29 @@ static void outputs_close(struct outputs *o)
 
 /* The progress checkpoints due before `before` (not after t_end): one
  * line each when stderr is not a terminal.  None at t = 0: nothing has run. */
-static void checkpoints_due(const struct nb_sim *s, struct outputs *o, double before)
+static void checkpoints_due(const struct nb_hermite *h, struct outputs *o, double before)
 {
     const struct run_config *c = o->c;
+    uint64_t block_steps;
 
+    nb_hermite_counts(h, &block_steps, NULL);
     for (;; o->progress_k++) {
         double t = (double)o->progress_k * c->progress_every;
         if (!(t < before && t <= c->t_end))
             break;
         if (t > 0)
-            nb_progress_update(&o->bar, t, c->t_end, (double)s->stats.block_steps, 1);
+            nb_progress_update(&o->bar, t, c->t_end, (double)block_steps, 1);
     }
 }
 
 /* E0 from the exact initial state, and the outputs at t = 0. */
-static enum nb_status start(struct nb_sim *s, struct outputs *o,
+static enum nb_status start(struct nb_hermite *h, struct outputs *o,
                             struct nb_error *err)
 {
     double t0 = nb_clock_seconds();
 
-    if (nb_sim_predict(s, 0.0, o->x, o->v, err) != NB_OK ||
-        nb_diag_compute(s, 0.0, o->x, o->v, 0.0, NB_EPOT_DOUBLE, &o->first, err)
-        != NB_OK)
+    if (nb_hermite_predict(h, 0.0, o->x, o->v, err) != NB_OK ||
+        nb_hermite_diag(h, 0.0, o->x, o->v, 0.0, 1, &o->first, err) != NB_OK)
         return err->status;
     o->e0 = o->first.etot;
     o->first.de_rel = 0.0;      /* exactly, also when e0 = 0 */
@@ -410,31 +412,33 @@ static enum nb_status start(struct nb_sim *s, struct outputs *o,
 }
 
 /* Block steps up to the last block time <= t_end, outputs on the way. */
-static enum nb_status integrate(struct nb_sim *s, struct outputs *o,
-                                struct nb_error *err)
+static enum nb_status integrate(struct nb_hermite *h, struct nb_forces *f,
+                                struct outputs *o, struct nb_error *err)
 {
     const struct run_config *c = o->c;
+    uint64_t block_steps;
 
     nb_progress_start(&o->bar, "run", "t =", "block steps/s", c->t_end,
                       (c->quiet ? NB_PROGRESS_QUIET : 0) |
                       (is_stdout(c->energy_log) ? NB_PROGRESS_ROWS_ON_STDOUT : 0));
     for (;;) {
-        double next = nb_sim_next_time(s);
+        double next = nb_hermite_next_time(h);
 
-        checkpoints_due(s, o, next);
-        if (write_due(s, o, next, err) != NB_OK)
+        checkpoints_due(h, o, next);
+        if (write_due(h, o, next, err) != NB_OK)
             return err->status;
         if (next > o->c->t_end)
             break;
-        if (nb_sim_step(s, err) != NB_OK)
+        if (nb_hermite_step(h, err) != NB_OK)
             return err->status;
-        snprintf(o->variant, sizeof o->variant, "%s",
-                 s->backend->variant(s->backend->state));
-        nb_progress_update(&o->bar, s->t, c->t_end, (double)s->stats.block_steps, 0);
+        snprintf(o->variant, sizeof o->variant, "%s", nb_forces_variant(f));
+        nb_hermite_counts(h, &block_steps, NULL);
+        nb_progress_update(&o->bar, nb_hermite_time(h), c->t_end, (double)block_steps, 0);
     }
     /* The last checkpoint is t_end, where finish() writes the last row. */
-    checkpoints_due(s, o, INFINITY);
-    nb_progress_update(&o->bar, c->t_end, c->t_end, (double)s->stats.block_steps,
+    checkpoints_due(h, o, INFINITY);
+    nb_hermite_counts(h, &block_steps, NULL);
+    nb_progress_update(&o->bar, c->t_end, c->t_end, (double)block_steps,
                        (double)(o->progress_k - 1) * c->progress_every < c->t_end);
     nb_progress_finish(&o->bar);    /* before the last row and --output, maybe on stdout */
     return NB_OK;
@@ -442,21 +446,21 @@ static enum nb_status integrate(struct nb_sim *s, struct outputs *o,
 
 /* The state at t_end: the last log row (unless one fell there already),
  * the --output file, and *final for the summary. */
-static enum nb_status finish(struct nb_sim *s, struct outputs *o,
+static enum nb_status finish(struct nb_hermite *h, struct outputs *o,
                              struct nb_diag *final, struct nb_error *err)
 {
     const struct run_config *c = o->c;
     double t0 = nb_clock_seconds();
 
-    if (nb_sim_predict(s, c->t_end, o->x, o->v, err) != NB_OK)
+    if (nb_hermite_predict(h, c->t_end, o->x, o->v, err) != NB_OK)
         return err->status;
-    if (!o->have_last && (o->log.fp ? write_row(s, o, c->t_end, err)
-                          : nb_diag_compute(s, c->t_end, o->x, o->v, o->e0,
-                                            NB_EPOT_DOUBLE, &o->last, err)) != NB_OK)
+    if (!o->have_last && (o->log.fp ? write_row(h, o, c->t_end, err)
+                          : nb_hermite_diag(h, c->t_end, o->x, o->v, o->e0, 1, &o->last,
+                                            err)) != NB_OK)
         return err->status;
     *final = o->last;
     struct nb_outfile *files[2] = { &o->log, &o->final };
-    if ((c->output && print_final(s, o, err) != NB_OK) ||
+    if ((c->output && print_final(h, o, err) != NB_OK) ||
         nb_outfile_commit_all(files, 2, err) != NB_OK)
         return err->status;
     o->seconds += nb_clock_seconds() - t0;
@@ -464,23 +468,26 @@ static enum nb_status finish(struct nb_sim *s, struct outputs *o,
 }
 
 static void print_summary(FILE *fp, const struct run_config *c,
-                          const struct nb_sim *s, const struct outputs *o,
-                          const struct nb_diag *d, double wall)
+                          const struct nb_hermite *h, const struct nb_forces *f,
+                          const struct outputs *o, const struct nb_diag *d, double wall)
 {
-    const struct nb_force_backend *b = s->backend;
-    const struct nb_sim_stats *st = &s->stats;
+    struct nb_hermite_stats stats, *st = &stats;
+    struct nb_hermite_params par;
+    size_t n = nb_hermite_particles(h)->n;
 
+    nb_hermite_stats(h, st);
+    nb_hermite_get_params(h, &par);
     if (c->input)
-        fprintf(fp, "glnbody run: %zu particles from %s", s->p.n, c->input);
+        fprintf(fp, "glnbody run: %zu particles from %s", n, c->input);
     else
-        fprintf(fp, "glnbody run: Plummer sphere, N = %zu, seed %llu", s->p.n,
+        fprintf(fp, "glnbody run: Plummer sphere, N = %zu, seed %llu", n,
                 (unsigned long long)c->seed);
-    fprintf(fp, ", eta %g, softening %g, dt_max %g, %s steps\n", s->par.eta,
-            s->par.eps, s->par.dt_max, s->par.shared_dt ? "shared" : "block");
+    fprintf(fp, ", eta %g, softening %g, dt_max %g, %s steps\n", par.eta,
+            par.eps, par.dt_max, par.shared_dt ? "shared" : "block");
     fprintf(fp, "backend %s, variant %s, predict %s, precision %s, renderer %s\n",
-            b->name, o->variant[0] ? o->variant : "none (no block step)",
-            s->par.predict == NB_PREDICT_GPU ? "gpu" : "host",
-            nb_precision_name(c->precision), b->renderer(b->state));
+            nb_engine_name(c->backend), o->variant[0] ? o->variant : "none (no block step)",
+            par.predict_on_device ? "gpu" : "host",
+            nb_precision_name(c->precision), nb_forces_renderer(f));
     fprintf(fp, "t = %g: relative energy error (E - E0)/|E0| = %.3e, "
             "2K/|W| = %.4f\n", d->t, d->de_rel, d->virial);
     fprintf(fp, "block steps %llu, particle steps %llu (%.1f per block)\n",
@@ -495,14 +502,14 @@ static void print_summary(FILE *fp, const struct run_config *c,
 
 /* Modes B..H of the GAJ kernel need a backend whose set_precision reaches
  * it; a command-line refusal (exit 2) before anything runs. */
-static enum nb_status gaj_modes_check(const struct nb_force_backend *b,
+static enum nb_status gaj_modes_check(const struct nb_forces *f, enum nb_engine engine,
                                       enum nb_precision mode, struct nb_error *err)
 {
-    if (mode == NB_PRECISION_A || (b->caps & NB_BACKEND_GAJ_MODES))
+    if (mode == NB_PRECISION_A || (nb_forces_caps(f) & NB_FORCES_GAJ_MODES))
         return NB_OK;
     return nb_error_set(err, NB_ERR_ARGS, "--precision %s: backend %s sums the GAJ "
                         "kernel in one way only (A); modes B..H need --backend compute",
-                        nb_precision_name(mode), b->name);
+                        nb_precision_name(mode), nb_engine_name(engine));
 }
 
 /* A file that --n would refuse, or whose energy error (E - E0)/|E0| and
@@ -527,48 +534,48 @@ static enum nb_status check_input(const struct run_config *c,
 }
 
 /* Reads the initial conditions (a bad file is reported before any GL
- * work), opens the backend, makes the Plummer sphere with it (its Henon
- * scaling is an O(n^2) potential energy: nb_potential_energy), and sets
- * the variant and the GAJ precision. */
+ * work), opens the engine, makes the Plummer sphere with it (its Henon
+ * scaling is an O(n^2) potential energy on that engine), and sets the
+ * variant and the GAJ precision. */
 static enum nb_status prepare(const struct run_config *c, struct nb_gl **gl,
-                              const struct nb_gl_cli *g, struct nb_force_backend *b,
+                              const struct nb_gl_cli *g, struct nb_forces **f,
                               struct nb_particles *p, struct nb_error *err)
 {
     if (c->input && (nb_snapshot_read(c->input, p, err) != NB_OK ||
                      check_input(c, p, err) != NB_OK))
         return err->status;
-    if (nb_backend_open(b, c->backend, g, gl, err) != NB_OK ||
-        gaj_modes_check(b, c->precision, err) != NB_OK)
+    if (nb_forces_open(f, c->backend, g, gl, err) != NB_OK ||
+        gaj_modes_check(*f, c->backend, c->precision, err) != NB_OK)
         return err->status;
-    if (!c->input && nb_plummer(p, c->n, c->seed, b, err) != NB_OK)
+    if (!c->input && nb_particles_plummer(p, c->n, c->seed, *f, err) != NB_OK)
         return err->status;
-    if (b->set_variant(b->state, c->variant, err) != NB_OK)
+    if (nb_forces_set_variant(*f, c->variant, err) != NB_OK)
         return err->status;
     if (c->precision == NB_PRECISION_A)
         return NB_OK;
-    return b->set_precision(b->state, c->precision, err);
+    return nb_forces_set_precision(*f, c->precision, err);
 }
 
 static enum nb_status simulate(const struct run_config *c, struct nb_gl **gl,
-                               const struct nb_gl_cli *g, struct nb_force_backend *b,
-                               struct nb_sim *s, struct nb_error *err)
+                               const struct nb_gl_cli *g, struct nb_forces **f,
+                               struct nb_hermite **h, struct nb_error *err)
 {
     double wall0 = nb_clock_seconds();
     struct nb_particles p = { 0 };
     struct outputs o = { 0 };
     struct nb_diag final = { 0 };
-    enum nb_status st = prepare(c, gl, g, b, &p, err);
+    enum nb_status st = prepare(c, gl, g, f, &p, err);
 
     if (st == NB_OK)
-        st = nb_sim_init(s, &p, &c->par, b, err);
+        st = nb_hermite_create_particles(h, *f, &p, &c->par, err);
     nb_particles_free(&p);
-    if (st == NB_OK && (st = outputs_open(&o, c, s->p.n, err)) == NB_OK &&
-        (st = start(s, &o, err)) == NB_OK &&
-        (st = integrate(s, &o, err)) == NB_OK &&
-        (st = finish(s, &o, &final, err)) == NB_OK) {
+    if (st == NB_OK && (st = outputs_open(&o, c, nb_hermite_particles(*h)->n, err)) == NB_OK &&
+        (st = start(*h, &o, err)) == NB_OK &&
+        (st = integrate(*h, *f, &o, err)) == NB_OK &&
+        (st = finish(*h, &o, &final, err)) == NB_OK) {
         int to_stderr = is_stdout(c->output) || is_stdout(c->energy_log);
         if (!(to_stderr && c->quiet))
-            print_summary(to_stderr ? stderr : stdout, c, s, &o, &final,
+            print_summary(to_stderr ? stderr : stdout, c, *h, *f, &o, &final,
                           nb_clock_seconds() - wall0);
     }
     nb_progress_finish(&o.bar);     /* after a failure: the error on a line of its own */
@@ -641,12 +648,11 @@ int nb_cmd_run(int argc, char **argv)
         return nb_cli_fail(&err);
 
     struct nb_gl *gl = NULL;
-    struct nb_force_backend b = { 0 };
-    struct nb_sim s = { 0 };
-    simulate(&c, &gl, &a.gl, &b, &s, &err);
-    nb_sim_free(&s);
-    if (b.destroy)
-        b.destroy(b.state);
+    struct nb_forces *f = NULL;
+    struct nb_hermite *h = NULL;
+    simulate(&c, &gl, &a.gl, &f, &h, &err);
+    nb_hermite_destroy(h);
+    nb_forces_destroy(f);
     nb_gl_destroy(gl);
     return err.status == NB_OK ? 0 : nb_cli_fail(&err);
 }

@@ -6,16 +6,15 @@
 
 #include "cli.h"
 
-static enum nb_status emit_stage(const struct nb_program_desc *d, enum nb_stage stage,
-                                 const char *src_dir, const char *dir,
+static enum nb_status emit_stage(const char *program, int stage, const char *dir,
                                  struct nb_error *err)
 {
     char path[4096];
-    snprintf(path, sizeof path, "%s/%s.%s", dir, d->name, nb_gl_stage_extension(stage));
+    snprintf(path, sizeof path, "%s/%s.%s", dir, program, nb_shader_extension(program, stage));
     FILE *out = fopen(path, "w");
     if (!out)
         return nb_error_set(err, NB_ERR_IO, "%s: cannot create: %s", path, strerror(errno));
-    enum nb_status st = nb_gl_program_emit(d, stage, src_dir, out, err);
+    enum nb_status st = nb_shader_emit(program, stage, NULL, out, err);
     if (fclose(out) != 0 && st == NB_OK)
         st = nb_error_set(err, NB_ERR_IO, "%s: write error", path);
     if (st == NB_OK)
@@ -42,15 +41,13 @@ int nb_cmd_shaders(int argc, char **argv)
                          "$GLNBODY_SHADER_DIR/glsl).", table);
         return help ? 0 : 2;
     }
-    struct nb_gl_options opt;
-    nb_gl_options_default(&opt);
-    for (const struct nb_program_desc *d = nb_gl_programs(); d->name; d++) {
+    const char *name;
+    for (size_t k = 0; (name = nb_shader_program(k)) != NULL; k++) {
         if (list)
-            printf("%s\n", d->name);
-        if (emit && ((d->vertex[0] &&
-                      emit_stage(d, NB_STAGE_VERTEX, opt.shader_dir, emit, &err) != NB_OK) ||
-                     emit_stage(d, d->main_stage, opt.shader_dir, emit, &err) != NB_OK))
-            return nb_cli_fail(&err);
+            printf("%s\n", name);
+        for (int stage = 0; emit && stage < nb_shader_stages(name); stage++)
+            if (emit_stage(name, stage, emit, &err) != NB_OK)
+                return nb_cli_fail(&err);
     }
     return 0;
 }

@@ -48,25 +48,28 @@ struct nb_md_outputs {
     struct nb_outfile final;    /* --output, opened before the run */
     int thermo_open, integrals_open, dump_open, timing_open;
     struct nb_md_thermo first, last;
+    struct nb_md_box box;       /* the run's box, for the dumps */
+    size_t n_excluded;          /* --exclude's pairs, for the summary */
 };
 enum nb_status nb_md_outputs_open(struct nb_md_outputs *o, const struct md_config *c,
                                   struct nb_error *err);
 void nb_md_outputs_abort(struct nb_md_outputs *o);
-/* Thermo and dump rows due at the sim's step. */
+/* Thermo and dump rows due at the run's step.  p is the run's particle
+ * set (ids, types, masses, charges); its x and v receive the state. */
 enum nb_status nb_md_write_due(struct nb_md_outputs *o, const struct md_config *c,
-                               struct nb_md_sim *s, const struct nb_particles *p,
+                               struct nb_md *md, struct nb_particles *p,
                                struct nb_error *err);
 /* The next step with an output, at most the last. */
 uint64_t nb_md_next_output(const struct md_config *c, uint64_t step);
 /* The --output snapshot, then every file renamed into place. */
 enum nb_status nb_md_outputs_commit(struct nb_md_outputs *o, const struct md_config *c,
-                                    struct nb_md_sim *s, const struct nb_particles *p,
+                                    struct nb_md *md, struct nb_particles *p,
                                     struct nb_error *err);
 /* One CSV row for the benchmark scripts (--timing). */
 void nb_md_write_timing(struct nb_md_outputs *o, const struct md_config *c,
-                        const struct nb_md_sim *s, double seconds);
+                        const struct nb_md *md, double seconds);
 /* The run's summary: system, engine, rate, energy drift, device seconds. */
-void nb_md_print_summary(FILE *fp, const struct md_config *c, const struct nb_md_sim *s,
+void nb_md_print_summary(FILE *fp, const struct md_config *c, const struct nb_md *md,
                          const struct nb_md_outputs *o, double seconds);
 
 #endif

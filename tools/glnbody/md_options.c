@@ -205,7 +205,7 @@ static enum nb_status check_args(const struct md_args *a, struct md_config *c,
 static char **extract_box(int argc, char **argv, const char *box[6], int *rest,
                           struct nb_error *err)
 {
-    char **others = nb_alloc((size_t)argc + 1, sizeof *others, "arguments", err);
+    char **others = nb_cli_alloc((size_t)argc + 1, sizeof *others, "arguments", err);
     if (!others)
         return NULL;
     *rest = 0;

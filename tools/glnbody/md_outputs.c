@@ -53,10 +53,10 @@ void nb_md_outputs_abort(struct nb_md_outputs *o)
     nb_outfile_abort(&o->final);
 }
 
-static void write_thermo(struct nb_md_outputs *o, const struct md_config *c,
-                         const struct nb_md_sim *s, const struct nb_md_thermo *t)
+static void write_thermo(struct nb_md_outputs *o, const struct md_config *c, size_t n,
+                         const struct nb_md_thermo *t)
 {
-    double scale = c->per_atom && s->n ? 1.0 / (double)s->n : 1.0;
+    double scale = c->per_atom && n ? 1.0 / (double)n : 1.0;
     fprintf(o->thermo.fp, "%llu,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g\n",
             (unsigned long long)t->step, t->time, t->temp, t->pe * scale, t->ke * scale,
             t->etotal * scale, t->press);
@@ -67,41 +67,30 @@ static void write_thermo(struct nb_md_outputs *o, const struct md_config *c,
                 t->com[2]);
 }
 
-/* The sim's state as a particle set (borrowed arrays). */
-static struct nb_particles state_view(const struct nb_md_sim *s, const struct nb_particles *p)
-{
-    struct nb_particles view = *p;
-    view.n = s->n;
-    view.type = s->type;
-    view.m = s->m;
-    view.q = p->q ? s->q : NULL;
-    view.x = s->x;
-    view.v = s->v;
-    return view;
-}
-
 enum nb_status nb_md_write_due(struct nb_md_outputs *o, const struct md_config *c,
-                                struct nb_md_sim *s, const struct nb_particles *p,
+                                struct nb_md *md, struct nb_particles *p,
                                 struct nb_error *err)
 {
-    int thermo = s->step % c->thermo_every == 0 || s->step == c->steps;
-    int dump = o->dump_open && s->step % c->dump_every == 0;
+    uint64_t step = nb_md_step_count(md);
+    int thermo = step % c->thermo_every == 0 || step == c->steps;
+    int dump = o->dump_open && step % c->dump_every == 0;
     struct nb_md_thermo t;
     if (!thermo && !dump)
         return NB_OK;
-    if (nb_md_sim_sync(s, err) != NB_OK)
+    if (nb_md_get_thermo(md, &t, err) != NB_OK)
         return err->status;
-    nb_md_thermo(s, &t);
     if (thermo) {
-        write_thermo(o, c, s, &t);
-        if (s->step == 0)
+        write_thermo(o, c, nb_md_count(md), &t);
+        if (step == 0)
             o->first = t;
         o->last = t;
     }
     if (dump) {
-        struct nb_particles view = state_view(s, p);
-        return c->dump_xyz ? nb_extxyz_write(o->dump.fp, t.time, &view, &s->box, err)
-                           : nb_lammps_dump_write(o->dump.fp, s->step, &view, &s->box, err);
+        /* The run's ids, types, masses and charges with its state. */
+        if (nb_md_get_state(md, p->x, p->v, err) != NB_OK)
+            return err->status;
+        return c->dump_xyz ? nb_extxyz_write(o->dump.fp, t.time, p, &o->box, err)
+                           : nb_lammps_dump_write(o->dump.fp, step, p, &o->box, err);
     }
     return NB_OK;
 }
@@ -117,17 +106,16 @@ uint64_t nb_md_next_output(const struct md_config *c, uint64_t step)
 }
 
 enum nb_status nb_md_outputs_commit(struct nb_md_outputs *o, const struct md_config *c,
-                                     struct nb_md_sim *s, const struct nb_particles *p,
+                                     struct nb_md *md, struct nb_particles *p,
                                      struct nb_error *err)
 {
     if (c->output) {
-        struct nb_particles view = state_view(s, p);
+        uint64_t step = nb_md_step_count(md);
         char comment[160];
         snprintf(comment, sizeof comment, "glnbody md step %llu t=%.17g n=%zu",
-                 (unsigned long long)s->step, (double)s->step * s->dt, s->n);
-        if (nb_md_sim_sync(s, err) != NB_OK ||
-            nb_snapshot_print(o->final.fp, c->output, &view, comment,
-                              err) != NB_OK)
+                 (unsigned long long)step, (double)step * c->dt, nb_md_count(md));
+        if (nb_md_get_state(md, p->x, p->v, err) != NB_OK ||
+            nb_snapshot_print(o->final.fp, c->output, p, comment, err) != NB_OK)
             return err->status;
     }
     /* All or none (files not opened have fp NULL and are skipped). */
@@ -138,34 +126,36 @@ enum nb_status nb_md_outputs_commit(struct nb_md_outputs *o, const struct md_con
 }
 
 void nb_md_write_timing(struct nb_md_outputs *o, const struct md_config *c,
-                         const struct nb_md_sim *s, double seconds)
+                         const struct nb_md *md, double seconds)
 {
     struct nb_md_timings t;
     double drift = o->last.etotal - o->first.etotal;
-    s->engine->timings(s->engine->state, &t);
+    size_t n = nb_md_count(md);
+    nb_md_get_timings(md, &t);
     fprintf(o->timing.fp, "backend,kernel,n,steps,seconds,atom_steps_per_s,k1_s,cells_s,"
             "force_s,k2_s,evaluations,drift_rel\n%s,%s,%zu,%llu,%.6g,%.6g,%.6g,%.6g,%.6g,"
-            "%.6g,%llu,%.6g\n", s->engine->name, s->sys.cell_list ? "cells" : "pairs",
-            s->n, (unsigned long long)c->steps, seconds,
-            seconds > 0 ? (double)s->n * (double)c->steps / seconds : 0.0, t.k1, t.cells,
+            "%.6g,%llu,%.6g\n", nb_engine_name(c->backend),
+            nb_md_uses_cell_lists(md) ? "cells" : "pairs", n, (unsigned long long)c->steps,
+            seconds, seconds > 0 ? (double)n * (double)c->steps / seconds : 0.0, t.k1, t.cells,
             t.force, t.k2, (unsigned long long)t.evaluations,
             o->first.etotal != 0 ? drift / fabs(o->first.etotal) : 0.0);
 }
 
-void nb_md_print_summary(FILE *fp, const struct md_config *c, const struct nb_md_sim *s,
+void nb_md_print_summary(FILE *fp, const struct md_config *c, const struct nb_md *md,
                           const struct nb_md_outputs *o, double seconds)
 {
     struct nb_md_timings t;
-    double atom_steps = (double)s->n * (double)c->steps;
+    size_t n = nb_md_count(md);
+    double atom_steps = (double)n * (double)c->steps;
     double drift = o->last.etotal - o->first.etotal;
-    s->engine->timings(s->engine->state, &t);
-    fprintf(fp, "glnbody md: %zu atoms, %s, cutoff %g%s, %s, backend %s (%s)\n", s->n,
-            nb_md_law_name(s->pot.law), s->pot.cutoff, s->pot.shift ? " shifted" : "",
-            s->sys.cell_list ? "cell lists" : "all pairs", s->engine->name,
-            s->engine->renderer(s->engine->state));
-    if (s->sys.n_excluded)
+    nb_md_get_timings(md, &t);
+    fprintf(fp, "glnbody md: %zu atoms, %s, cutoff %g%s, %s, backend %s (%s)\n", n,
+            nb_md_law_name(c->pot.law), c->pot.cutoff, c->pot.shift ? " shifted" : "",
+            nb_md_uses_cell_lists(md) ? "cell lists" : "all pairs",
+            nb_engine_name(c->backend), nb_md_renderer(md));
+    if (o->n_excluded)
         fprintf(fp, "%zu excluded pairs subtracted on the host after each evaluation "
-                "(the engine's forces are read back every step)\n", s->sys.n_excluded);
+                "(the engine's forces are read back every step)\n", o->n_excluded);
     fprintf(fp, "%llu steps of %g in %.3f s: %.3e atom-steps/s; total energy drift "
             "%.3e (%.3e relative)\n", (unsigned long long)c->steps, c->dt, seconds,
             seconds > 0 ? atom_steps / seconds : 0.0, drift,

@@ -1,38 +1,18 @@
-/* measure.c - what bench, compare and precision share: timing a backend,
- * the CPU reference, opening backends by name. */
+/* measure.c - what bench, compare, precision and run share: the CPU
+ * reference, opening force engines and their GL context. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
 
-enum nb_status nb_measure_ga(struct nb_force_backend *b, const struct nb_particles *p,
-                             double eps, int warmup, int runs, double *median,
-                             struct nb_error *err)
-{
-    double *seconds = nb_alloc((size_t)(runs > 0 ? runs : 1), sizeof *seconds,
-                               "timings", err);
-    if (!seconds)
-        return NB_ERR_NOMEM;
-    enum nb_status st = b->set_particles(b->state, p->n, p->x, p->m, err);
-    for (int k = 0; st == NB_OK && k < warmup + runs; k++) {
-        st = b->compute(b->state, NB_KERNEL_GA, eps, err);
-        if (k >= warmup)
-            seconds[k - warmup] = b->last_seconds(b->state);
-    }
-    if (st == NB_OK)
-        *median = nb_median(seconds, (size_t)runs);
-    free(seconds);
-    return st;
-}
-
 enum nb_status nb_reference_make(struct nb_reference *r, const struct nb_particles *p,
                                  double eps, struct nb_error *err)
 {
     size_t n = p->n;
-    if (!(r->acc = nb_alloc(3 * n, sizeof(double), "reference", err)) ||
-        !(r->pot = nb_alloc(n, sizeof(double), "reference", err)) ||
-        !(r->acc_abs = nb_alloc(n, sizeof(double), "reference", err)) ||
-        !(r->pot_abs = nb_alloc(n, sizeof(double), "reference", err)))
+    if (!(r->acc = nb_cli_alloc(3 * n, sizeof(double), "reference", err)) ||
+        !(r->pot = nb_cli_alloc(n, sizeof(double), "reference", err)) ||
+        !(r->acc_abs = nb_cli_alloc(n, sizeof(double), "reference", err)) ||
+        !(r->pot_abs = nb_cli_alloc(n, sizeof(double), "reference", err)))
         return NB_ERR_NOMEM;
     if (nb_cpu_ga(n, p->x, p->m, eps, r->acc, r->pot, err) != NB_OK)
         return err->status;
@@ -47,8 +27,7 @@ void nb_reference_free(struct nb_reference *r)
     free(r->pot_abs);
 }
 
-/* The context the engine needs, opened once into *gl. */
-static enum nb_status open_gl(enum nb_engine engine, const struct nb_gl_cli *g,
+enum nb_status nb_gl_cli_open(enum nb_engine engine, const struct nb_gl_cli *g,
                               struct nb_gl **gl, struct nb_error *err)
 {
     if (nb_engine_needs_gl(engine) && !*gl)
@@ -56,22 +35,13 @@ static enum nb_status open_gl(enum nb_engine engine, const struct nb_gl_cli *g,
     return NB_OK;
 }
 
-enum nb_status nb_backend_open(struct nb_force_backend *b, enum nb_engine engine,
-                               const struct nb_gl_cli *g, struct nb_gl **gl,
-                               struct nb_error *err)
+enum nb_status nb_forces_open(struct nb_forces **f, enum nb_engine engine,
+                              const struct nb_gl_cli *g, struct nb_gl **gl,
+                              struct nb_error *err)
 {
-    if (open_gl(engine, g, gl, err) != NB_OK)
+    if (nb_gl_cli_open(engine, g, gl, err) != NB_OK)
         return err->status;
-    return nb_backend_create_engine(b, engine, *gl, err);
-}
-
-enum nb_status nb_md_engine_open(struct nb_md_engine *e, enum nb_engine engine,
-                                 const struct nb_gl_cli *g, struct nb_gl **gl,
-                                 struct nb_error *err)
-{
-    if (open_gl(engine, g, gl, err) != NB_OK)
-        return err->status;
-    return nb_md_engine_create_engine(e, engine, *gl, err);
+    return nb_forces_create(f, *gl, engine, err);
 }
 
 enum nb_status nb_check_no_coincident(const char *path, const struct nb_particles *p,

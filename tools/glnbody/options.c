@@ -1,6 +1,7 @@
 /* options.c - a small --long-option parser and checked number parsing. */
 #include <errno.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -148,7 +149,7 @@ enum nb_status nb_parse_long_list(const char *option, const char *text, long min
     size_t n = 1;
     for (const char *p = text; *p; p++)
         n += *p == ',';
-    long *values = nb_alloc(n, sizeof *values, "option list", err);
+    long *values = nb_cli_alloc(n, sizeof *values, "option list", err);
     char *copy = strdup(text);
     if (!values || !copy) {
         free(values);
@@ -221,6 +222,23 @@ enum nb_status nb_gl_cli_create(const struct nb_gl_cli *g, struct nb_gl **gl,
         fprintf(stderr, "glnbody: renderer %s, %s shaders\n", nb_gl_renderer(*gl),
             nb_gl_uses_spirv(*gl) ? "SPIR-V" : "GLSL");
     return NB_OK;
+}
+
+void *nb_cli_alloc(size_t count, size_t size, const char *what, struct nb_error *err)
+{
+    if (size != 0 && count > SIZE_MAX / size) {
+        nb_error_set(err, NB_ERR_NOMEM, "out of host memory allocating %s (%zu x %zu "
+                     "bytes)", what, count, size);
+        return NULL;
+    }
+    /* A zero-sized request still yields a pointer: NULL always means failure. */
+    if (count == 0 || size == 0)
+        count = size = 1;
+    void *ptr = calloc(count, size);
+    if (!ptr)
+        nb_error_set(err, NB_ERR_NOMEM, "out of host memory allocating %s (%zu bytes)",
+                     what, count * size);
+    return ptr;
 }
 
 int nb_cli_fail(const struct nb_error *err)
