@@ -1,16 +1,54 @@
 #!/bin/sh
-# check_layers.sh - the layout's rules, read off the object files (nm) and
-# the includes, so that they hold by construction rather than by review:
+# check_layers.sh [LIB.so] - the layout's rules, read off the object files
+# (nm) and the includes, so that they hold by construction rather than by
+# review:
 #   - the arrows point one way: tools/glnbody -> src -> host;
 #   - host/ includes no header of src/ or tools/;
-#   - no two files of src/ call each other, directly or through others.
+#   - no two files of src/ call each other, directly or through others;
+#   - the program is a client of the public API: tools/glnbody includes no
+#     project header but glnbody.h and its own, and every library symbol
+#     it uses is one the shared library LIB.so (default libglnbody.so)
+#     exports.
 # Run from the project root after a build (make check-layers).
 set -u
 status=0
+lib=${1:-libglnbody.so}
 
 bad=$(grep -l '#include "\(nb_gl\|gl_internal\|cli\|md_triangular\)' host/*.c host/*.h 2>/dev/null)
 if [ -n "$bad" ]; then
     echo "host/ includes a header of src/ or tools/:"; echo "$bad"; status=1
+fi
+
+# The program's includes: system headers, glnbody.h and its own headers.
+own=$(cd tools/glnbody && ls *.h)
+bad=$(grep -Hn '^[[:space:]]*#[[:space:]]*include[[:space:]]*"' tools/glnbody/*.c tools/glnbody/*.h |
+      while IFS= read -r line; do
+          name=$(echo "$line" | sed 's/.*#[[:space:]]*include[[:space:]]*"\([^"]*\)".*/\1/')
+          case " glnbody.h $(echo $own) " in
+              *" $name "*) ;;
+              *) echo "$line" ;;
+          esac
+      done)
+if [ -n "$bad" ]; then
+    echo "tools/glnbody includes a project header other than glnbody.h and its own:"
+    echo "$bad"; status=1
+fi
+
+# The program's library symbols: each one exported by the shared library.
+tmp=$(mktemp -d) || exit 1
+trap 'rm -rf "$tmp"' EXIT
+if [ -r "$lib" ]; then
+    nm -u tools/glnbody/*.o | awk 'NF == 2 { print $2 }' | sort -u > "$tmp/used"
+    nm -g --defined-only host/*.o src/*.o |
+        awk 'NF == 3 && $2 ~ /^[TDBR]$/ { print $3 }' | sort -u > "$tmp/library"
+    nm -D --defined-only "$lib" | awk 'NF == 3 { print $3 }' | sort -u > "$tmp/exported"
+    internal=$(comm -12 "$tmp/used" "$tmp/library" | comm -23 - "$tmp/exported")
+    if [ -n "$internal" ]; then
+        echo "tools/glnbody uses library symbols $lib does not export (not in glnbody.h):"
+        echo "$internal" | sed 's/^/    /'; status=1
+    fi
+else
+    echo "check_layers: $lib: no such library (make libglnbody.so)"; status=1
 fi
 
 # "file kind symbol" lines: D for a definition, U for a use.
@@ -20,8 +58,7 @@ symbols() {
                                   NF == 3 && $2 ~ /^[TDBR]$/ { print f, "D", $3 }'
     done
 }
-table=$(mktemp) || exit 1
-trap 'rm -f "$table"' EXIT
+table=$tmp/table
 symbols host/*.o src/*.o tools/glnbody/*.o > "$table"
 
 # Every use resolved to the file that defines it, as "user definer" edges.
@@ -58,5 +95,6 @@ if [ -n "$cycles" ]; then
     echo "$cycles"; status=1
 fi
 
-[ $status -eq 0 ] && echo "layers: host <- src <- tools/glnbody, no cycle in src/"
+[ $status -eq 0 ] && echo "layers: host <- src <- tools/glnbody, no cycle in src/;" \
+    "the program uses only glnbody.h and symbols $lib exports"
 exit $status
