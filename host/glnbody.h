@@ -27,8 +27,13 @@
  *
  * Errors.  Every call that can fail returns an enum nb_status and fills
  * the struct nb_error * passed last (which may be NULL) with one message
- * naming the cause (a bad argument names the function; a file error names
- * file:line:column).  The library never prints and never exits.
+ * naming the cause.  A handle call's refusal of an argument (NB_ERR_ARGS)
+ * starts with the function's name; every other message is the cause as
+ * the engine, file reader or check words it (file:line:column for a bad
+ * file), and the building blocks a program words its own errors with
+ * (sections 4, 5, 8, 10, 12, nb_md_prepare/start, nb_hermite_*_particles,
+ * _step, _predict, _diag, nb_forces_time_ga, nb_forces_set_variant) never
+ * prefix it.  The library never prints and never exits.
  *
  * Units.  Gravity uses G = 1 in whatever length, mass and time units the
  * caller's numbers are in; nothing is rescaled.  Molecular dynamics uses

@@ -32,7 +32,14 @@ enum nb_status nb_api_finite(const double *a, size_t count, const char *func,
 enum nb_status nb_api_fail(struct nb_error *out, const struct nb_error *e,
                            const char *func)
 {
-    (void)func;     /* the argument checks name it; an engine's message is its own */
+    size_t len = strlen(func);
+    if (out && e->status == NB_ERR_ARGS && strncmp(e->message, func, len) != 0) {
+        out->status = e->status;
+        int room = (int)(sizeof out->message - len - 3);    /* the rest is cut */
+        snprintf(out->message, sizeof out->message, "%s: %.*s", func, room > 0 ? room : 0,
+                 e->message);
+        return e->status;
+    }
     return nb_error_copy(out, e);
 }
 
@@ -93,9 +100,11 @@ enum nb_status nb_forces_set_variant(struct nb_forces *f, const char *variant,
     struct nb_error e = { 0 };
     if (nb_api_need(f, "nb_forces_set_variant", "f", &e) != NB_OK ||
         nb_api_need(variant, "nb_forces_set_variant", "variant", &e) != NB_OK ||
-        nb_api_forces_enter(f, &e) != NB_OK ||
-        f->b.set_variant(f->b.state, variant, &e) != NB_OK)
+        nb_api_forces_enter(f, &e) != NB_OK)
         return nb_api_fail(err, &e, "nb_forces_set_variant");
+    /* An unknown name: the engine's message, which names it and the engine. */
+    if (f->b.set_variant(f->b.state, variant, &e) != NB_OK)
+        return nb_error_copy(err, &e);
     return NB_OK;
 }
 
@@ -314,7 +323,7 @@ enum nb_status nb_forces_time_ga(struct nb_forces *f, size_t n, const double *x,
     struct nb_error e = { 0 };
     if (check_ga(f, n, x, m, eps, func, &e) != NB_OK ||
         nb_api_need(median, func, "median", &e) != NB_OK)
-        return nb_api_fail(err, &e, func);
+        return nb_error_copy(err, &e);
     if (warmup < 0 || runs < 1)
         return nb_error_set(err, NB_ERR_ARGS, "%s: warmup = %d and runs = %d: need "
                             "warmup >= 0 and runs >= 1", func, warmup, runs);
@@ -324,7 +333,7 @@ enum nb_status nb_forces_time_ga(struct nb_forces *f, size_t n, const double *x,
         f->b.set_particles(f->b.state, n, x, m, &e) != NB_OK ||
         time_evaluations(f, eps, warmup, runs, median, &e) != NB_OK ||
         f->b.read(f->b.state, acc ? acc : spare, pot ? pot : spare + 3 * n, &e) != NB_OK)
-        return nb_api_fail(err, &e, func);
+        return nb_error_copy(err, &e);
     remember_evaluation(f);
     return NB_OK;
 }
@@ -336,7 +345,7 @@ enum nb_status nb_particles_plummer(struct nb_particles *p, size_t n, uint64_t s
     if (nb_api_need(p, "nb_particles_plummer", "p", &e) != NB_OK ||
         (f && nb_api_forces_enter(f, &e) != NB_OK) ||
         nb_plummer(p, n, seed, f ? &f->b : NULL, &e) != NB_OK)
-        return nb_api_fail(err, &e, "nb_particles_plummer");
+        return nb_error_copy(err, &e);
     if (f)
         f->n_j = 0;
     return NB_OK;

@@ -222,14 +222,14 @@ enum nb_status nb_hermite_create_particles(struct nb_hermite **out, struct nb_fo
     const char *func = "nb_hermite_create_particles";
     struct nb_error e = { 0 };
     if (check_create(out, f, func, &e) != NB_OK || nb_api_need(p, func, "p", &e) != NB_OK)
-        return nb_api_fail(err, &e, func);
+        return nb_error_copy(err, &e);
     if (p->n == 0 || !p->m || !p->x || !p->v)
         return nb_error_set(err, NB_ERR_ARGS, "%s: the particle set is empty", func);
     if (nb_api_finite(p->m, p->n, func, "p->m", &e) == NB_OK &&
         nb_api_finite(p->x, 3 * p->n, func, "p->x", &e) == NB_OK &&
         nb_api_finite(p->v, 3 * p->n, func, "p->v", &e) == NB_OK)
         start(out, f, p, par, &e);
-    return nb_api_fail(err, &e, func);
+    return nb_error_copy(err, &e);
 }
 
 double nb_hermite_next_time(const struct nb_hermite *h)
@@ -243,7 +243,7 @@ enum nb_status nb_hermite_step(struct nb_hermite *h, struct nb_error *err)
     struct nb_error e = { 0 };
     if (nb_api_need(h, func, "h", &e) != NB_OK || enter(h, &e) != NB_OK ||
         nb_sim_step(&h->sim, &e) != NB_OK)
-        return nb_api_fail(err, &e, func);
+        return nb_error_copy(err, &e);
     h->t = h->sim.t;
     /* The force handle reports the GAJ variant of the block just taken. */
     snprintf(h->f->variant, sizeof h->f->variant, "%s",
@@ -259,7 +259,7 @@ enum nb_status nb_hermite_predict(const struct nb_hermite *h, double t, double *
     if (nb_api_need(h, func, "h", &e) != NB_OK || nb_api_need(x, func, "x", &e) != NB_OK ||
         nb_api_need(v, func, "v", &e) != NB_OK ||
         nb_sim_predict(&h->sim, t, x, v, &e) != NB_OK)
-        return nb_api_fail(err, &e, func);
+        return nb_error_copy(err, &e);
     return NB_OK;
 }
 
@@ -304,6 +304,6 @@ enum nb_status nb_hermite_diag(struct nb_hermite *h, double t, const double *x,
         enter(h, &e) != NB_OK ||
         nb_diag_compute(&h->sim, t, x, v, e0, exact ? NB_EPOT_DOUBLE : NB_EPOT_AUTO, d,
                         &e) != NB_OK)
-        return nb_api_fail(err, &e, func);
+        return nb_error_copy(err, &e);
     return NB_OK;
 }

@@ -27,10 +27,12 @@ enum nb_status nb_api_forces_enter(struct nb_forces *f, struct nb_error *err);
 enum nb_status nb_api_gaj_mode_check(const struct nb_forces *f, const char *func,
                                      struct nb_error *err);
 
-/* Copies e into out (if not NULL) and returns e's status.  The message
- * is left as its author wrote it: the argument checks name func, and the
- * engines, readers and checks name the cause in their own words, which
- * the program glnbody prints unchanged. */
+/* Copies e into out (if not NULL) and returns e's status.  An argument
+ * refusal (NB_ERR_ARGS) gets "func: " before its message where it does
+ * not start with it: a caller learns which call refused what.  Every other
+ * message is the cause as the engine, reader or check words it.  (The
+ * building blocks a program assembles its own messages from copy e
+ * unchanged: nb_error_copy.) */
 enum nb_status nb_api_fail(struct nb_error *out, const struct nb_error *e,
                            const char *func);
 /* NB_ERR_ARGS naming func where engine or mode is not one of its enum. */

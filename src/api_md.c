@@ -267,18 +267,18 @@ enum nb_status nb_md_prepare(struct nb_md **out, const struct nb_particles *p,
     const char *func = "nb_md_prepare";
     struct nb_error e = { 0 };
     if (nb_api_need(out, func, "md", &e) != NB_OK)
-        return nb_api_fail(err, &e, func);
+        return nb_error_copy(err, &e);
     *out = NULL;
     if (nb_api_need(p, func, "p", &e) != NB_OK || nb_api_need(pot, func, "pot", &e) != NB_OK ||
         nb_api_need(box, func, "box", &e) != NB_OK ||
         (n_excluded && nb_api_need(excluded, func, "excluded", &e) != NB_OK))
-        return nb_api_fail(err, &e, func);
+        return nb_error_copy(err, &e);
     struct nb_md *md = nb_alloc(1, sizeof *md, "an MD system", &e);
     if (!md)
-        return nb_api_fail(err, &e, func);
+        return nb_error_copy(err, &e);
     if (prepare(md, p, pot, box, cell_list, dt, n_excluded, excluded, &e) != NB_OK) {
         nb_md_destroy(md);
-        return nb_api_fail(err, &e, func);
+        return nb_error_copy(err, &e);
     }
     *out = md;
     return NB_OK;
@@ -291,11 +291,11 @@ enum nb_status nb_md_start(struct nb_md *md, struct nb_gl *gl, enum nb_engine en
     struct nb_error e = { 0 };
     if (nb_api_need(md, func, "md", &e) != NB_OK ||
         nb_api_choices(engine, precision, func, &e) != NB_OK)
-        return nb_api_fail(err, &e, func);
+        return nb_error_copy(err, &e);
     if (md->started || md->engine.destroy)
         return nb_error_set(err, NB_ERR_ARGS, "%s: the system has an engine already", func);
     if (start(md, gl, engine, precision, &e) != NB_OK)
-        return nb_api_fail(err, &e, func);
+        return nb_error_copy(err, &e);
     return NB_OK;
 }
 

@@ -32,19 +32,19 @@ enum nb_status nb_md_forces_create(struct nb_md_forces **out, struct nb_gl *gl,
     const char *func = "nb_md_forces_create";
     struct nb_error e = { 0 };
     if (nb_api_need(out, func, "mf", &e) != NB_OK)
-        return nb_api_fail(err, &e, func);
+        return nb_error_copy(err, &e);
     *out = NULL;
     if (nb_api_need(sys, func, "sys", &e) != NB_OK ||
         nb_api_choices(engine, NB_PRECISION_A, func, &e) != NB_OK)
-        return nb_api_fail(err, &e, func);
+        return nb_error_copy(err, &e);
     if (!nb_engine_needs_gl(engine))
         return nb_error_set(err, NB_ERR_ARGS, "%s: the %s engine has no accumulation "
                             "modes (compute or fragment)", func, nb_engine_name(engine));
     if (enter(gl, func, &e) != NB_OK)
-        return nb_api_fail(err, &e, func);
+        return nb_error_copy(err, &e);
     struct nb_md_forces *mf = nb_alloc(1, sizeof *mf, "MD forces", &e);
     if (!mf)
-        return nb_api_fail(err, &e, func);
+        return nb_error_copy(err, &e);
     mf->gl = gl;
     mf->engine = engine;
     mf->sys = sys;
@@ -52,7 +52,7 @@ enum nb_status nb_md_forces_create(struct nb_md_forces **out, struct nb_gl *gl,
         nb_md_engine_create_engine(&mf->e, engine, gl, &e) != NB_OK ||
         mf->e.setup(mf->e.state, sys, &e) != NB_OK) {
         nb_md_forces_destroy(mf);
-        return nb_api_fail(err, &e, func);
+        return nb_error_copy(err, &e);
     }
     *out = mf;
     return NB_OK;
@@ -98,7 +98,7 @@ enum nb_status nb_md_forces_eval(struct nb_md_forces *mf, const double *x,
         nb_api_need(seconds, func, "seconds", &e) != NB_OK ||
         nb_api_choices(mf->engine, mode, func, &e) != NB_OK ||
         enter(mf->gl, func, &e) != NB_OK)
-        return nb_api_fail(err, &e, func);
+        return nb_error_copy(err, &e);
     seconds[0] = seconds[1] = 0.0;
     enum nb_status st;
     if (mode == NB_PRECISION_A)
@@ -108,7 +108,7 @@ enum nb_status nb_md_forces_eval(struct nb_md_forces *mf, const double *x,
     else    /* passes 0: the pipeline chooses how many draws a frame takes */
         st = nb_md_prec_forces_fragment(mf->gl, mf->sys, x, mode, 0, f, pe, seconds, NULL,
                                         NULL, &e);
-    return st == NB_OK ? NB_OK : nb_api_fail(err, &e, func);
+    return st == NB_OK ? NB_OK : nb_error_copy(err, &e);
 }
 
 const char *const *nb_newton3_variants(void)
@@ -127,7 +127,7 @@ enum nb_status nb_newton3_forces(struct nb_gl *gl, const struct nb_md_system *sy
         nb_api_need(variant, func, "variant", &e) != NB_OK ||
         nb_md_tri_forces_prec(gl, sys, x, variant, mode, scale_log2, f, pe, fixed, seconds,
                               &e) != NB_OK)
-        return nb_api_fail(err, &e, func);
+        return nb_error_copy(err, &e);
     return NB_OK;
 }
 
@@ -139,6 +139,6 @@ enum nb_status nb_newton3_scales(struct nb_gl *gl, const struct nb_md_system *sy
     struct nb_error e = { 0 };
     if (enter(gl, func, &e) != NB_OK || nb_api_need(sys, func, "sys", &e) != NB_OK ||
         nb_md_tri_scales(gl, sys, x, mode, log2, &e) != NB_OK)
-        return nb_api_fail(err, &e, func);
+        return nb_error_copy(err, &e);
     return NB_OK;
 }
