@@ -351,9 +351,11 @@ NB_API enum nb_status nb_forces_time_ga(struct nb_forces *f, size_t n, const dou
                                         struct nb_error *err);
 
 /* GAJ, for Hermite block steps: sets the j-particles (positions x, 3n,
- * velocities v, 3n, masses m, n) that later nb_forces_gaj calls act
- * from, until nb_forces_ga or a Hermite run on f replaces them (then
- * nb_forces_gaj refuses with NB_ERR_ARGS until the next set_j). */
+ * velocities v, 3n, masses m, n; f keeps a copy) that later nb_forces_gaj
+ * calls act from, in the mode set now.  GA calls on f in between leave
+ * them (the copy is uploaded again where the engine shares its streams);
+ * a Hermite run on f or a new mode replaces them: nb_forces_gaj then
+ * refuses with NB_ERR_ARGS until the next set_j. */
 NB_API enum nb_status nb_forces_set_j(struct nb_forces *f, size_t n, const double *x,
                                       const double *v, const double *m,
                                       struct nb_error *err);

@@ -91,6 +91,7 @@ void nb_forces_destroy(struct nb_forces *f)
     if (f->b.destroy && nb_api_forces_enter(f, NULL) == NB_OK)
         f->b.destroy(f->b.state);
     free(f->scratch);
+    free(f->j_set);
     free(f);
 }
 
@@ -185,8 +186,9 @@ enum nb_status nb_forces_ga(struct nb_forces *f, size_t n, const double *x,
         f->b.read(f->b.state, acc ? acc : spare, pot ? pot : spare + 3 * n, &e) != NB_OK)
         return nb_api_fail(err, &e, "nb_forces_ga");
     /* The fragment engine's GA upload replaces its j-set (measured: a GAJ
-     * call after it reads the GA particles); a stale j-set is refused. */
-    f->n_j = 0;
+     * call after it reads the GA particles): the next nb_forces_gaj uploads
+     * the copy again. */
+    f->j_stale = f->n_j > 0;
     remember_evaluation(f);
     return NB_OK;
 }
@@ -201,6 +203,24 @@ enum nb_status nb_api_gaj_mode_check(const struct nb_forces *f, const char *func
     return nb_error_set(err, NB_ERR_ARGS, "%s: the %s engine sums the GAJ kernel in "
                         "mode A only; modes B..H need NB_ENGINE_COMPUTE", func,
                         f->b.name);
+}
+
+/* A copy of the j-set, so that it survives GA calls on the same handle. */
+static enum nb_status keep_j_set(struct nb_forces *f, size_t n, const double *x,
+                                 const double *v, const double *m, struct nb_error *err)
+{
+    if (7 * n > f->j_set_size) {
+        double *grown = nb_alloc(7 * n, sizeof *grown, "the j-set's copy", err);
+        if (!grown)
+            return NB_ERR_NOMEM;
+        free(f->j_set);
+        f->j_set = grown;
+        f->j_set_size = 7 * n;
+    }
+    memcpy(f->j_set, x, 3 * n * sizeof *x);
+    memcpy(f->j_set + 3 * n, v, 3 * n * sizeof *v);
+    memcpy(f->j_set + 6 * n, m, n * sizeof *m);
+    return NB_OK;
 }
 
 enum nb_status nb_forces_set_j(struct nb_forces *f, size_t n, const double *x,
@@ -219,10 +239,32 @@ enum nb_status nb_forces_set_j(struct nb_forces *f, size_t n, const double *x,
         nb_api_finite(v, 3 * n, func, "v", &e) != NB_OK ||
         nb_api_finite(m, n, func, "m", &e) != NB_OK ||
         nb_api_gaj_mode_check(f, func, &e) != NB_OK || nb_api_forces_enter(f, &e) != NB_OK ||
+        keep_j_set(f, n, x, v, m, &e) != NB_OK ||
         f->b.set_j(f->b.state, n, x, v, m, &e) != NB_OK)
         return nb_api_fail(err, &e, func);
     f->n_j = n;
+    f->j_stale = 0;
+    f->j_precision = f->precision;
     return NB_OK;
+}
+
+/* The j-set again where a GA upload replaced it on the engine, in the mode
+ * it was set in (a mode changed since: no j-set, as before any set_j). */
+static enum nb_status restore_j_set(struct nb_forces *f, struct nb_error *err)
+{
+    if (!f->j_stale)
+        return NB_OK;
+    f->j_stale = 0;
+    if (f->precision != f->j_precision) {
+        f->n_j = 0;
+        return NB_OK;
+    }
+    size_t n = f->n_j;
+    enum nb_status st = f->b.set_j(f->b.state, n, f->j_set, f->j_set + 3 * n,
+                                   f->j_set + 6 * n, err);
+    if (st != NB_OK)
+        f->n_j = 0;
+    return st;
 }
 
 static enum nb_status check_active(const struct nb_forces *f, size_t n_active,
@@ -253,8 +295,8 @@ enum nb_status nb_forces_gaj(struct nb_forces *f, double eps, size_t n_active,
         nb_api_need(active, func, "active", &e) != NB_OK ||
         nb_api_need(acc, func, "acc", &e) != NB_OK ||
         check_softening(eps, func, &e) != NB_OK ||
-        check_active(f, n_active, active, &e) != NB_OK ||
-        nb_api_forces_enter(f, &e) != NB_OK)
+        nb_api_forces_enter(f, &e) != NB_OK || restore_j_set(f, &e) != NB_OK ||
+        check_active(f, n_active, active, &e) != NB_OK)
         return nb_api_fail(err, &e, func);
     double *spare = jerk && pot ? NULL : scratch(f, 4 * n_active, &e);
     if ((!(jerk && pot) && !spare) ||
@@ -328,7 +370,7 @@ enum nb_status nb_forces_time_ga(struct nb_forces *f, size_t n, const double *x,
         return nb_error_set(err, NB_ERR_ARGS, "%s: warmup = %d and runs = %d: need "
                             "warmup >= 0 and runs >= 1", func, warmup, runs);
     double *spare = acc && pot ? NULL : scratch(f, 4 * n, &e);
-    f->n_j = 0;     /* the upload replaces the fragment engine's j-set */
+    f->j_stale = f->n_j > 0;    /* the upload replaces the fragment engine's j-set */
     if ((!(acc && pot) && !spare) || nb_api_forces_enter(f, &e) != NB_OK ||
         f->b.set_particles(f->b.state, n, x, m, &e) != NB_OK ||
         time_evaluations(f, eps, warmup, runs, median, &e) != NB_OK ||
@@ -347,6 +389,6 @@ enum nb_status nb_particles_plummer(struct nb_particles *p, size_t n, uint64_t s
         nb_plummer(p, n, seed, f ? &f->b : NULL, &e) != NB_OK)
         return nb_error_copy(err, &e);
     if (f)
-        f->n_j = 0;
+        f->j_stale = f->n_j > 0;    /* its W sums went through GA uploads */
     return NB_OK;
 }

@@ -13,6 +13,11 @@ struct nb_forces {
     enum nb_engine engine;
     enum nb_precision precision;    /* the mode last set (A by default) */
     size_t n_j;                     /* j-particles of the last set_j, 0: none */
+    double *j_set;                  /* their copy: x (3 n_j), v (3 n_j), m (n_j) */
+    size_t j_set_size;              /* doubles allocated in j_set */
+    int j_stale;                    /* 1: a GA upload replaced the engine's j-set
+                                       (the fragment engine shares the stream) */
+    enum nb_precision j_precision;  /* the mode the j-set was uploaded in */
     double seconds;                 /* device seconds of the last evaluation */
     char variant[64];               /* the variant the last evaluation ran */
     double *scratch;                /* results the caller did not ask for */
