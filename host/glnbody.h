@@ -46,7 +46,8 @@
  * (struct nb_md_system, a view, is the one exception).
  *
  * Threads and contexts.  A handle may be used from one thread at a time;
- * functions without a handle are reentrant.  Every handle made on a
+ * the functions on plain structs may run on different data at once (the
+ * CPU ones use OpenMP inside).  Every handle made on a
  * context belongs to it and must be destroyed before it.  Any number of
  * contexts may exist in one process, each with its own programs and
  * buffers; each call makes its handle's context current on the calling
