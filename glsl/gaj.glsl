@@ -32,3 +32,25 @@ void nb_gaj_accumulate(T dx, T dy, T dz, T dvx, T dvy, T dvz, T mj,          \
 
 NB_GAJ_LAW(float, bool)
 NB_GAJ_LAW(vec4, bvec4)
+
+#if defined(NB_PRECISION_G)
+/* The same law in double (modes G): (a, phi) and (jerk, 0) of one pair, for
+ * the kernels that define NB_PRECISION_G (gaj_precision.comp, g6_block.comp). */
+void nb_gaj_pair_double(dvec4 pi, dvec4 vi, dvec4 pj, dvec4 vj, double eps2d,
+                        bool excluded, out dvec4 ap, out dvec4 jk)
+{
+    dvec3 d = pj.xyz - pi.xyz, dv = vj.xyz - vi.xyz;
+    double r2 = fma(d.x, d.x, fma(d.y, d.y, fma(d.z, d.z, eps2d)));
+    /* Not `excluded ? 0 : 1 / sqrt(r2)`: NVIDIA's driver 580 made that
+     * infinite in the GAJ kernel (H200); a factor 0 and a harmless r2 of 1
+     * for the skipped pair, as md_law.glsl's double law does. */
+    double keep = excluded ? 0.0LF : 1.0LF;
+    double rinv = keep / sqrt(excluded ? 1.0LF : r2);
+    double rinv2 = rinv * rinv;
+    double mr = pj.w * rinv;
+    double mr3 = mr * rinv2;
+    double alpha = 3.0LF * fma(d.x, dv.x, fma(d.y, dv.y, d.z * dv.z)) * rinv2;
+    ap = dvec4(mr3 * d, -mr);
+    jk = dvec4(mr3 * (dv - alpha * d), 0.0LF);
+}
+#endif

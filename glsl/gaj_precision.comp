@@ -47,24 +47,6 @@ layout(std430, binding = NB_BIND_PREC_DPOS) readonly buffer Positions { dvec4 po
 layout(std430, binding = NB_BIND_PREC_DVEL) readonly buffer Velocities { dvec4 vel[]; };
 layout(location = NB_LOC_PREC_EPS2D) uniform double eps2d;
 
-/* The GAJ law of gaj.glsl in double: (a, phi) and (jerk, 0) of one pair. */
-void nb_gaj_pair_double(dvec4 pi, dvec4 vi, dvec4 pj, dvec4 vj, bool excluded,
-                        out dvec4 ap, out dvec4 jk)
-{
-    dvec3 d = pj.xyz - pi.xyz, dv = vj.xyz - vi.xyz;
-    double r2 = fma(d.x, d.x, fma(d.y, d.y, fma(d.z, d.z, eps2d)));
-    /* Not `excluded ? 0 : 1 / sqrt(r2)`: NVIDIA's driver 580 made that
-     * infinite in the GAJ kernel (H200); a factor 0 and a harmless r2 of 1
-     * for the skipped pair, as md_law.glsl's double law does. */
-    double keep = excluded ? 0.0LF : 1.0LF;
-    double rinv = keep / sqrt(excluded ? 1.0LF : r2);
-    double rinv2 = rinv * rinv;
-    double mr = pj.w * rinv;
-    double mr3 = mr * rinv2;
-    double alpha = 3.0LF * fma(d.x, dv.x, fma(d.y, dv.y, d.z * dv.z)) * rinv2;
-    ap = dvec4(mr3 * d, -mr);
-    jk = dvec4(mr3 * (dv - alpha * d), 0.0LF);
-}
 #else
 #define POS vec4
 layout(std430, binding = NB_BIND_POS) readonly buffer Positions { vec4 pos[]; };
@@ -92,7 +74,7 @@ void add_pair(inout nb_acc acc_ap, inout nb_acc acc_j, POS pi, POS vi, POS pj, P
 {
 #if defined(NB_PRECISION_G)
     dvec4 ap, jk;
-    nb_gaj_pair_double(pi, vi, pj, vj, excluded, ap, jk);
+    nb_gaj_pair_double(pi, vi, pj, vj, eps2d, excluded, ap, jk);
     acc_add_double(acc_ap, ap);
     acc_add_double(acc_j, jk);
 #else

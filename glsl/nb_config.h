@@ -138,4 +138,30 @@
 #define NB_TRI_TILE_IPT 4
 #define NB_TRI_TILE 512
 
+
+/* ---- GRAPE-6 style j-memory block steps (issue 15; src/g6_block.c,
+ * glsl/g6_*.comp).  Bindings of those programs only (they reuse 0..7):
+ * the j-memory as Taylor coefficients in double (x, t), (v, m), (a/2, id),
+ * (jerk/6, 0); the block's i-particles, two dvec4 each (x, h2), (v, id);
+ * the results; the j-set predicted to t_i in float (x, y, z, id bits) for
+ * the neighbour search; partial results of the j-slices; the queued
+ * j-updates; the neighbour counts and lists. */
+#define NB_BIND_G6_JX 0
+#define NB_BIND_G6_JV 1
+#define NB_BIND_G6_JA 2
+#define NB_BIND_G6_JJ 3
+#define NB_BIND_G6_I 4
+#define NB_BIND_G6_OUT 5
+#define NB_BIND_G6_JP 6
+#define NB_BIND_G6_PART 7
+#define NB_BIND_G6_UPDATE 4
+#define NB_BIND_G6_NB_COUNT 0
+#define NB_BIND_G6_NB_LIST 1
+/* The id of padding j-particles: no i-particle has it. */
+#define NB_G6_PAD_ID (-2147483647 - 1)
+/* The neighbour lists' room per i-particle (g6_neighbours.comp). */
+#define NB_LOC_G6_NB_MAX 32
+/* Invocations of the slice reduction per i-particle. */
+#define NB_G6_REDUCE_GROUP 64
+
 #endif

@@ -4,7 +4,8 @@
  * The program glnbody uses nothing else (make check-layers).
  *
  * Contents
- *    1. version and visibility            7. force engines (struct nb_forces)
+ *    1. version and visibility            7. force engines (struct nb_forces),
+ *                                         7a. their GRAPE-6 style j-memory
  *    2. errors                            8. CPU reference forces, accuracy
  *    3. engines and accumulation modes    9. Hermite block steps (struct nb_hermite)
  *    4. clock, random numbers, files     10. MD systems: laws, types, boxes, files
@@ -371,6 +372,79 @@ NB_API enum nb_status nb_forces_gaj(struct nb_forces *f, double eps, size_t n_ac
  * and its device seconds (GL timer queries on hardware; 0 before any). */
 NB_API const char *nb_forces_variant(const struct nb_forces *f);
 NB_API double nb_forces_seconds(const struct nb_forces *f);
+
+/* ==== 7a. j-memory block steps, GRAPE-6 style (issue 15: libg6gl) ========
+ *
+ * What the GRAPE-6 interface (Makino et al. 2003; Sapporo2, Gaburov et al.
+ * 2009, Bedorf et al. 2015) asks of a force engine, on nb_forces: a
+ * j-memory of particles kept as Taylor coefficients at their own times,
+ * updated a few addresses at a time; each block step predicts the whole
+ * j-memory to the block time on the device and evaluates the GAJ law on
+ * i-particles given by position and velocity (not by j-address), excluding
+ * the pairs whose ids match.  Start and finish are apart so that the host
+ * can work while the GPU does.  NB_ENGINE_COMPUTE only: the other engines
+ * refuse with NB_ERR_UNSUPPORTED (the fragment pipeline has no atomics for
+ * neighbour lists and no double for the Taylor coefficients; the CPU
+ * engine has nothing to overlap).  All modes A..H of
+ * nb_forces_set_precision apply (B..H sum one j-slice per i-particle). */
+
+/* One j-particle: position x, velocity v, a2 = acceleration / 2 and
+ * j6 = jerk / 6 at its time t (GRAPE-6's own scaling), mass and id. */
+struct nb_jparticle {
+    double x[3], v[3], a2[3], j6[3];
+    double t, mass;
+    int32_t id;
+};
+
+/* Makes the j-memory hold addresses 0..capacity-1 (all zero mass at
+ * first), discarding what it held.  NB_ERR_UNSUPPORTED off the compute
+ * engine, NB_ERR_LIMIT past 2^26 addresses, NB_ERR_NOMEM. */
+NB_API enum nb_status nb_forces_jmem_reserve(struct nb_forces *f, size_t capacity,
+                                             struct nb_error *err);
+/* Queues count j-particles for the addresses address[] (each below the
+ * capacity; a later one for the same address replaces an earlier one).
+ * They reach the device with the next nb_forces_block_start. */
+NB_API enum nb_status nb_forces_jmem_put(struct nb_forces *f, size_t count,
+                                         const uint32_t *address,
+                                         const struct nb_jparticle *jp,
+                                         struct nb_error *err);
+
+/* What nb_forces_block_start computes besides acc, jerk and potential. */
+enum nb_block_flags {
+    NB_BLOCK_NEAREST = 1u << 0     /* the nearest j-particle of each i */
+};
+
+/* Starts a block and returns without waiting for it: sends the queued
+ * j-particles, predicts addresses 0..nj-1 to time ti on the device, and
+ * evaluates for the ni i-particles (id[ni], x and v 3 ni, h2[ni] the
+ * neighbour radii squared, may be NULL) the softened (eps2 = eps^2 >= 0)
+ * acceleration, jerk and potential from every j-particle of another id.
+ * ni at most nb_forces_block_size.  NB_ERR_ARGS for bad arguments or
+ * nj above the capacity. */
+NB_API enum nb_status nb_forces_block_start(struct nb_forces *f, size_t nj, double ti,
+                                            double eps2, size_t ni, const int32_t *id,
+                                            const double *x, const double *v,
+                                            const double *h2, unsigned flags,
+                                            struct nb_error *err);
+/* Waits for the block started last and writes acc, jerk (3 ni each), pot
+ * (ni) and, when it was started with NB_BLOCK_NEAREST, nearest (ni ids;
+ * -1 where no other j-particle exists) and nearest_r2 (ni squared
+ * unsoftened distances); any pointer may be NULL.  NB_ERR_ARGS without a
+ * started block, or for nearest without NB_BLOCK_NEAREST. */
+NB_API enum nb_status nb_forces_block_finish(struct nb_forces *f, double *acc, double *jerk,
+                                             double *pot, int32_t *nearest,
+                                             double *nearest_r2, struct nb_error *err);
+/* The neighbours of the block finished last: for each i-particle k, the
+ * ids of the j-particles of other ids within sqrt(h2[k]) (unsoftened, at
+ * ti), ascending, in list[k * room ..], at most room of them, and their
+ * true number in count[k] (above room: the list was cut).  NB_ERR_ARGS
+ * without a finished block or without h2. */
+NB_API enum nb_status nb_forces_block_neighbours(struct nb_forces *f, size_t room,
+                                                 uint32_t *count, int32_t *list,
+                                                 struct nb_error *err);
+/* The block size (i-particles per start) that fills the engine's device,
+ * and the most a start takes. */
+NB_API size_t nb_forces_block_size(const struct nb_forces *f);
 
 /* ==== 8. CPU reference forces, accuracy ==================================== */
 

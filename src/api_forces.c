@@ -88,8 +88,10 @@ void nb_forces_destroy(struct nb_forces *f)
 {
     if (!f)
         return;
-    if (f->b.destroy && nb_api_forces_enter(f, NULL) == NB_OK)
+    if (f->b.destroy && nb_api_forces_enter(f, NULL) == NB_OK) {
+        nb_api_g6_free(f);
         f->b.destroy(f->b.state);
+    }
     free(f->scratch);
     free(f->j_set);
     free(f);

@@ -22,7 +22,11 @@ struct nb_forces {
     char variant[64];               /* the variant the last evaluation ran */
     double *scratch;                /* results the caller did not ask for */
     size_t scratch_size;
+    struct nb_g6_block *g6;         /* the j-memory (g6_block.c), NULL until used */
 };
+
+/* Frees f's j-memory, if any (g6_block.c; f's context current). */
+void nb_api_g6_free(struct nb_forces *f);
 
 /* Makes f's context current on this thread (nothing for the CPU). */
 enum nb_status nb_api_forces_enter(struct nb_forces *f, struct nb_error *err);

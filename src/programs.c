@@ -99,6 +99,19 @@
     MD_PRECISION_FRAG(law, LAW, "f", "F"), MD_PRECISION_FRAG(law, LAW, "h", "H"), \
     MD_PRECISION_FRAG(law, LAW, "m", "M")
 
+/* The GRAPE-6 style block step (issue 15, src/g6_block.c): mode A at two
+ * tile widths, the other modes at NB_PREC_TILE, each with and without the
+ * nearest-neighbour search. */
+#define G6_BLOCK_A(T, NAME, NN)                                             \
+    { "g6_block_a_t" #T NAME, "#define NB_PRECISION_A\n#define NB_TILE " #T "\n" NN, \
+      { 0 }, { "gaj.glsl", "g6_block.comp" }, NB_STAGE_COMPUTE }
+#define G6_BLOCK_MODE(m, M, NAME, NN)                                       \
+    { "g6_block_" m NAME, "#define NB_PRECISION_" M "\n#define NB_PREC_NO_BUFFER\n" \
+      "#define NB_TILE 128\n" NN, { 0 },                                     \
+      { "nb_precision.h", "accumulate.glsl", "gaj.glsl", "g6_block.comp" }, NB_STAGE_COMPUTE }
+#define G6_NN "#define NB_G6_NEAREST\n"
+#define G6_BLOCK(m, M) G6_BLOCK_MODE(m, M, "", ""), G6_BLOCK_MODE(m, M, "_nn", G6_NN)
+
 static const struct nb_program_desc catalogue[] = {
     FRAGMENT_GA("1x1", 1, 1),
     FRAGMENT_GA("1x4", 1, 4),
@@ -119,6 +132,13 @@ static const struct nb_program_desc catalogue[] = {
     GAJ_COMPUTE(64), GAJ_COMPUTE(128), GAJ_COMPUTE(256),
     { "predict_comp", "", { 0 }, { "predict.comp" }, NB_STAGE_COMPUTE },
     { "scatter_comp", "", { 0 }, { "scatter.comp" }, NB_STAGE_COMPUTE },
+    G6_BLOCK_A(64, "", ""), G6_BLOCK_A(64, "_nn", G6_NN),
+    G6_BLOCK_A(256, "", ""), G6_BLOCK_A(256, "_nn", G6_NN),
+    G6_BLOCK("b", "B"), G6_BLOCK("c", "C"), G6_BLOCK("d", "D"), G6_BLOCK("e", "E"),
+    G6_BLOCK("f", "F"), G6_BLOCK("g", "G"), G6_BLOCK("h", "H"),
+    { "g6_reduce", "", { 0 }, { "g6_reduce.comp" }, NB_STAGE_COMPUTE },
+    { "g6_scatter", "", { 0 }, { "g6_scatter.comp" }, NB_STAGE_COMPUTE },
+    { "g6_neighbours", "", { 0 }, { "g6_neighbours.comp" }, NB_STAGE_COMPUTE },
     PRECISION_GA("b", "B"), PRECISION_GA("c", "C"), PRECISION_GA("d", "D"),
     PRECISION_GA("e", "E"), PRECISION_GA("f", "F"), PRECISION_GA("g", "G"),
     PRECISION_GA("h", "H"), PRECISION_GA("m", "M"),

@@ -1,0 +1,176 @@
+/* g6_block.comp - one block step of a GRAPE-6 style j-memory (issue 15):
+ * the j-particles are predicted to t_i from their Taylor coefficients as
+ * each tile is loaded, and the block's i-particles, given by their own
+ * (host-predicted) positions and velocities, take the GAJ law of gaj.glsl
+ * from every j-particle whose id differs from theirs.  One dispatch does
+ * prediction and forces: no predicted j-set is stored and re-read.
+ *
+ * Prediction (Sapporo2's fourth-order predictor; the snap term k18 of the
+ * GRAPE-6 interface is not used):
+ *   x_p = x + v dt + a2 dt^2 + j6 dt^3,   v_p = v + 2 a2 dt + 3 j6 dt^2,
+ * dt = t_i - t_j, in double; the pair terms are float (mode A and the
+ * modes that sum float terms) or double (G).
+ *
+ * Work group (x, y): NB_TILE i-particles of the block, j-slice y of
+ * slice_tiles tiles.  Mode A writes three vec4 per (slice, i) to
+ * NB_BIND_G6_OUT, (a, phi), (jerk, 0), (ds2_min, nearest id bits, 0, 0),
+ * that g6_reduce.comp sums in slice order; the other modes run one slice
+ * and write five uvec4 per i: acc_pack's words of (a, phi) and of jerk,
+ * then (ds2_min bits, nearest id, 0, 0).  Group x = 0 also writes the
+ * predicted j-set (float x, y, z, id bits) to NB_BIND_G6_JP for the
+ * neighbour search.  The nearest neighbour is by unsoftened distance, the
+ * self pair (same id) excluded, as Sapporo2 does. */
+layout(local_size_x = NB_TILE) in;
+
+layout(std430, binding = NB_BIND_G6_JX) readonly buffer JX { dvec4 jx[]; };
+layout(std430, binding = NB_BIND_G6_JV) readonly buffer JV { dvec4 jv[]; };
+layout(std430, binding = NB_BIND_G6_JA) readonly buffer JA { dvec4 ja[]; };
+layout(std430, binding = NB_BIND_G6_JJ) readonly buffer JJ { dvec4 jj[]; };
+layout(std430, binding = NB_BIND_G6_I) readonly buffer IParticles { dvec4 ipart[]; };
+layout(std430, binding = NB_BIND_G6_JP) writeonly buffer JPredicted { vec4 jp[]; };
+#if defined(NB_PRECISION_A)
+layout(std430, binding = NB_BIND_G6_OUT) writeonly buffer Out { vec4 result[]; };
+#else
+layout(std430, binding = NB_BIND_G6_OUT) writeonly buffer Out { uvec4 result[]; };
+layout(location = NB_LOC_PREC_SCALE_J) uniform vec4 prec_scale_j;
+#endif
+
+layout(location = NB_LOC_EPS2) uniform float eps2;
+layout(location = NB_LOC_N) uniform int n;
+layout(location = NB_LOC_N_ACTIVE) uniform int n_active;
+layout(location = NB_LOC_SLICE_LEN) uniform int slice_tiles;
+layout(location = NB_LOC_TIME) uniform double ti;
+
+#if defined(NB_PRECISION_G)
+#define POS dvec4
+layout(location = NB_LOC_PREC_EPS2D) uniform double eps2d;
+int id_of(dvec4 v) { return int(v.w); }
+#else
+#define POS vec4
+int id_of(vec4 v) { return floatBitsToInt(v.w); }
+#endif
+
+shared POS tile_pos[NB_TILE];
+shared POS tile_vel[NB_TILE];       /* w: the id */
+
+/* j-particle j predicted to ti: (x, m) and (v, id); padding beyond n. */
+void predict(int j, out POS p, out POS v)
+{
+    if (j >= n) {
+        p = POS(vec3(NB_PAD_COORD), NB_PAD_MASS);
+#if defined(NB_PRECISION_G)
+        v = dvec4(0.0, 0.0, 0.0, double(NB_G6_PAD_ID));
+#else
+        v = vec4(vec3(0.0), intBitsToFloat(NB_G6_PAD_ID));
+#endif
+        return;
+    }
+    dvec4 x = jx[j], vm = jv[j], a2 = ja[j], j6 = jj[j];
+    double dt = ti - x.w;
+    dvec3 xp = x.xyz + dt * (vm.xyz + dt * (a2.xyz + dt * j6.xyz));
+    dvec3 vp = vm.xyz + dt * (2.0LF * a2.xyz + (3.0LF * dt) * j6.xyz);
+#if defined(NB_PRECISION_G)
+    p = dvec4(xp, vm.w);
+    v = dvec4(vp, a2.w);
+#else
+    p = vec4(vec3(xp), float(vm.w));
+    v = vec4(vec3(vp), intBitsToFloat(int(a2.w)));
+#endif
+}
+
+void main()
+{
+    int lid = int(gl_LocalInvocationID.x);
+    int k = int(gl_WorkGroupID.x) * NB_TILE + lid;
+    bool live = k < n_active;
+    dvec4 ix = live ? ipart[2 * k] : dvec4(NB_PAD_COORD);
+    dvec4 iv = live ? ipart[2 * k + 1] : dvec4(0.0, 0.0, 0.0, double(NB_G6_PAD_ID));
+    int id_i = int(iv.w);
+#if defined(NB_PRECISION_G)
+    dvec4 pi = dvec4(ix.xyz, 0.0), vi = dvec4(iv.xyz, 0.0);
+#else
+    vec4 pi = vec4(vec3(ix.xyz), 0.0), vi = vec4(vec3(iv.xyz), 0.0);
+#endif
+#if defined(NB_PRECISION_A)
+    float ax = 0.0, ay = 0.0, az = 0.0, jx_ = 0.0, jy_ = 0.0, jz_ = 0.0, ap = 0.0;
+#else
+    nb_acc acc_ap, acc_j;
+    acc_init(acc_ap);
+    acc_init(acc_j);
+#endif
+    float ds2_min = 1.0e30;
+    int nearest = -1;
+
+    int tiles = (n + NB_TILE - 1) / NB_TILE;
+    int t0 = int(gl_WorkGroupID.y) * slice_tiles;
+    int t1 = min(t0 + slice_tiles, tiles);
+    for (int t = t0; t < t1; ++t) {
+        int j = t * NB_TILE + lid;
+        POS p, v;
+        predict(j, p, v);
+        tile_pos[lid] = p;
+        tile_vel[lid] = v;
+        if (gl_WorkGroupID.x == 0u && j < n)
+            jp[j] = vec4(vec3(p.xyz), intBitsToFloat(id_of(v)));
+        memoryBarrierShared();
+        barrier();
+#if defined(NB_PRECISION_A)
+        /* Each tile summed apart, then added, as gaj.comp does. */
+        float tx = 0.0, ty = 0.0, tz = 0.0, ux = 0.0, uy = 0.0, uz = 0.0, tp = 0.0;
+#endif
+        for (int q = 0; q < NB_TILE; ++q) {
+            POS pj = tile_pos[q], vj = tile_vel[q];
+            int id_j = id_of(vj);
+            bool self = id_j == id_i;
+#if defined(NB_G6_NEAREST)
+            float ds2 = float(dot(pj.xyz - pi.xyz, pj.xyz - pi.xyz));
+            if (!self && ds2 < ds2_min) {
+                ds2_min = ds2;
+                nearest = id_j;
+            }
+#endif
+#if defined(NB_PRECISION_A)
+            nb_gaj_accumulate(pj.x - pi.x, pj.y - pi.y, pj.z - pi.z, vj.x - vi.x,
+                              vj.y - vi.y, vj.z - vi.z, pj.w, eps2, self,
+                              tx, ty, tz, ux, uy, uz, tp);
+#elif defined(NB_PRECISION_G)
+            dvec4 dap, djk;
+            nb_gaj_pair_double(pi, vi, pj, dvec4(vj.xyz, 0.0), eps2d, self, dap, djk);
+            acc_add_double(acc_ap, dap);
+            acc_add_double(acc_j, djk);
+#else
+            precise float bx = 0.0, by = 0.0, bz = 0.0, kx = 0.0, ky = 0.0, kz = 0.0,
+                          bp = 0.0;
+            nb_gaj_accumulate(pj.x - pi.x, pj.y - pi.y, pj.z - pi.z, vj.x - vi.x,
+                              vj.y - vi.y, vj.z - vi.z, pj.w, eps2, self,
+                              bx, by, bz, kx, ky, kz, bp);
+            acc_add(acc_ap, vec4(bx, by, bz, bp));
+            acc_add_scaled(acc_j, vec4(kx, ky, kz, 0.0), prec_scale_j);
+#endif
+        }
+#if defined(NB_PRECISION_A)
+        ax += tx; ay += ty; az += tz; jx_ += ux; jy_ += uy; jz_ += uz; ap += tp;
+#else
+        acc_tile_end(acc_ap);
+        acc_tile_end(acc_j);
+#endif
+        barrier();
+    }
+    if (!live)
+        return;
+#if defined(NB_PRECISION_A)
+    int at = 3 * (int(gl_WorkGroupID.y) * n_active + k);
+    result[at] = vec4(ax, ay, az, ap);
+    result[at + 1] = vec4(jx_, jy_, jz_, 0.0);
+    result[at + 2] = vec4(ds2_min, intBitsToFloat(nearest), 0.0, 0.0);
+#else
+    uvec4 w0, w1;
+    acc_pack(acc_ap, w0, w1);
+    result[5 * k] = w0;
+    result[5 * k + 1] = w1;
+    acc_pack(acc_j, w0, w1);
+    result[5 * k + 2] = w0;
+    result[5 * k + 3] = w1;
+    result[5 * k + 4] = uvec4(floatBitsToUint(ds2_min), uint(nearest), 0u, 0u);
+#endif
+}

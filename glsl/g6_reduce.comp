@@ -1,0 +1,52 @@
+/* g6_reduce.comp - sums the j-slices of g6_block.comp (mode A): work group
+ * k owns i-particle k; its invocations sum the slices lid, lid + G, ...
+ * and a shared-memory tree adds those sums, always in the same order, so
+ * a block's result does not depend on timing.  The nearest neighbour is
+ * the slice minimum (the lower slice on a tie, as one slice would find). */
+layout(local_size_x = NB_G6_REDUCE_GROUP) in;
+
+layout(std430, binding = NB_BIND_G6_PART) readonly buffer Partial { vec4 partial[]; };
+layout(std430, binding = NB_BIND_G6_OUT) writeonly buffer Out { vec4 result[]; };
+
+layout(location = NB_LOC_N_ACTIVE) uniform int n_active;
+layout(location = NB_LOC_SLICES) uniform int slices;
+
+shared vec4 sum_ap[NB_G6_REDUCE_GROUP];
+shared vec4 sum_j[NB_G6_REDUCE_GROUP];
+shared vec2 near[NB_G6_REDUCE_GROUP];       /* ds2, id bits */
+
+void main()
+{
+    int lid = int(gl_LocalInvocationID.x);
+    int k = int(gl_WorkGroupID.x);
+    vec4 ap = vec4(0.0), jk = vec4(0.0);
+    vec2 nn = vec2(1.0e30, intBitsToFloat(-1));
+    for (int s = lid; s < slices; s += NB_G6_REDUCE_GROUP) {
+        int at = 3 * (s * n_active + k);
+        ap += partial[at];
+        jk += partial[at + 1];
+        vec2 c = partial[at + 2].xy;
+        if (c.x < nn.x)
+            nn = c;
+    }
+    sum_ap[lid] = ap;
+    sum_j[lid] = jk;
+    near[lid] = nn;
+    memoryBarrierShared();
+    barrier();
+    for (int half_ = NB_G6_REDUCE_GROUP / 2; half_ > 0; half_ /= 2) {
+        if (lid < half_) {
+            sum_ap[lid] += sum_ap[lid + half_];
+            sum_j[lid] += sum_j[lid + half_];
+            if (near[lid + half_].x < near[lid].x)
+                near[lid] = near[lid + half_];
+        }
+        memoryBarrierShared();
+        barrier();
+    }
+    if (lid == 0) {
+        result[3 * k] = sum_ap[0];
+        result[3 * k + 1] = sum_j[0];
+        result[3 * k + 2] = vec4(near[0], 0.0, 0.0);
+    }
+}

@@ -1,0 +1,25 @@
+/* g6_scatter.comp - writes the queued j-particle updates of a GRAPE-6
+ * style j-memory into it: update u is five dvec4, (x, t), (v, m),
+ * (a/2, id), (jerk/6, 0), (address, 0, 0, 0); the host keeps one update per
+ * address, so the writes never collide. */
+layout(local_size_x = 256) in;
+
+layout(std430, binding = NB_BIND_G6_JX) writeonly buffer JX { dvec4 jx[]; };
+layout(std430, binding = NB_BIND_G6_JV) writeonly buffer JV { dvec4 jv[]; };
+layout(std430, binding = NB_BIND_G6_JA) writeonly buffer JA { dvec4 ja[]; };
+layout(std430, binding = NB_BIND_G6_JJ) writeonly buffer JJ { dvec4 jj[]; };
+layout(std430, binding = NB_BIND_G6_UPDATE) readonly buffer Updates { dvec4 update[]; };
+
+layout(location = NB_LOC_N_ACTIVE) uniform int count;
+
+void main()
+{
+    int u = int(gl_GlobalInvocationID.x);
+    if (u >= count)
+        return;
+    int j = int(update[5 * u + 4].x);
+    jx[j] = update[5 * u];
+    jv[j] = update[5 * u + 1];
+    ja[j] = update[5 * u + 2];
+    jj[j] = update[5 * u + 3];
+}

@@ -1,0 +1,664 @@
+/* g6_block.c - the j-memory block steps of glnbody.h (issue 15): what the
+ * GRAPE-6 interface of libg6gl (tools/g6/) stands on.
+ *
+ * The j-memory lives on the device as Taylor coefficients in double, four
+ * dvec4 per address: (x, t), (v, m), (a/2, id), (jerk/6, 0).  Updates
+ * queue on the host, one per address, and go out with the next block as
+ * one upload and one scatter dispatch (g6_scatter.comp).  A block is then
+ * one upload of its i-particles, one dispatch that predicts each j-tile as
+ * it loads it and evaluates the forces (g6_block.comp), in mode A one
+ * reduction of the j-slices (g6_reduce.comp), and one copy of the block's
+ * results into a persistently mapped buffer (staging.c); start flushes and
+ * returns, finish waits on the copy's fence.  Neighbour lists are a second
+ * pass (g6_neighbours.comp) over the j-set the block predicted, run only
+ * when asked for. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "api_internal.h"
+#include "nb_precision.h"
+
+/* The most addresses: 2^26 x 128 bytes of coefficients = 8 GiB. */
+#define JMEM_MAX ((size_t)1 << 26)
+/* i-particles per block: the block size that fills a large GPU (the
+ * forces of 16384 i-particles on 64k j-particles keep an H200 busy for a
+ * millisecond), and the most a start takes. */
+#define BLOCK_MAX 16384
+/* Work groups that fill a large GPU; mode A's j-slices aim at this many. */
+#define FILL_GROUPS 1024
+/* Doubles per queued update: five dvec4 (g6_scatter.comp). */
+#define UPDATE_DOUBLES 20
+
+enum { J_X, J_V, J_A, J_J, J_P, B_I, B_OUT, B_PART, B_UPDATE, B_COUNT, B_LIST, BUFFERS };
+
+struct nb_g6_block {
+    GLuint buf[BUFFERS];
+    size_t size[BUFFERS];
+    size_t capacity;            /* addresses */
+    /* The queue: UPDATE_DOUBLES per update, and each address's slot in it
+     * (-1: none), so that a later update replaces an earlier one. */
+    double *queue;
+    size_t queued, queue_room;
+    int32_t *slot;
+    /* Per address, for the fixed-point bounds of E, F, H. */
+    double *mass, mass_sum, v_max;
+    struct nb_gl_staging up_i, up_queue, down;
+    struct nb_gpu_timer timer;
+    /* The block in flight or finished. */
+    int started, finished, has_h2;
+    size_t ni, nj;
+    unsigned flags;
+    enum nb_precision mode;
+    int log2[3];                /* E, F, H: scales of (a), (phi), (jerk) */
+};
+
+static enum nb_status need_compute(const struct nb_forces *f, const char *func,
+                                   struct nb_error *err)
+{
+    if (f->engine == NB_ENGINE_COMPUTE)
+        return NB_OK;
+    return nb_error_set(err, NB_ERR_UNSUPPORTED, "%s: j-memory block steps need the compute "
+                        "engine (the %s engine has none)", func, f->b.name);
+}
+
+static void block_free(struct nb_g6_block *g)
+{
+    if (!g)
+        return;
+    for (int k = 0; k < BUFFERS; k++)
+        if (g->buf[k])
+            glDeleteBuffers(1, &g->buf[k]);
+    nb_gl_staging_free(&g->up_i);
+    nb_gl_staging_free(&g->up_queue);
+    nb_gl_staging_free(&g->down);
+    nb_gpu_timer_free(&g->timer);
+    free(g->queue);
+    free(g->slot);
+    free(g->mass);
+    free(g);
+}
+
+void nb_api_g6_free(struct nb_forces *f)
+{
+    block_free(f->g6);
+    f->g6 = NULL;
+}
+
+static struct nb_g6_block *block_of(struct nb_forces *f, struct nb_error *err)
+{
+    if (f->g6)
+        return f->g6;
+    struct nb_g6_block *g = nb_alloc(1, sizeof *g, "the j-memory", err);
+    if (!g)
+        return NULL;
+    nb_gl_staging_init(&g->up_i, 0);
+    nb_gl_staging_init(&g->up_queue, 0);
+    nb_gl_staging_init(&g->down, 1);
+    nb_gpu_timer_init(&g->timer, f->gl);
+    return f->g6 = g;
+}
+
+/* A storage buffer of `bytes`, its first `keep` bytes copied from the old
+ * one (the rest undefined). */
+static enum nb_status regrow(struct nb_g6_block *g, int which, size_t bytes, size_t keep,
+                             struct nb_error *err)
+{
+    GLuint old = g->buf[which];
+    size_t old_size = g->size[which];
+    if (old_size >= bytes)
+        return NB_OK;
+    g->buf[which] = 0;
+    g->size[which] = 0;
+    if (nb_gl_ensure_buffer(&g->buf[which], &g->size[which], bytes, "the j-memory",
+                            err) != NB_OK) {
+        if (g->buf[which])
+            glDeleteBuffers(1, &g->buf[which]);
+        g->buf[which] = old;
+        g->size[which] = old_size;
+        return err->status;
+    }
+    if (old && keep) {
+        glBindBuffer(GL_COPY_READ_BUFFER, old);
+        glBindBuffer(GL_COPY_WRITE_BUFFER, g->buf[which]);
+        glCopyBufferSubData(GL_COPY_READ_BUFFER, GL_COPY_WRITE_BUFFER, 0, 0,
+                            (GLsizeiptr)keep);
+    }
+    if (old)
+        glDeleteBuffers(1, &old);
+    return nb_gl_check("growing the j-memory", err);
+}
+
+/* Addresses from..to-1 of a new j-memory: far away (NB_PAD_COORD), at rest,
+ * massless, id 0: no force, never a neighbour. */
+static void clear_addresses(struct nb_g6_block *g, size_t from, size_t to)
+{
+    double far = NB_PAD_COORD;
+    uint32_t w[4];
+    memcpy(w, &far, 8);
+    memcpy(w + 2, &far, 8);
+    for (int k = J_X; k <= J_J; k++) {
+        glBindBuffer(GL_SHADER_STORAGE_BUFFER, g->buf[k]);
+        glClearBufferSubData(GL_SHADER_STORAGE_BUFFER, GL_RGBA32UI, (GLintptr)(32 * from),
+                             (GLsizeiptr)(32 * (to - from)), GL_RGBA_INTEGER,
+                             GL_UNSIGNED_INT, k == J_X ? w : NULL);
+    }
+}
+
+static enum nb_status grow_host(void **p, size_t count, size_t size, struct nb_error *err)
+{
+    void *q = realloc(*p, count * size);
+    if (!q)
+        return nb_error_set(err, NB_ERR_NOMEM, "out of memory for the j-memory's "
+                            "host side (%zu addresses)", count);
+    *p = q;
+    return NB_OK;
+}
+
+static enum nb_status reserve(struct nb_forces *f, size_t capacity, struct nb_error *err)
+{
+    struct nb_g6_block *g = block_of(f, err);
+    if (!g)
+        return err->status;
+    if (capacity <= g->capacity)
+        return NB_OK;
+    if (capacity > JMEM_MAX)
+        return nb_error_set(err, NB_ERR_LIMIT, "%zu j-addresses: at most %zu", capacity,
+                            JMEM_MAX);
+    size_t old = g->capacity;
+    for (int k = J_X; k <= J_J; k++)
+        if (regrow(g, k, 32 * capacity, 32 * old, err) != NB_OK)
+            return err->status;
+    if (regrow(g, J_P, 16 * capacity, 0, err) != NB_OK ||
+        grow_host((void **)&g->slot, capacity, sizeof *g->slot, err) != NB_OK ||
+        grow_host((void **)&g->mass, capacity, sizeof *g->mass, err) != NB_OK)
+        return err->status;
+    clear_addresses(g, old, capacity);
+    for (size_t a = old; a < capacity; a++) {
+        g->slot[a] = -1;
+        g->mass[a] = 0.0;
+    }
+    g->capacity = capacity;
+    return nb_gl_check("clearing the j-memory", err);
+}
+
+enum nb_status nb_forces_jmem_reserve(struct nb_forces *f, size_t capacity,
+                                      struct nb_error *err)
+{
+    const char *func = "nb_forces_jmem_reserve";
+    struct nb_error e = { 0 };
+    if (nb_api_need(f, func, "f", &e) != NB_OK || need_compute(f, func, &e) != NB_OK ||
+        nb_api_forces_enter(f, &e) != NB_OK || reserve(f, capacity, &e) != NB_OK)
+        return nb_api_fail(err, &e, func);
+    return NB_OK;
+}
+
+static enum nb_status check_jparticle(const struct nb_jparticle *p, size_t k,
+                                      struct nb_error *err)
+{
+    const double *parts[] = { p->x, p->v, p->a2, p->j6 };
+    for (int q = 0; q < 4; q++)
+        for (int c = 0; c < 3; c++)
+            if (!isfinite(parts[q][c]))
+                return nb_error_set(err, NB_ERR_ARGS, "j-particle %zu has a non-finite "
+                                    "coefficient", k);
+    if (!isfinite(p->t) || !isfinite(p->mass) || p->mass < 0.0)
+        return nb_error_set(err, NB_ERR_ARGS, "j-particle %zu: time %g, mass %g (the mass "
+                            "must be finite and >= 0)", k, p->t, p->mass);
+    return NB_OK;
+}
+
+static void queue_one(struct nb_g6_block *g, uint32_t address, const struct nb_jparticle *p)
+{
+    if (g->slot[address] < 0)
+        g->slot[address] = (int32_t)g->queued++;
+    double *u = g->queue + UPDATE_DOUBLES * (size_t)g->slot[address];
+    for (int c = 0; c < 3; c++) {
+        u[c] = p->x[c];
+        u[4 + c] = p->v[c];
+        u[8 + c] = p->a2[c];
+        u[12 + c] = p->j6[c];
+    }
+    u[3] = p->t;
+    u[7] = p->mass;
+    u[11] = (double)p->id;
+    u[15] = 0.0;
+    u[16] = (double)address;
+    u[17] = u[18] = u[19] = 0.0;
+    g->mass_sum += p->mass - g->mass[address];
+    g->mass[address] = p->mass;
+    g->v_max = fmax(g->v_max, sqrt(p->v[0] * p->v[0] + p->v[1] * p->v[1] +
+                                   p->v[2] * p->v[2]));
+}
+
+enum nb_status nb_forces_jmem_put(struct nb_forces *f, size_t count, const uint32_t *address,
+                                  const struct nb_jparticle *jp, struct nb_error *err)
+{
+    const char *func = "nb_forces_jmem_put";
+    struct nb_error e = { 0 };
+    struct nb_g6_block *g;
+    if (nb_api_need(f, func, "f", &e) != NB_OK || need_compute(f, func, &e) != NB_OK ||
+        (count && (nb_api_need(address, func, "address", &e) != NB_OK ||
+                   nb_api_need(jp, func, "jp", &e) != NB_OK)) ||
+        !(g = block_of(f, &e)))
+        return nb_api_fail(err, &e, func);
+    for (size_t k = 0; k < count; k++) {
+        if (address[k] >= g->capacity)
+            return nb_error_set(err, NB_ERR_ARGS, "%s: address %u out of range (the "
+                                "j-memory holds %zu; nb_forces_jmem_reserve)", func,
+                                (unsigned)address[k], g->capacity);
+        if (check_jparticle(&jp[k], k, &e) != NB_OK)
+            return nb_api_fail(err, &e, func);
+    }
+    if (g->queued + count > g->queue_room) {
+        size_t room = g->queued + count;
+        room = room < g->capacity ? (room * 2 < g->capacity ? room * 2 : g->capacity) : room;
+        if (grow_host((void **)&g->queue, room, UPDATE_DOUBLES * sizeof(double), &e) != NB_OK)
+            return nb_api_fail(err, &e, func);
+        g->queue_room = room;
+    }
+    for (size_t k = 0; k < count; k++)
+        queue_one(g, address[k], &jp[k]);
+    return NB_OK;
+}
+
+/* The queued updates onto the device, then an empty queue. */
+static enum nb_status flush_queue(struct nb_forces *f, struct nb_g6_block *g,
+                                  struct nb_error *err)
+{
+    size_t bytes = UPDATE_DOUBLES * sizeof(double) * g->queued;
+    GLuint prog;
+    char *area;
+    if (g->queued == 0)
+        return NB_OK;
+    if (nb_gl_program(f->gl, "g6_scatter", &prog, err) != NB_OK ||
+        nb_gl_ensure_buffer(&g->buf[B_UPDATE], &g->size[B_UPDATE], bytes, "j-updates",
+                            err) != NB_OK ||
+        !(area = nb_gl_staging_write(&g->up_queue, bytes, err)))
+        return err->status;
+    memcpy(area, g->queue, bytes);
+    if (nb_gl_staging_send(&g->up_queue, g->buf[B_UPDATE], 0, bytes, "sending j-updates",
+                           err) != NB_OK)
+        return err->status;
+    nb_gl_staging_sent(&g->up_queue);
+    glUseProgram(prog);
+    glUniform1i(NB_LOC_N_ACTIVE, (int)g->queued);
+    for (int k = J_X; k <= J_J; k++)
+        glBindBufferBase(GL_SHADER_STORAGE_BUFFER, NB_BIND_G6_JX + (GLuint)k, g->buf[k]);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, NB_BIND_G6_UPDATE, g->buf[B_UPDATE]);
+    nb_gl_dispatch(g->queued, 256);
+    for (size_t q = 0; q < g->queued; q++)
+        g->slot[(size_t)g->queue[UPDATE_DOUBLES * q + 16]] = -1;
+    g->queued = 0;
+    return nb_gl_check("scattering j-updates", err);
+}
+
+/* E, F, H: the scales 2^k from bounds on every partial sum (eps > 0):
+ * |a| <= M 0.385 / eps^2 (the largest m r / (r^2 + eps^2)^{3/2}),
+ * |phi| <= M / eps, |jerk| <= M 1.56 v / eps^3 for relative speeds up to
+ * v, taken as twice the fastest j (its prediction may speed it up) plus
+ * the fastest i. */
+static enum nb_status choose_scales(struct nb_g6_block *g, double eps2, double vi_max,
+                                    struct nb_error *err)
+{
+    enum nb_precision m = g->mode;
+    int bits = m == NB_PRECISION_H ? NB_PREC_BITS_FIXED : NB_PREC_BITS_LARGE;
+    if (m != NB_PRECISION_E && m != NB_PRECISION_F && m != NB_PRECISION_H)
+        return NB_OK;
+    if (!(eps2 > 0.0))
+        return nb_error_set(err, NB_ERR_UNSUPPORTED, "precision %s needs a softening "
+                            "eps2 > 0 (its fixed-point range is set by M / eps^2)",
+                            nb_precision_name(m));
+    double eps = sqrt(eps2), mass = fmax(g->mass_sum, 1e-300);
+    double v = 2.0 * g->v_max + vi_max;
+    double bound[3] = { mass * 0.385 / eps2, mass / eps,
+                        mass * 1.56 * fmax(v, 1e-300) / (eps2 * eps) };
+    static const char *what[3] = { "force", "potential", "jerk" };
+    for (int k = 0; k < 3; k++)
+        if (nb_prec_scale(m, what[k], bound[k], bits, &g->log2[k], err) != NB_OK)
+            return err->status;
+    return NB_OK;
+}
+
+static enum nb_status check_block(struct nb_g6_block *g, size_t nj, double ti, double eps2,
+                                  size_t ni, const int32_t *id, const double *x,
+                                  const double *v, const double *h2, const char *func,
+                                  struct nb_error *err)
+{
+    if (nj > g->capacity)
+        return nb_error_set(err, NB_ERR_ARGS, "%s: nj = %zu is above the j-memory's %zu "
+                            "addresses", func, nj, g->capacity);
+    if (ni > BLOCK_MAX)
+        return nb_error_set(err, NB_ERR_ARGS, "%s: ni = %zu is above the block size %d",
+                            func, ni, BLOCK_MAX);
+    if (!isfinite(ti) || !isfinite(eps2) || eps2 < 0.0)
+        return nb_error_set(err, NB_ERR_ARGS, "%s: ti = %g, eps2 = %g (finite, eps2 >= 0)",
+                            func, ti, eps2);
+    if (ni && (nb_api_need(id, func, "id", err) != NB_OK ||
+               nb_api_need(x, func, "x", err) != NB_OK ||
+               nb_api_need(v, func, "v", err) != NB_OK ||
+               nb_api_finite(x, 3 * ni, func, "x", err) != NB_OK ||
+               nb_api_finite(v, 3 * ni, func, "v", err) != NB_OK ||
+               (h2 && nb_api_finite(h2, ni, func, "h2", err) != NB_OK)))
+        return err->status;
+    return NB_OK;
+}
+
+/* The i-particles, two dvec4 each: (x, h2), (v, id). */
+static enum nb_status send_i(struct nb_g6_block *g, size_t ni, const int32_t *id,
+                             const double *x, const double *v, const double *h2,
+                             double *vi_max, struct nb_error *err)
+{
+    size_t bytes = 64 * ni;
+    double *d;
+    if (nb_gl_ensure_buffer(&g->buf[B_I], &g->size[B_I], bytes, "the i-particles",
+                            err) != NB_OK ||
+        !(d = nb_gl_staging_write(&g->up_i, bytes, err)))
+        return err->status;
+    *vi_max = 0.0;
+    for (size_t k = 0; k < ni; k++, d += 8) {
+        for (int c = 0; c < 3; c++) {
+            d[c] = x[3 * k + c];
+            d[4 + c] = v[3 * k + c];
+        }
+        d[3] = h2 ? h2[k] : 0.0;
+        d[7] = (double)id[k];
+        *vi_max = fmax(*vi_max, sqrt(d[4] * d[4] + d[5] * d[5] + d[6] * d[6]));
+    }
+    if (nb_gl_staging_send(&g->up_i, g->buf[B_I], 0, bytes, "sending the i-particles",
+                           err) != NB_OK)
+        return err->status;
+    nb_gl_staging_sent(&g->up_i);
+    return NB_OK;
+}
+
+/* Sets a uniform only where the program kept it (SPIR-V drops unused ones). */
+#define HAS(mask, loc) ((mask) >> (loc) & 1u)
+
+static enum nb_status dispatch(struct nb_forces *f, struct nb_g6_block *g, double ti,
+                               double eps2, struct nb_error *err)
+{
+    int a = g->mode == NB_PRECISION_A, ni = (int)g->ni, nj = (int)g->nj;
+    int tile = !a ? 128 : ni <= 64 ? 64 : 256;
+    int groups = nb_gl_ceil_div(ni, tile), tiles = nb_gl_ceil_div(nj > 0 ? nj : 1, tile);
+    int slices = 1, per_slice = tiles;
+    if (a) {
+        slices = nb_gl_ceil_div(FILL_GROUPS, groups);
+        slices = slices < 1 ? 1 : slices > tiles ? tiles : slices;
+        per_slice = nb_gl_ceil_div(tiles, slices);
+        slices = nb_gl_ceil_div(tiles, per_slice);
+    }
+    char name[40];
+    GLuint prog, red = 0;
+    const char *nn = g->flags & NB_BLOCK_NEAREST ? "_nn" : "";
+    if (a)
+        snprintf(name, sizeof name, "g6_block_a_t%d%s", tile, nn);
+    else
+        snprintf(name, sizeof name, "g6_block_%c%s", 'a' + (int)g->mode, nn);
+    size_t out_bytes = (a ? 48 : 80) * (size_t)ni;
+    if ((!a && nb_prec_supported(g->mode, err) != NB_OK) ||
+        nb_gl_program(f->gl, name, &prog, err) != NB_OK ||
+        (slices > 1 && nb_gl_program(f->gl, "g6_reduce", &red, err) != NB_OK) ||
+        nb_gl_ensure_buffer(&g->buf[B_OUT], &g->size[B_OUT], out_bytes, "block results",
+                            err) != NB_OK ||
+        (slices > 1 && nb_gl_ensure_buffer(&g->buf[B_PART], &g->size[B_PART],
+                                           out_bytes * (size_t)slices, "block slices",
+                                           err) != NB_OK))
+        return err->status;
+    uint64_t mask = nb_gl_use_program(f->gl, name);
+    if (HAS(mask, NB_LOC_EPS2))
+        glUniform1f(NB_LOC_EPS2, (float)eps2);
+    if (HAS(mask, NB_LOC_N))
+        glUniform1i(NB_LOC_N, nj);
+    if (HAS(mask, NB_LOC_N_ACTIVE))
+        glUniform1i(NB_LOC_N_ACTIVE, ni);
+    if (HAS(mask, NB_LOC_SLICE_LEN))
+        glUniform1i(NB_LOC_SLICE_LEN, per_slice);
+    if (HAS(mask, NB_LOC_TIME))
+        glUniform1d(NB_LOC_TIME, ti);
+    if (HAS(mask, NB_LOC_PREC_EPS2D))
+        glUniform1d(NB_LOC_PREC_EPS2D, eps2);
+    if (HAS(mask, NB_LOC_PREC_SCALE)) {
+        float s = ldexpf(1.0f, g->log2[0]);
+        glUniform4f(NB_LOC_PREC_SCALE, s, s, s, ldexpf(1.0f, g->log2[1]));
+    }
+    if (HAS(mask, NB_LOC_PREC_SCALE_J)) {
+        float s = ldexpf(1.0f, g->log2[2]);
+        glUniform4f(NB_LOC_PREC_SCALE_J, s, s, s, s);
+    }
+    for (int k = J_X; k <= J_J; k++)
+        glBindBufferBase(GL_SHADER_STORAGE_BUFFER, NB_BIND_G6_JX + (GLuint)k, g->buf[k]);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, NB_BIND_G6_I, g->buf[B_I]);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, NB_BIND_G6_JP, g->buf[J_P]);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, NB_BIND_G6_OUT,
+                     g->buf[slices > 1 ? B_PART : B_OUT]);
+    glDispatchCompute((GLuint)groups, (GLuint)slices, 1);
+    glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+    if (slices > 1) {
+        glUseProgram(red);
+        glUniform1i(NB_LOC_N_ACTIVE, ni);
+        glUniform1i(NB_LOC_SLICES, slices);
+        glBindBufferBase(GL_SHADER_STORAGE_BUFFER, NB_BIND_G6_PART, g->buf[B_PART]);
+        glBindBufferBase(GL_SHADER_STORAGE_BUFFER, NB_BIND_G6_OUT, g->buf[B_OUT]);
+        glDispatchCompute((GLuint)ni, 1, 1);
+    }
+    glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
+    if (nb_gl_staging_reserve(&g->down, out_bytes, err) != NB_OK ||
+        nb_gl_staging_fetch(&g->down, g->buf[B_OUT], 0, out_bytes, "reading block results",
+                            err) != NB_OK)
+        return err->status;
+    snprintf(f->variant, sizeof f->variant, "g6-%s-s%d", name + 9, slices);
+    return nb_gl_check("the block step", err);
+}
+
+enum nb_status nb_forces_block_start(struct nb_forces *f, size_t nj, double ti, double eps2,
+                                     size_t ni, const int32_t *id, const double *x,
+                                     const double *v, const double *h2, unsigned flags,
+                                     struct nb_error *err)
+{
+    const char *func = "nb_forces_block_start";
+    struct nb_error e = { 0 };
+    struct nb_g6_block *g;
+    double vi_max = 0.0;
+    if (nb_api_need(f, func, "f", &e) != NB_OK || need_compute(f, func, &e) != NB_OK ||
+        nb_api_forces_enter(f, &e) != NB_OK || !(g = block_of(f, &e)) ||
+        check_block(g, nj, ti, eps2, ni, id, x, v, h2, func, &e) != NB_OK)
+        return nb_api_fail(err, &e, func);
+    if (g->started) {           /* a block never finished: let its copy land */
+        if (!nb_gl_staging_arrived(&g->down, &e))
+            return nb_api_fail(err, &e, func);
+        g->started = 0;
+    }
+    g->finished = 0;
+    g->ni = ni;
+    g->nj = nj;
+    g->flags = flags;
+    g->has_h2 = h2 != NULL;
+    g->mode = f->precision;
+    if (flush_queue(f, g, &e) != NB_OK)
+        return nb_api_fail(err, &e, func);
+    if (ni == 0 || nj == 0) {
+        g->started = 1;
+        return NB_OK;
+    }
+    nb_gpu_timer_start(&g->timer);
+    if (send_i(g, ni, id, x, v, h2, &vi_max, &e) != NB_OK ||
+        choose_scales(g, eps2, vi_max, &e) != NB_OK ||
+        dispatch(f, g, ti, eps2, &e) != NB_OK)
+        return nb_api_fail(err, &e, func);
+    nb_gpu_timer_end(&g->timer);
+    glFlush();              /* the GPU starts now; the host goes on */
+    g->started = 1;
+    return NB_OK;
+}
+
+/* Component c of accumulator q (0: a and phi, 1: jerk) of one i-particle's
+ * words in modes B..H. */
+static double finish_word(const struct nb_g6_block *g, const uint32_t *w, int q, int c)
+{
+    int k = g->mode == NB_PRECISION_H || g->mode == NB_PRECISION_E ||
+            g->mode == NB_PRECISION_F ? g->log2[q ? 2 : c == 3 ? 1 : 0] : 0;
+    return nb_prec_finish(g->mode, w + 8 * q, c, k);
+}
+
+static void unpack(const struct nb_g6_block *g, const void *raw, size_t k, double *acc,
+                   double *jerk, double *pot, int32_t *nearest, double *nearest_r2)
+{
+    float ds2;
+    int32_t nn;
+    if (g->mode == NB_PRECISION_A) {
+        const float *r = (const float *)raw + 12 * k;
+        for (int c = 0; c < 3; c++) {
+            if (acc)
+                acc[3 * k + c] = r[c];
+            if (jerk)
+                jerk[3 * k + c] = r[4 + c];
+        }
+        if (pot)
+            pot[k] = r[3];
+        ds2 = r[8];
+        memcpy(&nn, &r[9], 4);
+    } else {
+        const uint32_t *w = (const uint32_t *)raw + 20 * k;
+        for (int c = 0; c < 3; c++) {
+            if (acc)
+                acc[3 * k + c] = finish_word(g, w, 0, c);
+            if (jerk)
+                jerk[3 * k + c] = finish_word(g, w, 1, c);
+        }
+        if (pot)
+            pot[k] = finish_word(g, w, 0, 3);
+        memcpy(&ds2, &w[16], 4);
+        memcpy(&nn, &w[17], 4);
+    }
+    if (nearest)
+        nearest[k] = nn;
+    if (nearest_r2)
+        nearest_r2[k] = nn < 0 ? INFINITY : ds2;
+}
+
+enum nb_status nb_forces_block_finish(struct nb_forces *f, double *acc, double *jerk,
+                                      double *pot, int32_t *nearest, double *nearest_r2,
+                                      struct nb_error *err)
+{
+    const char *func = "nb_forces_block_finish";
+    struct nb_error e = { 0 };
+    struct nb_g6_block *g;
+    const void *raw = NULL;
+    if (nb_api_need(f, func, "f", &e) != NB_OK || need_compute(f, func, &e) != NB_OK)
+        return nb_api_fail(err, &e, func);
+    g = f->g6;
+    if (!g || !g->started)
+        return nb_error_set(err, NB_ERR_ARGS, "%s: no block was started "
+                            "(nb_forces_block_start)", func);
+    if ((nearest || nearest_r2) && !(g->flags & NB_BLOCK_NEAREST))
+        return nb_error_set(err, NB_ERR_ARGS, "%s: the block was started without "
+                            "NB_BLOCK_NEAREST", func);
+    if (nb_api_forces_enter(f, &e) != NB_OK)
+        return nb_api_fail(err, &e, func);
+    g->started = 0;
+    if (g->ni && g->nj && !(raw = nb_gl_staging_arrived(&g->down, &e)))
+        return nb_api_fail(err, &e, func);
+    for (size_t k = 0; k < g->ni; k++) {
+        if (raw) {
+            unpack(g, raw, k, acc, jerk, pot, nearest, nearest_r2);
+            continue;
+        }
+        for (int c = 0; c < 3; c++) {   /* nothing to feel: no j-particle */
+            if (acc)
+                acc[3 * k + c] = 0.0;
+            if (jerk)
+                jerk[3 * k + c] = 0.0;
+        }
+        if (pot)
+            pot[k] = 0.0;
+        if (nearest)
+            nearest[k] = -1;
+        if (nearest_r2)
+            nearest_r2[k] = INFINITY;
+    }
+    f->seconds = raw ? nb_gpu_timer_result(&g->timer) : 0.0;
+    g->finished = 1;
+    return NB_OK;
+}
+
+static int compare_ids(const void *a, const void *b)
+{
+    int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
+    return (x > y) - (x < y);
+}
+
+static enum nb_status search(struct nb_forces *f, struct nb_g6_block *g, size_t room,
+                             uint32_t *count, int32_t *list, struct nb_error *err)
+{
+    GLuint prog;
+    size_t ni = g->ni;
+    if (nb_gl_program(f->gl, "g6_neighbours", &prog, err) != NB_OK ||
+        nb_gl_ensure_buffer(&g->buf[B_COUNT], &g->size[B_COUNT], 4 * ni, "neighbour counts",
+                            err) != NB_OK ||
+        nb_gl_ensure_buffer(&g->buf[B_LIST], &g->size[B_LIST], 4 * ni * (room ? room : 1),
+                            "neighbour lists", err) != NB_OK)
+        return err->status;
+    glBindBuffer(GL_SHADER_STORAGE_BUFFER, g->buf[B_COUNT]);
+    glClearBufferSubData(GL_SHADER_STORAGE_BUFFER, GL_R32UI, 0, (GLsizeiptr)(4 * ni),
+                         GL_RED_INTEGER, GL_UNSIGNED_INT, NULL);
+    uint64_t mask = nb_gl_use_program(f->gl, "g6_neighbours");
+    (void)prog;
+    if (HAS(mask, NB_LOC_N))
+        glUniform1i(NB_LOC_N, (int)g->nj);
+    if (HAS(mask, NB_LOC_G6_NB_MAX))
+        glUniform1i(NB_LOC_G6_NB_MAX, (int)room);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, NB_BIND_G6_JP, g->buf[J_P]);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, NB_BIND_G6_I, g->buf[B_I]);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, NB_BIND_G6_NB_COUNT, g->buf[B_COUNT]);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, NB_BIND_G6_NB_LIST, g->buf[B_LIST]);
+    glDispatchCompute((GLuint)nb_gl_ceil_div((int)g->nj, 256), (GLuint)ni, 1);
+    glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
+    glBindBuffer(GL_COPY_READ_BUFFER, g->buf[B_COUNT]);
+    glGetBufferSubData(GL_COPY_READ_BUFFER, 0, (GLsizeiptr)(4 * ni), count);
+    if (room) {
+        glBindBuffer(GL_COPY_READ_BUFFER, g->buf[B_LIST]);
+        glGetBufferSubData(GL_COPY_READ_BUFFER, 0, (GLsizeiptr)(4 * ni * room), list);
+    }
+    if (nb_gl_check("the neighbour search", err) != NB_OK)
+        return err->status;
+    for (size_t k = 0; k < ni && room; k++)
+        qsort(list + k * room, count[k] < room ? count[k] : room, sizeof *list, compare_ids);
+    return NB_OK;
+}
+
+enum nb_status nb_forces_block_neighbours(struct nb_forces *f, size_t room, uint32_t *count,
+                                          int32_t *list, struct nb_error *err)
+{
+    const char *func = "nb_forces_block_neighbours";
+    struct nb_error e = { 0 };
+    struct nb_g6_block *g;
+    if (nb_api_need(f, func, "f", &e) != NB_OK || need_compute(f, func, &e) != NB_OK)
+        return nb_api_fail(err, &e, func);
+    g = f->g6;
+    if (!g || !g->finished)
+        return nb_error_set(err, NB_ERR_ARGS, "%s: no block was finished "
+                            "(nb_forces_block_finish)", func);
+    if (!g->has_h2)
+        return nb_error_set(err, NB_ERR_ARGS, "%s: the block was started without h2",
+                            func);
+    if (g->ni && (nb_api_need(count, func, "count", &e) != NB_OK ||
+                  (room && nb_api_need(list, func, "list", &e) != NB_OK)))
+        return nb_api_fail(err, &e, func);
+    if (room > (size_t)INT32_MAX / (g->ni ? g->ni : 1) / 4)
+        return nb_error_set(err, NB_ERR_LIMIT, "%s: room %zu is too large", func, room);
+    if (g->ni == 0)
+        return NB_OK;
+    if (g->nj == 0) {
+        memset(count, 0, g->ni * sizeof *count);
+        return NB_OK;
+    }
+    if (nb_api_forces_enter(f, &e) != NB_OK || search(f, g, room, count, list, &e) != NB_OK)
+        return nb_api_fail(err, &e, func);
+    return NB_OK;
+}
+
+size_t nb_forces_block_size(const struct nb_forces *f)
+{
+    return f && f->engine == NB_ENGINE_COMPUTE ? BLOCK_MAX : 0;
+}
