@@ -49,7 +49,8 @@ TESTS    := tests/check_host tests/check_gpu tests/check_cli_forces tests/check_
             tests/check_md_precision tests/check_md_cell_precision tests/check_gaj_precision \
             tests/check_fragment_precision tests/check_md_run_precision tests/check_text \
             tests/check_snapshot tests/check_md_ic tests/check_run_cli tests/check_run_gpu \
-            tests/check_api tests/check_cli_text tests/check_progress tests/check_hostile
+            tests/check_api tests/check_cli_text tests/check_progress tests/check_hostile \
+            tests/check_g6
 
 # The parsers' fuzz targets (tests/fuzz/fuzz_NAME.c, tools/sanitize.mk); make
 # test replays each one's regression corpus, tests/corpus/NAME/.
@@ -61,7 +62,7 @@ CLI_OBJ  := $(CLI_SRC:.c=.o)
 
 .PHONY: all deps run test test-nogl bench clean check-symbols check-layers check-exports \
         install uninstall examples sanitize fuzz fuzz-build replay
-all: deps glnbody libglnbody.so spirv/.stamp
+all: deps glnbody libglnbody.so spirv/.stamp libg6gl.so libg6gl.a
 
 deps:
 	@tools/deps.sh
@@ -117,6 +118,38 @@ tests/%: tests/%.c $(wildcard tests/*.h) libglnbody.a
 	$(CC) $(CFLAGS) -Ihost -Isrc -Iglsl $$(pkg-config --cflags $(PKGS) check) -o $@ $< libglnbody.a \
 	    $$(pkg-config --libs $(PKGS) check) $(LDLIBS)
 
+# ---- libg6gl: the GRAPE-6 interface on the public API (tools/g6/) ---------
+# Same version as libglnbody; links on libglnbody.so (its only dependency).
+G6_SONAME := libg6gl.so.$(call nb_version_part,MAJOR)
+G6_SOFILE := libg6gl.so.$(VERSION)
+
+tools/g6/g6gl.o: tools/g6/g6gl.c tools/g6/g6gl.h host/glnbody.h Makefile
+	$(CC) $(CFLAGS) -fPIC -Ihost -Itools/g6 -c -o $@ $<
+
+libg6gl.a: tools/g6/g6gl.o
+	rm -f $@
+	$(AR) rcs $@ $^
+
+$(G6_SOFILE): tools/g6/g6gl.o libglnbody.so
+	$(CC) $(CFLAGS) -shared -Wl,-soname,$(G6_SONAME) -Wl,-z,defs -o $@ tools/g6/g6gl.o \
+	    -L. -lglnbody
+
+libg6gl.so: $(G6_SOFILE)
+	ln -sf $(G6_SOFILE) $(G6_SONAME)
+	ln -sf $(G6_SONAME) $@
+
+# The block-step drivers of tests/check_g6 (a GRAPE code's view: g6gl.h
+# only), linked statically so that they run from the build tree.
+G6_STATIC = libg6gl.a libglnbody.a $$(pkg-config --libs $(PKGS)) $(LDLIBS)
+tests/g6_driver: tests/g6_driver.c tools/g6/g6gl.h libg6gl.a libglnbody.a
+	$(CC) $(CFLAGS) -Itools/g6 -o $@ $< $(G6_STATIC)
+tests/g6_driver_f: tests/g6_driver.f90 libg6gl.a libglnbody.a
+	gfortran -O2 -g -fopenmp -o $@ $< $(G6_STATIC)
+tests/check_g6: tests/check_g6.c $(wildcard tests/*.h) libg6gl.a libglnbody.a \
+                tests/g6_driver tests/g6_driver_f
+	$(CC) $(CFLAGS) -Ihost -Isrc -Iglsl -Itools/g6 $$(pkg-config --cflags $(PKGS) check) -o $@ $< \
+	    libg6gl.a libglnbody.a $$(pkg-config --libs $(PKGS) check) $(LDLIBS)
+
 run: all
 	./glnbody run
 
@@ -155,7 +188,7 @@ include tools/sanitize.mk
 # tools/install.sh holds the one list of installed files, so that uninstall
 # removes exactly what install put there.
 INSTALL_ENV = DESTDIR='$(DESTDIR)' PREFIX='$(PREFIX)' VERSION='$(VERSION)' \
-              SOFILE='$(SOFILE)' SONAME='$(SONAME)'
+              SOFILE='$(SOFILE)' SONAME='$(SONAME)' G6_SOFILE='$(G6_SOFILE)' G6_SONAME='$(G6_SONAME)'
 
 install: all
 	@$(INSTALL_ENV) tools/install.sh install
@@ -173,6 +206,7 @@ tools/examples/%: tools/examples/%.c
 	    '$(CC) -O2 -g -std=c11 -Wall -Wextra -o $@ $< $$(pkg-config --cflags --libs glnbody) -lm'
 
 clean:
-	rm -f glnbody libglnbody.a libglnbody.so libglnbody.so.* host/*.o src/*.o tools/glnbody/*.o \
+	rm -f glnbody libglnbody.a libglnbody.so libglnbody.so.* libg6gl.a libg6gl.so libg6gl.so.* tools/g6/*.o \
+	    tests/g6_driver tests/g6_driver_f host/*.o src/*.o tools/glnbody/*.o \
 	    $(TESTS) $(REPLAYS) $(EXAMPLES) spirv/*.spv spirv/.stamp bench.csv
 	rm -rf build

@@ -6,7 +6,8 @@
 set -u
 # bsdutils: script(1), the pseudo-terminal of tests/check_progress;
 # man-db (with groff-base): man -l on the manual page, tests/check_cli_text.
-PACKAGES="build-essential pkg-config libepoxy-dev libegl-dev libglfw3-dev glslang-tools check libgl1-mesa-dri libegl-mesa0 gnuplot-nox bsdutils man-db"
+# gfortran: the Fortran GRAPE-6 driver of tests/check_g6 (libg6gl's underscore ABI).
+PACKAGES="build-essential pkg-config libepoxy-dev libegl-dev libglfw3-dev glslang-tools check libgl1-mesa-dri libegl-mesa0 gnuplot-nox bsdutils man-db gfortran"
 # make fuzz: clang 14 with libFuzzer (libclang-rt-14-dev) and libomp.
 [ "${1:-}" = fuzz ] && PACKAGES="$PACKAGES clang libclang-rt-14-dev libomp-dev"
 

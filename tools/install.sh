@@ -9,12 +9,14 @@
 #   PREFIX/include/glnbody.h
 #   PREFIX/lib/libglnbody.so.X.Y.Z, libglnbody.so.X, libglnbody.so, libglnbody.a
 #   PREFIX/lib/pkgconfig/glnbody.pc
+#   PREFIX/include/g6gl.h, PREFIX/lib/libg6gl.so.X.Y.Z, libg6gl.so.X, libg6gl.so,
+#   libg6gl.a, PREFIX/lib/pkgconfig/g6gl.pc (the GRAPE-6 interface, tools/g6/)
 #   PREFIX/bin/glnbody
 #   PREFIX/share/glnbody/glsl/*, PREFIX/share/glnbody/spirv/*.spv
 #   PREFIX/share/man/man1/glnbody.1
 set -u
 action=${1:-}
-: "${PREFIX:?}" "${VERSION:?}" "${SOFILE:?}" "${SONAME:?}"
+: "${PREFIX:?}" "${VERSION:?}" "${SOFILE:?}" "${SONAME:?}" "${G6_SOFILE:?}" "${G6_SONAME:?}"
 DESTDIR=${DESTDIR:-}
 root=$DESTDIR$PREFIX
 
@@ -51,6 +53,12 @@ install_all() {
     for f in glsl/*; do $put 644 "$f" share/glnbody/glsl; done
     for f in spirv/*.spv; do $put 644 "$f" share/glnbody/spirv; done
     $put 644 tools/glnbody/glnbody.1 share/man/man1
+    $put 644 tools/g6/g6gl.h include
+    $put 755 "$G6_SOFILE" lib
+    $link "$G6_SOFILE" lib "$G6_SONAME"
+    $link "$G6_SONAME" lib libg6gl.so
+    $put 644 libg6gl.a lib
+    $put 644 build/g6gl.pc lib/pkgconfig
 }
 
 # The directories install may have created, deepest first: uninstall
@@ -60,7 +68,8 @@ DIRS="share/glnbody/glsl share/glnbody/spirv share/glnbody share/man/man1 share/
 
 case $action in
 install)
-    for f in host/glnbody.h "$SOFILE" libglnbody.a glnbody tools/glnbody/glnbody.1 spirv/.stamp; do
+    for f in host/glnbody.h "$SOFILE" libglnbody.a glnbody tools/glnbody/glnbody.1 spirv/.stamp \
+             "$G6_SOFILE" libg6gl.a; do
         [ -e "$f" ] || fail "$f is missing: run make first"
     done
     # The nearest existing directory on the way to $root must be writable.
@@ -70,6 +79,8 @@ install)
         fail "cannot write to $d (to install under $root); choose PREFIX=DIR (or DESTDIR=DIR) where you may write, or run as root"
     mkdir -p build && sed -e "s|@PREFIX@|$PREFIX|" -e "s|@VERSION@|$VERSION|" \
         tools/glnbody.pc.in > build/glnbody.pc || fail "cannot write build/glnbody.pc"
+    sed -e "s|@PREFIX@|$PREFIX|" -e "s|@VERSION@|$VERSION|" \
+        tools/g6/g6gl.pc.in > build/g6gl.pc || fail "cannot write build/g6gl.pc"
     put=put link=link install_all
     echo "glnbody $VERSION installed under $root"
     ;;

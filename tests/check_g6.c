@@ -1,0 +1,442 @@
+/* check_g6.c - libg6gl, the GRAPE-6 interface (tools/g6/g6gl.h):
+ *  - its forces, jerks, potentials and nearest neighbours on random
+ *    j-particles given as Taylor coefficients at their own times, against
+ *    a double-precision CPU prediction and sum (N = 1, 2, 3, 97), in modes
+ *    A and H (GLNBODY_G6_PRECISION);
+ *  - neighbour lists against a CPU search;
+ *  - two Hermite block-step codes written against the g6 API only, in C
+ *    (tests/g6_driver.c, with lasthalf and with lasthalf2) and in Fortran
+ *    through the underscore ABI (tests/g6_driver.f90), against glnbody's
+ *    own Hermite run (nb_hermite, as `glnbody run`) on one Plummer sphere;
+ *  - bad calls: one message on stderr and G6GL_ERROR, never a crash. */
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "g6gl.h"
+#include "gl_suite.h"
+#include "glnbody.h"
+
+static struct nb_gl *g_gl;
+static uint64_t g_seed;
+
+static double uniform(uint64_t *s)
+{
+    *s = *s * 6364136223846793005ULL + 1442695040888963407ULL;
+    return (double)(*s >> 11) * 0x1p-53;
+}
+
+/* A j-set of n particles with Taylor terms at times near ti. */
+struct jset {
+    int n;
+    double (*x)[3], (*v)[3], (*a2)[3], (*j6)[3], *t, *m;
+};
+
+static void jset_make(struct jset *s, int n, double ti, uint64_t *rng)
+{
+    s->n = n;
+    s->x = malloc(sizeof *s->x * (size_t)n), s->v = malloc(sizeof *s->v * (size_t)n);
+    s->a2 = malloc(sizeof *s->a2 * (size_t)n), s->j6 = malloc(sizeof *s->j6 * (size_t)n);
+    s->t = malloc(sizeof *s->t * (size_t)n), s->m = malloc(sizeof *s->m * (size_t)n);
+    for (int i = 0; i < n; i++) {
+        for (int c = 0; c < 3; c++) {
+            s->x[i][c] = uniform(rng) - 0.5;
+            s->v[i][c] = 0.4 * (uniform(rng) - 0.5);
+            s->a2[i][c] = 0.3 * (uniform(rng) - 0.5);
+            s->j6[i][c] = 0.2 * (uniform(rng) - 0.5);
+        }
+        s->t[i] = ti - 0x1p-6 * floor(8 * uniform(rng));
+        s->m[i] = (0.5 + uniform(rng)) / n;
+    }
+}
+
+static void jset_free(struct jset *s)
+{
+    free(s->x), free(s->v), free(s->a2), free(s->j6), free(s->t), free(s->m);
+}
+
+/* Sapporo2's predictor in double. */
+static void predict(const struct jset *s, int j, double ti, double xp[3], double vp[3])
+{
+    double dt = ti - s->t[j];
+    for (int c = 0; c < 3; c++) {
+        xp[c] = s->x[j][c] + dt * (s->v[j][c] + dt * (s->a2[j][c] + dt * s->j6[j][c]));
+        vp[c] = s->v[j][c] + dt * (2 * s->a2[j][c] + 3 * dt * s->j6[j][c]);
+    }
+}
+
+static void send_all(const struct jset *s, int address_offset)
+{
+    double k18[3] = { 0, 0, 0 };
+    for (int j = 0; j < s->n; j++)
+        ck_assert_int_eq(g6_set_j_particle(0, j + address_offset, j, s->t[j], 0.01, s->m[j],
+                                           k18, s->j6[j], s->a2[j], s->v[j], s->x[j]), 0);
+}
+
+/* The forces on i-particle k (at xi, vi, id) from the j-set predicted to
+ * ti, in double: acc, jerk, pot and the sums of |terms| that bound float
+ * rounding; the nearest j (by id) and its distance squared. */
+static void cpu_forces(const struct jset *s, double ti, double eps2, const double xi[3],
+                       const double vi[3], int id, double acc[3], double jerk[3], double *pot,
+                       double scale[3], int *nearest, double *r2_min)
+{
+    memset(acc, 0, 3 * sizeof *acc);
+    memset(jerk, 0, 3 * sizeof *jerk);
+    memset(scale, 0, 3 * sizeof *scale);
+    *pot = 0;
+    *nearest = -1;
+    *r2_min = INFINITY;
+    for (int j = 0; j < s->n; j++) {
+        double xp[3], vp[3], d[3], dv[3];
+        if (j == id)
+            continue;
+        predict(s, j, ti, xp, vp);
+        for (int c = 0; c < 3; c++)
+            d[c] = xp[c] - xi[c], dv[c] = vp[c] - vi[c];
+        double r2 = d[0] * d[0] + d[1] * d[1] + d[2] * d[2];
+        if (r2 < *r2_min)
+            *r2_min = r2, *nearest = j;
+        double rinv = 1 / sqrt(r2 + eps2), mr3 = s->m[j] * rinv * rinv * rinv;
+        double alpha = 3 * (d[0] * dv[0] + d[1] * dv[1] + d[2] * dv[2]) * rinv * rinv;
+        for (int c = 0; c < 3; c++) {
+            acc[c] += mr3 * d[c];
+            jerk[c] += mr3 * (dv[c] - alpha * d[c]);
+        }
+        *pot -= s->m[j] * rinv;
+        scale[0] += mr3 * sqrt(r2);
+        scale[1] += mr3 * (sqrt(dv[0] * dv[0] + dv[1] * dv[1] + dv[2] * dv[2]) +
+                           fabs(alpha) * sqrt(r2));
+        scale[2] += s->m[j] * rinv;
+    }
+}
+
+/* One block of ni i-particles (j-particles 0..ni-1, predicted in double,
+ * and one foreign particle of id -5) on a j-set of n, through
+ * firsthalf/lasthalf2, against cpu_forces; tol relative to the sums of
+ * |terms|. */
+static void check_forces(int n, double tol)
+{
+    uint64_t rng = g_seed ^ (uint64_t)n * 7919;
+    struct jset s;
+    double ti = 0.5, eps2 = 1e-4;
+    jset_make(&s, n, ti, &rng);
+    ck_assert_int_eq(g6_open(0), 0);
+    send_all(&s, 0);
+    int ni = n < 40 ? n + 1 : 41;
+    double (*xi)[3] = malloc(sizeof *xi * (size_t)ni), (*vi)[3] = malloc(sizeof *vi * (size_t)ni);
+    double (*acc)[3] = malloc(sizeof *acc * (size_t)ni), (*jer)[3] = malloc(sizeof *jer * (size_t)ni);
+    double *pot = malloc(sizeof *pot * (size_t)ni), *h2 = calloc((size_t)ni, sizeof *h2);
+    int *index = malloc(sizeof *index * (size_t)ni), *nnb = malloc(sizeof *nnb * (size_t)ni);
+    for (int k = 0; k < ni; k++) {
+        index[k] = k < ni - 1 ? (k * 7) % n : -5;
+        if (index[k] >= 0) {
+            predict(&s, index[k], ti, xi[k], vi[k]);
+        } else {
+            for (int c = 0; c < 3; c++)
+                xi[k][c] = 0.1 * c, vi[k][c] = 0.05;
+        }
+    }
+    ck_assert_int_eq(g6_set_ti(0, ti), 0);
+    ck_assert_int_eq(g6calc_firsthalf(0, n, ni, index, xi, vi, acc, jer, pot, eps2, h2), 0);
+    ck_assert_int_eq(g6calc_lasthalf2(0, n, ni, index, xi, vi, eps2, h2, acc, jer, pot, nnb), 0);
+    for (int k = 0; k < ni; k++) {
+        double ra[3], rj[3], rp, sc[3], r2;
+        int nn;
+        cpu_forces(&s, ti, eps2, xi[k], vi[k], index[k], ra, rj, &rp, sc, &nn, &r2);
+        for (int c = 0; c < 3; c++) {
+            ck_assert_msg(fabs(acc[k][c] - ra[c]) <= tol * sc[0] + 1e-300,
+                          "n %d, i %d: acc %.9g, CPU %.9g (scale %g)", n, k, acc[k][c], ra[c],
+                          sc[0]);
+            ck_assert_msg(fabs(jer[k][c] - rj[c]) <= tol * sc[1] + 1e-300,
+                          "n %d, i %d: jerk %.9g, CPU %.9g (scale %g)", n, k, jer[k][c], rj[c],
+                          sc[1]);
+        }
+        ck_assert_msg(fabs(pot[k] - rp) <= tol * sc[2], "n %d, i %d: pot %.9g, CPU %.9g", n, k,
+                      pot[k], rp);
+        if (nn < 0) {
+            ck_assert_int_eq(nnb[k], 0);        /* Sapporo2's value without any */
+        } else {
+            double xp[3], vp[3], d2 = 0;
+            ck_assert_int_ge(nnb[k], 0);
+            ck_assert_int_lt(nnb[k], n);
+            ck_assert_int_ne(nnb[k], index[k]);
+            predict(&s, nnb[k], ti, xp, vp);
+            for (int c = 0; c < 3; c++)
+                d2 += (xp[c] - xi[k][c]) * (xp[c] - xi[k][c]);
+            ck_assert_msg(d2 <= r2 * (1 + 1e-5) + 1e-12, "n %d, i %d: nearest %d at r2 %g, "
+                          "CPU %d at %g", n, k, nnb[k], d2, nn, r2);
+        }
+    }
+    ck_assert_int_eq(g6_close(0), 0);
+    free(xi), free(vi), free(acc), free(jer), free(pot), free(h2), free(index), free(nnb);
+    jset_free(&s);
+}
+
+START_TEST(forces_mode_a)
+{
+    static const int sizes[] = { 1, 2, 3, 97, 1031 };
+    unsetenv("GLNBODY_G6_PRECISION");
+    check_forces(sizes[_i], 2e-6);
+}
+END_TEST
+
+START_TEST(forces_mode_h)
+{
+    static const int sizes[] = { 2, 3, 97 };
+    setenv("GLNBODY_G6_PRECISION", "H", 1);
+    check_forces(sizes[_i], 2e-6);
+    unsetenv("GLNBODY_G6_PRECISION");
+}
+END_TEST
+
+START_TEST(forces_mode_g)
+{
+    setenv("GLNBODY_G6_PRECISION", "g", 1);
+    check_forces(97, 1e-12);
+    unsetenv("GLNBODY_G6_PRECISION");
+}
+END_TEST
+
+/* Neighbour lists of a block against a CPU search; pairs within 1e-5 of
+ * the radius either way may go either way (float distances). */
+START_TEST(neighbour_lists)
+{
+    uint64_t rng = g_seed ^ 0x6e6e;
+    struct jset s;
+    int n = 509, ni = 37;
+    double ti = 0.25, eps2 = 1e-6;
+    jset_make(&s, n, ti, &rng);
+    ck_assert_int_eq(g6_open(0), 0);
+    send_all(&s, 0);
+    double xi[37][3], vi[37][3], acc[37][3], jer[37][3], pot[37], h2[37];
+    int index[37];
+    for (int k = 0; k < ni; k++) {
+        index[k] = 3 * k;
+        predict(&s, index[k], ti, xi[k], vi[k]);
+        h2[k] = k == 0 ? 10.0 : 0.05 * uniform(&rng);      /* k = 0: everyone */
+    }
+    ck_assert_int_eq(g6_set_ti(0, ti), 0);
+    ck_assert_int_eq(g6calc_firsthalf(0, n, ni, index, xi, vi, acc, jer, pot, eps2, h2), 0);
+    ck_assert_int_eq(g6calc_lasthalf(0, n, ni, index, xi, vi, eps2, h2, acc, jer, pot), 0);
+    ck_assert_int_eq(g6_read_neighbour_list(0), 1);         /* k = 0 overflows 256 */
+    for (int k = 0; k < ni; k++) {
+        int list[600], len = -1;
+        int r = g6_get_neighbour_list(0, k, 600, &len, list);
+        if (k == 0) {
+            ck_assert_int_eq(len, n - 1);
+            ck_assert_int_eq(r, 1);
+            continue;
+        }
+        ck_assert_int_eq(r, 0);
+        int got = 0;
+        for (int q = 1; q < len; q++)
+            ck_assert_int_lt(list[q - 1], list[q]);         /* ascending */
+        for (int j = 0; j < n; j++) {
+            double xp[3], vp[3], d2 = 0;
+            predict(&s, j, ti, xp, vp);
+            for (int c = 0; c < 3; c++)
+                d2 += (xp[c] - xi[k][c]) * (xp[c] - xi[k][c]);
+            int listed = 0;
+            for (int q = 0; q < len; q++)
+                listed |= list[q] == j;
+            got += listed;
+            if (j == index[k]) {
+                ck_assert_msg(!listed, "i %d lists itself", k);
+                continue;
+            }
+            if (fabs(d2 - h2[k]) > 1e-5 * h2[k])
+                ck_assert_msg(listed == (d2 < h2[k]), "i %d, j %d: r2 %g, h2 %g, listed %d",
+                              k, j, d2, h2[k], listed);
+        }
+        ck_assert_int_eq(got, len);
+        if (len > 1) {      /* a list cut short says so */
+            int few[1], n_few;
+            ck_assert_int_eq(g6_get_neighbour_list(0, k, 1, &n_few, few), 1);
+            ck_assert_int_eq(few[0], list[0]);
+        }
+    }
+    ck_assert_int_eq(g6_close(0), 0);
+    jset_free(&s);
+}
+END_TEST
+
+/* ---- block-step drivers against nb_hermite ---- */
+
+#define T_END 0.25
+#define ETA 0.02
+#define EPS 0.01
+#define DT_MAX 0.125
+
+static char g_in[64];
+static double *g_xref;
+static int g_n;
+
+/* The Plummer sphere, its input file and glnbody's own run to T_END. */
+static void reference(int n)
+{
+    struct nb_forces *f;
+    struct nb_hermite *h;
+    struct nb_hermite_params par;
+    struct nb_error e = { 0 };
+    g_n = n;
+    nb_hermite_params_default(&par);
+    par.eta = ETA, par.eps = EPS, par.dt_max = DT_MAX;
+    ck_assert_int_eq(nb_forces_create(&f, g_gl, NB_ENGINE_COMPUTE, &e), NB_OK);
+    ck_assert_msg(nb_hermite_create_plummer(&h, f, (size_t)n, g_seed, &par, &e) == NB_OK,
+                  "%s", e.message);
+    double *x = malloc(sizeof *x * 3 * (size_t)n), *v = malloc(sizeof *v * 3 * (size_t)n);
+    ck_assert_int_eq(nb_hermite_state(h, x, v, &e), NB_OK);
+    snprintf(g_in, sizeof g_in, "/tmp/check_g6_in_%d.txt", (int)getpid());
+    FILE *in = fopen(g_in, "w");
+    ck_assert_ptr_nonnull(in);
+    fprintf(in, "%d\n", n);
+    for (int i = 0; i < n; i++)
+        fprintf(in, "%.17g %.17g %.17g %.17g %.17g %.17g %.17g\n", 1.0 / n, x[3 * i],
+                x[3 * i + 1], x[3 * i + 2], v[3 * i], v[3 * i + 1], v[3 * i + 2]);
+    ck_assert_int_eq(fclose(in), 0);
+    ck_assert_msg(nb_hermite_integrate(h, T_END, &e) == NB_OK, "%s", e.message);
+    g_xref = x;
+    ck_assert_int_eq(nb_hermite_state(h, g_xref, v, &e), NB_OK);
+    nb_hermite_destroy(h);
+    nb_forces_destroy(f);
+    free(v);
+}
+
+/* Runs a driver (command line `prog`) and compares its positions with the
+ * reference: the largest distance, which must stay below tol. */
+static void compare_driver(const char *prog, const char *extra, double tol)
+{
+    char out[64], cmd[512];
+    snprintf(out, sizeof out, "/tmp/check_g6_out_%d.txt", (int)getpid());
+    snprintf(cmd, sizeof cmd, "%s %s %s %g %g %g %g %s", prog, g_in, out, T_END, ETA, EPS,
+             DT_MAX, extra);
+    ck_assert_msg(system(cmd) == 0, "%s failed", cmd);
+    FILE *f = fopen(out, "r");
+    ck_assert_ptr_nonnull(f);
+    double worst = 0;
+    for (int i = 0; i < g_n; i++) {
+        double p[6];
+        ck_assert_int_eq(fscanf(f, "%lf %lf %lf %lf %lf %lf", &p[0], &p[1], &p[2], &p[3],
+                                &p[4], &p[5]), 6);
+        double d = 0;
+        for (int c = 0; c < 3; c++)
+            d += (p[c] - g_xref[3 * i + c]) * (p[c] - g_xref[3 * i + c]);
+        worst = fmax(worst, sqrt(d));
+    }
+    fclose(f);
+    remove(out);
+    printf("check_g6: %s %s: positions at t = %g within %.3g of glnbody's run\n", prog, extra,
+           T_END, worst);
+    ck_assert_msg(worst < tol, "%s: %g from glnbody's run", prog, worst);
+}
+
+/* Float forces (mode A in both codes, summed in other orders) put the two
+ * runs 1e-7 apart at first; over 0.25 time units of a 64-body Plummer
+ * sphere (~2000 particle steps) that grows to ~1e-6. */
+START_TEST(driver_c)
+{
+    reference(64);
+    compare_driver("tests/g6_driver", "", 1e-4);
+    compare_driver("tests/g6_driver", "nearest", 1e-4);
+    remove(g_in);
+    free(g_xref);
+}
+END_TEST
+
+START_TEST(driver_fortran)
+{
+    reference(64);
+    compare_driver("tests/g6_driver_f", "", 1e-4);
+    remove(g_in);
+    free(g_xref);
+}
+END_TEST
+
+/* ---- bad calls ---- */
+
+/* Runs call with stderr into a file; its one line must contain want. */
+#define EXPECT_ERROR(call, want)                                             \
+    do {                                                                     \
+        char path_[64], line_[512] = "";                                     \
+        snprintf(path_, sizeof path_, "/tmp/check_g6_err_%d", (int)getpid()); \
+        fflush(stderr);                                                      \
+        int saved_ = dup(2);                                                 \
+        ck_assert_ptr_nonnull(freopen(path_, "w", stderr));                  \
+        int r_ = (call);                                                     \
+        fflush(stderr);                                                      \
+        dup2(saved_, 2);                                                     \
+        close(saved_);                                                       \
+        FILE *e_ = fopen(path_, "r");                                        \
+        ck_assert_ptr_nonnull(fgets(line_, sizeof line_, e_));               \
+        int more_ = fgetc(e_) != EOF;                                        \
+        fclose(e_);                                                          \
+        remove(path_);                                                       \
+        ck_assert_int_eq(r_, G6GL_ERROR);                                    \
+        ck_assert_msg(strstr(line_, want) && strncmp(line_, "g6gl: ", 6) == 0, \
+                      "message \"%s\" lacks \"%s\"", line_, want);           \
+        ck_assert_msg(!more_, "more than one line: %s", line_);              \
+    } while (0)
+
+START_TEST(bad_calls)
+{
+    double x[1][3] = { { 0, 0, 0 } }, v[1][3] = { { 0, 0, 0 } }, z[3] = { 0, 0, 0 };
+    double a[1][3], j[1][3], p[1], h2[1] = { 0 };
+    int index[1] = { 0 }, nn[1], len;
+    EXPECT_ERROR(g6_set_ti(0, 1.0), "g6_set_ti: the device is not open");
+    EXPECT_ERROR(g6_npipes(), "g6_npipes: the device is not open");
+    EXPECT_ERROR(g6calc_firsthalf(0, 1, 1, index, x, v, a, j, p, 0.01, h2), "not open");
+    EXPECT_ERROR(g6_set_j_particle(0, 0, 0, 0, 0, 1, z, z, z, z, z), "not open");
+    setenv("GLNBODY_G6_PRECISION", "Q", 1);
+    EXPECT_ERROR(g6_open(0), "GLNBODY_G6_PRECISION=Q");
+    unsetenv("GLNBODY_G6_PRECISION");
+    EXPECT_ERROR(g6_open(-1), "cluster id -1");
+    ck_assert_int_eq(g6_open(0), 0);
+    int npipes = g6_npipes();
+    ck_assert_int_gt(npipes, 0);
+    EXPECT_ERROR(g6_set_j_particle(0, -1, 0, 0, 0, 1, z, z, z, z, z), "j-address -1 out of range");
+    EXPECT_ERROR(g6_set_j_particle(0, 1 << 30, 0, 0, 0, 1, z, z, z, z, z), "out of range");
+    EXPECT_ERROR(g6calc_lasthalf(0, 1, 1, index, x, v, 0.01, h2, a, j, p), "no block was started");
+    EXPECT_ERROR(g6calc_lasthalf2(0, 1, 1, index, x, v, 0.01, h2, a, j, p, nn),
+                 "no block was started");
+    EXPECT_ERROR(g6_read_neighbour_list(0), "no block was finished");
+    EXPECT_ERROR(g6_get_neighbour_list(0, 0, 4, &len, nn), "no neighbour list was read");
+    double (*big)[3] = calloc((size_t)npipes + 1, sizeof *big);
+    int *bigi = calloc((size_t)npipes + 1, sizeof *bigi);
+    EXPECT_ERROR(g6calc_firsthalf(0, 1, npipes + 1, bigi, big, big, big, big, h2, 0.01, h2),
+                 "must be 0..g6_npipes()");
+    free(big), free(bigi);
+    ck_assert_int_eq(g6_set_j_particle(0, 0, 0, 0, 0, 1, z, z, z, z, z), 0);
+    ck_assert_int_eq(g6calc_firsthalf(0, 1, 1, index, x, v, a, j, p, 0.01, h2), 0);
+    ck_assert_int_eq(g6calc_lasthalf(0, 1, 1, index, x, v, 0.01, h2, a, j, p), 0);
+    ck_assert(a[0][0] == 0 && p[0] == 0);                   /* only itself */
+    EXPECT_ERROR(g6calc_lasthalf(0, 1, 1, index, x, v, 0.01, h2, a, j, p), "no block was started");
+    ck_assert_int_eq(g6_read_neighbour_list(0), 0);
+    EXPECT_ERROR(g6_get_neighbour_list(0, 1, 4, &len, nn), "ipipe 1");
+    ck_assert_int_eq(g6_close(0), 0);
+    EXPECT_ERROR(g6_close(0), "not open");
+}
+END_TEST
+
+static Suite *g6_suite(void)
+{
+    Suite *s = suite_create("g6");
+    TCase *tc = tcase_create("g6");
+    tcase_set_timeout(tc, 120);
+    tcase_add_loop_test(tc, forces_mode_a, 0, 5);
+    tcase_add_loop_test(tc, forces_mode_h, 0, 3);
+    tcase_add_test(tc, forces_mode_g);
+    tcase_add_test(tc, neighbour_lists);
+    tcase_add_test(tc, driver_c);
+    tcase_add_test(tc, driver_fortran);
+    tcase_add_test(tc, bad_calls);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+int main(void)
+{
+    return run_gl_suite("check_g6", g6_suite(), &g_gl, &g_seed);
+}

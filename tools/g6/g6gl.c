@@ -1,0 +1,423 @@
+/* g6gl.c - libg6gl: the GRAPE-6 interface (g6gl.h) on glnbody's public
+ * API alone (glnbody.h: a context, a compute force engine and its
+ * j-memory block steps).  The interface is global, as GRAPE-6's was: one
+ * open device per process. */
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "g6gl.h"
+#include "glnbody.h"
+
+#define DEFAULT_JMAX 4194304
+#define NEIGHBOUR_ROOM 256          /* Sapporo2's NGB_PB */
+
+static struct {
+    struct nb_gl *gl;
+    struct nb_forces *f;
+    int npipes;
+    size_t jmax, capacity;
+    double ti;
+    int started;                /* a firsthalf awaits its lasthalf */
+    int want_nearest;           /* the caller's last lasthalf was lasthalf2 */
+    unsigned flags;             /* of the block started */
+    int finished_ni;            /* i-particles of the last finished block, -1: none */
+    int listed_ni;              /* of the last g6_read_neighbour_list, -1: none */
+    uint32_t *count;
+    int32_t *list;
+    int32_t *nearest;
+} g6 = { .finished_ni = -1, .listed_ni = -1 };
+
+/* One line on stderr; the status every failing call returns. */
+static int fail(const char *func, const char *fmt, ...)
+{
+    va_list ap;
+    fprintf(stderr, "g6gl: %s: ", func);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+    return G6GL_ERROR;
+}
+
+static int fail_nb(const char *func, const struct nb_error *e)
+{
+    return fail(func, "%s", e->message);
+}
+
+static int need_open(const char *func)
+{
+    return g6.f ? 0 : fail(func, "the device is not open (call g6_open first)");
+}
+
+static long env_long(const char *name, long fallback)
+{
+    const char *s = getenv(name);
+    char *end;
+    if (!s || !*s)
+        return fallback;
+    long v = strtol(s, &end, 10);
+    return *end || v <= 0 ? -1 : v;
+}
+
+/* GLNBODY_G6_PRECISION: A..H (either case), A when unset. */
+static int env_precision(enum nb_precision *mode)
+{
+    const char *s = getenv("GLNBODY_G6_PRECISION");
+    *mode = NB_PRECISION_A;
+    if (!s || !*s)
+        return 0;
+    char c = (char)(s[0] & ~0x20);
+    if (s[1] || c < 'A' || c >= 'A' + NB_PRECISION_COUNT)
+        return fail("g6_open", "GLNBODY_G6_PRECISION=%s: not one of A..H", s);
+    *mode = (enum nb_precision)(c - 'A');
+    return 0;
+}
+
+static void release(void)
+{
+    nb_forces_destroy(g6.f);
+    nb_gl_destroy(g6.gl);
+    free(g6.count);
+    free(g6.list);
+    free(g6.nearest);
+    g6.f = NULL;
+    g6.gl = NULL;
+    g6.count = NULL;
+    g6.list = NULL;
+    g6.nearest = NULL;
+}
+
+int g6_open(int cluster_id)
+{
+    const char *func = "g6_open";
+    struct nb_error e = { 0 };
+    struct nb_gl_options opt;
+    enum nb_precision mode;
+    if (g6.f)
+        return 0;               /* already open: Sapporo2 re-opens silently too */
+    if (cluster_id < 0)
+        return fail(func, "cluster id %d: must be >= 0 (it picks the EGL device)",
+                    cluster_id);
+    int devices = nb_gl_device_count();
+    if (cluster_id > 0 && cluster_id >= devices)
+        return fail(func, "cluster id %d: this machine has %d EGL device%s", cluster_id,
+                    devices, devices == 1 ? "" : "s");
+    long jmax = env_long("GLNBODY_G6_JMAX", DEFAULT_JMAX);
+    long npipes = env_long("GLNBODY_G6_NPIPES", 0);
+    if (jmax < 0)
+        return fail(func, "GLNBODY_G6_JMAX=%s: not a positive count",
+                    getenv("GLNBODY_G6_JMAX"));
+    if (npipes < 0)
+        return fail(func, "GLNBODY_G6_NPIPES=%s: not a positive count",
+                    getenv("GLNBODY_G6_NPIPES"));
+    if (env_precision(&mode) != 0)
+        return G6GL_ERROR;
+    nb_gl_options_default(&opt);
+    opt.device = devices > 0 ? cluster_id : -1;
+    if (nb_gl_create(&g6.gl, &opt, &e) != NB_OK ||
+        nb_forces_create(&g6.f, g6.gl, NB_ENGINE_COMPUTE, &e) != NB_OK ||
+        nb_forces_set_precision(g6.f, mode, &e) != NB_OK) {
+        release();
+        return fail_nb(func, &e);
+    }
+    size_t size = nb_forces_block_size(g6.f);
+    g6.npipes = (int)(npipes > 0 && (size_t)npipes < size ? (size_t)npipes : size);
+    g6.jmax = (size_t)jmax;
+    g6.capacity = 0;
+    g6.started = 0;
+    g6.finished_ni = g6.listed_ni = -1;
+    g6.count = calloc((size_t)g6.npipes, sizeof *g6.count);
+    g6.list = calloc((size_t)g6.npipes * NEIGHBOUR_ROOM, sizeof *g6.list);
+    g6.nearest = calloc((size_t)g6.npipes, sizeof *g6.nearest);
+    if (!g6.count || !g6.list || !g6.nearest) {
+        release();
+        return fail(func, "out of memory");
+    }
+    return 0;
+}
+
+int g6_close(int cluster_id)
+{
+    (void)cluster_id;
+    if (need_open("g6_close"))
+        return G6GL_ERROR;
+    release();
+    return 0;
+}
+
+int g6_npipes(void)
+{
+    return g6.f ? g6.npipes : fail("g6_npipes", "the device is not open (call g6_open "
+                                   "first)");
+}
+
+int g6_set_tunit(double tunit)
+{
+    (void)tunit;
+    return 0;
+}
+
+int g6_set_xunit(double xunit)
+{
+    (void)xunit;
+    return 0;
+}
+
+int g6_set_ti(int cluster_id, double ti)
+{
+    (void)cluster_id;
+    if (need_open("g6_set_ti"))
+        return G6GL_ERROR;
+    g6.ti = ti;
+    return 0;
+}
+
+/* Room for address: the j-memory doubles up to GLNBODY_G6_JMAX. */
+static int make_room(const char *func, size_t address)
+{
+    struct nb_error e = { 0 };
+    if (address < g6.capacity)
+        return 0;
+    size_t want = g6.capacity ? 2 * g6.capacity : 1024;
+    while (want <= address)
+        want *= 2;
+    want = want > g6.jmax ? g6.jmax : want;
+    if (nb_forces_jmem_reserve(g6.f, want, &e) != NB_OK)
+        return fail_nb(func, &e);
+    g6.capacity = want;
+    return 0;
+}
+
+int g6_set_j_particle(int cluster_id, int address, int index, double tj, double dtj,
+                      double mass, double k18[3], double j6[3], double a2[3], double v[3],
+                      double x[3])
+{
+    const char *func = "g6_set_j_particle";
+    struct nb_error e = { 0 };
+    struct nb_jparticle p;
+    uint32_t at = (uint32_t)address;
+    (void)cluster_id, (void)dtj, (void)k18;
+    if (need_open(func))
+        return G6GL_ERROR;
+    if (address < 0 || (size_t)address >= g6.jmax)
+        return fail(func, "j-address %d out of range 0..%zu (GLNBODY_G6_JMAX)", address,
+                    g6.jmax - 1);
+    if (!j6 || !a2 || !v || !x)
+        return fail(func, "a coefficient array is NULL");
+    if (make_room(func, (size_t)address))
+        return G6GL_ERROR;
+    memcpy(p.x, x, sizeof p.x);
+    memcpy(p.v, v, sizeof p.v);
+    memcpy(p.a2, a2, sizeof p.a2);
+    memcpy(p.j6, j6, sizeof p.j6);
+    p.t = tj;
+    p.mass = mass;
+    p.id = index;
+    if (nb_forces_jmem_put(g6.f, 1, &at, &p, &e) != NB_OK)
+        return fail_nb(func, &e);
+    return 0;
+}
+
+static int check_block(const char *func, int nj, int ni)
+{
+    if (need_open(func))
+        return G6GL_ERROR;
+    if (ni < 0 || ni > g6.npipes)
+        return fail(func, "ni = %d: must be 0..g6_npipes() = %d (split the block)", ni,
+                    g6.npipes);
+    if (nj < 0 || (size_t)nj > g6.jmax)
+        return fail(func, "nj = %d: must be 0..%zu (GLNBODY_G6_JMAX)", nj, g6.jmax);
+    return 0;
+}
+
+static int start(const char *func, int nj, int ni, int index[], double xi[][3],
+                 double vi[][3], double eps2, double h2[], unsigned flags)
+{
+    struct nb_error e = { 0 };
+    if (make_room(func, nj > 0 ? (size_t)nj - 1 : 0))
+        return G6GL_ERROR;
+    if (ni > 0 && (!index || !xi || !vi))
+        return fail(func, "index, xi or vi is NULL");
+    if (nb_forces_block_start(g6.f, (size_t)nj, g6.ti, eps2, (size_t)ni,
+                              (const int32_t *)index, ni ? &xi[0][0] : NULL,
+                              ni ? &vi[0][0] : NULL, h2, flags, &e) != NB_OK)
+        return fail_nb(func, &e);
+    g6.started = 1;
+    g6.flags = flags;
+    g6.finished_ni = g6.listed_ni = -1;
+    return 0;
+}
+
+int g6calc_firsthalf(int cluster_id, int nj, int ni, int index[], double xi[][3],
+                     double vi[][3], double aold[][3], double j6old[][3], double phiold[],
+                     double eps2, double h2[])
+{
+    const char *func = "g6calc_firsthalf";
+    (void)cluster_id, (void)aold, (void)j6old, (void)phiold;
+    if (check_block(func, nj, ni))
+        return G6GL_ERROR;
+    return start(func, nj, ni, index, xi, vi, eps2, h2,
+                 g6.want_nearest ? NB_BLOCK_NEAREST : 0u);
+}
+
+static int finish(const char *func, int nj, int ni, int index[], double xi[][3],
+                  double vi[][3], double eps2, double h2[], double acc[][3],
+                  double jerk[][3], double pot[], int nnbindex[])
+{
+    struct nb_error e = { 0 };
+    if (check_block(func, nj, ni))
+        return G6GL_ERROR;
+    if (!g6.started)
+        return fail(func, "no block was started (call g6calc_firsthalf first)");
+    if (ni > 0 && (!acc || !jerk || !pot || (nnbindex && !index)))
+        return fail(func, "acc, jerk or pot is NULL");
+    g6.want_nearest = nnbindex != NULL;
+    if (nnbindex && !(g6.flags & NB_BLOCK_NEAREST)) {
+        /* firsthalf guessed from the last block that nobody wanted the
+         * nearest neighbours: this once, the block runs again with them */
+        if (nb_forces_block_finish(g6.f, NULL, NULL, NULL, NULL, NULL, &e) != NB_OK)
+            return fail_nb(func, &e);
+        g6.started = 0;
+        if (start(func, nj, ni, index, xi, vi, eps2, h2, NB_BLOCK_NEAREST))
+            return G6GL_ERROR;
+    }
+    g6.started = 0;
+    if (nb_forces_block_finish(g6.f, ni ? &acc[0][0] : NULL, ni ? &jerk[0][0] : NULL, pot,
+                               nnbindex ? g6.nearest : NULL, NULL, &e) != NB_OK)
+        return fail_nb(func, &e);
+    for (int k = 0; nnbindex && k < ni; k++)
+        nnbindex[k] = g6.nearest[k] < 0 ? 0 : g6.nearest[k];
+    g6.finished_ni = ni;
+    return 0;
+}
+
+int g6calc_lasthalf(int cluster_id, int nj, int ni, int index[], double xi[][3],
+                    double vi[][3], double eps2, double h2[], double acc[][3],
+                    double jerk[][3], double pot[])
+{
+    (void)cluster_id;
+    return finish("g6calc_lasthalf", nj, ni, index, xi, vi, eps2, h2, acc, jerk, pot,
+                  NULL);
+}
+
+int g6calc_lasthalf2(int cluster_id, int nj, int ni, int index[], double xi[][3],
+                     double vi[][3], double eps2, double h2[], double acc[][3],
+                     double jerk[][3], double pot[], int nnbindex[])
+{
+    (void)cluster_id;
+    if (ni > 0 && !nnbindex)
+        return fail("g6calc_lasthalf2", "nnbindex is NULL");
+    return finish("g6calc_lasthalf2", nj, ni, index, xi, vi, eps2, h2, acc, jerk, pot,
+                  nnbindex);
+}
+
+int g6_initialize_jp_buffer(int cluster_id, int buf_size)
+{
+    (void)cluster_id, (void)buf_size;
+    return 0;
+}
+
+int g6_flush_jp_buffer(int cluster_id)
+{
+    (void)cluster_id;
+    return 0;
+}
+
+int g6_reset(int cluster_id)
+{
+    (void)cluster_id;
+    return 0;
+}
+
+int g6_read_neighbour_list(int cluster_id)
+{
+    const char *func = "g6_read_neighbour_list";
+    struct nb_error e = { 0 };
+    (void)cluster_id;
+    if (need_open(func))
+        return G6GL_ERROR;
+    if (g6.finished_ni < 0)
+        return fail(func, "no block was finished (g6calc_firsthalf, g6calc_lasthalf)");
+    if (nb_forces_block_neighbours(g6.f, NEIGHBOUR_ROOM, g6.count, g6.list, &e) != NB_OK)
+        return fail_nb(func, &e);
+    g6.listed_ni = g6.finished_ni;
+    for (int k = 0; k < g6.listed_ni; k++)
+        if (g6.count[k] >= NEIGHBOUR_ROOM)
+            return 1;
+    return 0;
+}
+
+int g6_get_neighbour_list(int cluster_id, int ipipe, int maxlength, int *n_neighbours,
+                          int neighbour_list[])
+{
+    const char *func = "g6_get_neighbour_list";
+    (void)cluster_id;
+    if (need_open(func))
+        return G6GL_ERROR;
+    if (g6.listed_ni < 0)
+        return fail(func, "no neighbour list was read (g6_read_neighbour_list)");
+    if (ipipe < 0 || ipipe >= g6.listed_ni)
+        return fail(func, "ipipe %d: the last block had %d i-particles", ipipe,
+                    g6.listed_ni);
+    if (maxlength < 0 || !n_neighbours || (maxlength > 0 && !neighbour_list))
+        return fail(func, "maxlength %d, n_neighbours or neighbour_list NULL", maxlength);
+    int count = (int)g6.count[ipipe];
+    int copy = count < maxlength ? count : maxlength;
+    copy = copy < NEIGHBOUR_ROOM ? copy : NEIGHBOUR_ROOM;
+    memcpy(neighbour_list, g6.list + (size_t)ipipe * NEIGHBOUR_ROOM,
+           (size_t)copy * sizeof *neighbour_list);
+    *n_neighbours = count;
+    return count >= maxlength || count > NEIGHBOUR_ROOM;
+}
+
+/* ---- the Fortran names: every argument by reference ---- */
+
+int g6_open_(int *id) { return g6_open(*id); }
+int g6_close_(int *id) { return g6_close(*id); }
+int g6_npipes_(void) { return g6_npipes(); }
+int g6_set_tunit_(double *t) { return g6_set_tunit(*t); }
+int g6_set_xunit_(double *x) { return g6_set_xunit(*x); }
+int g6_set_ti_(int *id, double *ti) { return g6_set_ti(*id, *ti); }
+
+int g6_set_j_particle_(int *id, int *address, int *index, double *tj, double *dtj,
+                       double *mass, double k18[3], double j6[3], double a2[3],
+                       double v[3], double x[3])
+{
+    return g6_set_j_particle(*id, *address, *index, *tj, *dtj, *mass, k18, j6, a2, v, x);
+}
+
+int g6calc_firsthalf_(int *id, int *nj, int *ni, int index[], double xi[][3],
+                      double vi[][3], double aold[][3], double j6old[][3], double phiold[],
+                      double *eps2, double h2[])
+{
+    return g6calc_firsthalf(*id, *nj, *ni, index, xi, vi, aold, j6old, phiold, *eps2, h2);
+}
+
+int g6calc_lasthalf_(int *id, int *nj, int *ni, int index[], double xi[][3], double vi[][3],
+                     double *eps2, double h2[], double acc[][3], double jerk[][3],
+                     double pot[])
+{
+    return g6calc_lasthalf(*id, *nj, *ni, index, xi, vi, *eps2, h2, acc, jerk, pot);
+}
+
+int g6calc_lasthalf2_(int *id, int *nj, int *ni, int index[], double xi[][3],
+                      double vi[][3], double *eps2, double h2[], double acc[][3],
+                      double jerk[][3], double pot[], int nnbindex[])
+{
+    return g6calc_lasthalf2(*id, *nj, *ni, index, xi, vi, *eps2, h2, acc, jerk, pot,
+                            nnbindex);
+}
+
+int g6_initialize_jp_buffer_(int *id, int *size) { return g6_initialize_jp_buffer(*id, *size); }
+int g6_flush_jp_buffer_(int *id) { return g6_flush_jp_buffer(*id); }
+int g6_reset_(int *id) { return g6_reset(*id); }
+int g6_read_neighbour_list_(int *id) { return g6_read_neighbour_list(*id); }
+
+int g6_get_neighbour_list_(int *id, int *ipipe, int *maxlength, int *n_neighbours,
+                           int neighbour_list[])
+{
+    return g6_get_neighbour_list(*id, *ipipe, *maxlength, n_neighbours, neighbour_list);
+}
