@@ -160,6 +160,34 @@ for engine in cpu compute; do
     done
 done
 
+# libg6gl: a GRAPE code (tests/g6_driver.c, the g6 API only) built through
+# pkg-config g6gl alone, its exported names the g6 calls, and (with GL) a
+# short run on 32 bodies against the installed library.
+exports=$(nm -D --defined-only "$prefix/lib/libg6gl.so" 2>/dev/null | awk '{print $3}' |
+          grep -v '^g6' | tr '\n' ' ')
+if [ -z "$exports" ] && nm -D --defined-only "$prefix/lib/libg6gl.so" | grep -q ' g6calc_lasthalf2_$'
+then ok "libg6gl.so exports only g6 names ($(nm -D --defined-only "$prefix/lib/libg6gl.so" |
+         grep -c ' g6') of them)"
+else bad "libg6gl.so exports: $exports"
+fi
+# shellcheck disable=SC2046
+if $cc -std=c11 -O2 -Wall -Wextra -Werror -o "$work/g6_driver" tests/g6_driver.c \
+       $(pkg-config --cflags --libs g6gl) -lm > "$work/log" 2>&1
+then ok "built a GRAPE-6 code: cc g6_driver.c \$(pkg-config --cflags --libs g6gl)"
+else bad "building tests/g6_driver.c against g6gl:"; show "$work/log"
+fi
+case " $engines " in
+*" compute "*)
+    awk 'BEGIN { srand(5); n = 32; print n; for (i = 0; i < n; i++)
+                 print 1 / n, rand() - .5, rand() - .5, rand() - .5, 0, 0, 0 }' > "$work/g6.in"
+    if (cd "$work" && LD_LIBRARY_PATH="$prefix/lib" ./g6_driver g6.in g6.out 0.125 0.02 0.05 \
+            0.125) > "$work/log" 2>&1 && [ "$(wc -l < "$work/g6.out")" -eq 32 ]
+    then ok "g6_driver on the installed libg6gl: $(cat "$work/log")"
+    else bad "g6_driver on the installed libg6gl:"; show "$work/log"
+    fi ;;
+*) skip "g6_driver on the installed libg6gl: no GL context ($nogl)" ;;
+esac
+
 # ---- 3. the installed program --------------------------------------------
 backend=$(case " $engines " in *" compute "*) echo compute ;; *) echo cpu ;; esac)
 if (cd "$work" && "$prefix/bin/glnbody" run --n 64 --t-end 0.25 --backend "$backend") \
