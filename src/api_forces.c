@@ -89,7 +89,8 @@ void nb_forces_destroy(struct nb_forces *f)
     if (!f)
         return;
     if (f->b.destroy && nb_api_forces_enter(f, NULL) == NB_OK) {
-        nb_api_g6_free(f);
+        if (f->g6_free)
+            f->g6_free(f->g6);
         f->b.destroy(f->b.state);
     }
     free(f->scratch);

@@ -23,10 +23,10 @@ struct nb_forces {
     double *scratch;                /* results the caller did not ask for */
     size_t scratch_size;
     struct nb_g6_block *g6;         /* the j-memory (g6_block.c), NULL until used */
+    /* Frees g6 (f's context current); set by g6_block.c with g6, so that
+     * destroying a handle needs no call into it (src/ calls stay acyclic). */
+    void (*g6_free)(struct nb_g6_block *g6);
 };
-
-/* Frees f's j-memory, if any (g6_block.c; f's context current). */
-void nb_api_g6_free(struct nb_forces *f);
 
 /* Makes f's context current on this thread (nothing for the CPU). */
 enum nb_status nb_api_forces_enter(struct nb_forces *f, struct nb_error *err);

@@ -79,12 +79,6 @@ static void block_free(struct nb_g6_block *g)
     free(g);
 }
 
-void nb_api_g6_free(struct nb_forces *f)
-{
-    block_free(f->g6);
-    f->g6 = NULL;
-}
-
 static struct nb_g6_block *block_of(struct nb_forces *f, struct nb_error *err)
 {
     if (f->g6)
@@ -96,6 +90,7 @@ static struct nb_g6_block *block_of(struct nb_forces *f, struct nb_error *err)
     nb_gl_staging_init(&g->up_queue, 0);
     nb_gl_staging_init(&g->down, 1);
     nb_gpu_timer_init(&g->timer, f->gl);
+    f->g6_free = block_free;
     return f->g6 = g;
 }
 

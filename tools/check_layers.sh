@@ -51,6 +51,21 @@ else
     echo "check_layers: $lib: no such library (make libglnbody.so)"; status=1
 fi
 
+# libg6gl (tools/g6/) stands on the public API alone: glnbody.h and its own
+# header, and no library symbol the shared library does not export.
+bad=$(grep -h '#include "' tools/g6/*.c tools/g6/*.h 2>/dev/null | grep -v '"\(glnbody\|g6gl\)\.h"')
+if [ -n "$bad" ]; then
+    echo "tools/g6/ includes more than glnbody.h:"; echo "$bad"; status=1
+fi
+if [ -f tools/g6/g6gl.o ] && [ -r "$lib" ]; then
+    nm -u tools/g6/g6gl.o | awk 'NF == 2 { print $2 }' | sort -u > "$tmp/g6used"
+    internal=$(comm -12 "$tmp/g6used" "$tmp/library" | comm -23 - "$tmp/exported")
+    if [ -n "$internal" ]; then
+        echo "tools/g6 uses library symbols $lib does not export (not in glnbody.h):"
+        echo "$internal" | sed 's/^/    /'; status=1
+    fi
+fi
+
 # "file kind symbol" lines: D for a definition, U for a use.
 symbols() {
     for o in "$@"; do
