@@ -62,7 +62,7 @@ CLI_OBJ  := $(CLI_SRC:.c=.o)
 
 .PHONY: all deps run test test-nogl bench clean check-symbols check-layers check-exports \
         install uninstall examples sanitize fuzz fuzz-build replay
-all: deps glnbody libglnbody.so spirv/.stamp libg6gl.so libg6gl.a
+all: deps glnbody libglnbody.so spirv/.stamp libg6gl.so libg6gl.a tools/g6/g6_bench
 
 deps:
 	@tools/deps.sh
@@ -138,13 +138,17 @@ libg6gl.so: $(G6_SOFILE)
 	ln -sf $(G6_SOFILE) $(G6_SONAME)
 	ln -sf $(G6_SONAME) $@
 
+# The block-step benchmark (tools/device_g6.sh), static like the drivers.
+tools/g6/g6_bench: tools/g6/g6_bench.c tools/g6/g6gl.h libg6gl.a libglnbody.a
+	$(CC) $(CFLAGS) -Itools/g6 -o $@ $< $(G6_STATIC)
+
 # The block-step drivers of tests/check_g6 (a GRAPE code's view: g6gl.h
 # only), linked statically so that they run from the build tree.
 G6_STATIC = libg6gl.a libglnbody.a $$(pkg-config --libs $(PKGS)) $(LDLIBS)
 tests/g6_driver: tests/g6_driver.c tools/g6/g6gl.h libg6gl.a libglnbody.a
 	$(CC) $(CFLAGS) -Itools/g6 -o $@ $< $(G6_STATIC)
 tests/g6_driver_f: tests/g6_driver.f90 libg6gl.a libglnbody.a
-	gfortran -O2 -g -fopenmp -o $@ $< $(G6_STATIC)
+	gfortran -O2 -g -fopenmp -static-libgfortran -o $@ $< $(G6_STATIC)
 tests/check_g6: tests/check_g6.c $(wildcard tests/*.h) libg6gl.a libglnbody.a \
                 tests/g6_driver tests/g6_driver_f
 	$(CC) $(CFLAGS) -Ihost -Isrc -Iglsl -Itools/g6 $$(pkg-config --cflags $(PKGS) check) -o $@ $< \
@@ -207,6 +211,6 @@ tools/examples/%: tools/examples/%.c
 
 clean:
 	rm -f glnbody libglnbody.a libglnbody.so libglnbody.so.* libg6gl.a libg6gl.so libg6gl.so.* tools/g6/*.o \
-	    tests/g6_driver tests/g6_driver_f host/*.o src/*.o tools/glnbody/*.o \
+	    tests/g6_driver tests/g6_driver_f tools/g6/g6_bench host/*.o src/*.o tools/glnbody/*.o \
 	    $(TESTS) $(REPLAYS) $(EXAMPLES) spirv/*.spv spirv/.stamp bench.csv
 	rm -rf build

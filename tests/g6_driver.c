@@ -10,11 +10,15 @@
  * IN: n, then n lines "m x y z vx vy vz"; OUT: n lines "x y z vx vy vz" at
  * T_END (a multiple of DT_MAX: every particle is corrected there).  With
  * `nearest` the forces come from g6calc_lasthalf2.  Prints the block
- * steps taken on stdout; a failing g6 call ends it with status 1. */
+ * steps taken, the particle steps, the wall seconds of the block steps
+ * and the part of them spent in g6 calls on stdout; a failing g6 call
+ * ends it with status 1. */
+#define _POSIX_C_SOURCE 200809L
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "g6gl.h"
 
@@ -22,6 +26,14 @@ static int n, npipes, nearest_mode;
 static double *m, (*x)[3], (*v)[3], (*a)[3], (*jk)[3], (*xp)[3], (*vp)[3];
 static double *t0, *dt, eps2;
 static int *block;
+static double g6_seconds;       /* wall seconds inside g6 calls */
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
 
 #define CHECK(call)                                                          \
     do {                                                                     \
@@ -40,7 +52,9 @@ static void send_j(int i)
         a2[c] = a[i][c] / 2;
         j6[c] = jk[i][c] / 6;
     }
+    double w = now();
     CHECK(g6_set_j_particle(0, i, i, t0[i], dt[i], m[i], k18, j6, a2, v[i], x[i]));
+    g6_seconds += now() - w;
 }
 
 /* Forces at time t on the count particles list[] (predicted: xp, vp), in
@@ -51,6 +65,7 @@ static void forces(double t, int count, const int *list, double (*acc)[3], doubl
     double (*xi)[3] = malloc(sizeof *xi * (size_t)npipes), (*vi)[3] = malloc(sizeof *vi * (size_t)npipes);
     double *h2 = calloc((size_t)npipes, sizeof *h2);
     int *index = malloc(sizeof *index * (size_t)npipes), *nnb = malloc(sizeof *nnb * (size_t)npipes);
+    double w = now();
     CHECK(g6_set_ti(0, t));
     for (int at = 0; at < count; at += npipes) {
         int ni = count - at < npipes ? count - at : npipes;
@@ -67,6 +82,7 @@ static void forces(double t, int count, const int *list, double (*acc)[3], doubl
             CHECK(g6calc_lasthalf(0, n, ni, index, xi, vi, eps2, h2, acc + at, jer + at,
                                   pot + at));
     }
+    g6_seconds += now() - w;
     free(xi), free(vi), free(h2), free(index), free(nnb);
 }
 
@@ -143,7 +159,9 @@ int main(int argc, char **argv)
         t_next = fmin(t_next, dt[i]);
         send_j(i);
     }
-    long blocks = 0;
+    long blocks = 0, steps = 0;
+    double wall = now();
+    g6_seconds = 0;
     while (t_next <= t_end) {
         double t1 = t_next;
         int count = 0;
@@ -183,7 +201,9 @@ int main(int argc, char **argv)
         for (int i = 0; i < n; i++)
             t_next = fmin(t_next, t0[i] + dt[i]);
         blocks++;
+        steps += count;
     }
+    wall = now() - wall;
     CHECK(g6_close(0));
     FILE *out = fopen(argv[2], "w");
     if (!out)
@@ -193,6 +213,6 @@ int main(int argc, char **argv)
                 v[i][0], v[i][1], v[i][2]);
     if (fclose(out) != 0)
         return 1;
-    printf("blocks %ld\n", blocks);
+    printf("blocks %ld particle_steps %ld wall %.6f g6 %.6f\n", blocks, steps, wall, g6_seconds);
     return 0;
 }
