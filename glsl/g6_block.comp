@@ -14,9 +14,9 @@
  * Work group (x, y): NB_TILE i-particles of the block, j-slice y of
  * slice_tiles tiles.  Mode A writes three vec4 per (slice, i) to
  * NB_BIND_G6_OUT, (a, phi), (jerk, 0), (ds2_min, nearest id bits, 0, 0),
- * that g6_reduce.comp sums in slice order; the other modes run one slice
- * and write five uvec4 per i: acc_pack's words of (a, phi) and of jerk,
- * then (ds2_min bits, nearest id, 0, 0).  Group x = 0 also writes the
+ * and the other modes five uvec4 per (slice, i): acc_pack's words of
+ * (a, phi) and of jerk, then (ds2_min bits, nearest id, 0, 0); g6_reduce.comp
+ * adds the slices (acc_merge, in slice order).  Group x = 0 also writes the
  * predicted j-set (float x, y, z, id bits) to NB_BIND_G6_JP for the
  * neighbour search.  The nearest neighbour is by unsoftened distance, the
  * self pair (same id) excluded, as Sapporo2 does. */
@@ -164,13 +164,14 @@ void main()
     result[at + 1] = vec4(jx_, jy_, jz_, 0.0);
     result[at + 2] = vec4(ds2_min, intBitsToFloat(nearest), 0.0, 0.0);
 #else
+    int at = 5 * (int(gl_WorkGroupID.y) * n_active + k);
     uvec4 w0, w1;
     acc_pack(acc_ap, w0, w1);
-    result[5 * k] = w0;
-    result[5 * k + 1] = w1;
+    result[at] = w0;
+    result[at + 1] = w1;
     acc_pack(acc_j, w0, w1);
-    result[5 * k + 2] = w0;
-    result[5 * k + 3] = w1;
-    result[5 * k + 4] = uvec4(floatBitsToUint(ds2_min), uint(nearest), 0u, 0u);
+    result[at + 2] = w0;
+    result[at + 3] = w1;
+    result[at + 4] = uvec4(floatBitsToUint(ds2_min), uint(nearest), 0u, 0u);
 #endif
 }

@@ -1,8 +1,47 @@
-/* g6_reduce.comp - sums the j-slices of g6_block.comp (mode A): work group
+/* g6_reduce.comp - sums the j-slices of g6_block.comp.  Mode A: work group
  * k owns i-particle k; its invocations sum the slices lid, lid + G, ...
  * and a shared-memory tree adds those sums, always in the same order, so
- * a block's result does not depend on timing.  The nearest neighbour is
- * the slice minimum (the lower slice on a tie, as one slice would find). */
+ * a block's result does not depend on timing.  The other modes: invocation
+ * k merges k's accumulator states in slice order (acc_merge: exact in H,
+ * deterministic in all).  The nearest neighbour is the slice minimum (the
+ * lower slice on a tie, as one slice would find). */
+#if !defined(NB_PRECISION_A)
+layout(local_size_x = 64) in;
+
+layout(std430, binding = NB_BIND_G6_PART) readonly buffer Partial { uvec4 partial[]; };
+layout(std430, binding = NB_BIND_G6_OUT) writeonly buffer Out { uvec4 result[]; };
+
+layout(location = NB_LOC_N_ACTIVE) uniform int n_active;
+layout(location = NB_LOC_SLICES) uniform int slices;
+
+void main()
+{
+    int k = int(gl_GlobalInvocationID.x);
+    if (k >= n_active)
+        return;
+    nb_acc acc_ap, acc_j, b;
+    acc_init(acc_ap);
+    acc_init(acc_j);
+    uvec4 near = uvec4(floatBitsToUint(1.0e30), uint(-1), 0u, 0u);
+    for (int s = 0; s < slices; ++s) {
+        int q = 5 * (s * n_active + k);
+        acc_unpack(partial[q], partial[q + 1], b);
+        acc_merge(acc_ap, b);
+        acc_unpack(partial[q + 2], partial[q + 3], b);
+        acc_merge(acc_j, b);
+        if (uintBitsToFloat(partial[q + 4].x) < uintBitsToFloat(near.x))
+            near = partial[q + 4];
+    }
+    uvec4 w0, w1;
+    acc_pack(acc_ap, w0, w1);
+    result[5 * k] = w0;
+    result[5 * k + 1] = w1;
+    acc_pack(acc_j, w0, w1);
+    result[5 * k + 2] = w0;
+    result[5 * k + 3] = w1;
+    result[5 * k + 4] = near;
+}
+#else
 layout(local_size_x = NB_G6_REDUCE_GROUP) in;
 
 layout(std430, binding = NB_BIND_G6_PART) readonly buffer Partial { vec4 partial[]; };
@@ -50,3 +89,4 @@ void main()
         result[3 * k + 2] = vec4(near[0], 0.0, 0.0);
     }
 }
+#endif

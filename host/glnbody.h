@@ -386,7 +386,10 @@ NB_API double nb_forces_seconds(const struct nb_forces *f);
  * refuse with NB_ERR_UNSUPPORTED (the fragment pipeline has no atomics for
  * neighbour lists and no double for the Taylor coefficients; the CPU
  * engine has nothing to overlap).  All modes A..H of
- * nb_forces_set_precision apply (B..H sum one j-slice per i-particle). */
+ * nb_forces_set_precision apply; E, F and H need eps2 > 0 (their
+ * fixed-point scales come from the bounds M 0.385 / eps^2 on |a|, M / eps
+ * on |phi|, and 1.56 M v / eps^3 on |jerk| with v twice the fastest
+ * j-particle's speed plus the fastest i-particle's). */
 
 /* One j-particle: position x, velocity v, a2 = acceleration / 2 and
  * j6 = jerk / 6 at its time t (GRAPE-6's own scaling), mass and id. */

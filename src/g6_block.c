@@ -43,7 +43,11 @@ struct nb_g6_block {
     int32_t *slot;
     /* Per address, for the fixed-point bounds of E, F, H. */
     double *mass, mass_sum, v_max;
+    /* Persistently mapped where GL 4.4 buffer storage is there: the
+     * shaders then read the i-particles and the updates from, and write
+     * the results into, these very buffers (no copy, no extra pass). */
     struct nb_gl_staging up_i, up_queue, down;
+    GLuint i_buffer;            /* the i-particles' buffer: up_i's or B_I */
     struct nb_gpu_timer timer;
     /* The block in flight or finished. */
     int started, finished, has_h2;
@@ -267,21 +271,25 @@ static enum nb_status flush_queue(struct nb_forces *f, struct nb_g6_block *g,
     if (g->queued == 0)
         return NB_OK;
     if (nb_gl_program(f->gl, "g6_scatter", &prog, err) != NB_OK ||
-        nb_gl_ensure_buffer(&g->buf[B_UPDATE], &g->size[B_UPDATE], bytes, "j-updates",
-                            err) != NB_OK ||
         !(area = nb_gl_staging_write(&g->up_queue, bytes, err)))
         return err->status;
     memcpy(area, g->queue, bytes);
-    if (nb_gl_staging_send(&g->up_queue, g->buf[B_UPDATE], 0, bytes, "sending j-updates",
-                           err) != NB_OK)
-        return err->status;
-    nb_gl_staging_sent(&g->up_queue);
+    GLuint updates = g->up_queue.buffer;
+    if (!updates) {             /* no buffer storage: a copy into B_UPDATE */
+        if (nb_gl_ensure_buffer(&g->buf[B_UPDATE], &g->size[B_UPDATE], bytes, "j-updates",
+                                err) != NB_OK ||
+            nb_gl_staging_send(&g->up_queue, g->buf[B_UPDATE], 0, bytes,
+                               "sending j-updates", err) != NB_OK)
+            return err->status;
+        updates = g->buf[B_UPDATE];
+    }
     glUseProgram(prog);
     glUniform1i(NB_LOC_N_ACTIVE, (int)g->queued);
     for (int k = J_X; k <= J_J; k++)
         glBindBufferBase(GL_SHADER_STORAGE_BUFFER, NB_BIND_G6_JX + (GLuint)k, g->buf[k]);
-    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, NB_BIND_G6_UPDATE, g->buf[B_UPDATE]);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, NB_BIND_G6_UPDATE, updates);
     nb_gl_dispatch(g->queued, 256);
+    nb_gl_staging_sent(&g->up_queue);      /* the area is free once this ran */
     for (size_t q = 0; q < g->queued; q++)
         g->slot[(size_t)g->queue[UPDATE_DOUBLES * q + 16]] = -1;
     g->queued = 0;
@@ -346,9 +354,7 @@ static enum nb_status send_i(struct nb_g6_block *g, size_t ni, const int32_t *id
 {
     size_t bytes = 64 * ni;
     double *d;
-    if (nb_gl_ensure_buffer(&g->buf[B_I], &g->size[B_I], bytes, "the i-particles",
-                            err) != NB_OK ||
-        !(d = nb_gl_staging_write(&g->up_i, bytes, err)))
+    if (!(d = nb_gl_staging_write(&g->up_i, bytes, err)))
         return err->status;
     *vi_max = 0.0;
     for (size_t k = 0; k < ni; k++, d += 8) {
@@ -360,10 +366,15 @@ static enum nb_status send_i(struct nb_g6_block *g, size_t ni, const int32_t *id
         d[7] = (double)id[k];
         *vi_max = fmax(*vi_max, sqrt(d[4] * d[4] + d[5] * d[5] + d[6] * d[6]));
     }
-    if (nb_gl_staging_send(&g->up_i, g->buf[B_I], 0, bytes, "sending the i-particles",
-                           err) != NB_OK)
-        return err->status;
-    nb_gl_staging_sent(&g->up_i);
+    g->i_buffer = g->up_i.buffer;
+    if (!g->i_buffer) {         /* no buffer storage: a copy into B_I */
+        if (nb_gl_ensure_buffer(&g->buf[B_I], &g->size[B_I], bytes, "the i-particles",
+                                err) != NB_OK ||
+            nb_gl_staging_send(&g->up_i, g->buf[B_I], 0, bytes, "sending the i-particles",
+                               err) != NB_OK)
+            return err->status;
+        g->i_buffer = g->buf[B_I];
+    }
     return NB_OK;
 }
 
@@ -376,13 +387,10 @@ static enum nb_status dispatch(struct nb_forces *f, struct nb_g6_block *g, doubl
     int a = g->mode == NB_PRECISION_A, ni = (int)g->ni, nj = (int)g->nj;
     int tile = !a ? 128 : ni <= 64 ? 64 : 256;
     int groups = nb_gl_ceil_div(ni, tile), tiles = nb_gl_ceil_div(nj > 0 ? nj : 1, tile);
-    int slices = 1, per_slice = tiles;
-    if (a) {
-        slices = nb_gl_ceil_div(FILL_GROUPS, groups);
-        slices = slices < 1 ? 1 : slices > tiles ? tiles : slices;
-        per_slice = nb_gl_ceil_div(tiles, slices);
-        slices = nb_gl_ceil_div(tiles, per_slice);
-    }
+    int slices = nb_gl_ceil_div(FILL_GROUPS, groups);
+    slices = slices < 1 ? 1 : slices > tiles ? tiles : slices;
+    int per_slice = nb_gl_ceil_div(tiles, slices);
+    slices = nb_gl_ceil_div(tiles, per_slice);
     char name[40];
     GLuint prog, red = 0;
     const char *nn = g->flags & NB_BLOCK_NEAREST ? "_nn" : "";
@@ -391,11 +399,17 @@ static enum nb_status dispatch(struct nb_forces *f, struct nb_g6_block *g, doubl
     else
         snprintf(name, sizeof name, "g6_block_%c%s", 'a' + (int)g->mode, nn);
     size_t out_bytes = (a ? 48 : 80) * (size_t)ni;
+    char reduce_name[24];
+    snprintf(reduce_name, sizeof reduce_name, "g6_reduce_%c", 'a' + (int)g->mode);
     if ((!a && nb_prec_supported(g->mode, err) != NB_OK) ||
         nb_gl_program(f->gl, name, &prog, err) != NB_OK ||
-        (slices > 1 && nb_gl_program(f->gl, "g6_reduce", &red, err) != NB_OK) ||
-        nb_gl_ensure_buffer(&g->buf[B_OUT], &g->size[B_OUT], out_bytes, "block results",
-                            err) != NB_OK ||
+        (slices > 1 && nb_gl_program(f->gl, reduce_name, &red, err) != NB_OK) ||
+        nb_gl_staging_reserve(&g->down, out_bytes, err) != NB_OK)
+        return err->status;
+    /* the results straight into the mapped buffer, else into B_OUT */
+    GLuint out = g->down.buffer;
+    if ((!out && nb_gl_ensure_buffer(&g->buf[B_OUT], &g->size[B_OUT], out_bytes,
+                                     "block results", err) != NB_OK) ||
         (slices > 1 && nb_gl_ensure_buffer(&g->buf[B_PART], &g->size[B_PART],
                                            out_bytes * (size_t)slices, "block slices",
                                            err) != NB_OK))
@@ -423,10 +437,11 @@ static enum nb_status dispatch(struct nb_forces *f, struct nb_g6_block *g, doubl
     }
     for (int k = J_X; k <= J_J; k++)
         glBindBufferBase(GL_SHADER_STORAGE_BUFFER, NB_BIND_G6_JX + (GLuint)k, g->buf[k]);
-    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, NB_BIND_G6_I, g->buf[B_I]);
+    out = out ? out : g->buf[B_OUT];
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, NB_BIND_G6_I, g->i_buffer);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, NB_BIND_G6_JP, g->buf[J_P]);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, NB_BIND_G6_OUT,
-                     g->buf[slices > 1 ? B_PART : B_OUT]);
+                     slices > 1 ? g->buf[B_PART] : out);
     glDispatchCompute((GLuint)groups, (GLuint)slices, 1);
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
     if (slices > 1) {
@@ -434,14 +449,18 @@ static enum nb_status dispatch(struct nb_forces *f, struct nb_g6_block *g, doubl
         glUniform1i(NB_LOC_N_ACTIVE, ni);
         glUniform1i(NB_LOC_SLICES, slices);
         glBindBufferBase(GL_SHADER_STORAGE_BUFFER, NB_BIND_G6_PART, g->buf[B_PART]);
-        glBindBufferBase(GL_SHADER_STORAGE_BUFFER, NB_BIND_G6_OUT, g->buf[B_OUT]);
-        glDispatchCompute((GLuint)ni, 1, 1);
+        glBindBufferBase(GL_SHADER_STORAGE_BUFFER, NB_BIND_G6_OUT, out);
+        glDispatchCompute((GLuint)(a ? ni : nb_gl_ceil_div(ni, 64)), 1, 1);
     }
-    glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
-    if (nb_gl_staging_reserve(&g->down, out_bytes, err) != NB_OK ||
-        nb_gl_staging_fetch(&g->down, g->buf[B_OUT], 0, out_bytes, "reading block results",
-                            err) != NB_OK)
-        return err->status;
+    nb_gl_staging_sent(&g->up_i);          /* the i-area is free once this ran */
+    if (g->down.buffer) {
+        glMemoryBarrier(GL_CLIENT_MAPPED_BUFFER_BARRIER_BIT);
+    } else {
+        glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
+        if (nb_gl_staging_fetch(&g->down, out, 0, out_bytes, "reading block results",
+                                err) != NB_OK)
+            return err->status;
+    }
     snprintf(f->variant, sizeof f->variant, "g6-%s-s%d", name + 9, slices);
     return nb_gl_check("the block step", err);
 }
@@ -604,7 +623,7 @@ static enum nb_status search(struct nb_forces *f, struct nb_g6_block *g, size_t 
     if (HAS(mask, NB_LOC_G6_NB_MAX))
         glUniform1i(NB_LOC_G6_NB_MAX, (int)room);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, NB_BIND_G6_JP, g->buf[J_P]);
-    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, NB_BIND_G6_I, g->buf[B_I]);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, NB_BIND_G6_I, g->i_buffer);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, NB_BIND_G6_NB_COUNT, g->buf[B_COUNT]);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, NB_BIND_G6_NB_LIST, g->buf[B_LIST]);
     glDispatchCompute((GLuint)nb_gl_ceil_div((int)g->nj, 256), (GLuint)ni, 1);

@@ -110,6 +110,9 @@
       "#define NB_TILE 128\n" NN, { 0 },                                     \
       { "nb_precision.h", "accumulate.glsl", "gaj.glsl", "g6_block.comp" }, NB_STAGE_COMPUTE }
 #define G6_NN "#define NB_G6_NEAREST\n"
+#define G6_REDUCE(m, M)                                                     \
+    { "g6_reduce_" m, "#define NB_PRECISION_" M "\n#define NB_PREC_NO_BUFFER\n", { 0 }, \
+      { "nb_precision.h", "accumulate.glsl", "g6_reduce.comp" }, NB_STAGE_COMPUTE }
 #define G6_BLOCK(m, M) G6_BLOCK_MODE(m, M, "", ""), G6_BLOCK_MODE(m, M, "_nn", G6_NN)
 
 static const struct nb_program_desc catalogue[] = {
@@ -136,7 +139,9 @@ static const struct nb_program_desc catalogue[] = {
     G6_BLOCK_A(256, "", ""), G6_BLOCK_A(256, "_nn", G6_NN),
     G6_BLOCK("b", "B"), G6_BLOCK("c", "C"), G6_BLOCK("d", "D"), G6_BLOCK("e", "E"),
     G6_BLOCK("f", "F"), G6_BLOCK("g", "G"), G6_BLOCK("h", "H"),
-    { "g6_reduce", "", { 0 }, { "g6_reduce.comp" }, NB_STAGE_COMPUTE },
+    { "g6_reduce_a", "#define NB_PRECISION_A\n", { 0 }, { "g6_reduce.comp" }, NB_STAGE_COMPUTE },
+    G6_REDUCE("b", "B"), G6_REDUCE("c", "C"), G6_REDUCE("d", "D"), G6_REDUCE("e", "E"),
+    G6_REDUCE("f", "F"), G6_REDUCE("g", "G"), G6_REDUCE("h", "H"),
     { "g6_scatter", "", { 0 }, { "g6_scatter.comp" }, NB_STAGE_COMPUTE },
     { "g6_neighbours", "", { 0 }, { "g6_neighbours.comp" }, NB_STAGE_COMPUTE },
     PRECISION_GA("b", "B"), PRECISION_GA("c", "C"), PRECISION_GA("d", "D"),

@@ -185,7 +185,7 @@ END_TEST
 
 START_TEST(forces_mode_h)
 {
-    static const int sizes[] = { 2, 3, 97 };
+    static const int sizes[] = { 2, 3, 97, 1031 };
     setenv("GLNBODY_G6_PRECISION", "H", 1);
     check_forces(sizes[_i], 2e-6);
     unsetenv("GLNBODY_G6_PRECISION");
@@ -195,7 +195,7 @@ END_TEST
 START_TEST(forces_mode_g)
 {
     setenv("GLNBODY_G6_PRECISION", "g", 1);
-    check_forces(97, 1e-12);
+    check_forces(1031, 1e-12);
     unsetenv("GLNBODY_G6_PRECISION");
 }
 END_TEST
@@ -426,7 +426,7 @@ static Suite *g6_suite(void)
     TCase *tc = tcase_create("g6");
     tcase_set_timeout(tc, 120);
     tcase_add_loop_test(tc, forces_mode_a, 0, 5);
-    tcase_add_loop_test(tc, forces_mode_h, 0, 3);
+    tcase_add_loop_test(tc, forces_mode_h, 0, 4);
     tcase_add_test(tc, forces_mode_g);
     tcase_add_test(tc, neighbour_lists);
     tcase_add_test(tc, driver_c);

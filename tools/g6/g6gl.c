@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "g6gl.h"
 #include "glnbody.h"
@@ -28,7 +29,20 @@ static struct {
     uint32_t *count;
     int32_t *list;
     int32_t *nearest;
+    /* GLNBODY_G6_STATS: wall seconds in the calls, the device seconds of
+     * the blocks (GL timer queries), blocks and i-particles, reported on
+     * stderr by g6_close. */
+    int stats;
+    double wall_set_j, wall_first, wall_last, device;
+    long blocks, particles;
 } g6 = { .finished_ni = -1, .listed_ni = -1 };
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
 
 /* One line on stderr; the status every failing call returns. */
 static int fail(const char *func, const char *fmt, ...)
@@ -129,6 +143,10 @@ int g6_open(int cluster_id)
     g6.capacity = 0;
     g6.started = 0;
     g6.finished_ni = g6.listed_ni = -1;
+    g6.stats = getenv("GLNBODY_G6_STATS") && *getenv("GLNBODY_G6_STATS") &&
+               strcmp(getenv("GLNBODY_G6_STATS"), "0") != 0;
+    g6.wall_set_j = g6.wall_first = g6.wall_last = g6.device = 0;
+    g6.blocks = g6.particles = 0;
     g6.count = calloc((size_t)g6.npipes, sizeof *g6.count);
     g6.list = calloc((size_t)g6.npipes * NEIGHBOUR_ROOM, sizeof *g6.list);
     g6.nearest = calloc((size_t)g6.npipes, sizeof *g6.nearest);
@@ -144,6 +162,11 @@ int g6_close(int cluster_id)
     (void)cluster_id;
     if (need_open("g6_close"))
         return G6GL_ERROR;
+    if (g6.stats)
+        fprintf(stderr, "g6gl: %ld blocks, %ld i-particles: wall seconds in "
+                "g6_set_j_particle %.4f, g6calc_firsthalf %.4f, g6calc_lasthalf %.4f; "
+                "device seconds %.4f\n", g6.blocks, g6.particles, g6.wall_set_j,
+                g6.wall_first, g6.wall_last, g6.device);
     release();
     return 0;
 }
@@ -216,8 +239,11 @@ int g6_set_j_particle(int cluster_id, int address, int index, double tj, double 
     p.t = tj;
     p.mass = mass;
     p.id = index;
+    double w = g6.stats ? now() : 0;
     if (nb_forces_jmem_put(g6.f, 1, &at, &p, &e) != NB_OK)
         return fail_nb(func, &e);
+    if (g6.stats)
+        g6.wall_set_j += now() - w;
     return 0;
 }
 
@@ -259,8 +285,12 @@ int g6calc_firsthalf(int cluster_id, int nj, int ni, int index[], double xi[][3]
     (void)cluster_id, (void)aold, (void)j6old, (void)phiold;
     if (check_block(func, nj, ni))
         return G6GL_ERROR;
-    return start(func, nj, ni, index, xi, vi, eps2, h2,
-                 g6.want_nearest ? NB_BLOCK_NEAREST : 0u);
+    double w = g6.stats ? now() : 0;
+    int r = start(func, nj, ni, index, xi, vi, eps2, h2,
+                  g6.want_nearest ? NB_BLOCK_NEAREST : 0u);
+    if (g6.stats)
+        g6.wall_first += now() - w;
+    return r;
 }
 
 static int finish(const char *func, int nj, int ni, int index[], double xi[][3],
@@ -274,6 +304,7 @@ static int finish(const char *func, int nj, int ni, int index[], double xi[][3],
         return fail(func, "no block was started (call g6calc_firsthalf first)");
     if (ni > 0 && (!acc || !jerk || !pot || (nnbindex && !index)))
         return fail(func, "acc, jerk or pot is NULL");
+    double w = g6.stats ? now() : 0;
     g6.want_nearest = nnbindex != NULL;
     if (nnbindex && !(g6.flags & NB_BLOCK_NEAREST)) {
         /* firsthalf guessed from the last block that nobody wanted the
@@ -291,6 +322,12 @@ static int finish(const char *func, int nj, int ni, int index[], double xi[][3],
     for (int k = 0; nnbindex && k < ni; k++)
         nnbindex[k] = g6.nearest[k] < 0 ? 0 : g6.nearest[k];
     g6.finished_ni = ni;
+    if (g6.stats) {
+        g6.wall_last += now() - w;
+        g6.device += nb_forces_seconds(g6.f);
+        g6.blocks++;
+        g6.particles += ni;
+    }
     return 0;
 }
 

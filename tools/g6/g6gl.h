@@ -41,6 +41,9 @@
  *   GLNBODY_G6_JMAX       the most j-addresses (default 4194304).
  *   GLNBODY_G6_NPIPES     the block size g6_npipes reports (default the
  *                         engine's, 16384; at most that).
+ *   GLNBODY_G6_STATS=1    g6_close prints the blocks, the wall seconds
+ *                         spent in the calls and the device seconds of
+ *                         the force passes (GL timer queries) on stderr.
  * The Fortran names (g6_open_, ...) take every argument by reference. */
 #ifndef G6GL_H
 #define G6GL_H
