@@ -7,7 +7,9 @@
 #   run(command="bash tools/device_g6.sh",
 #       carry=[".gl", "glnbody", "spirv", "tools/g6/g6_bench", "tests/g6_driver",
 #              "tests/g6_driver_f", "tests/check_g6"])
-# ($OUT gets: check_g6.log; g6_bench.csv, Sapporo2's protocol: per block the
+# ($OUT gets: summary.txt, the card, the suite's tally, the g6gl statistics
+# (GLNBODY_G6_STATS) of each run and the two codes' largest position
+# difference; check_g6.log; g6_bench.csv, Sapporo2's protocol: per block the
 # ni corrected j-particles sent, g6_set_ti, firsthalf + lasthalf in chunks of
 # g6_npipes(), median of 21 blocks; g6_bench_H.csv the same in mode H;
 # hermite.csv, the same Plummer sphere and eta, eps, dt_max integrated by
@@ -16,10 +18,12 @@
 # (Portegies Zwart et al. 2007 eq. 10) of glnbody run.)
 set -u
 source tools/device_env.sh
-nvidia-smi --query-gpu=name --format=csv,noheader > "$OUT/card.txt"
+S=$OUT/summary.txt
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader > "$S"
 
 NB_TEST_SEED=7 tests/check_g6 > "$OUT/check_g6.log" 2>&1
-echo "check_g6: exit $? -- $(grep -E '^[0-9]+%' "$OUT/check_g6.log")" >&2
+echo "check_g6: exit $? -- $(grep -E '^[0-9]+%' "$OUT/check_g6.log")" | tee -a "$S" >&2
+export GLNBODY_G6_STATS=1
 
 # plummer N FILE: glnbody's Plummer sphere (seed 1) as the drivers read it.
 plummer() {
@@ -30,9 +34,9 @@ echo "n,ni,us_per_block,interactions_per_s" > "$OUT/g6_bench.csv"
 echo "n,ni,us_per_block,interactions_per_s" > "$OUT/g6_bench_H.csv"
 for n in 16384 65536 262144; do
     plummer $n /tmp/plummer_$n.txt
-    tools/g6/g6_bench /tmp/plummer_$n.txt 1,4,16,32,64,128,256,1024,4096,16384,65536,262144 21 |
-        tail -n +2 | tee -a "$OUT/g6_bench.csv"
-    GLNBODY_G6_PRECISION=H tools/g6/g6_bench /tmp/plummer_$n.txt 64,1024,16384 11 |
+    tools/g6/g6_bench /tmp/plummer_$n.txt 1,4,16,32,64,128,256,1024,4096,16384,65536,262144 21 \
+        2>> "$S" | tail -n +2 | tee -a "$OUT/g6_bench.csv"
+    GLNBODY_G6_PRECISION=H tools/g6/g6_bench /tmp/plummer_$n.txt 64,1024,16384 11 2>> "$S" |
         tail -n +2 >> "$OUT/g6_bench_H.csv"
 done
 
@@ -45,7 +49,7 @@ for n in 16384 65536 262144; do
     for p in gpu host; do
         out=$(./glnbody run --ic plummer --n $n --seed 1 --eta 0.02 --softening 0.01 \
               --dt-max 0.125 --t-end $t --backend compute --predict $p 2>&1)
-        echo "$out" > "$OUT/run_${n}_$p.log"
+        echo "$out" | grep -E "^(block steps|time split)" | sed "s/^/run $n $p: /" >> "$S"
         echo "$out" | awk -v n=$n -v t=$t -v p=$p '
             /^block steps/ { bs = $3; gsub(",", "", bs); ps = $6 }
             /time split/ { for (i = 1; i <= NF; i++) {
@@ -58,7 +62,7 @@ for n in 16384 65536 262144; do
     done
     for code in g6_driver; do
         r=$(tests/$code /tmp/plummer_$n.txt /tmp/out_$n.txt $t 0.02 0.01 0.125 2>&1)
-        echo "$r" > "$OUT/${code}_$n.log"
+        echo "$r" | sed "s/^/$code $n: /" >> "$S"
         echo "$r" | awk -v n=$n -v t=$t -v c=$code '/^blocks/ {
             printf "%s,%s-g6gl,%s,%s,%s,%.4f,%.2f,%.4f,,,%s\n", n, c, t, $2, $4, $6,
                    1e6 * $6 / $2, $6 - $8, $8 }' | tee -a "$OUT/hermite.csv"
@@ -69,5 +73,5 @@ for n in 16384 65536 262144; do
     grep -v '^#' /tmp/ref_$n.snap | paste -d' ' - /tmp/out_$n.txt | awk -v n=$n '
         { d = sqrt(($3 - $9)^2 + ($4 - $10)^2 + ($5 - $11)^2); if (d > w) w = d }
         END { printf "n %d: largest position difference g6_driver vs glnbody run: %.3g\n", n, w }' |
-        tee -a "$OUT/trajectories.txt"
+        tee -a "$S"
 done
