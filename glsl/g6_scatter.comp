@@ -1,7 +1,7 @@
 /* g6_scatter.comp - writes the queued j-particle updates of a GRAPE-6
- * style j-memory into it: update u is five dvec4, (x, t), (v, m),
- * (a/2, id), (jerk/6, 0), (address, 0, 0, 0); the host keeps one update per
- * address, so the writes never collide. */
+ * style j-memory into it: update u is four dvec4, (x, t), (v, m),
+ * (a/2, id), (jerk/6, address); the host keeps one update per address, so
+ * the writes never collide. */
 layout(local_size_x = 256) in;
 
 layout(std430, binding = NB_BIND_G6_JX) writeonly buffer JX { dvec4 jx[]; };
@@ -17,9 +17,10 @@ void main()
     int u = int(gl_GlobalInvocationID.x);
     if (u >= count)
         return;
-    int j = int(update[5 * u + 4].x);
-    jx[j] = update[5 * u];
-    jv[j] = update[5 * u + 1];
-    ja[j] = update[5 * u + 2];
-    jj[j] = update[5 * u + 3];
+    dvec4 j6 = update[4 * u + 3];
+    int j = int(j6.w);
+    jx[j] = update[4 * u];
+    jv[j] = update[4 * u + 1];
+    ja[j] = update[4 * u + 2];
+    jj[j] = dvec4(j6.xyz, 0.0);
 }

@@ -27,8 +27,8 @@
 #define BLOCK_MAX 16384
 /* Work groups that fill a large GPU; mode A's j-slices aim at this many. */
 #define FILL_GROUPS 1024
-/* Doubles per queued update: five dvec4 (g6_scatter.comp). */
-#define UPDATE_DOUBLES 20
+/* Doubles per queued update: four dvec4 (g6_scatter.comp). */
+#define UPDATE_DOUBLES 16
 
 enum { J_X, J_V, J_A, J_J, J_P, B_I, B_OUT, B_PART, B_UPDATE, B_COUNT, B_LIST, BUFFERS };
 
@@ -221,9 +221,7 @@ static void queue_one(struct nb_g6_block *g, uint32_t address, const struct nb_j
     u[3] = p->t;
     u[7] = p->mass;
     u[11] = (double)p->id;
-    u[15] = 0.0;
-    u[16] = (double)address;
-    u[17] = u[18] = u[19] = 0.0;
+    u[15] = (double)address;
     g->mass_sum += p->mass - g->mass[address];
     g->mass[address] = p->mass;
     g->v_max = fmax(g->v_max, sqrt(p->v[0] * p->v[0] + p->v[1] * p->v[1] +
@@ -291,7 +289,7 @@ static enum nb_status flush_queue(struct nb_forces *f, struct nb_g6_block *g,
     nb_gl_dispatch(g->queued, 256);
     nb_gl_staging_sent(&g->up_queue);      /* the area is free once this ran */
     for (size_t q = 0; q < g->queued; q++)
-        g->slot[(size_t)g->queue[UPDATE_DOUBLES * q + 16]] = -1;
+        g->slot[(size_t)g->queue[UPDATE_DOUBLES * q + 15]] = -1;
     g->queued = 0;
     return nb_gl_check("scattering j-updates", err);
 }

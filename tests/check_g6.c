@@ -398,6 +398,9 @@ START_TEST(bad_calls)
     ck_assert_int_gt(npipes, 0);
     EXPECT_ERROR(g6_set_j_particle(0, -1, 0, 0, 0, 1, z, z, z, z, z), "j-address -1 out of range");
     EXPECT_ERROR(g6_set_j_particle(0, 1 << 30, 0, 0, 0, 1, z, z, z, z, z), "out of range");
+    double bad[3] = { 0, NAN, 0 };
+    EXPECT_ERROR(g6_set_j_particle(0, 3, 0, 0, 0, 1, z, z, z, z, bad), "non-finite");
+    EXPECT_ERROR(g6_set_j_particle(0, 3, 0, 0, 0, -1, z, z, z, z, z), "mass -1");
     EXPECT_ERROR(g6calc_lasthalf(0, 1, 1, index, x, v, 0.01, h2, a, j, p), "no block was started");
     EXPECT_ERROR(g6calc_lasthalf2(0, 1, 1, index, x, v, 0.01, h2, a, j, p, nn),
                  "no block was started");
