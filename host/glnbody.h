@@ -399,9 +399,10 @@ struct nb_jparticle {
     int32_t id;
 };
 
-/* Makes the j-memory hold addresses 0..capacity-1 (all zero mass at
- * first), discarding what it held.  NB_ERR_UNSUPPORTED off the compute
- * engine, NB_ERR_LIMIT past 2^26 addresses, NB_ERR_NOMEM. */
+/* Makes the j-memory hold at least addresses 0..capacity-1: the addresses
+ * held keep their particles, new ones are massless and far away (no force,
+ * never a neighbour).  NB_ERR_UNSUPPORTED off the compute engine,
+ * NB_ERR_LIMIT past 2^26 addresses, NB_ERR_NOMEM. */
 NB_API enum nb_status nb_forces_jmem_reserve(struct nb_forces *f, size_t capacity,
                                              struct nb_error *err);
 /* Queues count j-particles for the addresses address[] (each below the

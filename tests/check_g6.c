@@ -423,6 +423,43 @@ START_TEST(bad_calls)
 }
 END_TEST
 
+/* The library's side (glnbody.h section 7a): the engines without j-memory
+ * block steps refuse them by name; the calls out of order refuse too. */
+START_TEST(api_refusals)
+{
+    struct nb_error e = { 0 };
+    struct nb_forces *f;
+    static const enum nb_engine others[] = { NB_ENGINE_CPU, NB_ENGINE_FRAGMENT };
+    for (int k = 0; k < 2; k++) {
+        ck_assert_int_eq(nb_forces_create(&f, g_gl, others[k], &e), NB_OK);
+        ck_assert_int_eq(nb_forces_jmem_reserve(f, 16, &e), NB_ERR_UNSUPPORTED);
+        ck_assert_msg(strstr(e.message, "need the compute engine"), "%s", e.message);
+        ck_assert_int_eq(nb_forces_block_size(f), 0);
+        nb_forces_destroy(f);
+    }
+    ck_assert_int_eq(nb_forces_create(&f, g_gl, NB_ENGINE_COMPUTE, &e), NB_OK);
+    ck_assert_int_eq(nb_forces_block_finish(f, NULL, NULL, NULL, NULL, NULL, &e), NB_ERR_ARGS);
+    ck_assert_msg(strstr(e.message, "no block was started"), "%s", e.message);
+    ck_assert_int_eq(nb_forces_jmem_reserve(f, 8, &e), NB_OK);
+    struct nb_jparticle p = { .mass = 1.0 };
+    uint32_t at = 8;
+    ck_assert_int_eq(nb_forces_jmem_put(f, 1, &at, &p, &e), NB_ERR_ARGS);
+    ck_assert_msg(strstr(e.message, "address 8 out of range"), "%s", e.message);
+    double x[3] = { 0, 0, 0 };
+    int32_t id = 0;
+    ck_assert_int_eq(nb_forces_block_start(f, 9, 0.0, 0.01, 1, &id, x, x, NULL, 0, &e),
+                     NB_ERR_ARGS);
+    ck_assert_int_eq(nb_forces_block_start(f, 8, 0.0, 0.01, 1, &id, x, x, NULL, 0, &e), NB_OK);
+    int32_t nn;
+    ck_assert_int_eq(nb_forces_block_finish(f, NULL, NULL, NULL, &nn, NULL, &e), NB_ERR_ARGS);
+    ck_assert_int_eq(nb_forces_block_finish(f, NULL, NULL, NULL, NULL, NULL, &e), NB_OK);
+    uint32_t count;
+    ck_assert_int_eq(nb_forces_block_neighbours(f, 4, &count, &id, &e), NB_ERR_ARGS);
+    ck_assert_msg(strstr(e.message, "without h2"), "%s", e.message);
+    nb_forces_destroy(f);
+}
+END_TEST
+
 static Suite *g6_suite(void)
 {
     Suite *s = suite_create("g6");
@@ -435,6 +472,7 @@ static Suite *g6_suite(void)
     tcase_add_test(tc, driver_c);
     tcase_add_test(tc, driver_fortran);
     tcase_add_test(tc, bad_calls);
+    tcase_add_test(tc, api_refusals);
     suite_add_tcase(s, tc);
     return s;
 }
