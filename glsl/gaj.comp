@@ -19,6 +19,9 @@ layout(location = NB_LOC_EPS2) uniform float eps2;
 layout(location = NB_LOC_N) uniform int n;
 layout(location = NB_LOC_SLICE_LEN) uniform int slice_tiles;
 layout(location = NB_LOC_N_ACTIVE) uniform int n_active;
+/* The j-particles summed: [first, end) of the n (all n, or one rank's
+ * slice of a j-parallel run; the i-particles may lie anywhere). */
+layout(location = NB_LOC_J_RANGE) uniform ivec2 j_range;
 
 shared vec4 tile_pos[NB_TILE];
 shared vec4 tile_vel[NB_TILE];
@@ -32,13 +35,14 @@ void main()
     vec4 vi = i >= 0 ? vel[i] : vec4(0.0);
     float ax = 0.0, ay = 0.0, az = 0.0, jx = 0.0, jy = 0.0, jz = 0.0, ap = 0.0;
 
-    int tiles = (n + NB_TILE - 1) / NB_TILE;
+    int first = j_range.x, end = j_range.y;
+    int tiles = (end - first + NB_TILE - 1) / NB_TILE;
     int t0 = int(gl_WorkGroupID.y) * slice_tiles;
     int t1 = min(t0 + slice_tiles, tiles);
     for (int t = t0; t < t1; ++t) {
-        int j = t * NB_TILE + lid;
-        tile_pos[lid] = j < n ? pos[j] : vec4(vec3(NB_PAD_COORD), NB_PAD_MASS);
-        tile_vel[lid] = j < n ? vel[j] : vec4(0.0);
+        int j = first + t * NB_TILE + lid;
+        tile_pos[lid] = j < end ? pos[j] : vec4(vec3(NB_PAD_COORD), NB_PAD_MASS);
+        tile_vel[lid] = j < end ? vel[j] : vec4(0.0);
         memoryBarrierShared();
         barrier();
         /* Each tile is summed apart, then added: rounding grows with the
@@ -48,7 +52,7 @@ void main()
             vec4 pj = tile_pos[jj], vj = tile_vel[jj];
             nb_gaj_accumulate(pj.x - pi.x, pj.y - pi.y, pj.z - pi.z,
                               vj.x - vi.x, vj.y - vi.y, vj.z - vi.z, pj.w, eps2,
-                              t * NB_TILE + jj == i, tx, ty, tz, ux, uy, uz, tp);
+                              first + t * NB_TILE + jj == i, tx, ty, tz, ux, uy, uz, tp);
         }
         ax += tx; ay += ty; az += tz; jx += ux; jy += uy; jz += uz; ap += tp;
         barrier();

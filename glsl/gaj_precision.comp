@@ -36,6 +36,9 @@ layout(location = NB_LOC_EPS2) uniform float eps2;
 layout(location = NB_LOC_N) uniform int n;
 layout(location = NB_LOC_N_ACTIVE) uniform int n_active;
 layout(location = NB_LOC_SLICE_LEN) uniform int slice_len;     /* tiles per slice */
+/* The j-particles summed: [first, end) of the n (all n, or one rank's
+ * slice of a j-parallel run; the i-particles may lie anywhere). */
+layout(location = NB_LOC_J_RANGE) uniform ivec2 j_range;
 layout(location = NB_LOC_PREC_SCALE_J) uniform vec4 prec_scale_j;
 
 layout(std430, binding = NB_BIND_ACTIVE) readonly buffer Active { int active_index[]; };
@@ -66,6 +69,17 @@ POS load_pos(int j)
 POS load_vel(int j)
 {
     return uint(j) < uint(n) ? vel[j] : POS(0.0);
+}
+
+/* j-particle j of the slice j_range, or padding past its end. */
+POS load_pos_j(int j)
+{
+    return j < j_range.y ? load_pos(j) : POS(vec3(NB_PAD_COORD), NB_PAD_MASS);
+}
+
+POS load_vel_j(int j)
+{
+    return j < j_range.y ? load_vel(j) : POS(0.0);
 }
 
 /* One pair (i, j) into both accumulators. */
@@ -100,13 +114,13 @@ void main()
     nb_acc acc_ap, acc_j;
     acc_init(acc_ap);
     acc_init(acc_j);
-    int tiles = (n + NB_PREC_TILE - 1) / NB_PREC_TILE;
+    int tiles = (j_range.y - j_range.x + NB_PREC_TILE - 1) / NB_PREC_TILE;
     int slice = int(gl_WorkGroupID.y);
     int t_end = min(tiles, (slice + 1) * slice_len);
     for (int t = slice * slice_len; t < t_end; ++t) {
-        int first_j = t * NB_PREC_TILE;
-        tile_pos[lid] = load_pos(first_j + lid);
-        tile_vel[lid] = load_vel(first_j + lid);
+        int first_j = j_range.x + t * NB_PREC_TILE;
+        tile_pos[lid] = load_pos_j(first_j + lid);
+        tile_vel[lid] = load_vel_j(first_j + lid);
         memoryBarrierShared();
         barrier();
         for (int jj = 0; jj < NB_PREC_TILE; ++jj)

@@ -8,6 +8,7 @@
 #include "nb_host.h"
 
 #include <omp.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -25,6 +26,7 @@ struct cpu_state {
         size_t n;           /* j-particles */
         double *x, *v, *m;  /* 3n, 3n, n */
         size_t n_active;    /* i-particles of the last result */
+        size_t j_first, j_end;      /* the j-slice summed (set_j_range) */
         double *acc, *jerk, *pot;   /* 3n, 3n, n: room for any block */
     } gaj;
 };
@@ -191,8 +193,8 @@ static enum nb_status cpu_compute_gaj(void *state, double eps, size_t n_active,
         return nb_error_set(err, NB_ERR_ARGS, "cpu GAJ: %zu i-particles but "
                             "only %zu j-particles (call set_j first)",
                             n_active, g->n);
-    st = nb_cpu_gaj(g->n, g->x, g->v, g->m, eps, n_active, active, g->acc,
-                    g->jerk, g->pot, err);
+    st = nb_cpu_gaj_slice(g->n, g->x, g->v, g->m, eps, g->j_first, g->j_end, n_active,
+                          active, g->acc, g->jerk, g->pot, err);
     s->seconds = nb_clock_seconds() - t0;
     g->n_active = st == NB_OK ? n_active : 0;
     return st;
@@ -210,6 +212,14 @@ static enum nb_status cpu_read_gaj(void *state, double *acc, double *jerk,
         memcpy(pot, g->pot, g->n_active * sizeof *pot);
     }
     return NB_OK;
+}
+
+static void cpu_set_j_range(void *state, size_t first, size_t end)
+{
+    struct cpu_gaj *g = &((struct cpu_state *)state)->gaj;
+
+    g->j_first = first;
+    g->j_end = end;
 }
 
 static void cpu_destroy(void *state)
@@ -243,6 +253,8 @@ enum nb_status nb_backend_cpu_create(struct nb_force_backend *b,
     b->set_j = cpu_set_j;
     b->compute_gaj = cpu_compute_gaj;
     b->read_gaj = cpu_read_gaj;
+    b->set_j_range = cpu_set_j_range;
     b->destroy = cpu_destroy;
+    s->gaj.j_end = SIZE_MAX;
     return NB_OK;
 }

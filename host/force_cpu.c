@@ -189,13 +189,13 @@ enum nb_status nb_cpu_ga_magnitudes(size_t n, const double *x,
 
 /* One i-particle against every j != i, summed in j order: the sum is the
  * same whatever thread runs it, so the result is deterministic. */
-static void row_gaj(size_t i, size_t n, const double *x, const double *v,
-                    const double *m, double eps2, double *acc, double *jerk,
-                    double *pot)
+static void row_gaj(size_t i, size_t j_first, size_t j_end, const double *x,
+                    const double *v, const double *m, double eps2, double *acc,
+                    double *jerk, double *pot)
 {
     double a[3] = {0.0, 0.0, 0.0}, jk[3] = {0.0, 0.0, 0.0}, phi = 0.0;
 
-    for (size_t j = 0; j < n; j++) {
+    for (size_t j = j_first; j < j_end; j++) {
         double dx[3], dv[3], r2 = eps2, rv = 0.0;
 
         if (j == i)             /* self excluded by index: eps = 0 works */
@@ -228,6 +228,18 @@ enum nb_status nb_cpu_gaj(size_t n, const double *x, const double *v,
                           const uint32_t *active, double *acc, double *jerk,
                           double *pot, struct nb_error *err)
 {
+    return nb_cpu_gaj_slice(n, x, v, m, eps, 0, n, n_active, active, acc, jerk,
+                            pot, err);
+}
+
+enum nb_status nb_cpu_gaj_slice(size_t n, const double *x, const double *v,
+                                const double *m, double eps, size_t j_first,
+                                size_t j_end, size_t n_active,
+                                const uint32_t *active, double *acc, double *jerk,
+                                double *pot, struct nb_error *err)
+{
+    j_end = j_end < n ? j_end : n;
+    j_first = j_first < j_end ? j_first : j_end;
     for (size_t k = 0; k < n_active; k++)
         if (active[k] >= n)
             return nb_error_set(err, NB_ERR_ARGS, "GAJ: active[%zu] = %lu is "
@@ -236,9 +248,9 @@ enum nb_status nb_cpu_gaj(size_t n, const double *x, const double *v,
 
     /* Rows cost the same (every row sees all n), so a static split is
      * balanced; small blocks stay on one thread to skip the fork cost. */
-    #pragma omp parallel for schedule(static) if (n_active * n > 32768)
+    #pragma omp parallel for schedule(static) if (n_active * (j_end - j_first) > 32768)
     for (size_t k = 0; k < n_active; k++)
-        row_gaj(active[k], n, x, v, m, eps * eps, &acc[3 * k], &jerk[3 * k],
-                &pot[k]);
+        row_gaj(active[k], j_first, j_end, x, v, m, eps * eps, &acc[3 * k],
+                &jerk[3 * k], &pot[k]);
     return NB_OK;
 }

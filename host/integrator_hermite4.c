@@ -46,6 +46,7 @@ struct hermite4 {
 struct split {
     double wall;            /* wall seconds inside backend calls */
     double device;          /* of which compute_gaj's last_seconds */
+    double reduce;          /* of which in the partition's callback (MPI) */
 };
 
 /* ---- allocation -------------------------------------------------------- */
@@ -272,14 +273,20 @@ static enum nb_status evaluate(struct nb_sim *s, struct hermite4 *h,
                                struct split *sp, struct nb_error *err)
 {
     struct nb_force_backend *b = s->backend;
-    double t0 = nb_clock_seconds();
-    enum nb_status st = b->compute_gaj(b->state, s->par.eps, h->n_active,
-                                       h->active, err);
+    double t0 = nb_clock_seconds(), reduce0 = b->partition_seconds;
+    enum nb_status st;
 
-    if (st == NB_OK)
-        st = b->read_gaj(b->state, h->ba, h->bj, h->bpot, err);
+    if (b->partition.ranks > 0) {       /* this rank's j-slice, summed over all */
+        st = nb_partition_gaj(b, s->par.eps, s->p.n, s->p.m, h->n_active, h->active,
+                              h->ba, h->bj, h->bpot, err);
+    } else {
+        st = b->compute_gaj(b->state, s->par.eps, h->n_active, h->active, err);
+        if (st == NB_OK)
+            st = b->read_gaj(b->state, h->ba, h->bj, h->bpot, err);
+    }
     if (st == NB_OK)
         sp->device += b->last_seconds(b->state);
+    sp->reduce += b->partition_seconds - reduce0;
     sp->wall += nb_clock_seconds() - t0;
     return st;
 }
@@ -449,13 +456,14 @@ static void add_split(struct nb_sim *s, double wall0, const struct split *sp)
 {
     s->stats.t_host += nb_clock_seconds() - wall0 - sp->wall;
     s->stats.t_force += sp->device;
-    s->stats.t_comm += sp->wall - sp->device;
+    s->stats.t_comm += sp->wall - sp->device - sp->reduce;
+    s->stats.t_reduce += sp->reduce;
 }
 
 static enum nb_status hermite_step(struct nb_sim *s, void *state, struct nb_error *err)
 {
     struct hermite4 *h = state;
-    struct split sp = {0.0, 0.0};
+    struct split sp = {0.0, 0.0, 0.0};
     double wall0 = nb_clock_seconds(), t1 = s->t_next;
     double rest = collect_block(s, h, t1, s->par.predict == NB_PREDICT_GPU);
     enum nb_status st = feed_j(s, h, t1, &sp, err);
@@ -544,7 +552,7 @@ static enum nb_status load_state(struct nb_sim *s, struct hermite4 *h,
 static enum nb_status hermite_create(struct nb_sim *s, void **state,
                                      struct nb_error *err)
 {
-    struct split sp = {0.0, 0.0};
+    struct split sp = {0.0, 0.0, 0.0};
     double wall0 = nb_clock_seconds();
     struct hermite4 *h = hermite_alloc(s->p.n, err);
     enum nb_status st;

@@ -17,6 +17,14 @@ enum nb_status nb_cpu_gaj(size_t n, const double *x, const double *v,
                           const uint32_t *active, double *acc, double *jerk,
                           double *pot, struct nb_error *err);
 
+/* nb_cpu_gaj over the j-particles [j_first, j_end) only (clipped to n):
+ * one rank's partial sums in a j-parallel run. */
+enum nb_status nb_cpu_gaj_slice(size_t n, const double *x, const double *v,
+                                const double *m, double eps, size_t j_first,
+                                size_t j_end, size_t n_active,
+                                const uint32_t *active, double *acc, double *jerk,
+                                double *pot, struct nb_error *err);
+
 /* ---- accuracy against the reference ----------------------------------- */
 
 /* ---- force backends ---------------------------------------------------- */
@@ -100,6 +108,20 @@ struct nb_force_backend {
     enum nb_status (*read_gaj)(void *state, double *acc, double *jerk,
                                double *pot, struct nb_error *err);
 
+    /* ---- optional: a j-parallel decomposition (nb_partition.h) ----
+     * NULL where a backend does not offer it. */
+    /* The j-particles the next compute_gaj calls sum: [first, end) of the
+     * j-set, clipped to it; (0, SIZE_MAX) restores all.  The i-particles
+     * (active) may lie anywhere in the j-set; each still excludes itself. */
+    void (*set_j_range)(void *state, size_t first, size_t end);
+    /* Precision H only: the last GAJ result as its exact int64 sums, 8 per
+     * active particle (acc x y z, pot, jerk x y z, 0; each m_i m_j times
+     * the pair terms, scaled by 2^log2[0] for acc, 2^log2[1] for pot and
+     * 2^log2[2] for jerk), so that partial sums add exactly.  NB_ERR_ARGS
+     * when the last evaluation was not precision H. */
+    enum nb_status (*read_gaj_fixed)(void *state, int64_t *words, int log2[3],
+                                     struct nb_error *err);
+
     /* ---- optional: Hermite state kept on the device (--predict gpu) ----
      * NULL where a backend does not offer it. */
     /* Uploads the whole state: x, v, a, jerk (3n each), the time of each
@@ -120,7 +142,35 @@ struct nb_force_backend {
     enum nb_status (*predict_j)(void *state, double t, struct nb_error *err);
 
     void (*destroy)(void *state);
+
+    /* The j-parallel decomposition the GAJ evaluations of the integrator
+     * and of the API run under (partition.c); ranks == 0: none. */
+    struct nb_partition partition;
+    double partition_seconds;   /* wall seconds in its callbacks, summed */
 };
+
+/* ---- j-parallel evaluations (partition.c; Harfst et al. 2007) ---------- */
+
+/* Checks part (ranks >= 1, 0 <= rank < ranks, both callbacks) and that b
+ * can sum a slice where ranks > 1 (set_j_range), then stores it in b. */
+enum nb_status nb_partition_attach(struct nb_force_backend *b,
+                                   const struct nb_partition *part,
+                                   struct nb_error *err);
+/* compute_gaj and read_gaj under b->partition: this rank's slice of the n
+ * j-particles last set (masses m, n), one callback adding the partial
+ * sums over the ranks (in precision H the exact int64 words, finished
+ * here as the backend would: sum 2^-k / m_i).  acc, jerk (3 n_active),
+ * pot (n_active) are the totals, the same on every rank. */
+enum nb_status nb_partition_gaj(struct nb_force_backend *b, double eps, size_t n,
+                                const double *m, size_t n_active,
+                                const uint32_t *active, double *acc, double *jerk,
+                                double *pot, struct nb_error *err);
+/* GA (acc 3n, pot n; either may be NULL) of n particles under
+ * b->partition, through the GAJ kernel with zero velocities: set_j, every
+ * particle active, nb_partition_gaj. */
+enum nb_status nb_partition_ga(struct nb_force_backend *b, size_t n, const double *x,
+                               const double *m, double eps, double *acc, double *pot,
+                               struct nb_error *err);
 
 /* W = 1/2 sum_i m_i phi_i of n particles (x 3n, m n) with softening eps,
  * in double: on b's GA kernel in precision G where b has it (fp64 pair

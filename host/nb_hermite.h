@@ -56,8 +56,11 @@ struct nb_sim_stats {
     double t_host;      /* wall seconds on the host: prediction, correction,
                            time steps (everything not in a backend call) */
     double t_force;     /* device seconds of compute_gaj (last_seconds) */
-    double t_comm;      /* wall seconds in backend calls minus t_force:
-                           uploads, predict_j, readback, waiting */
+    double t_comm;      /* wall seconds in backend calls minus t_force and
+                           t_reduce: uploads, predict_j, readback, waiting
+                           (PCIe) */
+    double t_reduce;    /* wall seconds in the j-parallel partition's
+                           callbacks (the MPI_Allreduce), 0 without one */
 };
 
 struct nb_sim;

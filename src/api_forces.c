@@ -183,6 +183,14 @@ enum nb_status nb_forces_ga(struct nb_forces *f, size_t n, const double *x,
     if (check_ga(f, n, x, m, eps, func, &e) != NB_OK || nb_api_forces_enter(f, &e) != NB_OK)
         return nb_api_fail(err, &e, "nb_forces_ga");
     double *spare = acc && pot ? NULL : scratch(f, 4 * n, &e);
+    if (f->b.partition.ranks > 0) {     /* j-parallel: through the GAJ kernel */
+        f->j_stale = f->n_j > 0;        /* its upload replaces the j-set */
+        if (nb_api_gaj_mode_check(f, "nb_forces_ga", &e) != NB_OK ||
+            nb_partition_ga(&f->b, n, x, m, eps, acc, pot, &e) != NB_OK)
+            return nb_api_fail(err, &e, "nb_forces_ga");
+        remember_evaluation(f);
+        return NB_OK;
+    }
     if ((!(acc && pot) && !spare) ||
         f->b.set_particles(f->b.state, n, x, m, &e) != NB_OK ||
         f->b.compute(f->b.state, NB_KERNEL_GA, eps, &e) != NB_OK ||
@@ -270,6 +278,18 @@ static enum nb_status restore_j_set(struct nb_forces *f, struct nb_error *err)
     return st;
 }
 
+enum nb_status nb_forces_set_partition(struct nb_forces *f, const struct nb_partition *part,
+                                       struct nb_error *err)
+{
+    const char *func = "nb_forces_set_partition";
+    struct nb_error e = { 0 };
+    if (nb_api_need(f, func, "f", &e) != NB_OK ||
+        nb_api_forces_enter(f, &e) != NB_OK ||
+        nb_partition_attach(&f->b, part, &e) != NB_OK)
+        return nb_api_fail(err, &e, func);
+    return NB_OK;
+}
+
 static enum nb_status check_active(const struct nb_forces *f, size_t n_active,
                                    const uint32_t *active, struct nb_error *err)
 {
@@ -302,6 +322,15 @@ enum nb_status nb_forces_gaj(struct nb_forces *f, double eps, size_t n_active,
         check_active(f, n_active, active, &e) != NB_OK)
         return nb_api_fail(err, &e, func);
     double *spare = jerk && pot ? NULL : scratch(f, 4 * n_active, &e);
+    if (f->b.partition.ranks > 0) {     /* this rank's j-slice, summed over all */
+        if ((!(jerk && pot) && !spare) ||
+            nb_partition_gaj(&f->b, eps, f->n_j, f->j_set + 6 * f->n_j, n_active, active, acc,
+                             jerk ? jerk : spare, pot ? pot : spare + 3 * n_active,
+                             &e) != NB_OK)
+            return nb_api_fail(err, &e, func);
+        remember_evaluation(f);
+        return NB_OK;
+    }
     if ((!(jerk && pot) && !spare) ||
         f->b.compute_gaj(f->b.state, eps, n_active, active, &e) != NB_OK ||
         f->b.read_gaj(f->b.state, acc, jerk ? jerk : spare,

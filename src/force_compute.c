@@ -406,6 +406,24 @@ static enum nb_status compute_read_gaj(void *state, double *acc, double *jerk,
     return g ? nb_gaj_compute_read(g, acc, jerk, pot, err) : NB_ERR_NOMEM;
 }
 
+static void compute_set_j_range(void *state, size_t first, size_t end)
+{
+    struct nb_error err;
+    struct nb_gaj_compute *g = gaj_of(state, &err);
+    if (g)          /* without it, compute_gaj fails with the same cause */
+        nb_gaj_compute_set_j_range(g, first, end);
+}
+
+static enum nb_status compute_read_gaj_fixed(void *state, int64_t *words, int log2[3],
+                                             struct nb_error *err)
+{
+    struct compute *c = state;
+    if (!c->last_gaj || !c->gaj_prec_ran || c->precision != NB_PRECISION_H || !c->gaj_prec)
+        return nb_error_set(err, NB_ERR_ARGS, "GAJ fixed-point sums: the last GAJ "
+                            "evaluation was not precision H");
+    return nb_gaj_prec_read_fixed(c->gaj_prec, words, log2, err);
+}
+
 static enum nb_status compute_load_state(void *state, size_t n, const double *x,
                                          const double *v, const double *a,
                                          const double *jerk, const double *t0,
@@ -474,6 +492,7 @@ enum nb_status nb_backend_compute_create(struct nb_force_backend *b,
         .get_precision = compute_get_precision,
         .set_j = compute_set_j,
         .compute_gaj = compute_gaj, .read_gaj = compute_read_gaj,
+        .set_j_range = compute_set_j_range, .read_gaj_fixed = compute_read_gaj_fixed,
         .load_state = compute_load_state, .update_state = compute_update_state,
         .predict_j = compute_predict_j, .destroy = compute_destroy };
     return NB_OK;

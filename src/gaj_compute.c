@@ -5,6 +5,7 @@
  *  - the host predicts every particle and uploads the j-set (set_j);
  *  - the state (x, v, a, jerk, t0) stays on the GPU: the host uploads only
  *    the corrected block (update_state), predict.comp makes the j-set. */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -24,6 +25,7 @@ struct nb_gaj_compute {
     struct nb_gl *gl;
     struct buffer buf[B_COUNT];
     size_t n, n_active;
+    size_t j_first, j_end;          /* the j-slice summed (set_j_range) */
     int tile, slices;               /* of the last evaluation */
     /* Transfers, one area per purpose so that none waits for another's
      * copy: the j-set (set_j), the block's indices (run), the corrected
@@ -145,6 +147,19 @@ static void reduce(GLuint program, GLuint partial, GLuint out, int count, int sl
     glDispatchCompute((GLuint)nb_gl_ceil_div(count, 256), 1, 1);
 }
 
+void nb_gaj_compute_set_j_range(struct nb_gaj_compute *g, size_t first, size_t end)
+{
+    g->j_first = first;
+    g->j_end = end;
+}
+
+/* The j-slice clipped to the j-set. */
+static void j_range(const struct nb_gaj_compute *g, size_t *first, size_t *end)
+{
+    *end = g->j_end < g->n ? g->j_end : g->n;
+    *first = g->j_first < *end ? g->j_first : *end;
+}
+
 enum nb_status nb_gaj_compute_run(struct nb_gaj_compute *g, int tile, double eps,
                                   size_t n_active, const uint32_t *active,
                                   struct nb_error *err)
@@ -152,10 +167,13 @@ enum nb_status nb_gaj_compute_run(struct nb_gaj_compute *g, int tile, double eps
     char name[32];
     GLuint gaj, red;
     int n = (int)g->n, na = (int)n_active;
+    size_t first, end;
+    j_range(g, &first, &end);
     g->n_active = n_active;
     if (n_active == 0 || n == 0)
         return NB_OK;
-    int groups = nb_gl_ceil_div(na, tile), tiles = nb_gl_ceil_div(n, tile);
+    int groups = nb_gl_ceil_div(na, tile), tiles = nb_gl_ceil_div((int)(end - first), tile);
+    tiles = tiles < 1 ? 1 : tiles;      /* an empty slice: zeros, one pass */
     int per_slice = slice_tiles(groups, tiles), slices = nb_gl_ceil_div(tiles, per_slice);
     size_t out_bytes = 16 * n_active, part_bytes = out_bytes * (size_t)slices;
     snprintf(name, sizeof name, "gaj_comp_t%d", tile);
@@ -176,6 +194,7 @@ enum nb_status nb_gaj_compute_run(struct nb_gaj_compute *g, int tile, double eps
     glUniform1i(NB_LOC_N, n);
     glUniform1i(NB_LOC_SLICE_LEN, per_slice);
     glUniform1i(NB_LOC_N_ACTIVE, na);
+    glUniform2i(NB_LOC_J_RANGE, (int)first, (int)end);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, NB_BIND_POS, g->buf[B_POS].id);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, NB_BIND_VEL, g->buf[B_VEL].id);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, NB_BIND_ACTIVE, g->buf[B_ACTIVE].id);
@@ -203,7 +222,8 @@ enum nb_status nb_gaj_compute_inputs(struct nb_gaj_compute *g, size_t n_active,
     if (n_active && upload_indices(g, n_active, active, err) != NB_OK)
         return err->status;
     *in = (struct nb_gaj_inputs){ g->buf[B_POS].id, g->buf[B_VEL].id,
-                                  g->buf[B_ACTIVE].id, g->n };
+                                  g->buf[B_ACTIVE].id, g->n, 0, 0 };
+    j_range(g, &in->j_first, &in->j_end);
     return NB_OK;
 }
 
@@ -338,6 +358,7 @@ struct nb_gaj_compute *nb_gaj_compute_create(struct nb_gl *gl, struct nb_error *
     if (!g)
         return NULL;
     g->gl = gl;
+    g->j_end = SIZE_MAX;
     nb_gpu_timer_init(&g->timer, gl);
     nb_gl_staging_init(&g->up_j, 0);
     nb_gl_staging_init(&g->up_index, 0);

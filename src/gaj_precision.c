@@ -238,6 +238,8 @@ static enum nb_status dispatch(struct nb_gaj_prec *p, GLuint program, int slot,
         glUniform1i(NB_LOC_N_ACTIVE, (int)n_active);
     if (HAS(u, NB_LOC_SLICE_LEN))
         glUniform1i(NB_LOC_SLICE_LEN, per_slice);
+    if (HAS(u, NB_LOC_J_RANGE))
+        glUniform2i(NB_LOC_J_RANGE, (int)in->j_first, (int)in->j_end);
     if (HAS(u, NB_LOC_PREC_SCALE))
         glUniform4f(NB_LOC_PREC_SCALE, sa, sa, sa, sp);
     if (HAS(u, NB_LOC_PREC_SCALE_J))
@@ -287,8 +289,9 @@ static enum nb_status run_sliced(struct nb_gaj_prec *p, GLuint program, GLuint m
                                  int slot, double eps, const struct nb_gaj_inputs *in,
                                  size_t n_active, struct nb_error *err)
 {
-    int per_slice = slice_tiles((int)n_active, (int)in->n, p->force_slices);
-    int slices = nb_gl_ceil_div(nb_gl_ceil_div((int)in->n, NB_PREC_TILE), per_slice);
+    int span = (int)(in->j_end - in->j_first);
+    int per_slice = slice_tiles((int)n_active, span, p->force_slices);
+    int slices = nb_gl_ceil_div(nb_gl_ceil_div(span, NB_PREC_TILE), per_slice);
     p->slices = slices = slices < 1 ? 1 : slices;
     if (slices == 1)
         return dispatch(p, program, slot, eps, in, n_active, p->out_buf, per_slice, 1, err);

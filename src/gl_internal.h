@@ -121,6 +121,9 @@ enum nb_status nb_gaj_compute_run(struct nb_gaj_compute *g, int tile, double eps
                                   struct nb_error *err);
 enum nb_status nb_gaj_compute_read(struct nb_gaj_compute *g, double *acc,
                                    double *jerk, double *pot, struct nb_error *err);
+/* The j-particles the next runs sum: [first, end) clipped to the j-set
+ * (0, SIZE_MAX: all of them, the default); the i-particles stay anywhere. */
+void nb_gaj_compute_set_j_range(struct nb_gaj_compute *g, size_t first, size_t end);
 enum nb_status nb_gaj_compute_load_state(struct nb_gaj_compute *g, size_t n,
                                          const double *x, const double *v,
                                          const double *a, const double *jerk,
@@ -143,6 +146,7 @@ double nb_gaj_compute_seconds(struct nb_gaj_compute *g);   /* may wait */
 struct nb_gaj_inputs {
     GLuint pos, vel, active;
     size_t n;
+    size_t j_first, j_end;      /* the j-slice summed, within 0..n */
 };
 enum nb_status nb_gaj_compute_inputs(struct nb_gaj_compute *g, size_t n_active,
                                      const uint32_t *active, struct nb_gaj_inputs *in,
