@@ -39,7 +39,7 @@ GL_SRC   := src/context.c src/shader.c src/programs.c src/gpu_timer.c src/stagin
             src/api_forces.c src/api_hermite.c src/api_md.c src/api_md_forces.c src/api_shaders.c src/g6_block.c
 CLI_SRC  := $(addprefix tools/glnbody/,main.c options.c measure.c cmd_forces.c cmd_bench.c \
             cmd_compare.c cmd_shaders.c cmd_run.c cmd_precision.c cmd_md.c md_options.c \
-            md_outputs.c cmd_newton3.c man_text.c progress.c)
+            md_outputs.c cmd_newton3.c man_text.c progress.c mpi_world.c)
 GLSL     := $(wildcard glsl/*.glsl glsl/*.frag glsl/*.vert glsl/*.comp glsl/*.h)
 TESTS    := tests/check_host tests/check_gpu tests/check_cli_forces tests/check_cli_errors \
             tests/check_cli_help tests/check_cli_bench tests/check_cli_shaders tests/check_run \
@@ -91,6 +91,26 @@ $(PUBLIC_H): host/glnbody.h
 tools/glnbody/%.o: tools/glnbody/%.c $(wildcard tools/glnbody/*.h) $(PUBLIC_H)
 	$(CC) $(CFLAGS) -Ibuild/include -c -o $@ $<
 
+# Open MPI (Debian's libopenmpi-dev, through pkg-config ompi-c): `mpirun -np
+# P glnbody run|forces` shares the forces over P ranks (Harfst et al. 2007).
+# Only the program's tools/glnbody/mpi_world.c sees MPI; the library stays
+# MPI-free.  make NB_MPI=0 builds the program without it (one rank, as
+# before); the setting is remembered in tools/glnbody/.nb_mpi so that a
+# change rebuilds and relinks.
+NB_MPI ?= 1
+ifeq ($(NB_MPI),1)
+MPI_CFLAGS = -DNB_HAVE_MPI $$(pkg-config --cflags ompi-c)
+MPI_LIBS   = $$(pkg-config --libs ompi-c)
+endif
+MPI_STAMP := tools/glnbody/.nb_mpi
+.PHONY: nb-mpi-setting
+$(MPI_STAMP): nb-mpi-setting
+	@echo '$(NB_MPI)' | cmp -s - $@ || echo '$(NB_MPI)' > $@
+
+tools/glnbody/mpi_world.o: tools/glnbody/mpi_world.c tools/glnbody/mpi_world.h $(PUBLIC_H) \
+        $(MPI_STAMP)
+	$(CC) $(CFLAGS) -Ibuild/include $(MPI_CFLAGS) -c -o $@ $<
+
 libglnbody.a: $(LIB_OBJ)
 	rm -f $@
 	$(AR) rcs $@ $^
@@ -105,8 +125,9 @@ libglnbody.so: $(SOFILE)
 	ln -sf $(SOFILE) $(SONAME)
 	ln -sf $(SONAME) $@
 
-glnbody: $(CLI_OBJ) libglnbody.a
-	$(CC) $(CFLAGS) -o $@ $(CLI_OBJ) libglnbody.a $$(pkg-config --libs $(PKGS)) $(LDLIBS)
+glnbody: $(CLI_OBJ) libglnbody.a $(MPI_STAMP)
+	$(CC) $(CFLAGS) -o $@ $(CLI_OBJ) libglnbody.a $$(pkg-config --libs $(PKGS)) $(LDLIBS) \
+	    $(MPI_LIBS)
 
 # Every program the binary can load is emitted exactly as the GLSL loader
 # assembles it, then compiled to SPIR-V for OpenGL; any error fails the build.

@@ -573,7 +573,10 @@ struct nb_hermite_stats {
     uint64_t particle_steps;    /* particles corrected, summed over blocks */
     double t_host;              /* wall s on the host: predict, correct, steps */
     double t_force;             /* device s of the GAJ kernel */
-    double t_comm;              /* wall s in engine calls less t_force */
+    double t_comm;              /* wall s in engine calls less t_force and
+                                   t_reduce: uploads, read-back (PCIe) */
+    double t_reduce;            /* wall s in a partition's callbacks (the
+                                   MPI_Allreduce of section 13), else 0 */
 };
 NB_API void nb_hermite_stats(const struct nb_hermite *h, struct nb_hermite_stats *st);
 

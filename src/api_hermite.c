@@ -291,6 +291,7 @@ void nb_hermite_stats(const struct nb_hermite *h, struct nb_hermite_stats *st)
     st->t_host = h->sim.stats.t_host;
     st->t_force = h->sim.stats.t_force;
     st->t_comm = h->sim.stats.t_comm;
+    st->t_reduce = h->sim.stats.t_reduce;
 }
 
 enum nb_status nb_hermite_diag(struct nb_hermite *h, double t, const double *x,

@@ -191,7 +191,6 @@ enum nb_status nb_gaj_compute_run(struct nb_gaj_compute *g, int tile, double eps
     nb_gpu_timer_start(&g->timer);
     glUseProgram(gaj);
     glUniform1f(NB_LOC_EPS2, (float)(eps * eps));
-    glUniform1i(NB_LOC_N, n);
     glUniform1i(NB_LOC_SLICE_LEN, per_slice);
     glUniform1i(NB_LOC_N_ACTIVE, na);
     glUniform2i(NB_LOC_J_RANGE, (int)first, (int)end);

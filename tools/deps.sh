@@ -5,9 +5,11 @@
 # fails.
 set -u
 # bsdutils: script(1), the pseudo-terminal of tests/check_progress;
-# man-db (with groff-base): man -l on the manual page, tests/check_cli_text.
-# gfortran: the Fortran GRAPE-6 driver of tests/check_g6 (libg6gl's underscore ABI).
-PACKAGES="build-essential pkg-config libepoxy-dev libegl-dev libglfw3-dev glslang-tools check libgl1-mesa-dri libegl-mesa0 gnuplot-nox bsdutils man-db gfortran"
+# man-db (with groff-base): man -l on the manual page, tests/check_cli_text;
+# gfortran: the Fortran GRAPE-6 driver of tests/check_g6 (libg6gl's underscore ABI);
+# libopenmpi-dev, openmpi-bin: mpirun -np P glnbody run|forces (make
+# NB_MPI=0 builds without them).
+PACKAGES="build-essential pkg-config libepoxy-dev libegl-dev libglfw3-dev glslang-tools check libgl1-mesa-dri libegl-mesa0 gnuplot-nox bsdutils man-db gfortran libopenmpi-dev openmpi-bin"
 # make fuzz: clang 14 with libFuzzer (libclang-rt-14-dev) and libomp.
 [ "${1:-}" = fuzz ] && PACKAGES="$PACKAGES clang libclang-rt-14-dev libomp-dev"
 

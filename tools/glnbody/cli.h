@@ -57,6 +57,10 @@ struct nb_gl_cli {
       "SPIR-V when GL_ARB_gl_spirv is there)", &(g).shaders, NULL },            \
     { "debug", NULL, "print GL_KHR_debug messages (also GLNBODY_DEBUG=1)", NULL, &(g).debug }, \
     NB_QUIET_OPTION((g).quiet)
+/* The EGL device opened when --gpu is not given: -1 (the first that
+ * works), or under mpirun this rank's (main sets it from nb_mpi_device). */
+extern int nb_gl_cli_default_device;
+
 /* Checks the GL options' values without opening a context. */
 enum nb_status nb_gl_cli_validate(const struct nb_gl_cli *g, struct nb_error *err);
 /* Creates the context the options ask for. */

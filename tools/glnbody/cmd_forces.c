@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "mpi_world.h"
 
 struct forces_args {
     const char *input, *softening, *backend, *variant, *output, *precision;
@@ -47,10 +48,14 @@ static enum nb_status evaluate(const struct forces_args *a, double eps,
         return nb_error_set(err, NB_ERR_UNSUPPORTED, "forces: backend %s has no "
                             "--precision modes (only A); use --backend compute or "
                             "fragment", nb_engine_name(engine));
+    /* under mpirun: this rank's j-slice through the GAJ kernel, summed over all */
     if (nb_forces_set_variant(*f, a->variant ? a->variant : "auto", err) != NB_OK ||
         nb_forces_set_precision(*f, a->mode, err) != NB_OK ||
+        (nb_mpi_partition() && nb_forces_set_partition(*f, nb_mpi_partition(), err) != NB_OK) ||
         nb_forces_ga(*f, p->n, p->x, p->m, eps, acc, pot, err) != NB_OK)
         return err->status;
+    if (nb_mpi_rank() > 0)      /* rank 0 alone writes */
+        return NB_OK;
     return write_forces(a->output, engine, *f, a->mode, p, eps, acc, pot, err);
 }
 
@@ -99,6 +104,8 @@ int nb_cmd_forces(int argc, char **argv)
         (a.backend && nb_engine_parse(a.backend, NULL, &err) != NB_OK))
         return nb_cli_fail(&err);
 
+    if (nb_mpi_rank() > 0)
+        a.gl.quiet = 1;         /* rank 0 alone reports */
     struct nb_particles p = { 0 };
     struct nb_gl *gl = NULL;
     struct nb_forces *f = NULL;

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "mpi_world.h"
 
 #define DEFAULT_N 512          /* a few seconds on llvmpipe (2 cores) */
 #define DEFAULT_SEED 1
@@ -497,7 +498,11 @@ static void print_summary(FILE *fp, const struct run_config *c,
                             : 0.0);
     fprintf(fp, "time split (Portegies Zwart et al. 2007 eq. 10): t_host %.3f s, t_force %.3f s, "
             "t_comm %.3f s; diagnostics and output %.3f s; wall %.3f s\n",
-            st->t_host, st->t_force, st->t_comm, o->seconds, wall);
+            st->t_host, st->t_force, st->t_comm + st->t_reduce, o->seconds, wall);
+    if (nb_mpi_partition())
+        fprintf(fp, "j-parallel over %d ranks (Harfst et al. 2007), rank 0: t_comm = "
+                "PCIe %.3f s + MPI_Allreduce %.3f s\n", nb_mpi_ranks(), st->t_comm,
+                st->t_reduce);
 }
 
 /* Modes B..H of the GAJ kernel need a backend whose set_precision reaches
@@ -551,9 +556,11 @@ static enum nb_status prepare(const struct run_config *c, struct nb_gl **gl,
         return err->status;
     if (nb_forces_set_variant(*f, c->variant, err) != NB_OK)
         return err->status;
-    if (c->precision == NB_PRECISION_A)
-        return NB_OK;
-    return nb_forces_set_precision(*f, c->precision, err);
+    if (c->precision != NB_PRECISION_A &&
+        nb_forces_set_precision(*f, c->precision, err) != NB_OK)
+        return err->status;
+    /* under mpirun: this rank's j-slice, the block's sums over all ranks */
+    return nb_mpi_partition() ? nb_forces_set_partition(*f, nb_mpi_partition(), err) : NB_OK;
 }
 
 static enum nb_status simulate(const struct run_config *c, struct nb_gl **gl,
@@ -646,6 +653,10 @@ int nb_cmd_run(int argc, char **argv)
     }
     if (check_args(&a, &c, &err) != NB_OK)
         return nb_cli_fail(&err);
+    if (nb_mpi_rank() > 0) {    /* rank 0 alone writes files and reports */
+        c.energy_log = c.output = c.snapshot_dir = NULL;
+        c.quiet = a.gl.quiet = 1;
+    }
 
     struct nb_gl *gl = NULL;
     struct nb_forces *f = NULL;

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "mpi_world.h"
 
 static const struct {
     const char *name;
@@ -57,6 +58,9 @@ static void usage(FILE *out)
                   "its section of the manual page glnbody(1)");
     fprintf(out, "\nenvironment: GLNBODY_SHADER_DIR (where glsl/ and spirv/ are),\n"
                  "  GLNBODY_SHADERS=spirv|glsl, GLNBODY_DEBUG=1 (GL debug output)\n");
+    if (nb_mpi_built())
+        fprintf(out, "\nOpen MPI: mpirun -np P glnbody run|forces ... shares the forces over P\n"
+                 "  ranks, one GPU each (Harfst et al. 2007); rank 0 writes and reports\n");
 }
 
 /* glnbody help [COMMAND]: the command list, or the command's section of
@@ -117,13 +121,19 @@ static int dispatch(int argc, char **argv)
     if (strcmp(argv[1], "help") == 0)
         return help(argc - 2, argv + 2);
     for (size_t k = 0; k < COMMAND_COUNT; k++)
-        if (strcmp(argv[1], commands[k].name) == 0)
+        if (strcmp(argv[1], commands[k].name) == 0) {
+            struct nb_error err = { 0 };
+            if (nb_mpi_check_command(argv[1], &err) != NB_OK)
+                return nb_cli_fail(&err);
             return commands[k].run(argc - 2, argv + 2);
+        }
     fprintf(stderr, "glnbody: unknown command '%s' (see glnbody --help)\n", argv[1]);
     return 2;
 }
 
 int main(int argc, char **argv)
 {
-    return finish_stdout(dispatch(argc, argv));
+    nb_mpi_init(&argc, &argv);
+    nb_gl_cli_default_device = nb_mpi_device();
+    return nb_mpi_finish(finish_stdout(dispatch(argc, argv)));
 }

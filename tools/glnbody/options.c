@@ -173,6 +173,8 @@ enum nb_status nb_parse_long_list(const char *option, const char *text, long min
 }
 
 /* The GL options as nb_gl_options; errors name the bad value. */
+int nb_gl_cli_default_device = -1;
+
 static enum nb_status gl_cli_options(const struct nb_gl_cli *g,
                                      struct nb_gl_options *opt,
                                      struct nb_error *err)
@@ -185,6 +187,7 @@ static enum nb_status gl_cli_options(const struct nb_gl_cli *g,
         strcmp(env, "glsl") != 0 && strcmp(env, "auto") != 0)
         return nb_error_set(err, NB_ERR_ARGS, "GLNBODY_SHADERS: '%s' is not auto, "
                             "spirv or glsl", env);
+    opt->device = nb_gl_cli_default_device;
     if (g->gpu) {
         long device;
         if (nb_parse_long("gpu", g->gpu, 0, 1023, &device, err) != NB_OK)

@@ -1,0 +1,212 @@
+/* mpi_world.c - the program's MPI layer: one MPI_Allreduce per block step
+ * carries the partial forces of the block (the j-parallel scheme of
+ * Harfst et al. 2007, as phiGRAPE and phiGPU have it); the library calls
+ * it through struct nb_partition and knows nothing of MPI.
+ *
+ * Errors: a rank that fails prints its own message and exits through
+ * nb_mpi_finish, which calls MPI_Abort; the other ranks, perhaps blocked in
+ * an MPI_Allreduce the failed rank will never join, are stopped by it, and
+ * mpirun exits with the failed rank's status.  Nothing can hang.
+ *
+ * GLNBODY_TEST_FAIL_RANK=R (for the tests) makes rank R's first reduction
+ * fail, as a GPU error on that rank alone would. */
+#include "mpi_world.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#ifdef NB_HAVE_MPI
+#include <mpi.h>
+#endif
+
+static struct {
+    int active, rank, ranks;
+    double seconds;
+    struct nb_partition partition;
+} world = { 0, 0, 1, 0.0, { 0 } };
+
+static double wall_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* An environment variable as a non-negative integer, or -1. */
+static int env_int(const char *name)
+{
+    const char *s = getenv(name);
+    char *end;
+    long v;
+
+    if (!s || !*s)
+        return -1;
+    v = strtol(s, &end, 10);
+    return *end || v < 0 || v > 1 << 20 ? -1 : (int)v;
+}
+
+/* The test hook: rank R's first reduction fails. */
+static enum nb_status injected_fault(struct nb_error *err)
+{
+    static int done;
+    int rank = env_int("GLNBODY_TEST_FAIL_RANK");
+
+    if (rank != world.rank || done)
+        return NB_OK;
+    done = 1;
+    err->status = NB_ERR_IO;
+    snprintf(err->message, sizeof err->message, "rank %d: injected fault in its "
+             "first MPI_Allreduce (GLNBODY_TEST_FAIL_RANK=%d, a test hook)", rank, rank);
+    return NB_ERR_IO;
+}
+
+#ifdef NB_HAVE_MPI
+static enum nb_status allreduce(void *values, size_t count, MPI_Datatype type,
+                                struct nb_error *err)
+{
+    double t0;
+    int rc;
+
+    if (injected_fault(err) != NB_OK)
+        return err->status;
+    if (count > (size_t)0x7fffffff) {
+        err->status = NB_ERR_LIMIT;
+        snprintf(err->message, sizeof err->message, "MPI_Allreduce of %zu values: "
+                 "more than an MPI count holds", count);
+        return NB_ERR_LIMIT;
+    }
+    t0 = wall_seconds();
+    rc = MPI_Allreduce(MPI_IN_PLACE, values, (int)count, type, MPI_SUM, MPI_COMM_WORLD);
+    world.seconds += wall_seconds() - t0;
+    if (rc != MPI_SUCCESS) {
+        char text[MPI_MAX_ERROR_STRING];
+        int len = 0;
+        MPI_Error_string(rc, text, &len);
+        err->status = NB_ERR_IO;
+        snprintf(err->message, sizeof err->message, "rank %d: MPI_Allreduce failed: "
+                 "%.*s", world.rank, len, text);
+        return NB_ERR_IO;
+    }
+    return NB_OK;
+}
+
+static enum nb_status sum_double(void *user, double *values, size_t count,
+                                 struct nb_error *err)
+{
+    (void)user;
+    return allreduce(values, count, MPI_DOUBLE, err);
+}
+
+static enum nb_status sum_int64(void *user, int64_t *values, size_t count,
+                                struct nb_error *err)
+{
+    (void)user;
+    return allreduce(values, count, MPI_INT64_T, err);
+}
+
+/* Started by mpirun (Open MPI, or any PMIx/PMI launcher)? */
+static int launched_by_mpirun(void)
+{
+    return getenv("OMPI_COMM_WORLD_SIZE") || getenv("PMIX_RANK") || getenv("PMI_RANK");
+}
+
+void nb_mpi_init(int *argc, char ***argv)
+{
+    if (!launched_by_mpirun())
+        return;
+    if (MPI_Init(argc, argv) != MPI_SUCCESS) {
+        fprintf(stderr, "glnbody: MPI_Init failed\n");
+        exit(1);
+    }
+    world.active = 1;
+    MPI_Comm_rank(MPI_COMM_WORLD, &world.rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &world.ranks);
+    world.partition = (struct nb_partition){ world.ranks, world.rank, sum_double,
+                                             sum_int64, NULL };
+    if (world.rank > 0 && !freopen("/dev/null", "w", stdout)) {
+        fprintf(stderr, "glnbody: rank %d: cannot silence stdout\n", world.rank);
+        MPI_Abort(MPI_COMM_WORLD, 1);
+    }
+}
+
+int nb_mpi_finish(int status)
+{
+    if (!world.active)
+        return status;
+    if (status != 0 && world.ranks > 1) {
+        fflush(stderr);
+        MPI_Abort(MPI_COMM_WORLD, status);
+    }
+    MPI_Finalize();
+    return status;
+}
+#else
+void nb_mpi_init(int *argc, char ***argv)
+{
+    (void)argc;
+    (void)argv;
+}
+
+int nb_mpi_finish(int status)
+{
+    return status;
+}
+#endif
+
+int nb_mpi_built(void)
+{
+#ifdef NB_HAVE_MPI
+    return 1;
+#else
+    return 0;
+#endif
+}
+
+int nb_mpi_rank(void)
+{
+    return world.rank;
+}
+
+int nb_mpi_ranks(void)
+{
+    return world.ranks;
+}
+
+int nb_mpi_active(void)
+{
+    return world.active;
+}
+
+int nb_mpi_device(void)
+{
+    int local = env_int("OMPI_COMM_WORLD_LOCAL_RANK"), devices;
+
+    if (!world.active || local < 0 || (devices = nb_gl_device_count()) < 1)
+        return -1;
+    return local % devices;
+}
+
+const struct nb_partition *nb_mpi_partition(void)
+{
+    return world.active ? &world.partition : NULL;
+}
+
+double nb_mpi_seconds(void)
+{
+    return world.seconds;
+}
+
+enum nb_status nb_mpi_check_command(const char *command, struct nb_error *err)
+{
+    if (world.ranks < 2 || strcmp(command, "run") == 0 || strcmp(command, "forces") == 0 ||
+        strcmp(command, "help") == 0)
+        return NB_OK;
+    err->status = NB_ERR_ARGS;
+    snprintf(err->message, sizeof err->message, "%s does not run j-parallel: under "
+             "mpirun only run and forces share their work over ranks (Harfst et al. "
+             "2007); start %s with one rank (mpirun -np 1) or without mpirun",
+             command, command);
+    return NB_ERR_ARGS;
+}
