@@ -500,9 +500,9 @@ static void print_summary(FILE *fp, const struct run_config *c,
             "t_comm %.3f s; diagnostics and output %.3f s; wall %.3f s\n",
             st->t_host, st->t_force, st->t_comm + st->t_reduce, o->seconds, wall);
     if (nb_mpi_partition())
-        fprintf(fp, "j-parallel over %d ranks (Harfst et al. 2007), rank 0: t_comm = "
-                "PCIe %.3f s + MPI_Allreduce %.3f s\n", nb_mpi_ranks(), st->t_comm,
-                st->t_reduce);
+        fprintf(fp, "j-parallel over %d rank%s (Harfst et al. 2007), rank 0: t_comm = "
+                "PCIe %.3f s + MPI_Allreduce %.3f s\n", nb_mpi_ranks(),
+                nb_mpi_ranks() == 1 ? "" : "s", st->t_comm, st->t_reduce);
 }
 
 /* Modes B..H of the GAJ kernel need a backend whose set_precision reaches
