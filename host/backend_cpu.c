@@ -26,9 +26,9 @@ struct cpu_state {
         size_t n;           /* j-particles */
         double *x, *v, *m;  /* 3n, 3n, n */
         size_t n_active;    /* i-particles of the last result */
-        size_t j_first, j_end;      /* the j-slice summed (set_j_range) */
         double *acc, *jerk, *pot;   /* 3n, 3n, n: room for any block */
     } gaj;
+    size_t j_first, j_end;  /* the GAJ j-slice summed (set_j_range) */
 };
 
 static enum nb_status cpu_set_variant(void *state, const char *variant,
@@ -193,7 +193,7 @@ static enum nb_status cpu_compute_gaj(void *state, double eps, size_t n_active,
         return nb_error_set(err, NB_ERR_ARGS, "cpu GAJ: %zu i-particles but "
                             "only %zu j-particles (call set_j first)",
                             n_active, g->n);
-    st = nb_cpu_gaj_slice(g->n, g->x, g->v, g->m, eps, g->j_first, g->j_end, n_active,
+    st = nb_cpu_gaj_slice(g->n, g->x, g->v, g->m, eps, s->j_first, s->j_end, n_active,
                           active, g->acc, g->jerk, g->pot, err);
     s->seconds = nb_clock_seconds() - t0;
     g->n_active = st == NB_OK ? n_active : 0;
@@ -216,10 +216,10 @@ static enum nb_status cpu_read_gaj(void *state, double *acc, double *jerk,
 
 static void cpu_set_j_range(void *state, size_t first, size_t end)
 {
-    struct cpu_gaj *g = &((struct cpu_state *)state)->gaj;
+    struct cpu_state *s = state;
 
-    g->j_first = first;
-    g->j_end = end;
+    s->j_first = first;
+    s->j_end = end;
 }
 
 static void cpu_destroy(void *state)
@@ -255,6 +255,6 @@ enum nb_status nb_backend_cpu_create(struct nb_force_backend *b,
     b->read_gaj = cpu_read_gaj;
     b->set_j_range = cpu_set_j_range;
     b->destroy = cpu_destroy;
-    s->gaj.j_end = SIZE_MAX;
+    s->j_end = SIZE_MAX;
     return NB_OK;
 }
