@@ -107,6 +107,11 @@ MPI_STAMP := tools/glnbody/.nb_mpi
 $(MPI_STAMP): nb-mpi-setting
 	@echo '$(NB_MPI)' | cmp -s - $@ || echo '$(NB_MPI)' > $@
 
+# The MPI_Allreduce alone, for tools/device_mpi.sh and tools/fit_mpi_model.py.
+build/mpi_allreduce_bench: tools/mpi_allreduce_bench.c
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $$(pkg-config --cflags ompi-c) -o $@ $< $$(pkg-config --libs ompi-c)
+
 tools/glnbody/mpi_world.o: tools/glnbody/mpi_world.c tools/glnbody/mpi_world.h $(PUBLIC_H) \
         $(MPI_STAMP)
 	$(CC) $(CFLAGS) -Ibuild/include $(MPI_CFLAGS) -c -o $@ $<

@@ -52,7 +52,8 @@ struct nb_gl_cli {
     int debug, quiet;
 };
 #define NB_GL_OPTIONS(g)                                                          \
-    { "gpu", "N", "EGL device to use (default: the first that works)", &(g).gpu, NULL }, \
+    { "gpu", "N", "EGL device to use (default: the first that works; under " \
+      "mpirun, the node-local rank modulo the devices)", &(g).gpu, NULL },      \
     { "shaders", "auto|spirv|glsl", "load SPIR-V or GLSL shaders (default auto: " \
       "SPIR-V when GL_ARB_gl_spirv is there)", &(g).shaders, NULL },            \
     { "debug", NULL, "print GL_KHR_debug messages (also GLNBODY_DEBUG=1)", NULL, &(g).debug }, \

@@ -88,7 +88,9 @@ int nb_cmd_forces(int argc, char **argv)
                          "[--backend cpu|compute|fragment] [--variant NAME] [--precision A..H] "
                          "[--output FILE]",
                          "Evaluates the GA kernel (acceleration and potential, G = 1) of "
-                         "every particle of a snapshot and writes `id ax ay az pot` lines.",
+                         "every particle of a snapshot and writes `id ax ay az pot` lines.  "
+                         "Under mpirun -np P the sum is shared over P ranks (Harfst et al. "
+                         "2007).",
                          table);
         return 0;
     }

@@ -602,7 +602,8 @@ static void print_help(const struct nb_option *table)
                      "scheme and block time steps (G = 1), and prints the "
                      "relative energy error and the time split.  Steps are "
                      "powers of two down to 2^-40; a particle needing less "
-                     "stops the run (exit 1).", table);
+                     "stops the run (exit 1).  Under mpirun -np P the forces are "
+                     "shared over P ranks (Harfst et al. 2007).", table);
 }
 
 int nb_cmd_run(int argc, char **argv)
