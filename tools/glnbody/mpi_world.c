@@ -15,7 +15,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #ifdef NB_HAVE_MPI
 #include <mpi.h>
@@ -23,16 +22,8 @@
 
 static struct {
     int active, rank, ranks;
-    double seconds;
     struct nb_partition partition;
-} world = { 0, 0, 1, 0.0, { 0 } };
-
-static double wall_seconds(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
+} world = { 0, 0, 1, { 0 } };
 
 /* An environment variable as a non-negative integer, or -1. */
 static int env_int(const char *name)
@@ -47,6 +38,7 @@ static int env_int(const char *name)
     return *end || v < 0 || v > 1 << 20 ? -1 : (int)v;
 }
 
+#ifdef NB_HAVE_MPI
 /* The test hook: rank R's first reduction fails. */
 static enum nb_status injected_fault(struct nb_error *err)
 {
@@ -62,11 +54,9 @@ static enum nb_status injected_fault(struct nb_error *err)
     return NB_ERR_IO;
 }
 
-#ifdef NB_HAVE_MPI
 static enum nb_status allreduce(void *values, size_t count, MPI_Datatype type,
                                 struct nb_error *err)
 {
-    double t0;
     int rc;
 
     if (injected_fault(err) != NB_OK)
@@ -77,9 +67,7 @@ static enum nb_status allreduce(void *values, size_t count, MPI_Datatype type,
                  "more than an MPI count holds", count);
         return NB_ERR_LIMIT;
     }
-    t0 = wall_seconds();
     rc = MPI_Allreduce(MPI_IN_PLACE, values, (int)count, type, MPI_SUM, MPI_COMM_WORLD);
-    world.seconds += wall_seconds() - t0;
     if (rc != MPI_SUCCESS) {
         char text[MPI_MAX_ERROR_STRING];
         int len = 0;
@@ -191,11 +179,6 @@ int nb_mpi_device(void)
 const struct nb_partition *nb_mpi_partition(void)
 {
     return world.active ? &world.partition : NULL;
-}
-
-double nb_mpi_seconds(void)
-{
-    return world.seconds;
 }
 
 enum nb_status nb_mpi_check_command(const char *command, struct nb_error *err)

@@ -32,8 +32,6 @@ int nb_mpi_device(void);
 /* The j-parallel partition over MPI_COMM_WORLD (its callbacks are
  * MPI_Allreduce of doubles and of int64 words), or NULL without MPI. */
 const struct nb_partition *nb_mpi_partition(void);
-/* MPI seconds so far: wall time inside this rank's MPI_Allreduce calls. */
-double nb_mpi_seconds(void);
 /* NB_ERR_ARGS for a command that does not run j-parallel (all but run
  * and forces) started on several ranks: each rank would run it alone and
  * write the same files. */
