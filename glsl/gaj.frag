@@ -14,6 +14,9 @@ layout(location = NB_LOC_PASS) uniform int pass;
 layout(location = NB_LOC_PASSES) uniform int passes;
 layout(location = NB_LOC_ROWS) uniform int rows;
 layout(location = NB_LOC_ACCUMULATE) uniform int accumulate;
+/* The j-particles summed, [first, end): one rank's slice of a j-parallel
+ * run; end is npad where the stream's end (padding) closes the range. */
+layout(location = NB_LOC_J_RANGE) uniform ivec2 j_range;
 layout(binding = NB_UNIT_POS) uniform sampler2D pos;
 layout(binding = NB_UNIT_VEL) uniform sampler2D vel;
 layout(binding = NB_UNIT_IPOS) uniform sampler2D ipos;
@@ -81,17 +84,34 @@ void main()
     int self = int(pi.w);
     ax = ay = az = jx = jy = jz = ap = vec4(0.0);
 
+    /* The 4-blocks of the range; the ones that hold a lane outside it
+     * (the range's ends) or the pair i = j (the diagonal) run the lane
+     * test, in ascending order, each once; all others none. */
+    int lo = j_range.x, hi = j_range.y;
+    int g_lo = lo & ~3, g_hi = min((hi + 3) & ~3, npad);
     int slice = replica * passes + pass;
-    int j0 = min(slice * slice_len, npad);
-    int j1 = min(j0 + slice_len, npad);
-    int diagonal = self & ~3;
-    if (self >= 0 && diagonal >= j0 && diagonal < j1) {
-        accumulate_span(j0, diagonal);
-        interact(texel_of(diagonal), equal(ivec4(diagonal) + ivec4(0, 1, 2, 3), ivec4(self)));
-        accumulate_span(diagonal + 4, j1);
-    } else {
-        accumulate_span(j0, j1);
+    int j0 = min(g_lo + slice * slice_len, g_hi);
+    int j1 = min(j0 + slice_len, g_hi);
+    int s0 = lo != g_lo ? g_lo : -4;
+    int s1 = self >= 0 ? self & ~3 : -4;
+    int s2 = hi != g_hi ? g_hi - 4 : -4;
+    int t;
+    if (s0 > s1) { t = s0; s0 = s1; s1 = t; }
+    if (s1 > s2) { t = s1; s1 = s2; s2 = t; }
+    if (s0 > s1) { t = s0; s0 = s1; s1 = t; }
+    int at = j0;
+    for (int k = 0; k < 3; k++) {
+        int g = k == 0 ? s0 : k == 1 ? s1 : s2;
+        if (g < at || g >= j1)
+            continue;
+        accumulate_span(at, g);
+        ivec4 lane = ivec4(g) + ivec4(0, 1, 2, 3);
+        interact(texel_of(g), bvec4(uvec4(lessThan(lane, ivec4(lo))) |
+                                    uvec4(greaterThanEqual(lane, ivec4(hi))) |
+                                    uvec4(equal(lane, ivec4(self)))));
+        at = g + 4;
     }
+    accumulate_span(at, j1);
     result[0] = vec4(lane_sum(ax), lane_sum(ay), lane_sum(az), lane_sum(ap)) + previous(0, frag);
     result[1] = vec4(lane_sum(jx), lane_sum(jy), lane_sum(jz), 0.0) + previous(1, frag);
 }

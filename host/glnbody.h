@@ -939,8 +939,8 @@ NB_API void nb_partition_slice(size_t n, int ranks, int rank, size_t *first,
  * evaluations (nb_forces_ga, then through the GAJ kernel with zero
  * velocities) under part, copied; NULL removes it.  With P = 1 the same
  * path runs with the one slice of everything.  NB_ERR_ARGS for a bad
- * partition (a callback NULL, rank out of range), NB_ERR_UNSUPPORTED where
- * f's engine cannot sum a slice (the fragment engine, for P > 1). */
+ * partition (a callback NULL, rank out of range).  Every engine sums
+ * slices: the CPU, compute (modes A..H) and fragment (A) engines. */
 NB_API enum nb_status nb_forces_set_partition(struct nb_forces *f,
                                               const struct nb_partition *part,
                                               struct nb_error *err);

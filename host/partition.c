@@ -44,7 +44,7 @@ enum nb_status nb_partition_attach(struct nb_force_backend *b,
     if (part->ranks > 1 && !b->set_j_range)
         return nb_error_set(err, NB_ERR_UNSUPPORTED, "the %s backend cannot sum a "
                             "slice of the j-particles: a j-parallel run over %d ranks "
-                            "needs --backend compute or cpu", b->name, part->ranks);
+                            "needs another backend", b->name, part->ranks);
     if (!b->compute_gaj || !b->read_gaj || !b->set_j)
         return nb_error_set(err, NB_ERR_UNSUPPORTED, "the %s backend has no GAJ "
                             "kernel: a j-parallel run needs it", b->name);

@@ -20,6 +20,7 @@
  * precision modes; the passes that run a kernel are fragment_passes.c's,
  * the GAJ kernel and the Hermite state fragment_hermite.c's. */
 #include <stdio.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -111,7 +112,8 @@ static enum nb_status run_timed(struct fragment *f, float eps2, struct nb_error 
     snprintf(kernel, sizeof kernel, "ga_frag_%dx%d", f->per_frag, f->unroll);
     snprintf(reduce, sizeof reduce, "reduce_frag_%d", f->per_frag);
     const struct shape sh = { kernel, reduce, f->per_frag, NB_STREAM_WIDTH / f->per_frag,
-                              f->rows, f->npad, (double)f->npad * f->npad, 0, { 0 }, { 0 } };
+                              f->rows, f->npad, (double)f->npad * f->npad, 0, { 0 }, { 0 },
+                              0, 0 };
     return nb_fragment_run_shape(f, &sh, eps2, err);
 }
 
@@ -272,6 +274,7 @@ enum nb_status nb_backend_fragment_create(struct nb_force_backend *b,
         return NB_ERR_NOMEM;
     f->gl = gl;
     f->draw_budget = NB_FRAGMENT_DRAW_START;
+    f->j_end = SIZE_MAX;
     glGenVertexArrays(1, &f->vao);      /* core profile: draws need a VAO */
     nb_gpu_timer_init(&f->timer, gl);
     fragment_set_variant(f, "auto", err);
@@ -284,6 +287,7 @@ enum nb_status nb_backend_fragment_create(struct nb_force_backend *b,
         .variants = fragment_variant_list, .set_precision = fragment_set_precision,
         .set_j = nb_fragment_set_j,
         .compute_gaj = nb_fragment_gaj, .read_gaj = nb_fragment_read_gaj,
+        .set_j_range = nb_fragment_set_j_range,
         .load_state = nb_fragment_load_state, .update_state = nb_fragment_update_state,
         .predict_j = nb_fragment_predict_j, .destroy = fragment_destroy };
     return NB_OK;

@@ -314,12 +314,23 @@ enum nb_status nb_fragment_gaj(void *state, double eps, size_t na,
     if ((f->j_on_device ? gather_on_device(f, na, active, err)
                         : gather_block(f, na, active, err)) != NB_OK || na == 0)
         return err->status;
+    /* The j-range: its end is the stream's (npad, padding) when it reaches n. */
+    size_t end = f->j_end < f->n ? f->j_end : f->n;
+    size_t first = f->j_first < end ? f->j_first : end;
     const struct shape sh = {
         "gaj_frag_1x4", "reduce_frag_2", 2, NB_STREAM_WIDTH, f->i_rows, f->npad,
         (double)na * f->npad, 3, { NB_UNIT_VEL, NB_UNIT_IPOS, NB_UNIT_IVEL },
-        { f->vel_tex, f->ipos_tex, f->ivel_tex } };
+        { f->vel_tex, f->ipos_tex, f->ivel_tex }, (int)first,
+        end == f->n ? f->npad : (int)end };
     f->last_gaj = 1;
     return nb_fragment_run_shape(f, &sh, (float)(eps * eps), err);
+}
+
+void nb_fragment_set_j_range(void *state, size_t first, size_t end)
+{
+    struct fragment *f = state;
+    f->j_first = first;
+    f->j_end = end;
 }
 
 /* Target 0 holds acc + pot, target 1 jerk, at texel k of the block. */

@@ -68,6 +68,7 @@ struct fragment {
     GLuint state_fbo, jset_fbo, iset_fbo;
     int j_on_device;                /* the j-set was predicted on the GPU */
     int last_gaj;                   /* the last evaluation was GAJ (for variant()) */
+    size_t j_first, j_end;          /* the GAJ j-slice summed (set_j_range) */
     /* GA accumulation modes B..H (fragment_precision.c), created on first
      * use; the variant "prec1x1[-p<P>]" names that kernel. */
     enum nb_precision precision;
@@ -87,6 +88,8 @@ struct shape {
     int extra_count;                /* textures the kernel reads beside pos */
     int extra_units[3];
     GLuint extra_textures[3];
+    int j_lo, j_hi;                 /* GAJ: the j-range uniform (lo, end or npad);
+                                       j_hi 0: none, the whole stream */
 };
 
 
@@ -117,6 +120,7 @@ enum nb_status nb_fragment_run_shape(struct fragment *f, const struct shape *sh,
 
 enum nb_status nb_fragment_set_j(void *state, size_t n, const double *x, const double *v,
                                  const double *m, struct nb_error *err);
+void nb_fragment_set_j_range(void *state, size_t first, size_t end);
 enum nb_status nb_fragment_gaj(void *state, double eps, size_t na, const uint32_t *active,
                                struct nb_error *err);
 enum nb_status nb_fragment_read_gaj(void *state, double *acc, double *jerk, double *pot,

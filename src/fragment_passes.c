@@ -135,8 +135,12 @@ static enum nb_status prepare(struct fragment *f, const struct shape *sh, GLuint
 static void draw_passes(struct fragment *f, const struct shape *sh, GLuint prog, float eps2)
 {
     int r = f->used_replicas, p = f->used_passes;
-    int slice_len = nb_gl_ceil_div(nb_gl_ceil_div(sh->npad, r * p), 4) * 4;
+    /* the 4-blocks of the j-range (GAJ's slice of a j-parallel run) */
+    int span = sh->j_hi ? ((sh->j_hi + 3) & ~3) - (sh->j_lo & ~3) : sh->npad;
+    int slice_len = nb_gl_ceil_div(nb_gl_ceil_div(span, r * p), 4) * 4;
     glUseProgram(prog);
+    if (sh->j_hi)
+        glUniform2i(NB_LOC_J_RANGE, sh->j_lo, sh->j_hi);
     glUniform1f(NB_LOC_EPS2, eps2);
     glUniform1i(NB_LOC_NPAD, sh->npad);
     glUniform1i(NB_LOC_SLICE_LEN, slice_len);

@@ -8,7 +8,10 @@
  *     CPU backend to double rounding);
  *   - a failure on rank 1 alone stops every rank with rank 1's message, no
  *     output file, and no hang (each mpirun runs under timeout(1));
- *   - ranks > 0 are silent, and a command that is not j-parallel is refused.
+ *   - the fragment engine's slices, which end inside its 4-particle blocks;
+ *   - ranks > 0 are silent, and a command that is not j-parallel is refused;
+ *   - the library's hook (struct nb_partition) in one process, two ranks in
+ *     turn: H bit for bit, A within check_gpu's bounds, slices that cover.
  * Skipped (77) without mpirun, without GL, or where the binary was built
  * without MPI (make NB_MPI=0; make sanitize's). */
 #include <check.h>
@@ -333,14 +336,31 @@ START_TEST(test_other_command_refused)
 }
 END_TEST
 
-/* The fragment engine has no j-slices: refused by name on 2 ranks. */
-START_TEST(test_fragment_refused)
+/* The fragment engine sums slices too (N odd: they end inside 4-blocks):
+ * one rank is the run without mpirun bit for bit, two agree to float
+ * rounding. */
+START_TEST(test_fragment_agrees)
 {
-    struct cli_run r;
-    MPI_RUN(&r, 2, "run", "--n", "64", "--t-end", "0.125", "--backend", "fragment");
-    ck_assert_int_eq(r.status, 1);
-    ck_assert_ptr_nonnull(strstr(r.err, "the fragment backend cannot sum a slice"));
-    cli_run_free(&r);
+    enum { N = 509, CAP = 8 * N + 16 };
+    static double v[3][CAP];
+    char *text[3];
+    for (int p = 0; p < 3; p++) {
+        char output[32];
+        struct cli_run r;
+        snprintf(output, sizeof output, "out%d.txt", p);
+        MPI_RUN(&r, p, "run", "--n", "509", "--t-end", "0.0625", "--backend", "fragment",
+                "--predict", p == 2 ? "gpu" : "host", "--output", output, "--quiet");
+        expect_ok(&r, "run --backend fragment");
+        cli_run_free(&r);
+        text[p] = read_in_dir(output);
+        ck_assert_uint_eq(numbers(text[p], v[p], CAP), 8 * N);
+    }
+    ck_assert_str_eq(text[0], text[1]);
+    for (size_t i = 0; i < 8 * N; i++)
+        ck_assert_msg(fabs(v[2][i] - v[0][i]) <= 1e-5, "value %zu: %.9g vs %.9g", i,
+                      v[2][i], v[0][i]);
+    for (int p = 0; p < 3; p++)
+        free(text[p]);
 }
 END_TEST
 
@@ -528,9 +548,6 @@ START_TEST(test_hook_compute_h_exact)
         ck_assert_mem_eq(a2, a, 3 * sys.na * sizeof *a);
         ck_assert_mem_eq(j2, j, 3 * sys.na * sizeof *j);
         ck_assert_mem_eq(phi2, phi, sys.na * sizeof *phi);
-        gaj_both_ways(gl, NB_ENGINE_COMPUTE, NB_PRECISION_A, &sys, a, j, phi, a2, j2, phi2);
-        for (size_t i = 0; i < sys.na; i++)     /* float: to rounding */
-            ck_assert(fabs(phi2[i] - phi[i]) <= 1e-5 * fabs(phi[i]));
     }
     nb_gl_destroy(gl);
 }
@@ -552,17 +569,51 @@ START_TEST(test_hook_refusals)
 }
 END_TEST
 
-START_TEST(test_hook_fragment_refused)
+/* sum_j |a_ij| of block particle k: the scale of float rounding in a_k. */
+static double acc_scale(const struct system *sys, size_t k, double eps)
+{
+    size_t i = sys->active[k];
+    double sum = 0.0;
+    for (size_t j = 0; j < sys->n; j++) {
+        double r2 = eps * eps;
+        if (j == i)
+            continue;
+        for (int c = 0; c < 3; c++)
+            r2 += (sys->x[3 * j + c] - sys->x[3 * i + c]) * (sys->x[3 * j + c] - sys->x[3 * i + c]);
+        sum += sys->m[j] * sqrt(r2 - eps * eps) / (r2 * sqrt(r2));
+    }
+    return sum;
+}
+
+/* Mode A on the GPU engines: the two ranks' total within check_gpu's
+ * bound of the one-process sum (two float sums of the same terms). */
+static void float_split_agrees(struct nb_gl *gl, enum nb_engine engine)
+{
+    static struct system sys;
+    static double a[3 * 1024], j[3 * 1024], phi[1024], a2[3 * 1024], j2[3 * 1024],
+        phi2[1024];
+    static const size_t sizes[] = { 2, 3, 509, 1000 };
+    for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
+        system_random(&sys, sizes[s]);
+        gaj_both_ways(gl, engine, NB_PRECISION_A, &sys, a, j, phi, a2, j2, phi2);
+        for (size_t k = 0; k < sys.na; k++) {
+            double bound = 2 * TOLERANCE * acc_scale(&sys, k, 0.05);
+            for (int c = 0; c < 3; c++)
+                ck_assert_msg(fabs(a2[3 * k + c] - a[3 * k + c]) <= bound, "engine %d, n "
+                              "%zu, particle %zu: %g vs %g", (int)engine, sys.n, k,
+                              a2[3 * k + c], a[3 * k + c]);
+            ck_assert(fabs(phi2[k] - phi[k]) <= 2 * TOLERANCE * fabs(phi[k]));
+        }
+    }
+}
+
+START_TEST(test_hook_float_engines)
 {
     struct nb_gl *gl = NULL;
-    struct nb_forces *f = NULL;
     struct nb_error err = { 0 };
-    struct nb_partition two = { 2, 0, keep_double, keep_int64, NULL };
     ck_assert_msg(nb_gl_create(&gl, NULL, &err) == NB_OK, "%s", err.message);
-    ck_assert_int_eq(nb_forces_create(&f, gl, NB_ENGINE_FRAGMENT, &err), NB_OK);
-    ck_assert_int_eq(nb_forces_set_partition(f, &two, &err), NB_ERR_UNSUPPORTED);
-    ck_assert_ptr_nonnull(strstr(err.message, "fragment"));
-    nb_forces_destroy(f);
+    float_split_agrees(gl, NB_ENGINE_COMPUTE);
+    float_split_agrees(gl, NB_ENGINE_FRAGMENT);
     nb_gl_destroy(gl);
 }
 END_TEST
@@ -581,7 +632,7 @@ static Suite *mpi_suite(void)
     tcase_set_tags(lib_gl, NB_TEST_GL_TAG);
     tcase_set_timeout(lib_gl, 120);
     tcase_add_test(lib_gl, test_hook_compute_h_exact);
-    tcase_add_test(lib_gl, test_hook_fragment_refused);
+    tcase_add_test(lib_gl, test_hook_float_engines);
     suite_add_tcase(s, lib_gl);
     if (!g_have_mpi)
         return s;
@@ -597,7 +648,7 @@ static Suite *mpi_suite(void)
     tcase_add_test(tc, test_rank1_failure_stops_all);
     tcase_add_test(tc, test_rank0_failure_alone);
     tcase_add_test(tc, test_other_command_refused);
-    tcase_add_test(tc, test_fragment_refused);
+    tcase_add_test(tc, test_fragment_agrees);
     suite_add_tcase(s, tc);
     return s;
 }
