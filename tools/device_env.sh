@@ -23,4 +23,15 @@ fi
 # libsubunit (Check's helper, for tests/check_gpu) travels in .gl/lib.
 export LD_LIBRARY_PATH=${LD_LIBRARY_PATH:+$LD_LIBRARY_PATH:}$PWD/.gl/lib
 export GLNBODY_SHADER_DIR=${GLNBODY_SHADER_DIR:-$PWD}
+# The program links Open MPI (make NB_MPI=1, the default): its libraries come
+# from Debian packages carried in .ompi/ (GPU-NOTES.md), unpacked into a
+# prefix, never into /.  Without .ompi, build here with make NB_MPI=0.
+if [ -d .ompi ]; then
+    mkdir -p /tmp/ompi
+    for f in .ompi/*.deb; do dpkg -x "$f" /tmp/ompi; done
+    export OPAL_PREFIX=/tmp/ompi/usr PATH=/tmp/ompi/usr/bin:$PATH PMIX_MCA_pcompress=^zlib
+    export LD_LIBRARY_PATH=/tmp/ompi/usr/lib/x86_64-linux-gnu/openmpi/lib:/tmp/ompi/usr/lib/x86_64-linux-gnu:$LD_LIBRARY_PATH
+elif [ -x glnbody ] && ldd glnbody 2>/dev/null | grep -q 'libmpi.*not found'; then
+    echo "device_env.sh: glnbody links Open MPI: carry .ompi (GPU-NOTES.md) or build it with make NB_MPI=0" >&2
+fi
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv,noheader

@@ -12,19 +12,17 @@
 #      (56 bytes a block particle) from 1 to 2^18 particles (allreduce.csv),
 #      and the fit of t = alpha ceil(log2 P) + 2 (P-1)/P m / B with the model
 #      table (tools/fit_mpi_model.py -> mpi_model.txt).
-# Open MPI comes from Debian packages carried in .ompi/ (GPU-NOTES.md), unpacked
-# into /tmp/ompi.  Build here first (Debian 12):
+# Open MPI comes from Debian packages carried in .ompi/ (GPU-NOTES.md), which
+# device_env.sh unpacks into /tmp/ompi.  Build here first (Debian 12):
 #   make && make tests/check_mpi build/mpi_allreduce_bench
 # then, from the project root (about 4 minutes on the H200):
 #   run(command="bash tools/device_mpi.sh",
-#       carry=[".gl", ".ompi", "glnbody", "spirv", "tests/check_mpi", "build"])
+#       carry=[".gl", ".ompi", "glnbody", "spirv", "tests/check_mpi",
+#              "build/mpi_allreduce_bench"])
 set -u
-source tools/device_env.sh
-mkdir -p /tmp/ompi
-for f in .ompi/*.deb; do dpkg -x "$f" /tmp/ompi; done
-export OPAL_PREFIX=/tmp/ompi/usr PATH=/tmp/ompi/usr/bin:$PATH
-export LD_LIBRARY_PATH=/tmp/ompi/usr/lib/x86_64-linux-gnu/openmpi/lib:/tmp/ompi/usr/lib/x86_64-linux-gnu:$LD_LIBRARY_PATH
-export PMIX_MCA_pcompress=^zlib OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+[ -d .ompi ] || { echo "device_mpi.sh: carry .ompi (GPU-NOTES.md)" >&2; exit 1; }
+source tools/device_env.sh      # unpacks .gl and .ompi
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 export OMPI_MCA_btl_vader_single_copy_mechanism=none OMPI_MCA_rmaps_base_oversubscribe=1
 MPIRUN="timeout -k 10 300 mpirun --oversubscribe"
 mpirun --version | head -1 >&2
@@ -42,13 +40,14 @@ echo "N = 65536, precision H, predict gpu: 2 ranks byte for byte the single proc
 rm -f "$OUT"/h[12].txt
 
 # ---- 2. the MPI layer's cost ---------------------------------------------
-split() {   # a run's summary as CSV fields: block steps, t_force, t_comm, PCIe, MPI, wall
+split() {   # a run's summary as CSV fields: block steps, t_force, t_comm, wall, PCIe, MPI
+            # (the last two empty for one process)
     sed -n -e 's/^block steps \([0-9]*\),.*/bs=\1/p' \
            -e 's/.*t_force \([^ ]*\) s, t_comm \([^ ]*\) s;.*wall \([^ ]*\) s/tf=\1 tc=\2 wall=\3/p' \
            -e 's/.*t_comm = PCIe \([^ ]*\) s + MPI_Allreduce \([^ ]*\) s/pcie=\1 mpi=\2/p' |
-    tr '\n' ' ' | sed 's/[a-z]*=//g; s/ *$//; s/ /,/g'
+    tr '\n' ' ' | sed 's/[a-z]*=//g; s/ *$//; s/ /,/g' | awk -F, 'NF == 4 { $0 = $0 ",," } 1'
 }
-echo "n,predict,ranks,rep,block_steps,t_force,t_comm,pcie,mpi,wall" > "$OUT/mpi_runs.csv"
+echo "n,predict,ranks,rep,block_steps,t_force,t_comm,wall,pcie,mpi" > "$OUT/mpi_runs.csv"
 for n in 65536 262144; do
     t=$([ $n -le 65536 ] && echo 0.125 || echo 0.03125)
     for predict in gpu host; do
