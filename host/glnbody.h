@@ -940,7 +940,12 @@ NB_API void nb_partition_slice(size_t n, int ranks, int rank, size_t *first,
  * velocities) under part, copied; NULL removes it.  With P = 1 the same
  * path runs with the one slice of everything.  NB_ERR_ARGS for a bad
  * partition (a callback NULL, rank out of range).  Every engine sums
- * slices: the CPU, compute (modes A..H) and fragment (A) engines. */
+ * slices: the CPU, compute (modes A..H) and fragment (A) engines.  Set it
+ * before nb_hermite_create (its initial forces are the first evaluation);
+ * every rank passes all n particles, as without a partition: each engine
+ * keeps the whole j-set (any particle may be an i-particle, and precision
+ * H's fixed-point ranges come from the whole set, the same on every rank)
+ * and sums only its slice. */
 NB_API enum nb_status nb_forces_set_partition(struct nb_forces *f,
                                               const struct nb_partition *part,
                                               struct nb_error *err);
