@@ -3,7 +3,7 @@
 # make sanitize | make fuzz   (tools/sanitize.mk)
 
 CC      ?= cc
-PKGS    := epoxy egl
+PKGS    := epoxy egl libpng
 CFLAGS  ?= -O2 -g
 CFLAGS  += -std=c11 -Wall -Wextra -Wpedantic -fopenmp -D_POSIX_C_SOURCE=200809L \
            -DNB_SHADER_DIR='"$(CURDIR)"'
@@ -28,7 +28,7 @@ DESTDIR ?=
 MD_SRC   := host/md_engine.c host/md_potential.c host/md_force_cpu.c host/md_engine_cpu.c host/md_sim.c
 MD_IO_SRC := host/md_ic.c host/md_files.c host/md_exclusions.c host/md_interactions.c
 HOST_SRC := host/version.c host/accuracy.c host/error.c host/text_reader.c host/particles.c host/rng.c host/snapshot.c \
-            host/outfile.c host/force_cpu.c host/backend_cpu.c host/partition.c host/timing.c \
+            host/outfile.c host/png_write.c host/force_cpu.c host/backend_cpu.c host/partition.c host/timing.c \
             host/plummer.c host/potential.c host/sim.c host/integrator_hermite4.c host/integrator_verlet.c host/diagnostics.c \
             $(MD_SRC) $(MD_IO_SRC)
 GL_SRC   := src/context.c src/shader.c src/programs.c src/gpu_timer.c src/staging.c src/gaj_compute.c \
@@ -36,10 +36,11 @@ GL_SRC   := src/context.c src/shader.c src/programs.c src/gpu_timer.c src/stagin
             src/force_compute.c src/force_precision.c src/force_fragment.c src/fragment_passes.c src/fragment_hermite.c src/backends.c src/gl_buffers.c src/gl_targets.c \
             src/md_compute.c src/md_compute_force.c src/md_clock.c src/md_cells.c src/md_fragment.c src/md_triangular.c src/md_precision.c \
             src/md_params.c src/fragment_precision.c src/precision.c src/shader_dir.c \
-            src/api_forces.c src/api_hermite.c src/api_md.c src/api_md_forces.c src/api_shaders.c src/g6_block.c
+            src/api_forces.c src/api_hermite.c src/api_md.c src/api_md_forces.c src/api_shaders.c src/g6_block.c \
+            src/render.c src/render_frames.c src/render_sources.c
 CLI_SRC  := $(addprefix tools/glnbody/,main.c options.c measure.c cmd_forces.c cmd_bench.c \
             cmd_compare.c cmd_shaders.c cmd_run.c cmd_precision.c cmd_md.c md_options.c \
-            md_outputs.c cmd_newton3.c man_text.c progress.c mpi_world.c)
+            md_outputs.c cmd_newton3.c man_text.c progress.c mpi_world.c frames.c)
 GLSL     := $(wildcard glsl/*.glsl glsl/*.frag glsl/*.vert glsl/*.comp glsl/*.h)
 TESTS    := tests/check_host tests/check_gpu tests/check_cli_forces tests/check_cli_errors \
             tests/check_cli_help tests/check_cli_bench tests/check_cli_shaders tests/check_run \

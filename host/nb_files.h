@@ -86,4 +86,10 @@ enum nb_status nb_text_int(const struct nb_text *t, int field,
 
 /* ---- snapshot files ---------------------------------------------------- */
 
+/* A width x height RGB picture (3 bytes a pixel, rows top first) as a PNG
+ * file through libpng, under a temporary name renamed into place
+ * (png_write.c).  Errors: NB_ERR_ARGS, NB_ERR_IO (libpng's reason). */
+enum nb_status nb_png_write(const char *path, int width, int height,
+                            const unsigned char *rgb, struct nb_error *err);
+
 #endif

@@ -49,6 +49,19 @@ enum nb_backend_caps {
 
 /* One force engine: cpu (src-free, always there), compute or fragment.
  * Usage: set_variant (optional), set_particles, compute, read. */
+/* The particle stream an engine holds on the GPU, for pictures drawn
+ * from it without copying it to the host (src/render.c): GL object names,
+ * 0 where the engine has none.  Buffers hold one vec4 of floats a
+ * particle (positions: x y z m; velocities: vx vy vz -, or dvec4s where
+ * vel_double); textures the same as RGBA32F texels, `width` a row. */
+struct nb_gl_particles {
+    size_t n;
+    unsigned pos_buffer, vel_buffer, type_buffer;   /* type_buffer: uint, from 0 */
+    unsigned pos_texture, vel_texture;
+    int width;
+    int vel_double;
+};
+
 struct nb_force_backend {
     const char *name;                   /* "cpu", "compute", "fragment" */
     void *state;                        /* owned by the backend */
@@ -140,6 +153,10 @@ struct nb_force_backend {
     /* Predicts every particle to time t on the device (x + v dt + a dt^2/2
      * + j dt^3/6, v + a dt + j dt^2/2) and makes that the j-set. */
     enum nb_status (*predict_j)(void *state, double t, struct nb_error *err);
+
+    /* Optional (NULL: none): the j-set as it stands on the GPU (the last
+     * set_j or predict_j); returns 0 where there is none yet. */
+    int (*gl_particles)(void *state, struct nb_gl_particles *out);
 
     void (*destroy)(void *state);
 

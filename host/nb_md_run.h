@@ -41,6 +41,10 @@ struct nb_md_engine {
      * NB_ERR_UNSUPPORTED where the mode's extension is missing. */
     enum nb_status (*set_precision)(void *state, enum nb_precision mode,
                                     struct nb_error *err);
+    /* Optional (NULL: none): the positions (and velocities and types where
+     * the engine keeps them) on the GPU as of the last forces or steps;
+     * returns 0 where there are none yet (nb_forces.h). */
+    int (*gl_particles)(void *state, struct nb_gl_particles *out);
     void (*destroy)(void *state);
 };
 

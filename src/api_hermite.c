@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "api_internal.h"
+#include "render_internal.h"
 
 struct nb_hermite {
     struct nb_sim sim;
@@ -306,5 +307,21 @@ enum nb_status nb_hermite_diag(struct nb_hermite *h, double t, const double *x,
         nb_diag_compute(&h->sim, t, x, v, e0, exact ? NB_EPOT_DOUBLE : NB_EPOT_AUTO, d,
                         &e) != NB_OK)
         return nb_error_copy(err, &e);
+    return NB_OK;
+}
+
+enum nb_status nb_render_draw_hermite(struct nb_render *r, struct nb_hermite *h,
+                                      struct nb_error *err)
+{
+    struct nb_error e = { 0 };
+    if (!r || !h)
+        return nb_error_set(err, NB_ERR_ARGS, "nb_render_draw_hermite: %s is NULL",
+                            r ? "h" : "r");
+    if (h->f->gl && h->f->gl != r->gl)
+        return nb_error_set(err, NB_ERR_ARGS, "nb_render_draw_hermite: the renderer and "
+                            "the run are on different GL contexts (the run's buffers "
+                            "live in its own)");
+    if (nb_render_draw_sim(r, &h->sim, &e) != NB_OK)
+        return nb_api_fail(err, &e, "nb_render_draw_hermite");
     return NB_OK;
 }

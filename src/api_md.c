@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "api_internal.h"
+#include "render_internal.h"
 
 #define DEFAULT_CUTOFF 2.5      /* the LJ cutoff of most LAMMPS lj inputs */
 #define DEFAULT_DT 0.005        /* LAMMPS' default step in lj units */
@@ -321,4 +322,19 @@ void nb_md_get_timings(const struct nb_md *md, struct nb_md_timings *t)
     memset(t, 0, sizeof *t);
     if (md && md->engine.timings)
         md->engine.timings(md->engine.state, t);
+}
+
+enum nb_status nb_render_draw_md(struct nb_render *r, struct nb_md *md, struct nb_error *err)
+{
+    struct nb_error e = { 0 };
+    if (!r || !md)
+        return nb_error_set(err, NB_ERR_ARGS, "nb_render_draw_md: %s is NULL",
+                            r ? "md" : "r");
+    if (md->gl && md->gl != r->gl)
+        return nb_error_set(err, NB_ERR_ARGS, "nb_render_draw_md: the renderer and the "
+                            "system are on different GL contexts (the system's buffers "
+                            "live in its own)");
+    if (nb_render_draw_md_sim(r, &md->sim, &e) != NB_OK)
+        return nb_api_fail(err, &e, "nb_render_draw_md");
+    return NB_OK;
 }

@@ -121,8 +121,8 @@ enum nb_status nb_gl_make_current(struct nb_gl *gl, struct nb_error *err)
 {
     if (eglGetCurrentContext() == gl->context && eglGetCurrentDisplay() == gl->display)
         return NB_OK;
-    if (!eglMakeCurrent(gl->display, EGL_NO_SURFACE, EGL_NO_SURFACE, gl->context))
-        return nb_error_set(err, NB_ERR_GL, "eglMakeCurrent without a surface failed "
+    if (!eglMakeCurrent(gl->display, gl->draw, gl->read, gl->context))
+        return nb_error_set(err, NB_ERR_GL, "eglMakeCurrent failed "
                             "(EGL error 0x%04x)", (unsigned)eglGetError());
     return NB_OK;
 }
@@ -157,14 +157,11 @@ static enum nb_status choose_shader_source(struct nb_gl *gl,
     return NB_OK;
 }
 
-static enum nb_status set_up(struct nb_gl *gl, const struct nb_gl_options *opt,
-                             struct nb_error *err)
+/* What every context checks and records once it is current: the version,
+ * the renderer, debug output and the shader source and directory. */
+static enum nb_status describe(struct nb_gl *gl, const struct nb_gl_options *opt,
+                               struct nb_error *err)
 {
-    gl->display = open_display(opt->device, err);
-    if (gl->display == EGL_NO_DISPLAY)
-        return err ? err->status : NB_ERR_GL;
-    if (create_context(gl, opt->debug, err) != NB_OK)
-        return err->status;
     if (epoxy_gl_version() < 43)
         return nb_error_set(err, NB_ERR_UNSUPPORTED, "OpenGL %s is older than 4.3",
                             (const char *)glGetString(GL_VERSION));
@@ -180,6 +177,17 @@ static enum nb_status set_up(struct nb_gl *gl, const struct nb_gl_options *opt,
     if (status != NB_OK)
         return status;
     return nb_gl_shader_dir_check(gl->shader_dir, gl->use_spirv, err);
+}
+
+static enum nb_status set_up(struct nb_gl *gl, const struct nb_gl_options *opt,
+                             struct nb_error *err)
+{
+    gl->display = open_display(opt->device, err);
+    if (gl->display == EGL_NO_DISPLAY)
+        return err ? err->status : NB_ERR_GL;
+    if (create_context(gl, opt->debug, err) != NB_OK)
+        return err->status;
+    return describe(gl, opt, err);
 }
 
 enum nb_status nb_gl_create(struct nb_gl **out, const struct nb_gl_options *opt,
@@ -199,6 +207,7 @@ enum nb_status nb_gl_create(struct nb_gl **out, const struct nb_gl_options *opt,
         return nb_error_copy(err, &e);
     gl->display = EGL_NO_DISPLAY;
     gl->context = EGL_NO_CONTEXT;
+    gl->draw = gl->read = EGL_NO_SURFACE;
     if (set_up(gl, opt, &e) != NB_OK) {
         nb_gl_destroy(gl);
         return nb_error_copy(err, &e);
@@ -214,14 +223,48 @@ void nb_gl_destroy(struct nb_gl *gl)
     /* The programs are deleted in gl's own context, whichever is current. */
     if (gl->context != EGL_NO_CONTEXT && nb_gl_make_current(gl, NULL) == NB_OK) {
         nb_gl_programs_release(gl);
-        eglMakeCurrent(gl->display, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
-        eglDestroyContext(gl->display, gl->context);
+        if (!gl->borrowed) {    /* a window's context is its library's to end */
+            eglMakeCurrent(gl->display, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
+            eglDestroyContext(gl->display, gl->context);
+        }
     }
     /* No eglTerminate: EGL hands every context of one device the same
      * display, and terminating it would kill the other contexts of the
      * process (two simulations in one process must work). */
     free(gl->shader_dir);
     free(gl);
+}
+
+enum nb_status nb_gl_create_from_current(struct nb_gl **out, const struct nb_gl_options *opt,
+                                         struct nb_error *err)
+{
+    struct nb_error e = { 0 };
+    struct nb_gl_options defaults;
+    if (!out)
+        return nb_error_set(err, NB_ERR_ARGS, "nb_gl_create_from_current: gl is NULL");
+    *out = NULL;
+    if (!opt) {
+        nb_gl_options_default(&defaults);
+        opt = &defaults;
+    }
+    if (eglGetCurrentContext() == EGL_NO_CONTEXT)
+        return nb_error_set(err, NB_ERR_GL, "nb_gl_create_from_current: no EGL context "
+                            "is current on this thread (a GLFW window needs "
+                            "GLFW_EGL_CONTEXT_API)");
+    struct nb_gl *gl = nb_alloc(1, sizeof *gl, "GL context", &e);
+    if (!gl)
+        return nb_error_copy(err, &e);
+    gl->display = eglGetCurrentDisplay();
+    gl->context = eglGetCurrentContext();
+    gl->draw = eglGetCurrentSurface(EGL_DRAW);
+    gl->read = eglGetCurrentSurface(EGL_READ);
+    gl->borrowed = 1;
+    if (describe(gl, opt, &e) != NB_OK) {
+        nb_gl_destroy(gl);
+        return nb_error_copy(err, &e);
+    }
+    *out = gl;
+    return NB_OK;
 }
 
 void nb_gl_release(struct nb_gl *gl)

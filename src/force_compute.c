@@ -473,6 +473,11 @@ static void compute_destroy(void *state)
     free(c);
 }
 
+static int compute_gl_particles(void *state, struct nb_gl_particles *out)
+{
+    return nb_gaj_compute_stream(((struct compute *)state)->gaj, out);
+}
+
 enum nb_status nb_backend_compute_create(struct nb_force_backend *b,
                                          struct nb_gl *gl, struct nb_error *err)
 {
@@ -494,6 +499,7 @@ enum nb_status nb_backend_compute_create(struct nb_force_backend *b,
         .compute_gaj = compute_gaj, .read_gaj = compute_read_gaj,
         .set_j_range = compute_set_j_range, .read_gaj_fixed = compute_read_gaj_fixed,
         .load_state = compute_load_state, .update_state = compute_update_state,
-        .predict_j = compute_predict_j, .destroy = compute_destroy };
+        .predict_j = compute_predict_j, .gl_particles = compute_gl_particles,
+        .destroy = compute_destroy };
     return NB_OK;
 }

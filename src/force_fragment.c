@@ -261,6 +261,18 @@ static void fragment_destroy(void *state)
     free(f);
 }
 
+/* The j-set's textures: set_j's upload or predict_j's render targets. */
+static int fragment_gl_particles(void *state, struct nb_gl_particles *out)
+{
+    struct fragment *f = state;
+    if (!f->pos_tex || f->n == 0)
+        return 0;
+    *out = (struct nb_gl_particles){ .n = f->n, .pos_texture = f->pos_tex,
+                                     .vel_texture = f->vel_rows == f->rows ? f->vel_tex : 0,
+                                     .width = NB_STREAM_WIDTH };
+    return 1;
+}
+
 enum nb_status nb_backend_fragment_create(struct nb_force_backend *b,
                                           struct nb_gl *gl, struct nb_error *err)
 {
@@ -289,7 +301,8 @@ enum nb_status nb_backend_fragment_create(struct nb_force_backend *b,
         .compute_gaj = nb_fragment_gaj, .read_gaj = nb_fragment_read_gaj,
         .set_j_range = nb_fragment_set_j_range,
         .load_state = nb_fragment_load_state, .update_state = nb_fragment_update_state,
-        .predict_j = nb_fragment_predict_j, .destroy = fragment_destroy };
+        .predict_j = nb_fragment_predict_j, .gl_particles = fragment_gl_particles,
+        .destroy = fragment_destroy };
     return NB_OK;
 }
 

@@ -226,6 +226,15 @@ enum nb_status nb_gaj_compute_inputs(struct nb_gaj_compute *g, size_t n_active,
     return NB_OK;
 }
 
+int nb_gaj_compute_stream(const struct nb_gaj_compute *g, struct nb_gl_particles *out)
+{
+    if (!g || g->n == 0)
+        return 0;
+    *out = (struct nb_gl_particles){ .n = g->n, .pos_buffer = g->buf[B_POS].id,
+                                     .vel_buffer = g->buf[B_VEL].id };
+    return 1;
+}
+
 enum nb_status nb_gaj_compute_read(struct nb_gaj_compute *g, double *acc,
                                    double *jerk, double *pot, struct nb_error *err)
 {

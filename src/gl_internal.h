@@ -18,6 +18,8 @@ struct nb_gl_cached_program {
 struct nb_gl {
     EGLDisplay display;
     EGLContext context;
+    EGLSurface draw, read;  /* EGL_NO_SURFACE, or a window's (borrowed) */
+    int borrowed;           /* the context is a window library's: not destroyed */
     char renderer[512];
     int nvidia;
     int use_spirv;          /* shaders come from spirv/ */
@@ -136,6 +138,8 @@ enum nb_status nb_gaj_compute_update_state(struct nb_gaj_compute *g, size_t nb,
                                            struct nb_error *err);
 enum nb_status nb_gaj_compute_predict(struct nb_gaj_compute *g, double t,
                                       struct nb_error *err);
+/* The j-set's position and velocity buffers (0 before any set_j). */
+int nb_gaj_compute_stream(const struct nb_gaj_compute *g, struct nb_gl_particles *out);
 /* The last GAJ evaluation as a variant name: "gaj-t<T>-s<S>". */
 void nb_gaj_compute_describe(const struct nb_gaj_compute *g, char *buf, size_t size);
 /* Device seconds of the last GAJ evaluation. */

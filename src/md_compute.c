@@ -328,6 +328,20 @@ static void md_destroy(void *state)
     free(c);
 }
 
+/* The float positions the forces read, the types, and the double
+ * velocities where the device integrates (load). */
+static int md_gl_particles(void *state, struct nb_gl_particles *out)
+{
+    struct md_compute *c = state;
+    if (c->n == 0 || !c->buf[B_POS])
+        return 0;
+    *out = (struct nb_gl_particles){ .n = c->n, .pos_buffer = c->buf[B_POS],
+                                     .type_buffer = c->buf[B_TYPE],
+                                     .vel_buffer = c->loaded ? c->buf[B_V] : 0,
+                                     .vel_double = 1 };
+    return 1;
+}
+
 enum nb_status nb_md_engine_compute_create(struct nb_md_engine *e, struct nb_gl *gl,
                                            struct nb_error *err)
 {
@@ -349,6 +363,7 @@ enum nb_status nb_md_engine_compute_create(struct nb_md_engine *e, struct nb_gl 
     e->timings = md_timings;
     e->renderer = md_renderer;
     e->set_precision = nb_md_compute_set_precision;
+    e->gl_particles = md_gl_particles;
     e->destroy = md_destroy;
     return NB_OK;
 }

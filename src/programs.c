@@ -296,6 +296,18 @@ static const struct nb_program_desc catalogue[] = {
     MD_PRECISION_FRAG("ljc_linear", "LJC_LINEAR", "g", "G"),
     MD_PRECISION_FRAG_FLOAT("ljc_sigmoidal", "LJC_SIGMOIDAL"),
     MD_PRECISION_FRAG_FLOAT("ionic", "IONIC"),
+    /* Pictures (render.c): particles from attribute buffers (float or
+     * double velocities) or from stream textures, box edges, overlays. */
+    { "render_points", "", { "render_points.vert" }, { "render_points.frag" },
+      NB_STAGE_FRAGMENT },
+    { "render_points_dvel", "#define NB_RENDER_DVEL\n", { "render_points.vert" },
+      { "render_points.frag" }, NB_STAGE_FRAGMENT },
+    { "render_points_tex", "#define NB_RENDER_TEXTURE\n", { "render_points.vert" },
+      { "render_points.frag" }, NB_STAGE_FRAGMENT },
+    { "render_lines", "", { "render_lines.vert" }, { "render_lines.frag" },
+      NB_STAGE_FRAGMENT },
+    { "render_image", "", { "render_image.vert" }, { "render_image.frag" },
+      NB_STAGE_FRAGMENT },
     { 0 }
 };
 

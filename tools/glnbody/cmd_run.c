@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "frames.h"
 #include "mpi_world.h"
 
 #define DEFAULT_N 512          /* a few seconds on llvmpipe (2 cores) */
@@ -33,6 +34,7 @@ struct run_args {
     const char *snapshot_every, *snapshot_dir, *output, *precision;
     int shared_dt;
     struct nb_gl_cli gl;
+    struct nb_cli_frames frames;
 };
 
 /* The options checked and converted. */
@@ -47,6 +49,7 @@ struct run_config {
     enum nb_precision precision;    /* of the GAJ kernel (NB_FORCES_GAJ_MODES) */
     const char *energy_log, *snapshot_dir, *output;
     double log_every, snapshot_every;   /* 0: none */
+    struct nb_cli_frames *frames;   /* --frames, --movie (frames.c) */
     double progress_every;      /* progress checkpoints: the log rows' times,
                                    or (no log) a few dozen in all */
     int quiet;
@@ -412,6 +415,12 @@ static enum nb_status start(struct nb_hermite *h, struct outputs *o,
     return NB_OK;
 }
 
+/* A picture of the state at the last block step (frames.c). */
+static enum nb_status draw_frame(void *run, struct nb_render *r, struct nb_error *err)
+{
+    return nb_render_draw_hermite(r, run, err);
+}
+
 /* Block steps up to the last block time <= t_end, outputs on the way. */
 static enum nb_status integrate(struct nb_hermite *h, struct nb_forces *f,
                                 struct outputs *o, struct nb_error *err)
@@ -426,7 +435,8 @@ static enum nb_status integrate(struct nb_hermite *h, struct nb_forces *f,
         double next = nb_hermite_next_time(h);
 
         checkpoints_due(h, o, next);
-        if (write_due(h, o, next, err) != NB_OK)
+        if (write_due(h, o, next, err) != NB_OK ||
+            nb_cli_frames_due(c->frames, next, c->t_end, draw_frame, h, err) != NB_OK)
             return err->status;
         if (next > o->c->t_end)
             break;
@@ -577,8 +587,10 @@ static enum nb_status simulate(const struct run_config *c, struct nb_gl **gl,
         st = nb_hermite_create_particles(h, *f, &p, &c->par, err);
     nb_particles_free(&p);
     if (st == NB_OK && (st = outputs_open(&o, c, nb_hermite_particles(*h)->n, err)) == NB_OK &&
+        (st = nb_cli_frames_open(c->frames, *gl, err)) == NB_OK &&
         (st = start(*h, &o, err)) == NB_OK &&
         (st = integrate(*h, *f, &o, err)) == NB_OK &&
+        (st = nb_cli_frames_finish(c->frames, c->quiet ? NULL : stderr, err)) == NB_OK &&
         (st = finish(*h, &o, &final, err)) == NB_OK) {
         int to_stderr = is_stdout(c->output) || is_stdout(c->energy_log);
         if (!(to_stderr && c->quiet))
@@ -587,6 +599,7 @@ static enum nb_status simulate(const struct run_config *c, struct nb_gl **gl,
     }
     nb_progress_finish(&o.bar);     /* after a failure: the error on a line of its own */
     outputs_close(&o);
+    nb_cli_frames_close(c->frames);
     return st;
 }
 
@@ -597,7 +610,9 @@ static void print_help(const struct nb_option *table)
                      "[--dt-max D] [--shared-dt] [--backend cpu|compute|fragment] "
                      "[--predict host|gpu] [--precision A..H] [--energy-log FILE] "
                      "[--log-every DT] "
-                     "[--snapshot-every DT --snapshot-dir DIR] [--output FILE]",
+                     "[--snapshot-every DT --snapshot-dir DIR] [--output FILE] "
+                     "[--frames DIR --frame-every DT [--frame-size WxH] "
+                     "[--color speed|type] [--camera D,AZ,EL] [--movie FILE.mp4]]",
                      "Integrates an N-body system with the fourth-order Hermite "
                      "scheme and block time steps (G = 1), and prints the "
                      "relative energy error and the time split.  Steps are "
@@ -640,6 +655,7 @@ int nb_cmd_run(int argc, char **argv)
         { "snapshot-dir", "DIR", "where snap_NNNNN.txt go (made if missing)",
           &a.snapshot_dir, NULL },
         { "output", "FILE", "final state, `id m x y z vx vy vz`", &a.output, NULL },
+        NB_FRAMES_OPTIONS(a.frames),
         NB_GL_OPTIONS(a.gl),
         { 0 } };
     struct nb_error err = { 0 };
@@ -652,12 +668,15 @@ int nb_cmd_run(int argc, char **argv)
         print_help(table);
         return 0;
     }
-    if (check_args(&a, &c, &err) != NB_OK)
+    if (check_args(&a, &c, &err) != NB_OK ||
+        nb_cli_frames_check(&a.frames, 1.0, c.t_end, &err) != NB_OK)
         return nb_cli_fail(&err);
     if (nb_mpi_rank() > 0) {    /* rank 0 alone writes files and reports */
         c.energy_log = c.output = c.snapshot_dir = NULL;
         c.quiet = a.gl.quiet = 1;
+        a.frames.on = 0;
     }
+    c.frames = &a.frames;
 
     struct nb_gl *gl = NULL;
     struct nb_forces *f = NULL;

@@ -1,0 +1,51 @@
+/* render_internal.h - what the files of the picture renderer share (not
+ * public): the renderer's state and one frame's particle source, which
+ * render_sources.c builds from a Hermite run or an MD system and
+ * render.c draws. */
+#ifndef NB_RENDER_INTERNAL_H
+#define NB_RENDER_INTERNAL_H
+
+#include "gl_internal.h"
+
+/* Host arrays the renderer uploads: positions, velocities, potentials,
+ * types, the box's edges. */
+enum { UP_POS, UP_VEL, UP_VALUE, UP_TYPE, UP_BOX, UP_COUNT };
+
+struct nb_render {
+    struct nb_gl *gl;
+    struct nb_render_options opt;
+    GLuint fbo, color_tex, image_tex, vao;
+    int fb_width, fb_height, image_width, image_height;
+    GLuint up[UP_COUNT];
+    size_t up_bytes[UP_COUNT];
+    float view_proj[16];
+    float pixels_per_unit;      /* at a view depth of 1 */
+    double fit_radius;          /* of the system, once measured; 0: not yet */
+    double speed_scale;         /* rms speed, once measured; 0: not yet */
+    int drawn;                  /* a frame is in the framebuffer */
+    void *scratch;
+    size_t scratch_bytes;
+};
+
+/* One frame's particles: the engine's stream on the GPU where it has one
+ * (gpu.n > 0), else the host arrays; the host arrays also give what the
+ * stream lacks (potentials, types) and the camera's fit. */
+struct nb_render_source {
+    size_t n;
+    struct nb_gl_particles gpu;
+    const double *x, *v, *pot, *m;  /* 3n, 3n, n, n; any may be NULL but x
+                                       where there is no stream */
+    const int *type;                /* n, from 1, or NULL */
+    const double *lo, *hi;          /* box edges to draw, or NULL */
+    int size_by_type;               /* MD: sprites sized by type */
+};
+
+/* Draws s into r's framebuffer (render.c). */
+enum nb_status nb_render_draw_source(struct nb_render *r, const struct nb_render_source *s,
+                                     struct nb_error *err);
+/* Reads r's last frame into rgb (width * height * 3 bytes, top row first):
+ * a synchronous read, for single pictures (render.c). */
+enum nb_status nb_render_read_rgb(struct nb_render *r, unsigned char *rgb,
+                                  struct nb_error *err);
+
+#endif
