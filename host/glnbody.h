@@ -977,8 +977,10 @@ enum nb_render_color {
  * azimuth = elevation = 0 looks down -z with +x to the right and +y up. */
 struct nb_camera {
     double center[3];
-    double distance;        /* 0: fit the system (its box, or the radius
-                               holding 90% of the particles) */
+    double distance;        /* 0: fit the system: look at its box's centre
+                               (without a box, the particles' centroid)
+                               from where the box, or the sphere holding
+                               90% of the particles, fills the view */
     double azimuth, elevation;
     double fov;             /* vertical field of view, degrees */
 };

@@ -157,13 +157,16 @@ static int compare_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* The radius about the camera's centre that holds 90% of the particles
- * (of at most 4096 of them, evenly spaced), or half the box's diagonal:
- * measured once, so that a movie's camera does not breathe. */
+/* The radius about the centre that holds 90% of the particles (of at
+ * most 4096 of them, evenly spaced; the centre: the camera's, or for a
+ * fitted camera their centroid), or half the box's diagonal about its
+ * centre: measured once, so that a movie's camera does not breathe. */
 static double fit_radius(struct nb_render *r, const struct nb_render_source *s)
 {
-    const double *c = r->opt.camera.center;
+    double *c = r->fit_center;
     double radius = 0;
+    for (int a = 0; a < 3; a++)
+        c[a] = s->lo && s->hi ? 0.5 * (s->lo[a] + s->hi[a]) : r->opt.camera.center[a];
     if (s->lo && s->hi) {
         for (int a = 0; a < 3; a++)
             radius += (s->hi[a] - s->lo[a]) * (s->hi[a] - s->lo[a]);
@@ -175,6 +178,12 @@ static double fit_radius(struct nb_render *r, const struct nb_render_source *s)
     double *d = malloc(take * sizeof *d);
     if (!d)
         return 1.0;
+    /* Without a box, a fitted camera looks at the particles' centroid. */
+    for (int a = 0; a < 3 && r->opt.camera.distance == 0; a++) {
+        c[a] = 0;
+        for (size_t k = 0; k < take; k++)
+            c[a] += s->x[3 * (k * s->n / take) + a] / (double)take;
+    }
     for (size_t k = 0; k < take; k++) {
         const double *x = &s->x[3 * (k * s->n / take)];
         d[k] = sqrt((x[0] - c[0]) * (x[0] - c[0]) + (x[1] - c[1]) * (x[1] - c[1]) +
@@ -205,9 +214,11 @@ static void camera_matrix(struct nb_render *r, double distance)
     double up[3] = { back[1] * right[2] - back[2] * right[1],
                      back[2] * right[0] - back[0] * right[2],
                      back[0] * right[1] - back[1] * right[0] };
+    /* A fitted camera looks at the box's centre (or at its own centre). */
+    const double *center = cam->distance > 0 ? cam->center : r->fit_center;
     double eye[3];
     for (int a = 0; a < 3; a++)
-        eye[a] = cam->center[a] + distance * back[a];
+        eye[a] = center[a] + distance * back[a];
     double f = 1.0 / tan(0.5 * cam->fov * PI / 180);
     double aspect = (double)r->opt.width / r->opt.height;
     double near = distance * 1e-3, far = distance * 1e3;

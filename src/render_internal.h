@@ -21,6 +21,7 @@ struct nb_render {
     float view_proj[16];
     float pixels_per_unit;      /* at a view depth of 1 */
     double fit_radius;          /* of the system, once measured; 0: not yet */
+    double fit_center[3];       /* the box's centre, or the camera's */
     double speed_scale;         /* rms speed, once measured; 0: not yet */
     int drawn;                  /* a frame is in the framebuffer */
     void *scratch;

@@ -135,7 +135,16 @@ static enum nb_status advance(const struct md_config *c, struct nb_md *md,
 
     if (next - step > chunk)
         next = step + chunk;
+    double frame = nb_cli_frames_next(c->frames);     /* a picture is due there */
+    if (frame > (double)step && frame < (double)next)
+        next = (uint64_t)frame;
     return nb_md_step(md, next - step, err);
+}
+
+/* A picture of the system at its current step (frames.c). */
+static enum nb_status draw_frame(void *md, struct nb_render *r, struct nb_error *err)
+{
+    return nb_render_draw_md(r, md, err);
 }
 
 /* After a step: the outputs due there, the bar erased first where one is
@@ -150,7 +159,9 @@ static enum nb_status after_advance(struct nb_md_outputs *o, const struct md_con
 
     if (stdout_output_due(c, step, thermo_row))
         nb_progress_clear(bar);
-    if (nb_md_write_due(o, c, md, p, err) != NB_OK)
+    if (nb_md_write_due(o, c, md, p, err) != NB_OK ||
+        nb_cli_frames_due(c->frames, (double)step + 0.5, (double)c->steps, draw_frame, md,
+                          err) != NB_OK)
         return err->status;
     nb_progress_update(bar, (double)step, (double)c->steps,
                        (double)step * (double)nb_md_count(md), thermo_row);
@@ -182,11 +193,13 @@ static enum nb_status simulate(struct md_config *c, const struct nb_gl_cli *g,
         nb_gl_cli_open(c->backend, g, gl, err) != NB_OK ||
         nb_md_start(*md, *gl, c->backend, c->have_precision ? c->precision : NB_PRECISION_A,
                     err) != NB_OK ||
-        nb_md_outputs_open(&o, c, err) != NB_OK)
+        nb_md_outputs_open(&o, c, err) != NB_OK ||
+        nb_cli_frames_open(c->frames, *gl, err) != NB_OK)
         goto done;
     o.box = box;
     o.n_excluded = n_excluded;
-    if (nb_md_write_due(&o, c, *md, &p, err) != NB_OK)
+    if (nb_md_write_due(&o, c, *md, &p, err) != NB_OK ||
+        nb_cli_frames_due(c->frames, 0.5, (double)c->steps, draw_frame, *md, err) != NB_OK)
         goto done;
     double wall0 = nb_clock_seconds();     /* the steps and their outputs */
     progress_start(&bar, c, g->quiet);
@@ -196,6 +209,8 @@ static enum nb_status simulate(struct md_config *c, const struct nb_gl_cli *g,
             goto done;
     double seconds = nb_clock_seconds() - wall0;
     nb_progress_finish(&bar);
+    if (nb_cli_frames_finish(c->frames, g->quiet ? NULL : stderr, err) != NB_OK)
+        goto done;
     if (o.timing_open)
         nb_md_write_timing(&o, c, *md, seconds);
     if (nb_md_outputs_commit(&o, c, *md, &p, err) == NB_OK &&
@@ -205,6 +220,7 @@ done:
     nb_progress_finish(&bar);       /* after a failure: the error on a line of its own */
     st = err->status;
     nb_md_outputs_abort(&o);
+    nb_cli_frames_close(c->frames);
     nb_particles_free(&p);
     free(excluded);
     return st;

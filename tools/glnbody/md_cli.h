@@ -5,6 +5,7 @@
 #define NB_MD_CLI_H
 
 #include "cli.h"
+#include "frames.h"
 
 /* The options as typed. */
 struct md_args {
@@ -15,6 +16,7 @@ struct md_args {
     const char *precision;
     int shift, per_atom;
     struct nb_gl_cli gl;
+    struct nb_cli_frames frames;    /* --frames, --movie (frames.c) */
 };
 
 /* The options checked and converted. */
@@ -35,6 +37,7 @@ struct md_config {
     int dump_xyz, per_atom;
     int have_precision;         /* --precision: the engine's mode (it may refuse) */
     enum nb_precision precision;
+    struct nb_cli_frames *frames;   /* the md_args' */
 };
 
 /* Parses argv (--help sets *help and prints the help), then checks every

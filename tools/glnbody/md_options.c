@@ -236,7 +236,9 @@ static void print_help(const struct nb_option *table)
                      "[--cutoff RC --shift] [--cells-list on|off] --dt DT --steps N "
                      "[--thermo-every K --thermo FILE] [--integrals FILE] [--per-atom] "
                      "[--dump FILE --dump-every K] [--backend cpu|compute|fragment] "
-                     "[--precision A..H] [--output FILE]",
+                     "[--precision A..H] [--output FILE] [--frames DIR --frame-every DT "
+                     "[--frame-size WxH] [--color speed|potential|type] [--camera D,AZ,EL] "
+                     "[--movie FILE.mp4]]",
                      "Molecular dynamics in reduced units with velocity Verlet: "
                      "thermo rows step,time,temp,pe,ke,etotal,press (CSV) every K "
                      "steps, trajectories as LAMMPS dump or extended XYZ, the final "
@@ -295,14 +297,16 @@ enum nb_status nb_md_options_parse(struct md_args *a, struct md_config *c, int a
           "subtracted on the host after each evaluation (as Narumi et al. do)", &a->exclude, NULL },
         { "timing", "FILE", "one CSV row: atom-steps/s and device seconds per kernel",
           &a->timing, NULL },
+        NB_FRAMES_OPTIONS(a->frames),
         NB_GL_OPTIONS(a->gl),
         { NULL, NULL, NULL, NULL, NULL }
     };
     int rest = 0;
     char **others = extract_box(argc, argv, a->box, &rest, err);
     if (others && nb_options_parse("md", table, rest, others, help, err) == NB_OK &&
-        !*help)
-        check_args(a, c, err);
+        !*help && check_args(a, c, err) == NB_OK &&
+        nb_cli_frames_check(&a->frames, c->dt, (double)c->steps, err) == NB_OK)
+        c->frames = &a->frames;
     free(others);
     if (err->status == NB_OK && *help)
         print_help(table);
