@@ -4,6 +4,8 @@
 
 CC      ?= cc
 PKGS    := epoxy egl libpng
+# The window viewer's (the program only): GLFW, FreeType, fontconfig.
+VIEW_PKGS := glfw3 freetype2 fontconfig
 CFLAGS  ?= -O2 -g
 CFLAGS  += -std=c11 -Wall -Wextra -Wpedantic -fopenmp -D_POSIX_C_SOURCE=200809L \
            -DNB_SHADER_DIR='"$(CURDIR)"'
@@ -40,7 +42,8 @@ GL_SRC   := src/context.c src/shader.c src/programs.c src/gpu_timer.c src/stagin
             src/render.c src/render_frames.c src/render_sources.c
 CLI_SRC  := $(addprefix tools/glnbody/,main.c options.c measure.c cmd_forces.c cmd_bench.c \
             cmd_compare.c cmd_shaders.c cmd_run.c cmd_precision.c cmd_md.c md_options.c \
-            md_outputs.c cmd_newton3.c man_text.c progress.c mpi_world.c frames.c)
+            md_outputs.c cmd_newton3.c man_text.c progress.c mpi_world.c frames.c \
+            cmd_view.c view_input.c view_text.c)
 GLSL     := $(wildcard glsl/*.glsl glsl/*.frag glsl/*.vert glsl/*.comp glsl/*.h)
 TESTS    := tests/check_host tests/check_gpu tests/check_cli_forces tests/check_cli_errors \
             tests/check_cli_help tests/check_cli_bench tests/check_cli_shaders tests/check_run \
@@ -90,7 +93,7 @@ $(PUBLIC_H): host/glnbody.h
 	cp host/glnbody.h $@
 
 tools/glnbody/%.o: tools/glnbody/%.c $(wildcard tools/glnbody/*.h) $(PUBLIC_H)
-	$(CC) $(CFLAGS) -Ibuild/include -c -o $@ $<
+	$(CC) $(CFLAGS) -Ibuild/include $$(pkg-config --cflags $(VIEW_PKGS)) -c -o $@ $<
 
 # Open MPI (Debian's libopenmpi-dev, through pkg-config ompi-c): `mpirun -np
 # P glnbody run|forces` shares the forces over P ranks (Harfst et al. 2007).
@@ -132,8 +135,8 @@ libglnbody.so: $(SOFILE)
 	ln -sf $(SONAME) $@
 
 glnbody: $(CLI_OBJ) libglnbody.a $(MPI_STAMP)
-	$(CC) $(CFLAGS) -o $@ $(CLI_OBJ) libglnbody.a $$(pkg-config --libs $(PKGS)) $(LDLIBS) \
-	    $(MPI_LIBS)
+	$(CC) $(CFLAGS) -o $@ $(CLI_OBJ) libglnbody.a $$(pkg-config --libs $(PKGS) $(VIEW_PKGS)) \
+	    $(LDLIBS) $(MPI_LIBS)
 
 # Every program the binary can load is emitted exactly as the GLSL loader
 # assembles it, then compiled to SPIR-V for OpenGL; any error fails the build.

@@ -530,6 +530,13 @@ NB_API enum nb_status nb_hermite_create_plummer(struct nb_hermite **h, struct nb
                                                 size_t n, uint64_t seed,
                                                 const struct nb_hermite_params *par,
                                                 struct nb_error *err);
+/* From a snapshot file of lines `id m x y z vx vy vz` (any units, G = 1,
+ * not rescaled; `#` lines ignored), as `glnbody run --input` reads it.
+ * NB_ERR_IO, NB_ERR_PARSE naming the file and line. */
+NB_API enum nb_status nb_hermite_create_file(struct nb_hermite **h, struct nb_forces *f,
+                                             const char *path,
+                                             const struct nb_hermite_params *par,
+                                             struct nb_error *err);
 NB_API void nb_hermite_destroy(struct nb_hermite *h);
 
 /* Takes block steps up to time t (>= the current time, below 8192) and
@@ -544,6 +551,8 @@ NB_API double nb_hermite_next_time(const struct nb_hermite *h);
 NB_API enum nb_status nb_hermite_step(struct nb_hermite *h, struct nb_error *err);
 /* The time the state is at. */
 NB_API double nb_hermite_time(const struct nb_hermite *h);
+/* The number of bodies (0 for NULL). */
+NB_API size_t nb_hermite_count(const struct nb_hermite *h);
 /* Positions and velocities (3n each; either may be NULL) at that time. */
 NB_API enum nb_status nb_hermite_state(struct nb_hermite *h, double *x, double *v,
                                        struct nb_error *err);
@@ -1011,7 +1020,8 @@ NB_API void nb_render_destroy(struct nb_render *r);
 NB_API enum nb_status nb_render_set_options(struct nb_render *r,
                                             const struct nb_render_options *opt,
                                             struct nb_error *err);
-/* The options in use; the camera's distance as fitted once a frame was drawn. */
+/* The options in use; a fitted camera's distance and centre as fitted
+ * once a frame was drawn. */
 NB_API void nb_render_get_options(const struct nb_render *r, struct nb_render_options *opt);
 
 /* Draws a frame of a Hermite run at the time of its last block step, from

@@ -145,8 +145,13 @@ enum nb_status nb_render_set_options(struct nb_render *r, const struct nb_render
 
 void nb_render_get_options(const struct nb_render *r, struct nb_render_options *opt)
 {
-    if (r && opt)
-        *opt = r->opt;
+    if (!r || !opt)
+        return;
+    *opt = r->opt;
+    if (opt->camera.distance == 0 && r->fit_radius > 0) {   /* the fitted camera */
+        opt->camera.distance = r->fit_radius / sin(0.5 * opt->camera.fov * PI / 180);
+        memcpy(opt->camera.center, r->fit_center, sizeof r->fit_center);
+    }
 }
 
 /* ---- the camera -------------------------------------------------------- */

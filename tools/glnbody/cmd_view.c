@@ -1,0 +1,584 @@
+/* cmd_view.c - glnbody view [md]: a window on a running simulation.
+ *
+ * The window's context is an EGL context (GLFW_EGL_CONTEXT_API), the same
+ * kind as the headless runs', and the engines are made in it
+ * (nb_gl_create_from_current), so every frame is drawn straight from the
+ * buffers and textures the engine holds on the GPU (nb_render_draw_hermite,
+ * nb_render_draw_md): nothing is read back to draw.  Only the public API.
+ * The command line, the simulation and the loop are here; the mouse and
+ * keys in view_input.c, the captions in view_text.c. */
+#define GLFW_INCLUDE_NONE
+#include <GLFW/glfw3.h>
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "frames.h"
+#include "view_internal.h"
+
+/* ---- the command line -------------------------------------------------- */
+
+struct view_option {
+    const char *name, *metavar, *help;
+    const char **value;
+    int *flag;
+    int scope;          /* 0 both, 'g' gravity only, 'm' md only, 'h' hidden */
+};
+
+static enum nb_status fail(struct nb_error *err, enum nb_status status, const char *fmt, ...)
+{
+    va_list ap;
+    err->status = status;
+    va_start(ap, fmt);
+    vsnprintf(err->message, sizeof err->message, fmt, ap);
+    va_end(ap);
+    return status;
+}
+
+static enum nb_status parse_number(const char *option, const char *text, double min,
+                                   double *out, struct nb_error *err)
+{
+    char *end;
+    errno = 0;
+    *out = strtod(text, &end);
+    if (end == text || *end || errno || !isfinite(*out) || *out < min)
+        return fail(err, NB_ERR_ARGS, "--%s: '%s' is not a number >= %g", option, text, min);
+    return NB_OK;
+}
+
+static enum nb_status parse_count(const char *option, const char *text, long min, long max,
+                                  long *out, struct nb_error *err)
+{
+    char *end;
+    errno = 0;
+    *out = strtol(text, &end, 10);
+    if (end == text || *end || errno || *out < min || *out > max)
+        return fail(err, NB_ERR_ARGS, "--%s: '%s' is not a whole number in %ld..%ld",
+                    option, text, min, max);
+    return NB_OK;
+}
+
+static void print_help(const struct view_option *table, int md)
+{
+    printf("usage: glnbody view %s[OPTIONS]\n\n", md ? "md " : "");
+    printf("Runs a simulation in a window (GLFW) and draws every frame from the "
+           "engine's GPU buffers: %s.\nKeys: press h in the window.\n\n",
+           md ? "an fcc Lennard-Jones system stepped by velocity Verlet (Swope et al. 1982)"
+              : "Hermite block steps (Portegies Zwart et al. 2007)");
+    for (const struct view_option *o = table; o->name; o++) {
+        if (o->scope == 'h' || (o->scope == 'g' && md) || (o->scope == 'm' && !md))
+            continue;
+        char left[64];
+        snprintf(left, sizeof left, "--%s%s%s", o->name, o->metavar ? " " : "",
+                 o->metavar ? o->metavar : "");
+        printf("  %-28s %s\n", left, o->help);
+    }
+}
+
+static enum nb_status parse_args(const struct view_option *table, int md, int argc, char **argv,
+                                 int *help, struct nb_error *err)
+{
+    *help = 0;
+    for (int k = 0; k < argc; k++) {
+        const char *arg = argv[k];
+        if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
+            *help = 1;
+            return NB_OK;
+        }
+        const struct view_option *o = table;
+        if (strncmp(arg, "--", 2) == 0)
+            while (o->name && strcmp(o->name, arg + 2) != 0)
+                o++;
+        if (strncmp(arg, "--", 2) != 0 || !o->name ||
+            (o->scope == 'g' && md) || (o->scope == 'm' && !md))
+            return fail(err, NB_ERR_ARGS, "view%s: unknown option '%s' (see glnbody view%s "
+                        "--help)", md ? " md" : "", arg, md ? " md" : "");
+        if (o->flag) {
+            *o->flag = 1;
+            continue;
+        }
+        if (*o->value)
+            return fail(err, NB_ERR_ARGS, "--%s given twice", o->name);
+        if (k + 1 >= argc)
+            return fail(err, NB_ERR_ARGS, "--%s needs a value (%s)", o->name, o->metavar);
+        *o->value = argv[++k];
+    }
+    return NB_OK;
+}
+
+struct view_args {
+    const char *input, *ic, *n, *seed, *eta, *softening, *dt_max, *predict, *dt_frame;
+    const char *cells, *density, *temperature, *potential, *cutoff, *cell_list, *dt;
+    const char *steps_per_frame;
+    const char *backend, *variant, *precision, *shaders, *size, *color, *camera;
+    const char *screenshot, *screenshot_after;
+    int shared_dt, shift, quiet;
+};
+
+static enum nb_status parse_engine(const char *text, enum nb_engine *out, struct nb_error *err)
+{
+    static const char *const names[NB_ENGINE_COUNT] = { "cpu", "compute", "fragment" };
+    for (int k = 0; k < NB_ENGINE_COUNT; k++)
+        if (strcmp(text, names[k]) == 0) {
+            *out = (enum nb_engine)k;
+            return NB_OK;
+        }
+    return fail(err, NB_ERR_ARGS, "--backend: '%s' is not cpu, compute or fragment", text);
+}
+
+/* The gravity options into cfg (defaults: a Plummer sphere of 4096). */
+static enum nb_status check_gravity(const struct view_args *a, struct view_config *c,
+                                    struct nb_error *err)
+{
+    long n = 4096, seed = 1;
+    nb_hermite_params_default(&c->hermite);
+    c->hermite.shared_dt = a->shared_dt;
+    c->dt_frame = 1.0 / 64;
+    if (a->input && (a->ic || a->n || a->seed))
+        return fail(err, NB_ERR_ARGS, "view: --input excludes --ic, --n and --seed");
+    if (a->ic && strcmp(a->ic, "plummer") != 0)
+        return fail(err, NB_ERR_ARGS, "--ic: unknown initial conditions '%s' (known: "
+                    "plummer)", a->ic);
+    if ((a->n && parse_count("n", a->n, 2, 1L << 26, &n, err) != NB_OK) ||
+        (a->seed && parse_count("seed", a->seed, 0, 0x7fffffffL, &seed, err) != NB_OK) ||
+        (a->eta && parse_number("eta", a->eta, 1e-12, &c->hermite.eta, err) != NB_OK) ||
+        (a->softening && parse_number("softening", a->softening, 0, &c->hermite.eps, err)
+         != NB_OK) ||
+        (a->dt_max && parse_number("dt-max", a->dt_max, 1e-12, &c->hermite.dt_max, err)
+         != NB_OK) ||
+        (a->dt_frame && parse_number("dt-frame", a->dt_frame, 1e-9, &c->dt_frame, err)
+         != NB_OK))
+        return err->status;
+    if (a->predict && strcmp(a->predict, "gpu") != 0 && strcmp(a->predict, "host") != 0)
+        return fail(err, NB_ERR_ARGS, "--predict: '%s' is not host or gpu", a->predict);
+    c->hermite.predict_on_device = a->predict && strcmp(a->predict, "gpu") == 0;
+    c->input = a->input;
+    c->n = (size_t)n;
+    c->seed = (uint64_t)seed;
+    return NB_OK;
+}
+
+/* The MD options (defaults: an fcc LJ liquid of 4 * 8^3 atoms near the
+ * triple point, as in the ETH Zurich HPCSE I 2013 exercise). */
+static enum nb_status check_md(const struct view_args *a, struct view_config *c,
+                               struct nb_error *err)
+{
+    long cells = 8, seed = 1, steps = 10;
+    nb_md_params_default(&c->md_par);
+    c->density = 0.8442;
+    c->temperature = 0.72;
+    c->md_par.shift = a->shift;
+    if (a->ic && strcmp(a->ic, "fcc") != 0)
+        return fail(err, NB_ERR_ARGS, "--ic: view md makes 'fcc' lattices ('%s'); other "
+                    "systems: glnbody md --frames", a->ic);
+    if (a->potential && strcmp(a->potential, "lj") != 0)
+        return fail(err, NB_ERR_ARGS, "--potential: view md runs 'lj' on its one-type fcc "
+                    "lattice ('%s'); other laws: glnbody md --frames", a->potential);
+    if ((a->cells && parse_count("cells", a->cells, 1, 128, &cells, err) != NB_OK) ||
+        (a->seed && parse_count("seed", a->seed, 0, 0x7fffffffL, &seed, err) != NB_OK) ||
+        (a->density && parse_number("density", a->density, 1e-9, &c->density, err) != NB_OK) ||
+        (a->temperature && parse_number("temperature", a->temperature, 0, &c->temperature,
+                                        err) != NB_OK) ||
+        (a->cutoff && parse_number("cutoff", a->cutoff, 0, &c->md_par.cutoff, err) != NB_OK) ||
+        (a->dt && parse_number("dt", a->dt, 1e-12, &c->md_par.dt, err) != NB_OK) ||
+        (a->steps_per_frame && parse_count("steps-per-frame", a->steps_per_frame, 1, 1 << 20,
+                                           &steps, err) != NB_OK))
+        return err->status;
+    if (a->cell_list && strcmp(a->cell_list, "on") != 0 && strcmp(a->cell_list, "off") != 0)
+        return fail(err, NB_ERR_ARGS, "--cell-list: '%s' is not on or off", a->cell_list);
+    if (a->cell_list)
+        c->md_par.cell_list = strcmp(a->cell_list, "on") == 0;
+    c->cells = (int)cells;
+    c->seed = (uint64_t)seed;
+    c->steps_per_frame = (uint64_t)steps;
+    return NB_OK;
+}
+
+static enum nb_status check_args(const struct view_args *a, struct view_config *c,
+                                 struct nb_error *err)
+{
+    static const char *const modes = "ABCDEFGH";
+    long after = 0;
+    c->engine = NB_ENGINE_COMPUTE;
+    c->variant = a->variant ? a->variant : "auto";
+    c->precision = NB_PRECISION_A;
+    c->quiet = a->quiet;
+    nb_gl_options_default(&c->gl);
+    nb_render_options_default(&c->picture);
+    c->picture.width = 1024;
+    c->picture.height = 768;
+    if ((a->backend && parse_engine(a->backend, &c->engine, err) != NB_OK) ||
+        (c->md ? check_md(a, c, err) : check_gravity(a, c, err)) != NB_OK ||
+        nb_cli_picture_options(a->size, a->color, a->camera, &c->picture, err) != NB_OK)
+        return err->status;
+    if (a->precision) {
+        const char *p = a->precision[0] && !a->precision[1] ? strchr(modes, a->precision[0])
+                                                            : NULL;
+        if (!p)
+            return fail(err, NB_ERR_ARGS, "--precision: '%s' is not one of A..H "
+                        "(Narumi et al., Table 1)", a->precision);
+        c->precision = (enum nb_precision)(p - modes);
+    }
+    if (a->shaders) {
+        if (strcmp(a->shaders, "auto") == 0)
+            c->gl.shaders = NB_SHADERS_AUTO;
+        else if (strcmp(a->shaders, "spirv") == 0)
+            c->gl.shaders = NB_SHADERS_SPIRV;
+        else if (strcmp(a->shaders, "glsl") == 0)
+            c->gl.shaders = NB_SHADERS_GLSL;
+        else
+            return fail(err, NB_ERR_ARGS, "--shaders: '%s' is not auto, spirv or glsl",
+                        a->shaders);
+    }
+    if (!a->screenshot != !a->screenshot_after)
+        return fail(err, NB_ERR_ARGS, "--screenshot FILE and --screenshot-after N go "
+                    "together");
+    if (a->screenshot_after &&
+        parse_count("screenshot-after", a->screenshot_after, 1, 1L << 30, &after, err) != NB_OK)
+        return err->status;
+    if (!c->md && c->picture.color == NB_COLOR_POTENTIAL)
+        return fail(err, NB_ERR_ARGS, "--color potential: a Hermite run keeps potentials "
+                    "only for its last block (speed or type)");
+    c->screenshot = a->screenshot;
+    c->screenshot_after = (uint64_t)after;
+    return NB_OK;
+}
+
+/* ---- the window ---------------------------------------------------------- */
+
+static char g_glfw_error[512];
+
+static void on_glfw_error(int code, const char *description)
+{
+    snprintf(g_glfw_error, sizeof g_glfw_error, "%s (GLFW error 0x%x)", description, code);
+}
+
+/* One clear message where there is no display to open a window on. */
+static enum nb_status open_window(struct view *v, struct nb_error *err)
+{
+    const char *x11 = getenv("DISPLAY"), *wayland = getenv("WAYLAND_DISPLAY");
+    static const char *const hint = "; on a machine without a display, write pictures "
+        "with `glnbody run --frames DIR --frame-every DT` (or md --frames)";
+    if ((!x11 || !*x11) && (!wayland || !*wayland))
+        return fail(err, NB_ERR_UNSUPPORTED, "view: no display: neither DISPLAY nor "
+                    "WAYLAND_DISPLAY is set%s", hint);
+    glfwSetErrorCallback(on_glfw_error);
+    if (!glfwInit())
+        return fail(err, NB_ERR_UNSUPPORTED, "view: GLFW cannot open the display: %s%s",
+                    g_glfw_error, hint);
+    v->glfw = 1;
+    /* An EGL context, as the headless runs have, so the engines live in it. */
+    glfwWindowHint(GLFW_CONTEXT_CREATION_API, GLFW_EGL_CONTEXT_API);
+    glfwWindowHint(GLFW_CLIENT_API, GLFW_OPENGL_API);
+    glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 4);
+    glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 3);
+    glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
+    glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GLFW_TRUE);
+    v->window = glfwCreateWindow(v->c->picture.width, v->c->picture.height,
+                                 v->c->md ? "glnbody view md" : "glnbody view", NULL, NULL);
+    if (!v->window)
+        return fail(err, NB_ERR_GL, "view: no OpenGL 4.3 window through EGL: %s",
+                    g_glfw_error);
+    glfwMakeContextCurrent(v->window);
+    glfwSwapInterval(0);        /* frames as fast as the simulation allows */
+    return nb_gl_create_from_current(&v->gl, &v->c->gl, err);
+}
+
+/* ---- the simulation ------------------------------------------------------ */
+
+static enum nb_status make_system(struct view *v, struct nb_error *err)
+{
+    const struct view_config *c = v->c;
+    struct nb_gl *gl = c->engine == NB_ENGINE_CPU ? NULL : v->gl;
+    if (c->md) {
+        if (nb_md_create_fcc(&v->md, gl, c->engine, c->cells, c->density, c->temperature,
+                             c->seed, &c->md_par, err) != NB_OK)
+            return err->status;
+        v->n = nb_md_count(v->md);
+        return NB_OK;
+    }
+    if (nb_forces_create(&v->forces, gl, c->engine, err) != NB_OK ||
+        nb_forces_set_variant(v->forces, c->variant, err) != NB_OK ||
+        (c->precision != NB_PRECISION_A &&
+         nb_forces_set_precision(v->forces, c->precision, err) != NB_OK))
+        return err->status;
+    if ((c->input ? nb_hermite_create_file(&v->h, v->forces, c->input, &c->hermite, err)
+                  : nb_hermite_create_plummer(&v->h, v->forces, c->n, c->seed, &c->hermite,
+                                              err)) != NB_OK)
+        return err->status;
+    v->n = nb_hermite_count(v->h);
+    return NB_OK;
+}
+
+static enum nb_status energy(struct view *v, double *e, struct nb_error *err)
+{
+    if (v->md) {
+        struct nb_md_thermo th;
+        if (nb_md_get_thermo(v->md, &th, err) != NB_OK)
+            return err->status;
+        *e = th.etotal;
+        return NB_OK;
+    }
+    double k, w;
+    if (nb_hermite_energy(v->h, &k, &w, err) != NB_OK)
+        return err->status;
+    *e = k + w;
+    return NB_OK;
+}
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* One frame's worth of simulation: dt_frame * speed of time, or
+ * steps_per_frame * speed steps, but no more than keeps the window
+ * interactive: where a frame's steps take longer than FRAME_BUDGET
+ * seconds, the next frame takes half as much (the share is doubled back
+ * while they are quick), so a slow engine runs slowly, not jerkily. */
+#define FRAME_BUDGET 0.030
+
+static enum nb_status advance(struct view *v, struct nb_error *err)
+{
+    double t0 = now(), wanted = v->md ? (double)v->c->steps_per_frame * v->speed
+                                      : v->c->dt_frame * v->speed;
+    double share = fmin(v->share, 1.0);
+    enum nb_status st;
+    if (v->md) {
+        st = nb_md_step(v->md, (uint64_t)fmax(1.0, floor(wanted * share)), err);
+    } else {
+        double t = fmin(nb_hermite_time(v->h) + wanted * share, VIEW_T_MAX);
+        st = nb_hermite_integrate(v->h, t, err);
+    }
+    double took = now() - t0;
+    v->sim_seconds += took;
+    if (took > FRAME_BUDGET)
+        v->share = fmax(v->share / 2, 1e-9);
+    else if (took < FRAME_BUDGET / 3)
+        v->share = fmin(v->share * 2, 1.0);
+    return st;
+}
+
+/* Work done so far: pair interactions (gravity) or atom-steps (MD). */
+static double work_done(struct view *v)
+{
+    if (v->md) {
+        struct nb_md_thermo th;
+        struct nb_error e;
+        if (nb_md_get_thermo(v->md, &th, &e) != NB_OK)
+            return 0;
+        return (double)th.step * (double)v->n;
+    }
+    uint64_t blocks, steps;
+    nb_hermite_counts(v->h, &blocks, &steps);
+    return (double)steps * (double)(v->n > 1 ? v->n - 1 : 1);
+}
+
+/* Every two seconds (the energy is an O(N^2) sum in double): the energy
+ * error, the rates. */
+static enum nb_status measure(struct view *v, struct nb_error *err)
+{
+    double t = now(), e;
+    if (t - v->measured_at < 2.0 && v->measured_at > 0)
+        return NB_OK;
+    if (energy(v, &e, err) != NB_OK)
+        return err->status;
+    v->de_rel = v->e0 != 0 ? (e - v->e0) / fabs(v->e0) : 0;
+    double work = work_done(v);
+    if (v->measured_at > 0) {
+        double sim = v->sim_seconds - v->sim_seconds_then;
+        v->rate = sim > 0 ? (work - v->work_then) / sim : 0;
+        v->fps = (double)(v->frames - v->frames_then) / (t - v->measured_at);
+    }
+    v->measured_at = t;
+    v->work_then = work;
+    v->sim_seconds_then = v->sim_seconds;
+    v->frames_then = v->frames;
+    return NB_OK;
+}
+
+static void caption(struct view *v, char *text, size_t size)
+{
+    static const char *const colors[NB_COLOR_COUNT] = { "speed", "potential", "type" };
+    double t = v->md ? 0 : nb_hermite_time(v->h);
+    struct nb_md_thermo th = { 0 };
+    struct nb_error e;
+    if (v->md && nb_md_get_thermo(v->md, &th, &e) == NB_OK)
+        t = th.time;
+    struct nb_render_options o;
+    nb_render_get_options(v->render, &o);
+    snprintf(text, size, "t = %.4f   (E - E0)/|E0| = %+.2e\n%.3g %s   %.1f frames/s\n"
+             "N = %zu, %s, colour: %s%s\nh: keys",
+             t, v->de_rel, v->rate, v->md ? "atom-steps/s" : "interactions/s", v->fps, v->n,
+             v->md ? "md" : "hermite", colors[o.color], v->paused ? "   [paused]" : "");
+}
+
+static enum nb_status draw(struct view *v, struct nb_error *err)
+{
+    int w, h;
+    glfwGetFramebufferSize(v->window, &w, &h);
+    if (w < 1 || h < 1)
+        return NB_OK;       /* minimised */
+    struct nb_render_options o;
+    nb_render_get_options(v->render, &o);
+    if (o.width != w || o.height != h) {
+        o.width = w;
+        o.height = h;
+        if (nb_render_set_options(v->render, &o, err) != NB_OK)
+            return err->status;
+    }
+    if ((v->md ? nb_render_draw_md(v->render, v->md, err)
+               : nb_render_draw_hermite(v->render, v->h, err)) != NB_OK)
+        return err->status;
+    if (v->text) {
+        char text[512];
+        int tw, th;
+        caption(v, text, sizeof text);
+        const unsigned char *img = view_text_render(v->text, text, &tw, &th);
+        if (img && nb_render_overlay(v->render, 8, 8, tw, th, img, err) != NB_OK)
+            return err->status;
+    }
+    return nb_render_present(v->render, w, h, err);
+}
+
+static enum nb_status run_loop(struct view *v, struct nb_error *err)
+{
+    double start = 0;
+    if (energy(v, &v->e0, err) != NB_OK)
+        return err->status;
+    while (!glfwWindowShouldClose(v->window)) {
+        if ((!v->paused || v->step_once) && !v->at_end) {
+            if (advance(v, err) != NB_OK)
+                return err->status;
+            v->at_end = !v->md && nb_hermite_time(v->h) >= VIEW_T_MAX;
+        }
+        v->step_once = 0;
+        if (measure(v, err) != NB_OK || draw(v, err) != NB_OK)
+            return err->status;
+        if (v->frames++ == 0)
+            start = now();      /* the rate from the first frame shown */
+        if (v->c->screenshot && v->frames == v->c->screenshot_after) {
+            if (nb_render_write_png(v->render, v->c->screenshot, err) != NB_OK)
+                return err->status;
+            break;
+        }
+        glfwSwapBuffers(v->window);
+        if (v->paused)
+            glfwWaitEventsTimeout(0.05);
+        else
+            glfwPollEvents();
+    }
+    double seconds = now() - start;
+    if (!v->c->quiet && v->frames > 1)
+        fprintf(stderr, "glnbody view: %llu frames, %.1f frames/s after the first, N = %zu\n",
+                (unsigned long long)v->frames, (double)(v->frames - 1) / seconds, v->n);
+    return NB_OK;
+}
+
+static void close_view(struct view *v)
+{
+    view_text_destroy(v->text);
+    nb_render_destroy(v->render);
+    nb_hermite_destroy(v->h);
+    nb_forces_destroy(v->forces);
+    nb_md_destroy(v->md);
+    nb_gl_destroy(v->gl);
+    if (v->window)
+        glfwDestroyWindow(v->window);
+    if (v->glfw)
+        glfwTerminate();
+}
+
+static enum nb_status start_view(struct view *v, struct nb_error *err)
+{
+    char why[256];
+    if (open_window(v, err) != NB_OK || make_system(v, err) != NB_OK)
+        return err->status;
+    glfwGetFramebufferSize(v->window, &v->c->picture.width, &v->c->picture.height);
+    if (nb_render_create(&v->render, v->gl, &v->c->picture, err) != NB_OK)
+        return err->status;
+    v->home = v->c->picture;
+    if (!(v->text = view_text_create(16, why, sizeof why)) && !v->c->quiet)
+        fprintf(stderr, "glnbody view: no captions: %s\n", why);
+    view_input_attach(v);
+    if (!v->c->quiet)
+        fprintf(stderr, "glnbody view: %s; press h in the window for the keys\n",
+                nb_gl_renderer(v->gl));
+    return NB_OK;
+}
+
+int nb_cmd_view(int argc, char **argv)
+{
+    struct view_args a = { 0 };
+    struct view_config c = { 0 };
+    struct nb_error err = { 0 };
+    int help;
+    c.md = argc > 0 && strcmp(argv[0], "md") == 0;
+    const struct view_option table[] = {
+        { "input", "FILE", "initial snapshot `id m x y z vx vy vz` (G = 1)", &a.input, NULL, 'g' },
+        { "ic", c.md ? "fcc" : "plummer", "generated initial conditions (the default)",
+          &a.ic, NULL, 0 },
+        { "n", "N", "particles of the Plummer sphere (default 4096)", &a.n, NULL, 'g' },
+        { "seed", "S", "random seed (default 1)", &a.seed, NULL, 0 },
+        { "eta", "E", "accuracy parameter of the steps (default 0.02)", &a.eta, NULL, 'g' },
+        { "softening", "EPS", "Plummer softening (default 0.01)", &a.softening, NULL, 'g' },
+        { "dt-max", "D", "largest step (default 0.125)", &a.dt_max, NULL, 'g' },
+        { "shared-dt", NULL, "every particle takes the smallest step", NULL, &a.shared_dt, 'g' },
+        { "predict", "host|gpu", "who predicts the j-particles (default host)", &a.predict,
+          NULL, 'g' },
+        { "dt-frame", "DT", "simulated time per frame (default 1/64; + and - double "
+          "and halve it)", &a.dt_frame, NULL, 'g' },
+        { "cells", "C", "fcc cells per side: 4 C^3 atoms (default 8)", &a.cells, NULL, 'm' },
+        { "density", "RHO", "number density (default 0.8442)", &a.density, NULL, 'm' },
+        { "temperature", "T", "initial temperature (default 0.72)", &a.temperature, NULL, 'm' },
+        { "potential", "lj", "the pair law (Lennard-Jones)", &a.potential, NULL, 'm' },
+        { "cutoff", "RC", "pair cutoff (default 2.5)", &a.cutoff, NULL, 'm' },
+        { "shift", NULL, "the pair energy is 0 at the cutoff", NULL, &a.shift, 'm' },
+        { "cell-list", "on|off", "cell lists (default: where the box allows)", &a.cell_list,
+          NULL, 'm' },
+        { "dt", "DT", "time step (default 0.005)", &a.dt, NULL, 'm' },
+        { "steps-per-frame", "K", "steps per frame (default 10; + and - double and halve)",
+          &a.steps_per_frame, NULL, 'm' },
+        { "backend", "cpu|compute|fragment", "force engine (default compute)", &a.backend,
+          NULL, 0 },
+        { "variant", "NAME", "kernel variant (default auto)", &a.variant, NULL, 'g' },
+        { "precision", "A..H", "accumulation mode (Narumi et al., Table 1; compute)",
+          &a.precision, NULL, 0 },
+        { "shaders", "auto|spirv|glsl", "shader source (default auto)", &a.shaders, NULL, 0 },
+        { "size", "WxH", "window size in pixels (default 1024x768)", &a.size, NULL, 0 },
+        { "color", "speed|potential|type", "what a colour shows (c cycles)", &a.color, NULL, 0 },
+        { "camera", "D,AZ,EL[,CX,CY,CZ[,FOV]]", "the first camera (default: fitted, 30, 20)",
+          &a.camera, NULL, 0 },
+        { "quiet", NULL, "nothing on stderr but errors", NULL, &a.quiet, 0 },
+        { "screenshot", "FILE", "(tests) write frame N as a PNG, then exit", &a.screenshot,
+          NULL, 'h' },
+        { "screenshot-after", "N", "(tests) the frame --screenshot writes", &a.screenshot_after,
+          NULL, 'h' },
+        { 0 } };
+
+    if (parse_args(table, c.md, argc - c.md, argv + c.md, &help, &err) != NB_OK ||
+        (!help && check_args(&a, &c, &err) != NB_OK)) {
+        fprintf(stderr, "glnbody: %s\n", err.message);
+        return 2;
+    }
+    if (help) {
+        print_help(table, c.md);
+        return 0;
+    }
+    struct view v = { .c = &c, .speed = 1.0, .share = 1.0 };
+    enum nb_status st = start_view(&v, &err);
+    if (st == NB_OK)
+        st = run_loop(&v, &err);
+    close_view(&v);
+    if (st != NB_OK) {
+        fprintf(stderr, "glnbody: %s\n", err.message);
+        return st == NB_ERR_ARGS ? 2 : 1;
+    }
+    return 0;
+}
