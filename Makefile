@@ -54,7 +54,7 @@ TESTS    := tests/check_host tests/check_gpu tests/check_cli_forces tests/check_
             tests/check_fragment_precision tests/check_md_run_precision tests/check_text \
             tests/check_snapshot tests/check_md_ic tests/check_run_cli tests/check_run_gpu \
             tests/check_api tests/check_cli_text tests/check_progress tests/check_hostile \
-            tests/check_g6 tests/check_mpi
+            tests/check_g6 tests/check_mpi tests/check_render
 
 # The parsers' fuzz targets (tests/fuzz/fuzz_NAME.c, tools/sanitize.mk); make
 # test replays each one's regression corpus, tests/corpus/NAME/.

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "frames.h"
 
@@ -53,7 +54,7 @@ static enum nb_status parse_size(const char *text, int *w, int *h, struct nb_err
         }
     }
     return fail(err, NB_ERR_ARGS, "--frame-size: '%s' is not WIDTHxHEIGHT in "
-                        "pixels, each 1..%d (e.g. 1920x1080)", text, MAX_SIDE);
+                "pixels, each 1..%d (e.g. 1920x1080)", text, MAX_SIDE);
 }
 
 /* "D,AZ,EL[,CX,CY,CZ[,FOV]]": 3, 6 or 7 finite numbers. */
@@ -80,8 +81,8 @@ static enum nb_status parse_camera(const char *text, struct nb_camera *cam,
     if (*p != '\0' || (count != 3 && count != 6 && count != 7) || v[0] < 0 ||
         fabs(v[2]) > 90 || (count == 7 && !(v[6] > 0 && v[6] < 180)))
         return fail(err, NB_ERR_ARGS, "--camera: '%s' is not DISTANCE,AZIMUTH,"
-                            "ELEVATION[,CX,CY,CZ[,FOV]] (distance >= 0, 0 fits the system; "
-                            "elevation -90..90 and field of view 0..180 degrees)", text);
+                    "ELEVATION[,CX,CY,CZ[,FOV]] (distance >= 0, 0 fits the system; "
+                    "elevation -90..90 and field of view 0..180 degrees)", text);
     cam->distance = v[0];
     cam->azimuth = v[1];
     cam->elevation = v[2];
@@ -104,12 +105,29 @@ enum nb_status nb_cli_picture_options(const char *size, const char *color, const
             k++;
         if (k == NB_COLOR_COUNT)
             return fail(err, NB_ERR_ARGS, "--color: '%s' is not speed, potential "
-                                "or type", color);
+                        "or type", color);
         opt->color = (enum nb_render_color)k;
     }
     if (camera && parse_camera(camera, &opt->camera, err) != NB_OK)
         return err->status;
     return NB_OK;
+}
+
+/* Whether an executable `name` is on PATH. */
+static int on_path(const char *name)
+{
+    const char *path = getenv("PATH");
+    while (path && *path) {
+        size_t len = strcspn(path, ":");
+        char buf[4096];
+        if (len > 0 && len + strlen(name) + 2 < sizeof buf) {
+            snprintf(buf, sizeof buf, "%.*s/%s", (int)len, path, name);
+            if (access(buf, X_OK) == 0)
+                return 1;
+        }
+        path += len + (path[len] == ':');
+    }
+    return 0;
 }
 
 /* A --movie name must end in .mp4: ffmpeg is told the format, and a file
@@ -131,33 +149,38 @@ enum nb_status nb_cli_frames_check(struct nb_cli_frames *f, double unit, double 
     if (!f->on) {
         if (f->every || f->size || f->color || f->camera)
             return fail(err, NB_ERR_ARGS, "--%s needs --frames DIR or --movie "
-                                "FILE.mp4", f->every ? "frame-every" : f->size ? "frame-size"
-                                : f->color ? "color" : "camera");
+                        "FILE.mp4", f->every ? "frame-every" : f->size ? "frame-size"
+                        : f->color ? "color" : "camera");
         return NB_OK;
     }
     if (!f->every)
         return fail(err, NB_ERR_ARGS, "--%s needs --frame-every DT (the time "
-                            "between pictures)", f->dir ? "frames" : "movie");
+                    "between pictures)", f->dir ? "frames" : "movie");
     errno = 0;
     dt = strtod(f->every, &end);
     if (end == f->every || *end || errno || !(dt > 0) || !isfinite(dt))
         return fail(err, NB_ERR_ARGS, "--frame-every: '%s' is not a time > 0",
-                            f->every);
+                    f->every);
     if (f->dir && !f->dir[0])
         return fail(err, NB_ERR_ARGS, "--frames: the directory name is empty");
     if (f->movie && !mp4_name(f->movie))
-        return fail(err, NB_ERR_ARGS, "--movie: '%s' does not end in .mp4",
-                            f->movie);
+        return fail(err, NB_ERR_ARGS, "--movie: '%s' does not end in .mp4", f->movie);
+    /* Found now rather than after the run has started. */
+    if (f->movie && !on_path("ffmpeg"))
+        return fail(err, NB_ERR_UNSUPPORTED, "--movie %s: a movie needs ffmpeg, which is "
+                    "not installed (no ffmpeg in PATH); install it (Debian: apt-get "
+                    "install ffmpeg), or write PNG frames with --frames DIR alone",
+                    f->movie);
     f->interval = dt / unit;
     if (unit != 1.0) {          /* whole steps */
         f->interval = floor(f->interval + 0.5);
         if (f->interval < 1)
             return fail(err, NB_ERR_ARGS, "--frame-every: %s is shorter than one "
-                                "step (%g)", f->every, unit);
+                        "step (%g)", f->every, unit);
     }
     if (t_end / f->interval >= MAX_FRAMES)
         return fail(err, NB_ERR_ARGS, "--frame-every: %s would write more than %d "
-                            "frames", f->every, MAX_FRAMES);
+                    "frames", f->every, MAX_FRAMES);
     return nb_cli_picture_options(f->size, f->color, f->camera, &f->opt, err);
 }
 
