@@ -9,7 +9,10 @@ set -u
 # gfortran: the Fortran GRAPE-6 driver of tests/check_g6 (libg6gl's underscore ABI);
 # libopenmpi-dev, openmpi-bin: mpirun -np P glnbody run|forces (make
 # NB_MPI=0 builds without them).
-PACKAGES="build-essential pkg-config libepoxy-dev libegl-dev libglfw3-dev glslang-tools check libgl1-mesa-dri libegl-mesa0 gnuplot-nox bsdutils man-db gfortran libopenmpi-dev openmpi-bin"
+# Pictures: libpng-dev (PNG frames); glnbody view: libglfw3-dev, FreeType and
+# fontconfig with a font (captions), xvfb and xauth (xvfb-run: the window's
+# test on machines without a display).  ffmpeg (--movie) is optional.
+PACKAGES="build-essential pkg-config libepoxy-dev libegl-dev libglfw3-dev glslang-tools check libgl1-mesa-dri libegl-mesa0 gnuplot-nox bsdutils man-db gfortran libopenmpi-dev openmpi-bin libpng-dev libfreetype-dev libfontconfig-dev fonts-dejavu-core xvfb xauth"
 # make fuzz: clang 14 with libFuzzer (libclang-rt-14-dev) and libomp.
 [ "${1:-}" = fuzz ] && PACKAGES="$PACKAGES clang libclang-rt-14-dev libomp-dev"
 
