@@ -18,12 +18,13 @@
 #define MAX_OPTIONS 64
 
 static const char *const commands[] = { "run", "md", "forces", "bench", "precision",
-                                        "newton3", "compare", "shaders" };
+                                        "newton3", "compare", "view", "shaders" };
 
-/* Every command but shaders takes the options of every GL command. */
+/* Every command but shaders and view (whose window makes its context)
+ * takes the options of every GL command. */
 static int takes_gl_options(const char *command)
 {
-    return strcmp(command, "shaders") != 0;
+    return strcmp(command, "shaders") != 0 && strcmp(command, "view") != 0;
 }
 
 /* ---- "seed 0" in any case ----------------------------------------------- */

@@ -26,7 +26,7 @@ struct view_option {
     const char *name, *metavar, *help;
     const char **value;
     int *flag;
-    int scope;          /* 0 both, 'g' gravity only, 'm' md only, 'h' hidden */
+    int scope;          /* 0 both, 'g' gravity only, 'm' md only */
 };
 
 static enum nb_status fail(struct nb_error *err, enum nb_status status, const char *fmt, ...)
@@ -62,21 +62,28 @@ static enum nb_status parse_count(const char *option, const char *text, long min
     return NB_OK;
 }
 
-static void print_help(const struct view_option *table, int md)
+/* Every option of both forms, md's and gravity's marked (the manual
+ * page's section lists the same). */
+static void print_help(const struct view_option *table)
 {
-    printf("usage: glnbody view %s[OPTIONS]\n\n", md ? "md " : "");
-    printf("Runs a simulation in a window (GLFW) and draws every frame from the "
-           "engine's GPU buffers: %s.\nKeys: press h in the window.\n\n",
-           md ? "an fcc Lennard-Jones system stepped by velocity Verlet (Swope et al. 1982)"
-              : "Hermite block steps (Portegies Zwart et al. 2007)");
+    printf("usage: glnbody view [--input FILE | --ic plummer --n N --seed S] [run's "
+           "integration options] [WINDOW OPTIONS]\n"
+           "       glnbody view md [--ic fcc --cells C --density RHO --temperature T "
+           "--seed S] [--cutoff RC --shift] [--dt DT] [WINDOW OPTIONS]\n\n"
+           "Runs a simulation in a window (GLFW) and draws every frame straight from the "
+           "engine's GPU buffers: Hermite block steps (Portegies Zwart et al. 2007), or "
+           "with md an fcc Lennard-Jones system stepped by velocity Verlet (Swope et al. "
+           "1982).  Mouse: orbit, pan, zoom; press h in the window for the keys.  Without "
+           "a display it stops (exit 1): write pictures with run --frames instead.\n\n"
+           "options:\n");
     for (const struct view_option *o = table; o->name; o++) {
-        if (o->scope == 'h' || (o->scope == 'g' && md) || (o->scope == 'm' && !md))
-            continue;
         char left[64];
         snprintf(left, sizeof left, "--%s%s%s", o->name, o->metavar ? " " : "",
                  o->metavar ? o->metavar : "");
-        printf("  %-28s %s\n", left, o->help);
+        printf("  %-28s %s%s\n", left, o->scope == 'g' ? "(gravity) " : o->scope == 'm'
+               ? "(md) " : "", o->help);
     }
+    printf("  %-28s %s\n", "--help", "print this help");
 }
 
 static enum nb_status parse_args(const struct view_option *table, int md, int argc, char **argv,
@@ -522,8 +529,8 @@ int nb_cmd_view(int argc, char **argv)
     c.md = argc > 0 && strcmp(argv[0], "md") == 0;
     const struct view_option table[] = {
         { "input", "FILE", "initial snapshot `id m x y z vx vy vz` (G = 1)", &a.input, NULL, 'g' },
-        { "ic", c.md ? "fcc" : "plummer", "generated initial conditions (the default)",
-          &a.ic, NULL, 0 },
+        { "ic", "plummer|fcc", "generated initial conditions: plummer (the default), "
+          "with md fcc (the default)", &a.ic, NULL, 0 },
         { "n", "N", "particles of the Plummer sphere (default 4096)", &a.n, NULL, 'g' },
         { "seed", "S", "random seed (default 1)", &a.seed, NULL, 0 },
         { "eta", "E", "accuracy parameter of the steps (default 0.02)", &a.eta, NULL, 'g' },
@@ -556,10 +563,10 @@ int nb_cmd_view(int argc, char **argv)
         { "camera", "D,AZ,EL[,CX,CY,CZ[,FOV]]", "the first camera (default: fitted, 30, 20)",
           &a.camera, NULL, 0 },
         { "quiet", NULL, "nothing on stderr but errors", NULL, &a.quiet, 0 },
-        { "screenshot", "FILE", "(tests) write frame N as a PNG, then exit", &a.screenshot,
-          NULL, 'h' },
-        { "screenshot-after", "N", "(tests) the frame --screenshot writes", &a.screenshot_after,
-          NULL, 'h' },
+        { "screenshot", "FILE", "write frame N (--screenshot-after) as a PNG file, then "
+          "exit: scripted pictures and tests", &a.screenshot, NULL, 0 },
+        { "screenshot-after", "N", "the frame --screenshot writes", &a.screenshot_after,
+          NULL, 0 },
         { 0 } };
 
     if (parse_args(table, c.md, argc - c.md, argv + c.md, &help, &err) != NB_OK ||
@@ -568,7 +575,7 @@ int nb_cmd_view(int argc, char **argv)
         return 2;
     }
     if (help) {
-        print_help(table, c.md);
+        print_help(table);
         return 0;
     }
     struct view v = { .c = &c, .speed = 1.0, .share = 1.0 };

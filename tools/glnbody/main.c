@@ -25,7 +25,7 @@ static const struct {
       "square loop (Boyarchenkov & Potashnikov 2009, Table 5)", 1 },
     { "compare", nb_cmd_compare, "every backend against the CPU reference on a random system", 1 },
     { "view", nb_cmd_view, "a window on a running simulation: run's or (view md) an fcc "
-      "LJ system, drawn from the engine's GPU buffers", 1 },
+      "LJ system, drawn from the engine's GPU buffers", 0 },
     { "shaders", nb_cmd_shaders, "list or emit the shader programs (used by the build)", 0 },
 };
 
