@@ -144,6 +144,10 @@ spirv/.stamp: glnbody $(GLSL) tools/build_spirv.sh
 	@tools/build_spirv.sh ./glnbody $(GLSLANG) spirv
 	@touch $@
 
+# The renderer's rate (tools/device_view.sh): only the public API.
+tools/render_bench: tools/render_bench.c libglnbody.a
+	$(CC) $(CFLAGS) -Ihost -o $@ $< libglnbody.a $$(pkg-config --libs $(PKGS)) $(LDLIBS)
+
 tests/%: tests/%.c $(wildcard tests/*.h) libglnbody.a
 	$(CC) $(CFLAGS) -Ihost -Isrc -Iglsl $$(pkg-config --cflags $(PKGS) check) -o $@ $< libglnbody.a \
 	    $$(pkg-config --libs $(PKGS) check) $(LDLIBS)
