@@ -530,13 +530,6 @@ NB_API enum nb_status nb_hermite_create_plummer(struct nb_hermite **h, struct nb
                                                 size_t n, uint64_t seed,
                                                 const struct nb_hermite_params *par,
                                                 struct nb_error *err);
-/* From a snapshot file of lines `id m x y z vx vy vz` (any units, G = 1,
- * not rescaled; `#` lines ignored), as `glnbody run --input` reads it.
- * NB_ERR_IO, NB_ERR_PARSE naming the file and line. */
-NB_API enum nb_status nb_hermite_create_file(struct nb_hermite **h, struct nb_forces *f,
-                                             const char *path,
-                                             const struct nb_hermite_params *par,
-                                             struct nb_error *err);
 NB_API void nb_hermite_destroy(struct nb_hermite *h);
 
 /* Takes block steps up to time t (>= the current time, below 8192) and
@@ -551,8 +544,6 @@ NB_API double nb_hermite_next_time(const struct nb_hermite *h);
 NB_API enum nb_status nb_hermite_step(struct nb_hermite *h, struct nb_error *err);
 /* The time the state is at. */
 NB_API double nb_hermite_time(const struct nb_hermite *h);
-/* The number of bodies (0 for NULL). */
-NB_API size_t nb_hermite_count(const struct nb_hermite *h);
 /* Positions and velocities (3n each; either may be NULL) at that time. */
 NB_API enum nb_status nb_hermite_state(struct nb_hermite *h, double *x, double *v,
                                        struct nb_error *err);

@@ -130,20 +130,6 @@ enum nb_status nb_hermite_create_plummer(struct nb_hermite **out, struct nb_forc
     return nb_api_fail(err, &e, "nb_hermite_create_plummer");
 }
 
-enum nb_status nb_hermite_create_file(struct nb_hermite **out, struct nb_forces *f,
-                                      const char *path, const struct nb_hermite_params *par,
-                                      struct nb_error *err)
-{
-    const char *func = "nb_hermite_create_file";
-    struct nb_error e = { 0 };
-    struct nb_particles p = { 0 };
-    if (check_create(out, f, func, &e) == NB_OK && nb_api_need(path, func, "path", &e) == NB_OK &&
-        nb_snapshot_read(path, &p, &e) == NB_OK)
-        start(out, f, &p, par, &e);
-    nb_particles_free(&p);
-    return nb_api_fail(err, &e, func);
-}
-
 void nb_hermite_destroy(struct nb_hermite *h)
 {
     if (!h)
@@ -338,9 +324,4 @@ enum nb_status nb_render_draw_hermite(struct nb_render *r, struct nb_hermite *h,
     if (nb_render_draw_sim(r, &h->sim, &e) != NB_OK)
         return nb_api_fail(err, &e, "nb_render_draw_hermite");
     return NB_OK;
-}
-
-size_t nb_hermite_count(const struct nb_hermite *h)
-{
-    return h ? h->sim.p.n : 0;
 }

@@ -205,15 +205,4 @@ enum nb_status nb_backend_create(struct nb_force_backend *b, const char *name,
 enum nb_status nb_md_engine_create(struct nb_md_engine *e, const char *name,
                                    struct nb_gl *gl, struct nb_error *err);
 
-/* ---- pictures (render_sources.c) ----------------------------------------- */
-
-/* A frame of a Hermite run or an MD system into r (glnbody.h's renderer):
- * from the engine's GPU stream when it has one, else the host state.  The
- * program's run and md commands draw through these; nb_render_draw_hermite
- * and nb_render_draw_md are the same for the public handles. */
-enum nb_status nb_render_draw_sim(struct nb_render *r, struct nb_sim *s,
-                                  struct nb_error *err);
-enum nb_status nb_render_draw_md_sim(struct nb_render *r, struct nb_md_sim *s,
-                                     struct nb_error *err);
-
 #endif

@@ -49,4 +49,12 @@ enum nb_status nb_render_draw_source(struct nb_render *r, const struct nb_render
 enum nb_status nb_render_read_rgb(struct nb_render *r, unsigned char *rgb,
                                   struct nb_error *err);
 
+/* A frame of a Hermite run or an MD system (render_sources.c): from the
+ * engine's GPU stream where it has one, else the host state; what
+ * nb_render_draw_hermite and nb_render_draw_md draw. */
+enum nb_status nb_render_draw_sim(struct nb_render *r, struct nb_sim *s,
+                                  struct nb_error *err);
+enum nb_status nb_render_draw_md_sim(struct nb_render *r, struct nb_md_sim *s,
+                                     struct nb_error *err);
+
 #endif

@@ -313,11 +313,19 @@ static enum nb_status make_system(struct view *v, struct nb_error *err)
         (c->precision != NB_PRECISION_A &&
          nb_forces_set_precision(v->forces, c->precision, err) != NB_OK))
         return err->status;
-    if ((c->input ? nb_hermite_create_file(&v->h, v->forces, c->input, &c->hermite, err)
-                  : nb_hermite_create_plummer(&v->h, v->forces, c->n, c->seed, &c->hermite,
-                                              err)) != NB_OK)
+    if (c->input) {
+        struct nb_particles p = { 0 };
+        enum nb_status st = nb_snapshot_read(c->input, &p, err);
+        if (st == NB_OK)
+            st = nb_hermite_create_particles(&v->h, v->forces, &p, &c->hermite, err);
+        nb_particles_free(&p);
+        if (st != NB_OK)
+            return st;
+    } else if (nb_hermite_create_plummer(&v->h, v->forces, c->n, c->seed, &c->hermite,
+                                         err) != NB_OK) {
         return err->status;
-    v->n = nb_hermite_count(v->h);
+    }
+    v->n = nb_hermite_particles(v->h)->n;
     return NB_OK;
 }
 
