@@ -1034,6 +1034,21 @@ NB_API enum nb_status nb_render_draw_arrays(struct nb_render *r, size_t n, const
                                             const double *m, const int *type,
                                             const double *box_lo, const double *box_hi,
                                             struct nb_error *err);
+/* The texture inspector, the stream model made visible: over the right
+ * side of the last frame, the results of the engine's last force pass as
+ * they lie on the GPU, texel for texel: the fragment pipeline's render
+ * targets (one row each: the vector's magnitude beside the scalar's), or
+ * the compute pipeline's output buffers, as false colour of log10 of the
+ * magnitude from 1e-4 (black) to 1e4 (white), with a colour bar.  text
+ * (size bytes; may be NULL) receives the variant's shape (i per
+ * fragment, j per step, replicas, passes; or tiles and j-slices) and a
+ * line naming each row.  The accumulation modes B..H finish their words on
+ * the host: their shape is told, no panels.  Draw a frame first. */
+NB_API enum nb_status nb_render_inspect_hermite(struct nb_render *r, struct nb_hermite *h,
+                                                char *text, size_t size,
+                                                struct nb_error *err);
+NB_API enum nb_status nb_render_inspect_md(struct nb_render *r, struct nb_md *md, char *text,
+                                           size_t size, struct nb_error *err);
 /* Blends a w x h image of RGBA bytes (rows top first, straight alpha) over
  * the last frame with its top-left corner at pixel (x, y): captions,
  * colour bars. */

@@ -62,6 +62,27 @@ struct nb_gl_particles {
     int vel_double;
 };
 
+/* What the last force pass left on the GPU, for the texture inspector
+ * (src/render_inspect.c): each panel one RGBA32F render target of the
+ * fragment pipeline (texture, width x height texels) or one output
+ * quantity of the compute pipeline (buffer: count elements of stride
+ * vec4s, the offset-th shown), xyz a vector (acceleration, jerk, force)
+ * and w a scalar (potential, energy) where w_name is not empty. */
+#define NB_GL_PANELS 8
+struct nb_gl_panel {
+    char name[48];          /* what xyz holds */
+    char w_name[24];        /* what w holds, "" for nothing */
+    unsigned texture, buffer;
+    int width, height;      /* texture size; buffer: shown as width x height */
+    size_t count;
+    int stride, offset;
+};
+struct nb_gl_results {
+    int count;
+    struct nb_gl_panel panel[NB_GL_PANELS];
+    char shape[160];        /* the variant's shape, in words */
+};
+
 struct nb_force_backend {
     const char *name;                   /* "cpu", "compute", "fragment" */
     void *state;                        /* owned by the backend */
@@ -157,6 +178,9 @@ struct nb_force_backend {
     /* Optional (NULL: none): the j-set as it stands on the GPU (the last
      * set_j or predict_j); returns 0 where there is none yet. */
     int (*gl_particles)(void *state, struct nb_gl_particles *out);
+    /* Optional (NULL: none): the last evaluation's results on the GPU;
+     * returns 0 where there are none. */
+    int (*gl_results)(void *state, struct nb_gl_results *out);
 
     void (*destroy)(void *state);
 

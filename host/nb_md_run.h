@@ -45,6 +45,9 @@ struct nb_md_engine {
      * the engine keeps them) on the GPU as of the last forces or steps;
      * returns 0 where there are none yet (nb_forces.h). */
     int (*gl_particles)(void *state, struct nb_gl_particles *out);
+    /* Optional (NULL: none): the last force evaluation's results on the GPU
+     * (nb_forces.h); returns 0 where there are none. */
+    int (*gl_results)(void *state, struct nb_gl_results *out);
     void (*destroy)(void *state);
 };
 

@@ -325,3 +325,18 @@ enum nb_status nb_render_draw_hermite(struct nb_render *r, struct nb_hermite *h,
         return nb_api_fail(err, &e, "nb_render_draw_hermite");
     return NB_OK;
 }
+
+enum nb_status nb_render_inspect_hermite(struct nb_render *r, struct nb_hermite *h, char *text,
+                                         size_t size, struct nb_error *err)
+{
+    struct nb_error e = { 0 };
+    if (!r || !h)
+        return nb_error_set(err, NB_ERR_ARGS, "nb_render_inspect_hermite: %s is NULL",
+                            r ? "h" : "r");
+    if (h->f->gl && h->f->gl != r->gl)
+        return nb_error_set(err, NB_ERR_ARGS, "nb_render_inspect_hermite: the renderer and "
+                            "the run are on different GL contexts");
+    if (nb_render_inspect_sim(r, &h->sim, text, size, &e) != NB_OK)
+        return nb_api_fail(err, &e, "nb_render_inspect_hermite");
+    return NB_OK;
+}

@@ -338,3 +338,18 @@ enum nb_status nb_render_draw_md(struct nb_render *r, struct nb_md *md, struct n
         return nb_api_fail(err, &e, "nb_render_draw_md");
     return NB_OK;
 }
+
+enum nb_status nb_render_inspect_md(struct nb_render *r, struct nb_md *md, char *text,
+                                    size_t size, struct nb_error *err)
+{
+    struct nb_error e = { 0 };
+    if (!r || !md)
+        return nb_error_set(err, NB_ERR_ARGS, "nb_render_inspect_md: %s is NULL",
+                            r ? "md" : "r");
+    if (md->gl && md->gl != r->gl)
+        return nb_error_set(err, NB_ERR_ARGS, "nb_render_inspect_md: the renderer and the "
+                            "system are on different GL contexts");
+    if (nb_render_inspect_md_sim(r, &md->sim, text, size, &e) != NB_OK)
+        return nb_api_fail(err, &e, "nb_render_inspect_md");
+    return NB_OK;
+}

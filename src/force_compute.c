@@ -473,6 +473,49 @@ static void compute_destroy(void *state)
     free(c);
 }
 
+/* A buffer panel of count vec4s (stride apart, from offset), laid out in
+ * a near-square of rows. */
+static struct nb_gl_panel buffer_panel(const char *name, const char *w_name, unsigned buffer,
+                                       size_t count, int stride, int offset)
+{
+    struct nb_gl_panel p = { .buffer = buffer, .count = count, .stride = stride,
+                             .offset = offset };
+    int side = 1;
+    while ((size_t)side * (size_t)side < count)
+        side++;
+    p.width = side;
+    p.height = (int)((count + (size_t)side - 1) / (size_t)side);
+    snprintf(p.name, sizeof p.name, "%s", name);
+    snprintf(p.w_name, sizeof p.w_name, "%s", w_name);
+    return p;
+}
+
+/* The last evaluation's outputs: GAJ's (gaj_compute.c), or GA's
+ * accelerations and potentials; the accumulation modes B..H finish their
+ * sums on the host, so only their shape is told. */
+static int compute_gl_results(void *state, struct nb_gl_results *out)
+{
+    struct compute *c = state;
+    memset(out, 0, sizeof *out);
+    if ((c->last_gaj && c->gaj_prec_ran) || (!c->last_gaj && c->precision != NB_PRECISION_A)) {
+        snprintf(out->shape, sizeof out->shape, "compute, accumulation mode %s: its "
+                 "float and integer words are finished on the host (no panels)",
+                 nb_precision_name(c->precision));
+        return 1;
+    }
+    if (c->last_gaj)
+        return nb_gaj_compute_results(c->gaj, out);
+    if (!c->out_buf || c->n == 0)
+        return 0;
+    out->panel[0] = buffer_panel("acceleration", "potential", c->out_buf, c->n, 1, 0);
+    out->count = 1;
+    snprintf(out->shape, sizeof out->shape, "compute GA t%di%d-s%d: %zu particles, %d i a "
+             "thread, j in shared-memory tiles of %d, %d j-slice%s", c->tile, c->ipt,
+             c->used_slices, c->n, c->ipt, c->tile, c->used_slices,
+             c->used_slices > 1 ? "s" : "");
+    return 1;
+}
+
 static int compute_gl_particles(void *state, struct nb_gl_particles *out)
 {
     return nb_gaj_compute_stream(((struct compute *)state)->gaj, out);
@@ -500,6 +543,7 @@ enum nb_status nb_backend_compute_create(struct nb_force_backend *b,
         .set_j_range = compute_set_j_range, .read_gaj_fixed = compute_read_gaj_fixed,
         .load_state = compute_load_state, .update_state = compute_update_state,
         .predict_j = compute_predict_j, .gl_particles = compute_gl_particles,
+        .gl_results = compute_gl_results,
         .destroy = compute_destroy };
     return NB_OK;
 }

@@ -261,6 +261,38 @@ static void fragment_destroy(void *state)
     free(f);
 }
 
+/* The render targets of the last pass (the replicas' sum where there
+ * were replicas): GA's NB_I_PER_FRAG targets of (a, phi), one per
+ * i-particle of a fragment, or GAJ's two, (a, phi) and jerk. */
+static int fragment_gl_results(void *state, struct nb_gl_results *out)
+{
+    struct fragment *f = state;
+    const struct target_set *s = &f->sets[f->result_set];
+    memset(out, 0, sizeof *out);
+    if (!s->fbo || s->count == 0)
+        return 0;
+    for (int k = 0; k < s->count && k < NB_GL_PANELS; k++) {
+        struct nb_gl_panel *p = &out->panel[k];
+        p->texture = s->tex[k];
+        p->width = s->width;
+        p->height = s->height;
+        if (f->last_gaj)
+            snprintf(p->name, sizeof p->name, "%s", k == 0 ? "acceleration" : "jerk");
+        else
+            snprintf(p->name, sizeof p->name, "target %d: acceleration of i %d of each "
+                     "fragment", k, k);
+        snprintf(p->w_name, sizeof p->w_name, "%s", k == 0 || !f->last_gaj ? "potential"
+                                                                           : "");
+        out->count++;
+    }
+    snprintf(out->shape, sizeof out->shape, "fragment %s %dx%d: %d i a fragment, %d j a "
+             "step, %d replica%s, %d pass%s; targets %dx%d texels", f->last_gaj ? "GAJ"
+             : "GA", f->per_frag, f->unroll, f->per_frag, f->unroll, f->used_replicas,
+             f->used_replicas == 1 ? "" : "s", f->used_passes, f->used_passes == 1 ? ""
+             : "es", s->width, s->height);
+    return 1;
+}
+
 /* The j-set's textures: set_j's upload or predict_j's render targets. */
 static int fragment_gl_particles(void *state, struct nb_gl_particles *out)
 {
@@ -302,6 +334,7 @@ enum nb_status nb_backend_fragment_create(struct nb_force_backend *b,
         .set_j_range = nb_fragment_set_j_range,
         .load_state = nb_fragment_load_state, .update_state = nb_fragment_update_state,
         .predict_j = nb_fragment_predict_j, .gl_particles = fragment_gl_particles,
+        .gl_results = fragment_gl_results,
         .destroy = fragment_destroy };
     return NB_OK;
 }

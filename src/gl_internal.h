@@ -138,6 +138,9 @@ enum nb_status nb_gaj_compute_update_state(struct nb_gaj_compute *g, size_t nb,
                                            struct nb_error *err);
 enum nb_status nb_gaj_compute_predict(struct nb_gaj_compute *g, double t,
                                       struct nb_error *err);
+/* The last GAJ evaluation's output buffers, for the texture inspector
+ * (0 where the float kernel did not run last). */
+int nb_gaj_compute_results(const struct nb_gaj_compute *g, struct nb_gl_results *out);
 /* The j-set's position and velocity buffers (0 before any set_j). */
 int nb_gaj_compute_stream(const struct nb_gaj_compute *g, struct nb_gl_particles *out);
 /* The last GAJ evaluation as a variant name: "gaj-t<T>-s<S>". */

@@ -328,6 +328,28 @@ static void md_destroy(void *state)
     free(c);
 }
 
+/* The force buffer of the last evaluation: (F, u) per atom, float. */
+static int md_gl_results(void *state, struct nb_gl_results *out)
+{
+    struct md_compute *c = state;
+    memset(out, 0, sizeof *out);
+    if (c->n == 0 || !c->buf[B_FORCE])
+        return 0;
+    struct nb_gl_panel *p = &out->panel[0];
+    int side = 1;
+    while ((size_t)side * (size_t)side < c->n)
+        side++;
+    *p = (struct nb_gl_panel){ .buffer = c->buf[B_FORCE], .count = c->n, .stride = 1,
+                               .width = side, .height = (int)((c->n + side - 1) / side) };
+    snprintf(p->name, sizeof p->name, "force");
+    snprintf(p->w_name, sizeof p->w_name, "energy");
+    out->count = 1;
+    snprintf(out->shape, sizeof out->shape, "compute MD %s: %zu atoms, %s, mode %s",
+             c->force_name, c->n, c->cell_list ? "cell lists" : "all pairs",
+             nb_precision_name(c->prec));
+    return 1;
+}
+
 /* The float positions the forces read, the types, and the double
  * velocities where the device integrates (load). */
 static int md_gl_particles(void *state, struct nb_gl_particles *out)
@@ -364,6 +386,7 @@ enum nb_status nb_md_engine_compute_create(struct nb_md_engine *e, struct nb_gl 
     e->renderer = md_renderer;
     e->set_precision = nb_md_compute_set_precision;
     e->gl_particles = md_gl_particles;
+    e->gl_results = md_gl_results;
     e->destroy = md_destroy;
     return NB_OK;
 }

@@ -237,6 +237,35 @@ static enum nb_status md_setup_system(struct md_frag *m, const struct nb_md_syst
     return NB_OK;
 }
 
+/* The last pass's targets: (F, pair-energy sum) of i-particle k of each
+ * fragment in target k, and the virials in the last. */
+static int md_gl_results(void *state, struct nb_gl_results *out)
+{
+    struct md_frag *m = state;
+    const struct md_targets *s = &m->sets[m->result_set];
+    memset(out, 0, sizeof *out);
+    if (!m->ready || !s->fbo)
+        return 0;
+    for (int k = 0; k < MD_TARGETS && k < NB_GL_PANELS; k++) {
+        struct nb_gl_panel *p = &out->panel[k];
+        *p = (struct nb_gl_panel){ .texture = s->tex[k], .width = MD_OUT_WIDTH,
+                                   .height = m->rows };
+        if (k < MD_I) {
+            snprintf(p->name, sizeof p->name, "target %d: force on i %d of each fragment",
+                     k, k);
+            snprintf(p->w_name, sizeof p->w_name, "pair energy");
+        } else {
+            snprintf(p->name, sizeof p->name, "target %d: virials", k);
+        }
+        out->count++;
+    }
+    snprintf(out->shape, sizeof out->shape, "fragment MD: %zu atoms sorted by type, %d i "
+             "a fragment in %d targets (and the virials), %d pass%s over the j-stream; "
+             "targets %dx%d texels", m->n, MD_I, MD_I, m->passes, m->passes == 1 ? "" : "es",
+             MD_OUT_WIDTH, m->rows);
+    return 1;
+}
+
 static enum nb_status md_setup(void *state, const struct nb_md_system *sys,
                                struct nb_error *err)
 {
@@ -415,6 +444,6 @@ enum nb_status nb_md_engine_fragment_create(struct nb_md_engine *e, struct nb_gl
         .name = "fragment", .state = m, .setup = md_setup, .forces = md_forces,
         .caps = 0,      /* no cell lists */
         .load = NULL, .steps = NULL, .fetch = NULL, .timings = md_timings,
-        .renderer = md_renderer, .destroy = md_destroy };
+        .renderer = md_renderer, .gl_results = md_gl_results, .destroy = md_destroy };
     return NB_OK;
 }

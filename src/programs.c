@@ -308,6 +308,8 @@ static const struct nb_program_desc catalogue[] = {
       NB_STAGE_FRAGMENT },
     { "render_image", "", { "render_image.vert" }, { "render_image.frag" },
       NB_STAGE_FRAGMENT },
+    { "render_inspect", "", { "render_image.vert" }, { "render_inspect.frag" },
+      NB_STAGE_FRAGMENT },
     { 0 }
 };
 

@@ -452,6 +452,8 @@ enum nb_status nb_render_draw_source(struct nb_render *r, const struct nb_render
                      : r->fit_radius / sin(0.5 * o->camera.fov * PI / 180));
     /* The engine's passes wrote the stream as storage or render targets. */
     glMemoryBarrier(GL_VERTEX_ATTRIB_ARRAY_BARRIER_BIT | GL_TEXTURE_FETCH_BARRIER_BIT);
+    struct nb_render_saved saved;
+    nb_render_save(&saved);
     glBindFramebuffer(GL_FRAMEBUFFER, r->fbo);
     glViewport(0, 0, o->width, o->height);
     glClearColor(BACKGROUND_R / 255.0f, BACKGROUND_G / 255.0f, BACKGROUND_B / 255.0f, 1.0f);
@@ -503,6 +505,7 @@ out:
     glBindVertexArray(0);
     glBindFramebuffer(GL_FRAMEBUFFER, 0);
     glUseProgram(0);
+    nb_render_restore(&saved);
     return st != NB_OK ? st : nb_gl_check("drawing a picture", err);
 }
 
@@ -538,6 +541,9 @@ enum nb_status nb_render_overlay(struct nb_render *r, int x, int y, int w, int h
     if (nb_gl_make_current(r->gl, err) != NB_OK ||
         nb_gl_program(r->gl, "render_image", &program, err) != NB_OK)
         return err->status;
+    struct nb_render_saved saved;
+    nb_render_save(&saved);
+    glActiveTexture(GL_TEXTURE0);
     if (!r->image_tex || r->image_width != w || r->image_height != h) {
         glDeleteTextures(1, &r->image_tex);
         r->image_tex = nb_gl_new_texture(w, h, GL_RGBA8);
@@ -556,7 +562,6 @@ enum nb_status nb_render_overlay(struct nb_render *r, int x, int y, int w, int h
     glUseProgram(program);
     glUniform4f(0, 2 * x / W - 1, 1 - 2 * (float)(y + h) / H, 2 * (float)(x + w) / W - 1,
                 1 - 2 * y / H);
-    glActiveTexture(GL_TEXTURE0);
     glEnable(GL_BLEND);
     glBlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);
     glDrawArrays(GL_TRIANGLES, 0, 6);
@@ -564,6 +569,7 @@ enum nb_status nb_render_overlay(struct nb_render *r, int x, int y, int w, int h
     glBindVertexArray(0);
     glBindFramebuffer(GL_FRAMEBUFFER, 0);
     glUseProgram(0);
+    nb_render_restore(&saved);
     return nb_gl_check("drawing an overlay", err);
 }
 

@@ -41,6 +41,31 @@ struct nb_render_source {
     int size_by_type;               /* MD: sprites sized by type */
 };
 
+/* The bindings a picture changes in the engine's context, restored after
+ * it: the engines may count on what they bound (texture units 0 and 1,
+ * storage binding 0, the active unit). */
+struct nb_render_saved {
+    GLint texture0, texture1, storage0, active;
+};
+static inline void nb_render_save(struct nb_render_saved *s)
+{
+    glGetIntegerv(GL_ACTIVE_TEXTURE, &s->active);
+    glActiveTexture(GL_TEXTURE1);
+    glGetIntegerv(GL_TEXTURE_BINDING_2D, &s->texture1);
+    glActiveTexture(GL_TEXTURE0);
+    glGetIntegerv(GL_TEXTURE_BINDING_2D, &s->texture0);
+    glGetIntegeri_v(GL_SHADER_STORAGE_BUFFER_BINDING, 0, &s->storage0);
+}
+static inline void nb_render_restore(const struct nb_render_saved *s)
+{
+    glActiveTexture(GL_TEXTURE1);
+    glBindTexture(GL_TEXTURE_2D, (GLuint)s->texture1);
+    glActiveTexture(GL_TEXTURE0);
+    glBindTexture(GL_TEXTURE_2D, (GLuint)s->texture0);
+    glActiveTexture((GLenum)s->active);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, (GLuint)s->storage0);
+}
+
 /* Draws s into r's framebuffer (render.c). */
 enum nb_status nb_render_draw_source(struct nb_render *r, const struct nb_render_source *s,
                                      struct nb_error *err);
@@ -56,5 +81,14 @@ enum nb_status nb_render_draw_sim(struct nb_render *r, struct nb_sim *s,
                                   struct nb_error *err);
 enum nb_status nb_render_draw_md_sim(struct nb_render *r, struct nb_md_sim *s,
                                      struct nb_error *err);
+
+/* The texture inspector (render_inspect.c): res drawn over r's last
+ * frame, its description into text (size bytes). */
+enum nb_status nb_render_inspect_results(struct nb_render *r, const struct nb_gl_results *res,
+                                         char *text, size_t size, struct nb_error *err);
+enum nb_status nb_render_inspect_sim(struct nb_render *r, struct nb_sim *s, char *text,
+                                     size_t size, struct nb_error *err);
+enum nb_status nb_render_inspect_md_sim(struct nb_render *r, struct nb_md_sim *s, char *text,
+                                        size_t size, struct nb_error *err);
 
 #endif

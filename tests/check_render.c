@@ -437,6 +437,26 @@ START_TEST(test_view_under_xvfb)
             lit += brightness(pixel(&p, x, y)) > 600;
     ck_assert_int_gt(lit, 20);
     free(p.rgb);
+
+    /* The texture inspector over the fragment pipeline's targets: its
+     * colour bar runs from black (left) to white (right) at the top right,
+     * and its legend names the targets. */
+    snprintf(command, sizeof command, "cd '%s' && xvfb-run -a -s '-screen 0 640x480x24' "
+             "'%s' view --input two.txt --softening 0.1 --size 640x360 --camera 4,0,0 "
+             "--backend fragment --inspect --screenshot inspect.png --screenshot-after 2 "
+             "--quiet > out.txt 2>&1", g_dir, g_bin);
+    status = system(command);
+    path_in(path, sizeof path, "out.txt");
+    out = read_file(path);
+    ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 0, "view --inspect: %s",
+                  out ? out : "");
+    free(out);
+    path_in(path, sizeof path, "inspect.png");
+    p = read_png(path);
+    int y = 360 / 60 + 2 + (360 / 40 + 4) / 2, x0 = 640 - (int)(0.38 * 640);
+    ck_assert_int_lt(brightness(pixel(&p, x0 + 1, y)), 60);
+    ck_assert_int_gt(brightness(pixel(&p, 640 - 360 / 60 - 4, y)), 700);
+    free(p.rgb);
 }
 END_TEST
 

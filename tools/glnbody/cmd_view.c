@@ -123,7 +123,7 @@ struct view_args {
     const char *steps_per_frame;
     const char *backend, *variant, *precision, *shaders, *size, *color, *camera;
     const char *screenshot, *screenshot_after;
-    int shared_dt, shift, quiet;
+    int shared_dt, shift, quiet, inspect;
 };
 
 static enum nb_status parse_engine(const char *text, enum nb_engine *out, struct nb_error *err)
@@ -214,6 +214,7 @@ static enum nb_status check_args(const struct view_args *a, struct view_config *
     c->variant = a->variant ? a->variant : "auto";
     c->precision = NB_PRECISION_A;
     c->quiet = a->quiet;
+    c->inspect = a->inspect;
     nb_gl_options_default(&c->gl);
     nb_render_options_default(&c->picture);
     c->picture.width = 1024;
@@ -451,12 +452,22 @@ static enum nb_status draw(struct view *v, struct nb_error *err)
     if ((v->md ? nb_render_draw_md(v->render, v->md, err)
                : nb_render_draw_hermite(v->render, v->h, err)) != NB_OK)
         return err->status;
+    char shape[1536] = "";
+    if (v->inspect && (v->md ? nb_render_inspect_md(v->render, v->md, shape, sizeof shape, err)
+                             : nb_render_inspect_hermite(v->render, v->h, shape, sizeof shape,
+                                                         err)) != NB_OK)
+        return err->status;
     if (v->text) {
         char text[512];
         int tw, th;
         caption(v, text, sizeof text);
         const unsigned char *img = view_text_render(v->text, text, &tw, &th);
         if (img && nb_render_overlay(v->render, 8, 8, tw, th, img, err) != NB_OK)
+            return err->status;
+        /* The inspector's legend: the shape and each row, bottom left. */
+        if (v->inspect && (img = view_text_render(v->text, shape, &tw, &th)) != NULL &&
+            nb_render_overlay(v->render, 8, h - th - 8 > 0 ? h - th - 8 : 0, tw, th, img,
+                              err) != NB_OK)
             return err->status;
     }
     return nb_render_present(v->render, w, h, err);
@@ -468,13 +479,16 @@ static enum nb_status run_loop(struct view *v, struct nb_error *err)
     if (energy(v, &v->e0, err) != NB_OK)
         return err->status;
     while (!glfwWindowShouldClose(v->window)) {
+        /* The energy first: the inspector then shows the steps' last pass. */
+        if (measure(v, err) != NB_OK)
+            return err->status;
         if ((!v->paused || v->step_once) && !v->at_end) {
             if (advance(v, err) != NB_OK)
                 return err->status;
             v->at_end = !v->md && nb_hermite_time(v->h) >= VIEW_T_MAX;
         }
         v->step_once = 0;
-        if (measure(v, err) != NB_OK || draw(v, err) != NB_OK)
+        if (draw(v, err) != NB_OK)
             return err->status;
         if (v->frames++ == 0)
             start = now();      /* the rate from the first frame shown */
@@ -519,6 +533,7 @@ static enum nb_status start_view(struct view *v, struct nb_error *err)
     if (nb_render_create(&v->render, v->gl, &v->c->picture, err) != NB_OK)
         return err->status;
     v->home = v->c->picture;
+    v->inspect = v->c->inspect;
     if (!(v->text = view_text_create(16, why, sizeof why)) && !v->c->quiet)
         fprintf(stderr, "glnbody view: no captions: %s\n", why);
     view_input_attach(v);
@@ -570,6 +585,8 @@ int nb_cmd_view(int argc, char **argv)
         { "color", "speed|potential|type", "what a colour shows (c cycles)", &a.color, NULL, 0 },
         { "camera", "D,AZ,EL[,CX,CY,CZ[,FOV]]", "the first camera (default: fitted, 30, 20)",
           &a.camera, NULL, 0 },
+        { "inspect", NULL, "start with the texture inspector shown (i toggles it): the "
+          "last force pass's render targets or output buffers", NULL, &a.inspect, 0 },
         { "quiet", NULL, "nothing on stderr but errors", NULL, &a.quiet, 0 },
         { "screenshot", "FILE", "write frame N (--screenshot-after) as a PNG file, then "
           "exit: scripted pictures and tests", &a.screenshot, NULL, 0 },

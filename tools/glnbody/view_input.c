@@ -20,6 +20,8 @@ static const char keys_help[] =
     "  + or =            faster: twice the time (md: steps) per frame\n"
     "  -                 slower: half the time (md: steps) per frame\n"
     "  c                 cycle the colours: speed, potential (md), type\n"
+    "  i                 the texture inspector: the last force pass's render\n"
+    "                    targets (fragment) or output buffers (compute)\n"
     "  r                 reset the camera\n"
     "  h                 this list\n"
     "  q or Esc          quit\n";
@@ -133,6 +135,7 @@ static void on_key(GLFWwindow *w, int key, int scancode, int action, int mods)
         v->speed = fmax(v->speed / 2, 1.0 / (1 << 20));
         break;
     case GLFW_KEY_C: cycle_color(v); break;
+    case GLFW_KEY_I: v->inspect = !v->inspect; break;
     case GLFW_KEY_R: reset_camera(v); break;
     case GLFW_KEY_H:
         fputs(keys_help, stdout);

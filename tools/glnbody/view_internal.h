@@ -17,6 +17,7 @@ struct view_config {
     struct nb_gl_options gl;
     struct nb_render_options picture;   /* the window's size, colour, camera */
     int quiet;
+    int inspect;                        /* start with the texture inspector */
     const char *screenshot;             /* (tests) the PNG of frame screenshot_after */
     uint64_t screenshot_after;
     /* gravity */
@@ -47,6 +48,7 @@ struct view {
     struct nb_render_options home;      /* what r (reset camera) returns to */
     struct view_text *text;
     int paused, step_once, at_end;
+    int inspect;                        /* the texture inspector is shown */
     double speed;                       /* times the time or steps per frame */
     double share;                       /* of that, what keeps frames quick */
     /* the mouse */
