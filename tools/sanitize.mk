@@ -5,8 +5,8 @@
 # source tree, so that they never mix with the normal objects beside the
 # sources.
 
-ALL_INC  = -Ihost -Isrc -Iglsl $$(pkg-config --cflags $(PKGS))
-CLI_LIB_SRC := tools/glnbody/options.c tools/glnbody/md_options.c
+ALL_INC  = -Ihost -Isrc -Iglsl $$(pkg-config --cflags $(PKGS) $(VIEW_PKGS))
+CLI_LIB_SRC := tools/glnbody/options.c tools/glnbody/md_options.c tools/glnbody/frames.c
 
 # ---- make sanitize ------------------------------------------------------
 # The library, the program and the suites built with ASan and UBSan (gcc),
@@ -36,7 +36,7 @@ $(SAN_DIR)/libglnbody.a: $(SAN_LIB_OBJ)
 	$(AR) rcs $@ $^
 
 $(SAN_DIR)/glnbody: $(SAN_CLI_OBJ) $(SAN_DIR)/libglnbody.a
-	$(CC) $(CFLAGS) $(SAN_FLAGS) -o $@ $^ $$(pkg-config --libs $(PKGS)) $(LDLIBS)
+	$(CC) $(CFLAGS) $(SAN_FLAGS) -o $@ $^ $$(pkg-config --libs $(PKGS) $(VIEW_PKGS)) $(LDLIBS)
 
 $(SAN_DIR)/tests/%: tests/%.c $(wildcard tests/*.h) $(SAN_DIR)/libglnbody.a
 	@mkdir -p $(@D)

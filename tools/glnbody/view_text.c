@@ -47,6 +47,7 @@ struct view_text *view_text_create(int pixel_size, char *why, size_t why_size)
                  "fonts-dejavu-core)");
         free(t);
         free(file);
+        FcFini();
         return NULL;
     }
     if (FT_Init_FreeType(&t->library) != 0 ||
@@ -73,6 +74,7 @@ void view_text_destroy(struct view_text *t)
         FT_Done_FreeType(t->library);
     free(t->rgba);
     free(t);
+    FcFini();       /* fontconfig's configuration, loaded by find_font's FcInit */
 }
 
 /* The advance of a line in pixels. */
