@@ -12,6 +12,7 @@
  *    5. particle sets and snapshots      11. MD runs (struct nb_md)
  *    6. GL contexts and shaders          12. MD force kernels for research
  *                                        13. j-parallel runs over processes (MPI)
+ *                                        14. pictures: frames, movies, windows
  *
  * Opaque handles, each with create, use and destroy:
  *   struct nb_gl       a GL context on a chosen EGL device;
@@ -23,7 +24,11 @@
  *   struct nb_md       a molecular dynamics system stepped by velocity
  *                      Verlet (Swope et al. 1982);
  *   struct nb_md_forces  the MD forces of one system in every accumulation
- *                      mode, timed (Narumi et al.).
+ *                      mode, timed (Narumi et al.);
+ *   struct nb_render   pictures of a run or a system drawn from the
+ *                      engine's GPU buffers (and the texture inspector);
+ *   struct nb_frames   a renderer's frames read back asynchronously, as
+ *                      PNG files and an MP4 movie.
  * Plain structs of arrays where openness serves (REBOUND-style): particle
  * sets, MD type tables, boxes and systems, output files.
  *
@@ -950,9 +955,9 @@ NB_API enum nb_status nb_forces_set_partition(struct nb_forces *f,
                                               const struct nb_partition *part,
                                               struct nb_error *err);
 
-/* ---- pictures: point sprites, frames and movies ------------------------------
- *
- * A renderer draws a system as point sprites with additive blending into
+/* ==== 14. pictures: frames, movies, windows ================================== */
+
+/* A renderer draws a system as point sprites with additive blending into
  * an off-screen framebuffer of its context: coloured by speed, potential
  * or type, sized by mass (gravity) or type (MD), with the edges of a
  * periodic box.  It draws straight from the particle streams the engine
