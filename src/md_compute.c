@@ -344,9 +344,10 @@ static int md_gl_results(void *state, struct nb_gl_results *out)
     snprintf(p->name, sizeof p->name, "force");
     snprintf(p->w_name, sizeof p->w_name, "energy");
     out->count = 1;
-    snprintf(out->shape, sizeof out->shape, "compute MD %s: %zu atoms, %s, mode %s",
-             c->force_name, c->n, c->cell_list ? "cell lists" : "all pairs",
-             nb_precision_name(c->prec));
+    snprintf(out->shape, sizeof out->shape, "compute MD %s: %zu atoms, %s, mode %s%s",
+             c->prec == NB_PRECISION_A ? c->force_name : c->prec_name, c->n,
+             c->cell_list ? "cell lists" : "all pairs", nb_precision_name(c->prec),
+             c->prec == NB_PRECISION_A ? "" : " (its sums finished into float forces)");
     return 1;
 }
 

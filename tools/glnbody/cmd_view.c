@@ -254,6 +254,7 @@ static enum nb_status check_args(const struct view_args *a, struct view_config *
     if (!c->md && c->picture.color == NB_COLOR_POTENTIAL)
         return fail(err, NB_ERR_ARGS, "--color potential: a Hermite run keeps potentials "
                     "only for its last block (speed or type)");
+    c->md_par.precision = c->precision;
     c->screenshot = a->screenshot;
     c->screenshot_after = (uint64_t)after;
     return NB_OK;
@@ -402,13 +403,8 @@ static enum nb_status advance(struct view *v, struct nb_error *err)
 /* Work done so far: pair interactions (gravity) or atom-steps (MD). */
 static double work_done(struct view *v)
 {
-    if (v->md) {
-        struct nb_md_thermo th;
-        struct nb_error e;
-        if (nb_md_get_thermo(v->md, &th, &e) != NB_OK)
-            return 0;
-        return (double)th.step * (double)v->n;
-    }
+    if (v->md)
+        return (double)nb_md_step_count(v->md) * (double)v->n;
     uint64_t blocks, steps;
     nb_hermite_counts(v->h, &blocks, &steps);
     return (double)steps * (double)(v->n > 1 ? v->n - 1 : 1);
@@ -440,11 +436,9 @@ static enum nb_status measure(struct view *v, struct nb_error *err)
 static void caption(struct view *v, char *text, size_t size)
 {
     static const char *const colors[NB_COLOR_COUNT] = { "speed", "potential", "type" };
-    double t = v->md ? 0 : nb_hermite_time(v->h);
-    struct nb_md_thermo th = { 0 };
-    struct nb_error e;
-    if (v->md && nb_md_get_thermo(v->md, &th, &e) == NB_OK)
-        t = th.time;
+    /* MD's time from its step count: a thermo call would fetch the state. */
+    double t = v->md ? (double)nb_md_step_count(v->md) * v->c->md_par.dt
+                     : nb_hermite_time(v->h);
     struct nb_render_options o;
     nb_render_get_options(v->render, &o);
     snprintf(text, size, "t = %.4f   (E - E0)/|E0| = %+.2e\n%.3g %s   %.1f frames/s\n"
