@@ -3,7 +3,7 @@
 # make sanitize | make fuzz   (tools/sanitize.mk)
 
 CC      ?= cc
-PKGS    := epoxy egl libpng
+PKGS    := epoxy egl libpng zlib
 # The window viewer's (the program only): GLFW, FreeType, fontconfig.
 VIEW_PKGS := glfw3 freetype2 fontconfig
 CFLAGS  ?= -O2 -g
@@ -27,23 +27,24 @@ SOFILE  := libglnbody.so.$(VERSION)
 PREFIX  ?= /usr/local
 DESTDIR ?=
 
-MD_SRC   := host/md_engine.c host/md_potential.c host/md_force_cpu.c host/md_engine_cpu.c host/md_sim.c
+MD_SRC   := host/md_engine.c host/md_potential.c host/md_force_cpu.c host/md_engine_cpu.c host/md_sim.c host/md_sim_checkpoint.c
 MD_IO_SRC := host/md_ic.c host/md_files.c host/md_exclusions.c host/md_interactions.c
 HOST_SRC := host/version.c host/accuracy.c host/error.c host/text_reader.c host/particles.c host/rng.c host/snapshot.c \
-            host/outfile.c host/png_write.c host/force_cpu.c host/backend_cpu.c host/partition.c host/timing.c \
-            host/plummer.c host/potential.c host/sim.c host/integrator_hermite4.c host/integrator_verlet.c host/diagnostics.c \
+            host/outfile.c host/png_write.c host/force_cpu.c host/backend_cpu.c host/partition.c host/timing.c host/checkpoint.c \
+            host/plummer.c host/potential.c host/sim.c host/sim_checkpoint.c host/integrator_hermite4.c host/integrator_verlet.c host/diagnostics.c \
             $(MD_SRC) $(MD_IO_SRC)
 GL_SRC   := src/context.c src/shader.c src/programs.c src/gpu_timer.c src/staging.c src/gaj_compute.c \
             src/gaj_precision.c \
-            src/force_compute.c src/force_precision.c src/force_fragment.c src/fragment_passes.c src/fragment_hermite.c src/backends.c src/gl_buffers.c src/gl_targets.c \
+            src/force_compute.c src/force_precision.c src/force_fragment.c src/fragment_passes.c src/fragment_hermite.c src/backends.c src/gl_buffers.c src/gl_targets.c src/gl_limits.c \
             src/md_compute.c src/md_compute_force.c src/md_clock.c src/md_cells.c src/md_fragment.c src/md_triangular.c src/md_precision.c \
             src/md_params.c src/fragment_precision.c src/precision.c src/shader_dir.c \
-            src/api_forces.c src/api_hermite.c src/api_md.c src/api_md_forces.c src/api_shaders.c src/g6_block.c \
+            src/api_forces.c src/api_hermite.c src/api_md.c src/api_checkpoint.c src/api_md_forces.c src/api_shaders.c src/g6_block.c \
             src/render.c src/render_frames.c src/render_sources.c src/render_inspect.c
 CLI_SRC  := $(addprefix tools/glnbody/,main.c options.c measure.c cmd_forces.c cmd_bench.c \
             cmd_compare.c cmd_shaders.c cmd_run.c cmd_precision.c cmd_md.c md_options.c \
             md_outputs.c cmd_newton3.c man_text.c progress.c mpi_world.c frames.c \
-            cmd_view.c view_input.c view_text.c)
+            cmd_view.c view_input.c view_text.c interrupt.c ckpt_text.c \
+            run_checkpoint.c md_checkpoint.c)
 GLSL     := $(wildcard glsl/*.glsl glsl/*.frag glsl/*.vert glsl/*.comp glsl/*.h)
 TESTS    := tests/check_host tests/check_gpu tests/check_cli_forces tests/check_cli_errors \
             tests/check_cli_help tests/check_cli_bench tests/check_cli_shaders tests/check_run \
@@ -54,11 +55,11 @@ TESTS    := tests/check_host tests/check_gpu tests/check_cli_forces tests/check_
             tests/check_fragment_precision tests/check_md_run_precision tests/check_text \
             tests/check_snapshot tests/check_md_ic tests/check_run_cli tests/check_run_gpu \
             tests/check_api tests/check_cli_text tests/check_progress tests/check_hostile \
-            tests/check_g6 tests/check_mpi tests/check_render
+            tests/check_g6 tests/check_mpi tests/check_render tests/check_restart
 
 # The parsers' fuzz targets (tests/fuzz/fuzz_NAME.c, tools/sanitize.mk); make
 # test replays each one's regression corpus, tests/corpus/NAME/.
-FUZZ_TARGETS := snapshot dump types exclusions md_options options
+FUZZ_TARGETS := snapshot dump types exclusions md_options options checkpoint
 REPLAYS  := $(FUZZ_TARGETS:%=tests/fuzz/replay_%)
 
 LIB_OBJ  := $(HOST_SRC:.c=.o) $(GL_SRC:.c=.o)

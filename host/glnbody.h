@@ -13,6 +13,7 @@
  *    6. GL contexts and shaders          12. MD force kernels for research
  *                                        13. j-parallel runs over processes (MPI)
  *                                        14. pictures: frames, movies, windows
+ *                                        15. checkpoints and restarts
  *
  * Opaque handles, each with create, use and destroy:
  *   struct nb_gl       a GL context on a chosen EGL device;
@@ -184,6 +185,7 @@ struct nb_outfile {
     FILE *fp;
     char *path;         /* final name (links followed), NULL for stdout */
     char *tmp_path;     /* temporary name, NULL for stdout or direct */
+    int published;      /* renamed into place, still open (nb_outfile_publish) */
 };
 NB_API enum nb_status nb_outfile_open(struct nb_outfile *f, const char *path,
                                       struct nb_error *err);
@@ -196,6 +198,36 @@ NB_API void nb_outfile_abort(struct nb_outfile *f);
  * file not yet committed is aborted. */
 NB_API enum nb_status nb_outfile_commit_all(struct nb_outfile *const *files, size_t n,
                                             struct nb_error *err);
+/* What nb_outfile_open would refuse, found without making anything: a
+ * directory, a missing or unwritable directory.  For an output written
+ * only at the end, so that a killed run leaves no empty temporary file. */
+NB_API enum nb_status nb_outfile_check(const char *path, struct nb_error *err);
+/* Long logs (energy log, thermo, dumps) that must survive a kill: the file
+ * is made under its temporary name as usual, then published, renamed onto
+ * its final name while it stays open, once the run is under way; from then
+ * on rows are appended to the file under its final name and each is
+ * flushed (nb_outfile_flush), so that after kill -9 the file holds whole
+ * rows only, up to the last one written.  nb_outfile_abort then keeps what
+ * a published file holds.  Nothing for stdout, devices and FIFOs. */
+NB_API enum nb_status nb_outfile_publish(struct nb_outfile *f, struct nb_error *err);
+/* Buffered data out, checked for a write error (NB_ERR_IO naming the path
+ * and strerror); with sync, also onto the disk (fsync) for a regular file. */
+NB_API enum nb_status nb_outfile_flush(struct nb_outfile *f, int sync,
+                                       struct nb_error *err);
+/* Bytes written so far (after a flush), or -1 for stdout and devices. */
+NB_API long long nb_outfile_size(struct nb_outfile *f);
+/* Opens path as nb_outfile_open does, then copies the first keep bytes of
+ * the file now at path into it: a restarted run continues its log where
+ * its checkpoint left it, dropping what was written after.  *kept is 1
+ * when that was done, 0 when the file at path is missing, shorter than
+ * keep or not a regular file, or keep < 0 (the log then starts afresh). */
+NB_API enum nb_status nb_outfile_open_resume(struct nb_outfile *f, const char *path,
+                                             long long keep, int *kept,
+                                             struct nb_error *err);
+/* Removes the temporary files "<path>.tmp.XXXXXX" that a writer of path
+ * killed mid-write left: for a checkpoint, which only its own run writes,
+ * before that run writes it or restarts from it. */
+NB_API void nb_outfile_remove_temporaries(const char *path);
 
 /* ==== 5. particle sets and snapshots ======================================= */
 
@@ -1096,6 +1128,66 @@ NB_API enum nb_status nb_render_write_png(struct nb_render *r, const char *path,
 NB_API enum nb_status nb_gl_create_from_current(struct nb_gl **gl,
                                                 const struct nb_gl_options *opt,
                                                 struct nb_error *err);
+
+/* ==== 15. checkpoints and restarts (issue 16) ================================ */
+
+/* A run's whole state in a file, to be continued bit for bit in another
+ * process: the format of `glnbody run --checkpoint` and `glnbody md
+ * --checkpoint` (a magic number, a format version, the byte order, the
+ * particle count, the state, the application's own bytes, zlib's crc32),
+ * written under a temporary name in the same directory, synced and
+ * renamed, so that the previous checkpoint at path stays until the new one
+ * is whole.  Writing: NB_ERR_IO naming path and the system's reason,
+ * NB_ERR_NOMEM.  Reading: NB_ERR_IO for a file that cannot be read,
+ * NB_ERR_PARSE naming path and the reason for one that is truncated, fails
+ * its CRC, has another version or byte order, or is of the other kind. */
+enum nb_checkpoint_kind { NB_CHECKPOINT_HERMITE = 1, NB_CHECKPOINT_MD = 2 };
+
+/* The application's bytes stored with the state (app_size of them; a
+ * program's options, say), after the whole file was checked: *app is a
+ * malloc'd copy with a NUL after its *size bytes (the caller frees it);
+ * *n the particle count (size and n may be NULL). */
+NB_API enum nb_status nb_checkpoint_app(const char *path, enum nb_checkpoint_kind kind,
+                                        char **app, size_t *size, uint64_t *n,
+                                        struct nb_error *err);
+
+/* Saves h: each particle's time, step, x, v, a, jerk and the corrector's
+ * a2, a3, the block clock, the counters, the parameters, the time h reads
+ * as of, and app (may be NULL). */
+NB_API enum nb_status nb_hermite_checkpoint(struct nb_hermite *h, const char *path,
+                                            const void *app, size_t app_size,
+                                            struct nb_error *err);
+/* A run continued from path on the force engine f, with the saved
+ * parameters and predict_on_device as saved (-1) or as given (0, 1): on
+ * the engine, variant and precision mode of the saved run, every later
+ * step is the one it would have taken (with predict_on_device the device
+ * copy is rebuilt from the saved state).  The caller owns *h. */
+NB_API enum nb_status nb_hermite_restore(struct nb_hermite **h, struct nb_forces *f,
+                                         const char *path, int predict_on_device,
+                                         struct nb_error *err);
+/* Saves a started md (fetched from the device where it integrates there):
+ * x and v in double, the step, the box, the force law with its type table,
+ * types, masses, charges, the excluded pairs, the scales a scaled
+ * precision mode measured at the start, the ids of p (the system's
+ * particle set, NULL: 0..n-1; its charges say whether it had any) and app. */
+NB_API enum nb_status nb_md_checkpoint(struct nb_md *md, const char *path,
+                                       const struct nb_particles *p, const void *app,
+                                       size_t app_size, struct nb_error *err);
+/* nb_md_prepare of the system saved in path (cell_list as there), at its
+ * step; nb_md_start then starts it on any engine, taking the saved scales
+ * in modes E, F, H, so that on the saved engine and mode every later step
+ * is the one the saved run would have taken.  *p (may be NULL) gets the
+ * saved particle set (x and v as saved), which the caller frees, and *box
+ * (may be NULL) the box. */
+NB_API enum nb_status nb_md_prepare_restart(struct nb_md **md, const char *path,
+                                            int cell_list, struct nb_particles *p,
+                                            struct nb_md_box *box, struct nb_error *err);
+/* Refuses (NB_ERR_LIMIT, naming the limit) n particles that engine's
+ * pipeline cannot hold on gl (the storage-buffer size for compute, the
+ * texture size for fragment), before anything is allocated for them;
+ * NB_OK for NB_ENGINE_CPU (gl may then be NULL). */
+NB_API enum nb_status nb_gl_check_particles(struct nb_gl *gl, enum nb_engine engine,
+                                            size_t n, struct nb_error *err);
 
 #ifdef __cplusplus
 }

@@ -570,10 +570,62 @@ static enum nb_status hermite_create(struct nb_sim *s, void **state,
     return st;
 }
 
+/* ---- checkpoints ------------------------------------------------------- */
+
+/* a, jerk, a2 and a3 at each particle's own t0: with x, v, t0 and dt (the
+ * sim's) the whole state; xp, vp and the block arrays are rebuilt by
+ * every step before they are read. */
+static enum nb_status hermite_save(const struct nb_sim *s, const void *state,
+                                   struct nb_ckpt *c, struct nb_error *err)
+{
+    const struct hermite4 *h = state;
+    size_t bytes = 3 * s->p.n * sizeof(double);
+
+    if (nb_ckpt_put(c, "HACC", h->a, bytes, err) != NB_OK ||
+        nb_ckpt_put(c, "HJRK", h->jerk, bytes, err) != NB_OK ||
+        nb_ckpt_put(c, "HAC2", h->a2, bytes, err) != NB_OK ||
+        nb_ckpt_put(c, "HAC3", h->a3, bytes, err) != NB_OK)
+        return err->status;
+    return NB_OK;
+}
+
+static enum nb_status hermite_restore(struct nb_sim *s, void **state,
+                                      const struct nb_ckpt *c, const char *name,
+                                      struct nb_error *err)
+{
+    struct split sp = {0.0, 0.0, 0.0};
+    double wall0 = nb_clock_seconds();
+    struct hermite4 *h = hermite_alloc(s->p.n, err);
+    size_t bytes = 3 * s->p.n * sizeof(double);
+
+    *state = h;
+    if (!h)
+        return NB_ERR_NOMEM;
+    if (nb_ckpt_get(c, name, "HACC", h->a, bytes, err) != NB_OK ||
+        nb_ckpt_get(c, name, "HJRK", h->jerk, bytes, err) != NB_OK ||
+        nb_ckpt_get(c, name, "HAC2", h->a2, bytes, err) != NB_OK ||
+        nb_ckpt_get(c, name, "HAC3", h->a3, bytes, err) != NB_OK)
+        return err->status;
+    for (size_t k = 0; k < 3 * s->p.n; k++)
+        if (!isfinite(h->a[k]) || !isfinite(h->jerk[k]) || !isfinite(h->a2[k]) ||
+            !isfinite(h->a3[k]))
+            return nb_error_set(err, NB_ERR_PARSE, "%s: not a usable checkpoint: "
+                                "particle index %zu has a non-finite acceleration "
+                                "or derivative", name, k / 3);
+    /* The device copy is what load_state and every update_state since
+     * would have left: the same x, v, a, jerk and t0 of each particle. */
+    if (s->par.predict == NB_PREDICT_GPU && load_state(s, h, &sp, err) != NB_OK)
+        return err->status;
+    add_split(s, wall0, &sp);
+    return NB_OK;
+}
+
 const struct nb_integrator nb_integrator_hermite4 = {
     .name = "hermite4",
     .create = hermite_create,
     .step = hermite_step,
     .predict = hermite_predict,
     .free = hermite_free,
+    .save = hermite_save,
+    .restore = hermite_restore,
 };

@@ -92,4 +92,71 @@ enum nb_status nb_text_int(const struct nb_text *t, int field,
 enum nb_status nb_png_write(const char *path, int width, int height,
                             const unsigned char *rgb, struct nb_error *err);
 
+/* ---- checkpoints (checkpoint.c) ---------------------------------------- */
+
+/* A checkpoint: the whole state of a run, to continue it bit for bit.  The
+ * file is binary, in the writer's byte order:
+ *   "GLNBCKPT"  magic, 8 bytes
+ *   u32 version (NB_CKPT_VERSION), u32 byte-order mark 0x01020304,
+ *   u32 kind (enum nb_ckpt_kind), u32 0, u64 particle count,
+ *   u64 bytes of the sections that follow,
+ *   sections: u32 tag (four letters), u32 0, u64 size, data padded to 8,
+ *   u32 zlib crc32 of everything before it, u32 0.
+ * A reader refuses, with the reason, a file that is shorter or longer than
+ * its header says, fails its CRC, has another magic, version, byte order
+ * or kind, or lacks a section or has one of the wrong size. */
+#define NB_CKPT_VERSION 1u
+
+enum nb_ckpt_kind { NB_CKPT_RUN = 1, NB_CKPT_MD = 2 };
+
+struct nb_ckpt {
+    unsigned char *data;    /* the file's bytes, header first */
+    size_t size, capacity;
+    enum nb_ckpt_kind kind;
+    uint64_t n;
+};
+
+/* Starts an empty checkpoint of n particles. */
+enum nb_status nb_ckpt_begin(struct nb_ckpt *c, enum nb_ckpt_kind kind, uint64_t n,
+                             struct nb_error *err);
+/* Appends a section (tag: four characters). */
+enum nb_status nb_ckpt_put(struct nb_ckpt *c, const char *tag, const void *data,
+                           size_t size, struct nb_error *err);
+/* Seals it (sizes, CRC) and writes it through nb_outfile (temporary name,
+ * fsync, rename), so that the last good checkpoint stays until a new one
+ * is whole on the disk. */
+enum nb_status nb_ckpt_write(struct nb_ckpt *c, const char *path, struct nb_error *err);
+/* Reads and checks path, a checkpoint of kind `kind` (refusing the other
+ * command's with the reason); errors name the file.  NB_ERR_PARSE. */
+enum nb_status nb_ckpt_read(struct nb_ckpt *c, const char *path, enum nb_ckpt_kind kind,
+                            struct nb_error *err);
+/* The same from memory (the fuzz target); name labels the errors. */
+enum nb_status nb_ckpt_parse(struct nb_ckpt *c, const void *data, size_t size,
+                             const char *name, enum nb_ckpt_kind kind,
+                             struct nb_error *err);
+/* The section tag: its data and size, or NULL when it is missing. */
+const void *nb_ckpt_find(const struct nb_ckpt *c, const char *tag, size_t *size);
+/* Section tag of exactly `size` bytes copied to out (NULL: only checked);
+ * NB_ERR_PARSE naming the file (name) and the section where it is missing
+ * or of another size. */
+enum nb_status nb_ckpt_get(const struct nb_ckpt *c, const char *name, const char *tag,
+                           void *out, size_t size, struct nb_error *err);
+void nb_ckpt_free(struct nb_ckpt *c);
+
+/* Options as text, "key=value" lines (reals written with %a, exact), for
+ * the checkpoint's option section and the restart's comparison. */
+struct nb_ckpt_opts {
+    char *text;
+    size_t size, capacity;
+};
+enum nb_status nb_ckpt_opts_add(struct nb_ckpt_opts *o, const char *key,
+                                const char *value, struct nb_error *err);
+enum nb_status nb_ckpt_opts_add_real(struct nb_ckpt_opts *o, const char *key,
+                                     double value, struct nb_error *err);
+/* The value of key in text (size bytes, as stored) into out (NUL-ended,
+ * cut to out_size), or 0 when the key is missing. */
+int nb_ckpt_opts_lookup(const char *text, size_t size, const char *key, char *out,
+                        size_t out_size);
+void nb_ckpt_opts_free(struct nb_ckpt_opts *o);
+
 #endif

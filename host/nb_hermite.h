@@ -64,6 +64,7 @@ struct nb_sim_stats {
 };
 
 struct nb_sim;
+struct nb_ckpt;
 
 /* An integrator: a private state behind four functions (one file each, no
  * GL type).  create evaluates the initial forces and steps; step advances
@@ -78,6 +79,15 @@ struct nb_integrator {
     void (*predict)(const struct nb_sim *s, const void *state, double t,
                     double *x, double *v);
     void (*free)(void *state);
+    /* Checkpoints: save puts the integrator's own state into c; restore
+     * makes the state from c (name labels errors) with s's particles,
+     * times and steps already restored, and hands the backend what it
+     * keeps (load_state with NB_PREDICT_GPU), so that the next step is
+     * the one the saved run would have taken. */
+    enum nb_status (*save)(const struct nb_sim *s, const void *state,
+                           struct nb_ckpt *c, struct nb_error *err);
+    enum nb_status (*restore)(struct nb_sim *s, void **state, const struct nb_ckpt *c,
+                              const char *name, struct nb_error *err);
 };
 
 /* Fourth-order Hermite with block time steps (Makino and Aarseth 1992). */
@@ -125,6 +135,23 @@ double nb_sim_next_time(const struct nb_sim *s);
 enum nb_status nb_sim_predict(const struct nb_sim *s, double t, double *x,
                               double *v, struct nb_error *err);
 void nb_sim_free(struct nb_sim *s);
+
+/* Checkpoints (sim_checkpoint.c, format in nb_files.h): the particles,
+ * their times and steps, the block clock, the counters, the parameters
+ * and the integrator's state (a, jerk, a2, a3) into c, a checkpoint of
+ * kind NB_CKPT_RUN begun by the caller. */
+enum nb_status nb_sim_checkpoint(const struct nb_sim *s, struct nb_ckpt *c,
+                                 struct nb_error *err);
+/* The parameters saved in c (name labels errors). */
+enum nb_status nb_sim_checkpoint_params(const struct nb_ckpt *c, const char *name,
+                                        struct nb_sim_params *par, struct nb_error *err);
+/* A sim continued from c on backend b with parameters par (those of the
+ * checkpoint, or a changed predict mode): the state the saved sim had,
+ * so that its steps from here are those the saved run would take.  Call
+ * nb_sim_free even after a failure. */
+enum nb_status nb_sim_restore(struct nb_sim *s, const struct nb_ckpt *c, const char *name,
+                              const struct nb_sim_params *par,
+                              struct nb_force_backend *b, struct nb_error *err);
 
 /* ---- diagnostics ------------------------------------------------------- */
 

@@ -48,6 +48,13 @@ struct nb_md_engine {
     /* Optional (NULL: none): the last force evaluation's results on the GPU
      * (nb_forces.h); returns 0 where there are none. */
     int (*gl_results)(void *state, struct nb_gl_results *out);
+    /* Optional (NULL: nothing to carry): the scales 2^k of a scaled mode
+     * (E, F, H), log2[0] forces and log2[1] energies, that the engine
+     * measured once at load.  get_scales returns 0 where none are set;
+     * set_scales, before setup, makes the engine take them instead of
+     * measuring, so that a restarted run sums exactly as the saved one. */
+    int (*get_scales)(void *state, int log2[2]);
+    void (*set_scales)(void *state, const int log2[2]);
     void (*destroy)(void *state);
 };
 
@@ -140,6 +147,34 @@ enum nb_status nb_md_sim_advance(struct nb_md_sim *s, uint64_t count,
 /* Makes x, v, f, pe, vir current (a device fetch where needed). */
 enum nb_status nb_md_sim_sync(struct nb_md_sim *s, struct nb_error *err);
 void nb_md_sim_free(struct nb_md_sim *s);
+
+/* ---- molecular dynamics: checkpoints (md_sim_checkpoint.c) --------------- */
+
+/* A saved MD system: everything nb_md_sim_prepare takes, the step it was
+ * at and the engine's scales; the arrays are owned (nb_md_saved_free). */
+struct nb_md_saved {
+    struct nb_particles p;      /* ids, types, masses, charges (q NULL when
+                                   the source had none), x, v (wrapped) */
+    struct nb_md_potential pot;
+    struct nb_md_box box;
+    double dt;
+    uint64_t step;
+    uint32_t *excluded;         /* 2 n_excluded indices */
+    size_t n_excluded;
+    int has_scales, scales[2];  /* the engine's get_scales */
+};
+/* Syncs s (a device fetch where needed) and puts its state into c (a
+ * checkpoint of kind NB_CKPT_MD): x and v in double, the step, the box,
+ * the potential, types, masses, charges (has_q: the source had charges),
+ * the excluded pairs and the engine's scales; ids are the particles' own
+ * (s keeps none).  MD draws no random numbers after its initial
+ * conditions, so there is no generator state to save. */
+enum nb_status nb_md_sim_checkpoint(struct nb_md_sim *s, const int64_t *ids, int has_q,
+                                    struct nb_ckpt *c, struct nb_error *err);
+/* The system saved in c (name labels the errors), checked. */
+enum nb_status nb_md_saved_read(const struct nb_ckpt *c, const char *name,
+                                struct nb_md_saved *m, struct nb_error *err);
+void nb_md_saved_free(struct nb_md_saved *m);
 
 /* The thermodynamic state and first integrals of a synced sim
  * (struct nb_md_thermo of glnbody.h). */

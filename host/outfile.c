@@ -9,6 +9,7 @@
  */
 #include "nb_host.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdlib.h>
@@ -82,9 +83,19 @@ static char *follow_links(const char *path, struct nb_error *err)
     return current;
 }
 
+/* A buffer large enough that a flushed row or dump frame (up to 1 MiB)
+ * reaches the file in one write: a long log killed between writes holds
+ * whole rows only. */
+static void whole_writes(FILE *fp)
+{
+    setvbuf(fp, NULL, _IOFBF, (size_t)1 << 20);
+}
+
 static enum nb_status open_direct(struct nb_outfile *f, struct nb_error *err)
 {
     f->fp = fopen(f->path, "w");
+    if (f->fp)
+        whole_writes(f->fp);
     if (!f->fp) {
         nb_error_set(err, NB_ERR_IO, "%s: cannot open for writing: %s",
                      f->path, strerror(errno));
@@ -116,6 +127,8 @@ static enum nb_status open_temporary(struct nb_outfile *f,
      * plain fopen would under the usual umask.  Failure is harmless. */
     (void)fchmod(fd, S_IRUSR | S_IWUSR | S_IRGRP | S_IROTH);
     f->fp = fdopen(fd, "w");
+    if (f->fp)
+        whole_writes(f->fp);
     if (!f->fp) {
         nb_error_set(err, NB_ERR_IO, "%s: cannot open temporary file: %s",
                      f->path, strerror(errno));
@@ -244,4 +257,147 @@ enum nb_status nb_outfile_commit_all(struct nb_outfile *const *files, size_t n,
     for (k = 0; k < n; k++)
         nb_outfile_abort(files[k]);     /* a no-op after a commit */
     return st;
+}
+
+enum nb_status nb_outfile_publish(struct nb_outfile *f, struct nb_error *err)
+{
+    if (!f->fp || !f->tmp_path)
+        return NB_OK;
+    if (nb_outfile_flush(f, 1, err) != NB_OK)
+        return err->status;
+    if (rename(f->tmp_path, f->path) != 0)
+        return nb_error_set(err, NB_ERR_IO, "%s: cannot rename %s into place: %s",
+                            f->path, f->tmp_path, strerror(errno));
+    free(f->tmp_path);
+    f->tmp_path = NULL;
+    f->published = 1;
+    return NB_OK;
+}
+
+enum nb_status nb_outfile_flush(struct nb_outfile *f, int sync, struct nb_error *err)
+{
+    if (!f->fp)
+        return NB_OK;
+    errno = 0;
+    if (fflush(f->fp) != 0 || ferror(f->fp))
+        return nb_error_set(err, NB_ERR_IO, "%s: write error: %s",
+                            f->path ? f->path : "stdout",
+                            strerror(errno ? errno : EIO));
+    if (sync && f->path && (f->tmp_path || f->published) &&
+        fsync(fileno(f->fp)) != 0 && errno != EINVAL)
+        return nb_error_set(err, NB_ERR_IO, "%s: write error: %s", f->path,
+                            strerror(errno));
+    return NB_OK;
+}
+
+long long nb_outfile_size(struct nb_outfile *f)
+{
+    if (!f->fp || !f->path || !(f->tmp_path || f->published))
+        return -1;
+    return (long long)ftello(f->fp);
+}
+
+/* The first keep bytes of the regular file src onto f->fp; 1 when done. */
+static int copy_prefix(struct nb_outfile *f, const char *src, long long keep)
+{
+    struct stat st;
+    char buf[65536];
+    FILE *in;
+
+    if (keep < 0 || stat(src, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size < keep ||
+        !(in = fopen(src, "rb")))
+        return 0;
+    while (keep > 0) {
+        size_t want = keep < (long long)sizeof buf ? (size_t)keep : sizeof buf;
+        size_t got = fread(buf, 1, want, in);
+        if (got == 0 || fwrite(buf, 1, got, f->fp) != got)
+            break;
+        keep -= (long long)got;
+    }
+    fclose(in);
+    return keep == 0;
+}
+
+enum nb_status nb_outfile_open_resume(struct nb_outfile *f, const char *path,
+                                      long long keep, int *kept,
+                                      struct nb_error *err)
+{
+    *kept = 0;
+    if (nb_outfile_open(f, path, err) != NB_OK)
+        return err->status;
+    if (!f->tmp_path)
+        return NB_OK;
+    *kept = copy_prefix(f, f->path, keep);
+    if (!*kept && fseeko(f->fp, 0, SEEK_SET) == 0 && ftruncate(fileno(f->fp), 0) != 0)
+        return nb_error_set(err, NB_ERR_IO, "%s: %s", f->tmp_path, strerror(errno));
+    return NB_OK;
+}
+
+enum nb_status nb_outfile_check(const char *path, struct nb_error *err)
+{
+    struct stat st;
+    char *target, *slash;
+    int ok;
+
+    if (is_stdout(path))
+        return NB_OK;
+    if (!(target = follow_links(path, err)))
+        return err ? err->status : NB_ERR_IO;
+    if (stat(target, &st) == 0) {
+        ok = !S_ISDIR(st.st_mode);
+        free(target);
+        if (!ok)
+            return nb_error_set(err, NB_ERR_IO, "%s: cannot write: %s", path,
+                                strerror(EISDIR));
+        return NB_OK;
+    }
+    /* A new file: its directory must let us make one there. */
+    slash = strrchr(target, '/');
+    if (slash == target)
+        slash[1] = '\0';
+    else if (slash)
+        *slash = '\0';
+    ok = access(slash ? target : ".", W_OK | X_OK) == 0;
+    int error = errno;
+    free(target);
+    if (!ok)
+        return nb_error_set(err, NB_ERR_IO, "%s: cannot create: %s", path,
+                            strerror(error));
+    return NB_OK;
+}
+
+void nb_outfile_remove_temporaries(const char *path)
+{
+    struct nb_error quiet = { 0 };
+    char *target = path && !is_stdout(path) ? follow_links(path, &quiet) : NULL;
+    char *slash, *dir_name;
+    const char *base;
+    DIR *dir;
+    struct dirent *e;
+
+    if (!target)
+        return;
+    slash = strrchr(target, '/');
+    base = slash ? slash + 1 : target;
+    dir_name = slash ? target : ".";
+    if (slash)
+        *slash = '\0';
+    size_t len = strlen(base);
+    if ((dir = opendir(slash && !*target ? "/" : dir_name)) != NULL) {
+        while ((e = readdir(dir)) != NULL) {
+            /* exactly base ".tmp." and mkstemp's six characters */
+            if (strncmp(e->d_name, base, len) != 0 || strncmp(e->d_name + len, ".tmp.", 5)
+                != 0 || strlen(e->d_name + len + 5) != 6)
+                continue;
+            char *stale = nb_alloc(strlen(dir_name) + strlen(e->d_name) + 2, 1,
+                                   "a file name", &quiet);
+            if (stale) {
+                sprintf(stale, "%s/%s", slash && !*target ? "" : dir_name, e->d_name);
+                unlink(stale);
+                free(stale);
+            }
+        }
+        closedir(dir);
+    }
+    free(target);
 }

@@ -340,3 +340,58 @@ enum nb_status nb_render_inspect_hermite(struct nb_render *r, struct nb_hermite 
         return nb_api_fail(err, &e, "nb_render_inspect_hermite");
     return NB_OK;
 }
+
+/* ---- checkpoints -------------------------------------------------------- */
+
+enum nb_status nb_hermite_checkpoint(struct nb_hermite *h, const char *path,
+                                     const void *app, size_t app_size,
+                                     struct nb_error *err)
+{
+    const char *func = "nb_hermite_checkpoint";
+    struct nb_error e = { 0 };
+    struct nb_ckpt c = { 0 };
+    if (nb_api_need(h, func, "h", &e) != NB_OK || nb_api_need(path, func, "path", &e) != NB_OK)
+        return nb_api_fail(err, &e, func);
+    if (nb_ckpt_begin(&c, NB_CKPT_RUN, h->sim.p.n, &e) == NB_OK &&
+        nb_ckpt_put(&c, "APP ", app, app ? app_size : 0, &e) == NB_OK &&
+        nb_ckpt_put(&c, "HAPI", &h->t, sizeof h->t, &e) == NB_OK &&
+        nb_sim_checkpoint(&h->sim, &c, &e) == NB_OK)
+        nb_ckpt_write(&c, path, &e);
+    nb_ckpt_free(&c);
+    return nb_api_fail(err, &e, func);
+}
+
+enum nb_status nb_hermite_restore(struct nb_hermite **out, struct nb_forces *f,
+                                  const char *path, int predict_on_device,
+                                  struct nb_error *err)
+{
+    const char *func = "nb_hermite_restore";
+    struct nb_error e = { 0 };
+    struct nb_ckpt c = { 0 };
+    struct nb_sim_params sp;
+    struct nb_hermite *h = NULL;
+    size_t size = 0;
+    const double *t;
+
+    if (check_create(out, f, func, &e) != NB_OK || nb_api_need(path, func, "path", &e) != NB_OK)
+        return nb_api_fail(err, &e, func);
+    if (nb_ckpt_read(&c, path, NB_CKPT_RUN, &e) != NB_OK ||
+        nb_sim_checkpoint_params(&c, path, &sp, &e) != NB_OK ||
+        !(h = nb_alloc(1, sizeof *h, "a Hermite run", &e)))
+        goto done;
+    if (predict_on_device >= 0)
+        sp.predict = predict_on_device ? NB_PREDICT_GPU : NB_PREDICT_HOST;
+    h->f = f;
+    if (!(h->x = nb_alloc(c.n, 3 * sizeof *h->x, "predicted positions", &e)) ||
+        !(h->v = nb_alloc(c.n, 3 * sizeof *h->v, "predicted velocities", &e)) ||
+        enter(h, &e) != NB_OK || nb_sim_restore(&h->sim, &c, path, &sp, &f->b, &e) != NB_OK)
+        goto done;
+    t = nb_ckpt_find(&c, "HAPI", &size);
+    h->t = t && size == sizeof *t && *t >= h->sim.t && *t < h->sim.t_next ? *t : h->sim.t;
+    *out = h;
+    h = NULL;
+done:
+    nb_hermite_destroy(h);
+    nb_ckpt_free(&c);
+    return nb_api_fail(err, &e, func);
+}

@@ -19,6 +19,7 @@ struct nb_md {
     struct nb_gl *gl;           /* borrowed; NULL for the CPU engine */
     int cell_list_auto;         /* cell_list -1: dropped for an engine without */
     int started;                /* nb_md_start succeeded */
+    int has_scales, scales[2];  /* a restart: the saved engine's scales */
 };
 
 void nb_md_params_default(struct nb_md_params *par)
@@ -101,6 +102,8 @@ static enum nb_status start(struct nb_md *md, struct nb_gl *gl, enum nb_engine e
     if (nb_md_engine_create_engine(&md->engine, engine, md->gl, err) != NB_OK ||
         nb_md_engine_set_precision(&md->engine, precision, err) != NB_OK)
         return err->status;
+    if (md->has_scales && md->engine.set_scales)
+        md->engine.set_scales(md->engine.state, md->scales);
     int cells = md->cell_list_auto && !(md->engine.caps & NB_MD_ENGINE_CELL_LISTS)
                 ? 0 : md->sim.sys.cell_list;
     if (nb_md_sim_start(&md->sim, &md->engine, cells, err) != NB_OK)
@@ -352,4 +355,67 @@ enum nb_status nb_render_inspect_md(struct nb_render *r, struct nb_md *md, char 
     if (nb_render_inspect_md_sim(r, &md->sim, text, size, &e) != NB_OK)
         return nb_api_fail(err, &e, "nb_render_inspect_md");
     return NB_OK;
+}
+
+/* ---- checkpoints -------------------------------------------------------- */
+
+enum nb_status nb_md_checkpoint(struct nb_md *md, const char *path,
+                                const struct nb_particles *p, const void *app,
+                                size_t app_size, struct nb_error *err)
+{
+    const char *func = "nb_md_checkpoint";
+    struct nb_error e = { 0 };
+    struct nb_ckpt c = { 0 };
+    int64_t *ids = NULL;
+    if (nb_api_need(md, func, "md", &e) != NB_OK || nb_api_need(path, func, "path", &e) != NB_OK)
+        return nb_api_fail(err, &e, func);
+    if (!md->started)
+        return nb_error_set(err, NB_ERR_ARGS, "%s: the system was not started", func);
+    if (p && p->n != md->sim.n)
+        return nb_error_set(err, NB_ERR_ARGS, "%s: p has %zu particles, the system %zu",
+                            func, p->n, md->sim.n);
+    if (enter(md, &e) == NB_OK && (p || (ids = nb_alloc(md->sim.n ? md->sim.n : 1,
+                                                           sizeof *ids, "ids", &e)))) {
+        for (size_t i = 0; ids && i < md->sim.n; i++)
+            ids[i] = (int64_t)i;
+        if (nb_ckpt_begin(&c, NB_CKPT_MD, md->sim.n, &e) == NB_OK &&
+            nb_ckpt_put(&c, "APP ", app, app ? app_size : 0, &e) == NB_OK &&
+            nb_md_sim_checkpoint(&md->sim, p ? p->id : ids, p ? p->q != NULL : 1, &c,
+                                 &e) == NB_OK)
+            nb_ckpt_write(&c, path, &e);
+    }
+    free(ids);
+    nb_ckpt_free(&c);
+    return nb_api_fail(err, &e, func);
+}
+
+enum nb_status nb_md_prepare_restart(struct nb_md **out, const char *path, int cell_list,
+                                     struct nb_particles *p, struct nb_md_box *box,
+                                     struct nb_error *err)
+{
+    const char *func = "nb_md_prepare_restart";
+    struct nb_error e = { 0 };
+    struct nb_ckpt c = { 0 };
+    struct nb_md_saved m = { 0 };
+    if (nb_api_need(out, func, "md", &e) != NB_OK || nb_api_need(path, func, "path", &e) != NB_OK)
+        return nb_api_fail(err, &e, func);
+    *out = NULL;
+    if (nb_ckpt_read(&c, path, NB_CKPT_MD, &e) == NB_OK &&
+        nb_md_saved_read(&c, path, &m, &e) == NB_OK &&
+        nb_md_prepare(out, &m.p, &m.pot, &m.box, cell_list, m.dt, m.n_excluded, m.excluded,
+                      &e) == NB_OK) {
+        (*out)->sim.step = m.step;
+        (*out)->has_scales = m.has_scales;
+        (*out)->scales[0] = m.scales[0];
+        (*out)->scales[1] = m.scales[1];
+        if (box)
+            *box = m.box;
+        if (p) {
+            *p = m.p;           /* handed over */
+            memset(&m.p, 0, sizeof m.p);
+        }
+    }
+    nb_md_saved_free(&m);
+    nb_ckpt_free(&c);
+    return nb_api_fail(err, &e, func);
 }

@@ -257,6 +257,25 @@ static enum nb_status md_load(void *state, const double *x, const double *v,
     return err->status;
 }
 
+/* The scales of a scaled mode, measured at load (or given). */
+static int md_get_scales(void *state, int log2[2])
+{
+    const struct md_compute *c = state;
+    if (!c->scaled || c->prec == NB_PRECISION_A)
+        return 0;
+    log2[0] = c->log2[0];
+    log2[1] = c->log2[1];
+    return 1;
+}
+
+static void md_set_scales(void *state, const int log2[2])
+{
+    struct md_compute *c = state;
+    c->given_log2[0] = log2[0];
+    c->given_log2[1] = log2[1];
+    c->given = 1;
+}
+
 static enum nb_status md_steps(void *state, double dt, uint64_t count, struct nb_error *err)
 {
     struct md_compute *c = state;
@@ -388,6 +407,8 @@ enum nb_status nb_md_engine_compute_create(struct nb_md_engine *e, struct nb_gl 
     e->set_precision = nb_md_compute_set_precision;
     e->gl_particles = md_gl_particles;
     e->gl_results = md_gl_results;
+    e->get_scales = md_get_scales;
+    e->set_scales = md_set_scales;
     e->destroy = md_destroy;
     return NB_OK;
 }

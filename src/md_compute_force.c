@@ -160,6 +160,12 @@ enum nb_status nb_md_compute_measure_scales(struct md_compute *c, struct nb_erro
     if (c->prec == NB_PRECISION_A || c->scaled)
         return NB_OK;
     md_buffer_upload(c, B_FLAG, clear, sizeof clear);
+    if (c->given) {             /* a restart: the saved run's scales */
+        c->log2[0] = c->given_log2[0];
+        c->log2[1] = c->given_log2[1];
+        c->scaled = 1;
+        return nb_gl_check("setting the MD precision scales", err);
+    }
     c->log2[0] = c->log2[1] = 0;
     if (prec_scaled(c->prec) && c->n > 0) {
         float *sums = nb_alloc(4 * c->n, sizeof *sums, "MD magnitude sums", err);

@@ -47,6 +47,7 @@ struct md_compute {
     enum nb_precision prec;
     int headroom;               /* log2 of the margin below the scale rule */
     int scaled;                 /* log2 measured (once, at load) */
+    int given, given_log2[2];   /* set_scales: the scales load takes, unmeasured */
     int log2[2];                /* E, F, H: scales of forces, energies */
     uint32_t step;              /* evaluations' step (the flag names it) */
     uint64_t host_calls;        /* forces calls (host-integrated runs) */

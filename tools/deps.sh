@@ -6,13 +6,15 @@
 set -u
 # bsdutils: script(1), the pseudo-terminal of tests/check_progress;
 # man-db (with groff-base): man -l on the manual page, tests/check_cli_text;
+# zlib1g-dev: zlib's crc32 in the checkpoint files;
 # gfortran: the Fortran GRAPE-6 driver of tests/check_g6 (libg6gl's underscore ABI);
 # libopenmpi-dev, openmpi-bin: mpirun -np P glnbody run|forces (make
 # NB_MPI=0 builds without them).
 # Pictures: libpng-dev (PNG frames); glnbody view: libglfw3-dev, FreeType and
 # fontconfig with a font (captions), xvfb and xauth (xvfb-run: the window's
 # test on machines without a display).  ffmpeg (--movie) is optional.
-PACKAGES="build-essential pkg-config libepoxy-dev libegl-dev libglfw3-dev glslang-tools check libgl1-mesa-dri libegl-mesa0 gnuplot-nox bsdutils man-db gfortran libopenmpi-dev openmpi-bin libpng-dev libfreetype-dev libfontconfig-dev fonts-dejavu-core xvfb xauth"
+# zlib1g-dev: zlib's crc32 in the checkpoint files.
+PACKAGES="build-essential pkg-config libepoxy-dev libegl-dev libglfw3-dev glslang-tools check libgl1-mesa-dri libegl-mesa0 gnuplot-nox bsdutils man-db gfortran libopenmpi-dev openmpi-bin libpng-dev libfreetype-dev libfontconfig-dev fonts-dejavu-core xvfb xauth zlib1g-dev"
 # make fuzz: clang 14 with libFuzzer (libclang-rt-14-dev) and libomp.
 [ "${1:-}" = fuzz ] && PACKAGES="$PACKAGES clang libclang-rt-14-dev libomp-dev"
 

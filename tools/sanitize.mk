@@ -6,7 +6,9 @@
 # sources.
 
 ALL_INC  = -Ihost -Isrc -Iglsl $$(pkg-config --cflags $(PKGS) $(VIEW_PKGS))
-CLI_LIB_SRC := tools/glnbody/options.c tools/glnbody/md_options.c tools/glnbody/frames.c
+CLI_LIB_SRC := tools/glnbody/options.c tools/glnbody/md_options.c tools/glnbody/frames.c \
+               tools/glnbody/md_checkpoint.c tools/glnbody/md_outputs.c tools/glnbody/interrupt.c \
+               tools/glnbody/ckpt_text.c
 
 # ---- make sanitize ------------------------------------------------------
 # The library, the program and the suites built with ASan and UBSan (gcc),
@@ -81,7 +83,7 @@ FUZZ_CC      ?= clang
 FUZZ_SECONDS ?= 60
 FUZZ_DIR     := build/fuzz
 FUZZ_FLAGS   := -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=undefined \
-                -fno-omit-frame-pointer
+                -fno-omit-frame-pointer -DFUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION
 FUZZ_LIB_OBJ := $(addprefix $(FUZZ_DIR)/,$(HOST_SRC:.c=.o) $(GL_SRC:.c=.o) $(CLI_LIB_SRC:.c=.o))
 FUZZ_BINS    := $(FUZZ_TARGETS:%=$(FUZZ_DIR)/fuzz_%)
 

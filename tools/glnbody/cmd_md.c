@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "interrupt.h"
 #include "md_cli.h"
 
 /* ---- the system -------------------------------------------------------- */
@@ -130,7 +131,7 @@ static enum nb_status advance(const struct md_config *c, struct nb_md *md,
                               struct nb_error *err)
 {
     uint64_t step = nb_md_step_count(md);
-    uint64_t next = nb_md_next_output(c, step);
+    uint64_t next = nb_md_next_save(c, step, nb_md_next_output(c, step));
     uint64_t chunk = c->steps / PROGRESS_CHUNKS > 0 ? c->steps / PROGRESS_CHUNKS : 1;
 
     if (next - step > chunk)
@@ -168,61 +169,103 @@ static enum nb_status after_advance(struct nb_md_outputs *o, const struct md_con
     return NB_OK;
 }
 
+/* The system: the checkpoint's on a restart, else made from the options
+ * (with the exclusions and the box options) and prepared (checked). */
+static enum nb_status make_md(struct md_config *c, struct nb_md **md, struct nb_particles *p,
+                              struct nb_md_box *box, size_t *n_excluded,
+                              struct nb_error *err)
+{
+    uint32_t *excluded = NULL;
+
+    if (c->restart) {
+        *n_excluded = c->restart->n_excluded;
+        return nb_md_prepare_restart(md, c->args->restart, c->cell_list, p, box, err);
+    }
+    if (make_system(c, p, box, err) != NB_OK ||
+        (c->exclude && nb_md_exclusions_read(c->exclude, p, &excluded, n_excluded,
+                                             err) != NB_OK)) {
+        free(excluded);
+        return err->status;
+    }
+    apply_box_options(c, box);
+    /* The system is checked here, once, before any GL work, so that a bad
+     * box or cutoff is the only message; the engine trusts it.  Cell lists
+     * by default (-1) wherever the geometry allows them and the engine has
+     * them. */
+    nb_md_prepare(md, p, &c->pot, box, c->cell_list, c->dt, *n_excluded, excluded, err);
+    free(excluded);
+    return err->status;
+}
+
 static enum nb_status simulate(struct md_config *c, const struct nb_gl_cli *g,
-                               struct nb_md **md, struct nb_gl **gl, struct nb_error *err)
+                               struct nb_md **md, struct nb_gl **gl, int *interrupted,
+                               struct nb_error *err)
 {
     struct nb_particles p = { 0 };
     struct nb_md_box box;
     struct nb_md_outputs o;
     struct nb_progress bar = { 0 };
     enum nb_status st;
-    uint32_t *excluded = NULL;
     size_t n_excluded = 0;
 
     memset(&o, 0, sizeof o);
-    if (make_system(c, &p, &box, err) != NB_OK ||
-        (c->exclude && nb_md_exclusions_read(c->exclude, &p, &excluded, &n_excluded, err) != NB_OK))
-        goto done;
-    apply_box_options(c, &box);
-    /* The system is checked here, once, before any GL work, so that a bad
-     * box or cutoff is the only message; the engine trusts it.  Cell lists
-     * by default (-1) wherever the geometry allows them and the engine has
-     * them. */
-    if (nb_md_prepare(md, &p, &c->pot, &box, c->cell_list, c->dt, n_excluded, excluded,
-                      err) != NB_OK ||
+    o.saved_step = -1;
+    if (make_md(c, md, &p, &box, &n_excluded, err) != NB_OK ||
         nb_gl_cli_open(c->backend, g, gl, err) != NB_OK ||
-        nb_md_start(*md, *gl, c->backend, c->have_precision ? c->precision : NB_PRECISION_A,
+        nb_gl_check_particles(*gl, c->backend, p.n, err) != NB_OK)
+        goto done;
+    if (nb_md_start(*md, *gl, c->backend, c->have_precision ? c->precision : NB_PRECISION_A,
                     err) != NB_OK ||
         nb_md_outputs_open(&o, c, err) != NB_OK ||
         nb_cli_frames_open(c->frames, *gl, err) != NB_OK)
         goto done;
+    if (c->restart) {
+        nb_md_restart_notes(c, nb_md_renderer(*md));
+        /* the frames up to the checkpoint's step were drawn before it */
+        double after = (double)nb_md_step_count(*md) + 0.5;
+        while (c->frames->on && (double)c->frames->next * c->frames->interval < after)
+            c->frames->next++;
+    }
     o.box = box;
     o.n_excluded = n_excluded;
-    if (nb_md_write_due(&o, c, *md, &p, err) != NB_OK ||
-        nb_cli_frames_due(c->frames, 0.5, (double)c->steps, draw_frame, *md, err) != NB_OK)
+    if ((!c->restart && nb_md_write_due(&o, c, *md, &p, err) != NB_OK) ||
+        (!c->restart &&
+         nb_cli_frames_due(c->frames, 0.5, (double)c->steps, draw_frame, *md, err) != NB_OK) ||
+        nb_md_outputs_publish(&o, err) != NB_OK)
         goto done;
     double wall0 = nb_clock_seconds();     /* the steps and their outputs */
     progress_start(&bar, c, g->quiet);
-    while (nb_md_step_count(*md) < c->steps)
+    while (nb_md_step_count(*md) < c->steps && !o.interrupted)
         if (advance(c, *md, err) != NB_OK ||
-            after_advance(&o, c, *md, &p, &bar, err) != NB_OK)
+            after_advance(&o, c, *md, &p, &bar, err) != NB_OK ||
+            nb_md_save_due(&o, c, *md, &p, err) != NB_OK)
             goto done;
+    if (o.interrupted)
+        goto done;
     double seconds = nb_clock_seconds() - wall0;
     nb_progress_finish(&bar);
     if (nb_cli_frames_finish(c->frames, g->quiet ? NULL : stderr, err) != NB_OK)
         goto done;
+    if (nb_md_outputs_open_late(&o, c, err) != NB_OK)
+        goto done;
     if (o.timing_open)
         nb_md_write_timing(&o, c, *md, seconds);
-    if (nb_md_outputs_commit(&o, c, *md, &p, err) == NB_OK &&
+    if (nb_md_save_final(&o, c, *md, &p, err) == NB_OK &&
+        nb_md_outputs_commit(&o, c, *md, &p, err) == NB_OK &&
         !(thermo_on_stdout(c) && g->quiet))     /* the summary would go to stderr */
         nb_md_print_summary(thermo_on_stdout(c) ? stderr : stdout, c, *md, &o, seconds);
 done:
     nb_progress_finish(&bar);       /* after a failure: the error on a line of its own */
     st = err->status;
+    if (o.interrupted && st == NB_OK) {
+        nb_md_say_interrupted(&o, c, *md);
+        *interrupted = o.interrupted;
+    } else if (st == NB_ERR_NUMERIC || st == NB_ERR_IO) {
+        nb_md_name_last_checkpoint(&o, c, err);
+    }
     nb_md_outputs_abort(&o);
     nb_cli_frames_close(c->frames);
     nb_particles_free(&p);
-    free(excluded);
     return st;
 }
 
@@ -235,15 +278,21 @@ int nb_cmd_md(int argc, char **argv)
 
     if (nb_md_options_parse(&a, &c, argc, argv, &help, &err) != NB_OK) {
         fprintf(stderr, "glnbody md: %s\n", err.message);
-        return 2;
+        return err.status == NB_ERR_ARGS ? 2 : 1;    /* a bad checkpoint: 1 */
     }
     if (help)
         return 0;
     struct nb_md *md = NULL;
     struct nb_gl *gl = NULL;
-    enum nb_status st = simulate(&c, &a.gl, &md, &gl, &err);
+    int interrupted = 0;
+    nb_interrupt_catch();
+    nb_outfile_remove_temporaries(c.checkpoint);   /* a killed writer's */
+    enum nb_status st = simulate(&c, &a.gl, &md, &gl, &interrupted, &err);
     nb_md_destroy(md);
     nb_gl_destroy(gl);
+    nb_md_restart_free(c.restart);
+    if (interrupted && st == NB_OK)
+        return nb_interrupt_status(interrupted);
     if (st != NB_OK) {
         fprintf(stderr, "glnbody md: %s\n", err.message);
         return st == NB_ERR_ARGS ? 2 : 1;

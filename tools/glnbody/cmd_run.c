@@ -16,7 +16,9 @@
 
 #include "cli.h"
 #include "frames.h"
+#include "interrupt.h"
 #include "mpi_world.h"
+#include "run_cli.h"
 
 #define DEFAULT_N 512          /* a few seconds on llvmpipe (2 cores) */
 #define DEFAULT_SEED 1
@@ -26,34 +28,6 @@
 #define MAX_SNAPSHOTS 99999     /* snap_NNNNN.txt keeps five digits */
 #define MAX_PROGRESS_LINES 64   /* without an energy log: lines a run prints
                                    at most when stderr is not a terminal */
-
-/* The options as typed. */
-struct run_args {
-    const char *input, *ic, *n, *seed, *t_end, *eta, *softening, *dt_max;
-    const char *backend, *variant, *predict, *energy_log, *log_every;
-    const char *snapshot_every, *snapshot_dir, *output, *precision;
-    int shared_dt;
-    struct nb_gl_cli gl;
-    struct nb_cli_frames frames;
-};
-
-/* The options checked and converted. */
-struct run_config {
-    const char *input;          /* NULL: a Plummer sphere of n, seed */
-    size_t n;
-    uint64_t seed;
-    double t_end;
-    struct nb_hermite_params par;
-    enum nb_engine backend;
-    const char *variant;
-    enum nb_precision precision;    /* of the GAJ kernel (NB_FORCES_GAJ_MODES) */
-    const char *energy_log, *snapshot_dir, *output;
-    double log_every, snapshot_every;   /* 0: none */
-    struct nb_cli_frames *frames;   /* --frames, --movie (frames.c) */
-    double progress_every;      /* progress checkpoints: the log rows' times,
-                                   or (no log) a few dozen in all */
-    int quiet;
-};
 
 /* ---- the command line -------------------------------------------------- */
 
@@ -199,32 +173,15 @@ static enum nb_status check_args(const struct run_args *a, struct run_config *c,
 {
     memset(c, 0, sizeof *c);
     c->quiet = a->gl.quiet;
-    if (check_source(a, c, err) != NB_OK || check_integration(a, c, err) != NB_OK ||
+    c->args = a;
+    if ((!a->restart && check_source(a, c, err) != NB_OK) || check_integration(a, c, err) != NB_OK ||
         check_run(a, c, err) != NB_OK || check_precision(a, c, err) != NB_OK ||
-        check_outputs(a, c, err) != NB_OK)
+        check_outputs(a, c, err) != NB_OK || nb_run_check_checkpoint(a, c, err) != NB_OK)
         return err->status;
     return NB_OK;
 }
 
 /* ---- outputs ----------------------------------------------------------- */
-
-/* Everything written while the run goes on. */
-struct outputs {
-    const struct run_config *c;
-    struct nb_outfile log;      /* fp NULL: no energy log */
-    struct nb_outfile final;    /* --output, opened before the run; fp NULL: none */
-    uint64_t log_k, snap_k;     /* index of the next log row and snapshot */
-    uint64_t progress_k;        /* index of the next progress checkpoint */
-    struct nb_progress bar;     /* on stderr (progress.c) */
-    struct nb_diag first, last; /* the exact rows at 0 and t_end: each
-                                   costs an O(n^2) sum, so made once */
-    int have_last;
-    double e0;                  /* E at t = 0, in double */
-    double *x, *v;              /* every particle predicted to an output time */
-    double seconds;             /* wall time spent on outputs */
-    char variant[64];           /* the GAJ variant of the last block step
-                                   (diagnostics may run other kernels) */
-};
 
 static int is_stdout(const char *path)
 {
@@ -243,12 +200,19 @@ static enum nb_status write_row(struct nb_hermite *h, struct outputs *o, double 
     if (t != 0.0 && nb_hermite_diag(h, t, o->x, o->v, o->e0, t == c->t_end, &d,
                                     err) != NB_OK)
         return err->status;
-    if (t == c->t_end) {
+    if (!isfinite(d.etot) || !isfinite(d.virial))
+        return nb_error_set(err, NB_ERR_NUMERIC, "t = %.17g (block step %llu): the "
+                            "energy is not finite (a position or velocity went "
+                            "non-finite)", t, (unsigned long long)d.block_steps);
+    if (t == c->t_end) {        /* a longer run has no such row: a checkpoint
+                                   at the end continues from before it */
+        if (nb_run_resume_mark(o, err) != NB_OK)
+            return err->status;
         o->last = d;
         o->have_last = 1;
     }
     nb_diag_csv_row(o->log.fp, &d);
-    return NB_OK;
+    return nb_outfile_flush(&o->log, 0, err);  /* whole rows on disk as they go */
 }
 
 /* The predicted state of h at t as a particle set (borrowed arrays). */
@@ -361,14 +325,24 @@ static enum nb_status outputs_open(struct outputs *o, const struct run_config *c
         return NB_ERR_NOMEM;
     if (c->snapshot_dir && make_dir(c->snapshot_dir, err) != NB_OK)
         return err->status;
+    o->saved_t = -1.0;
     if (c->energy_log) {
-        if (nb_outfile_open(&o->log, c->energy_log, err) != NB_OK)
+        /* A restart continues the log the checkpoint knew (at the same
+         * path), cut to its length then; a new log starts with its header. */
+        int kept = 0;
+        int same = c->restart && (!c->restart->typed.energy_log ||
+                                  strcmp(c->restart->typed.energy_log, c->energy_log) == 0);
+        long long keep = same ? c->restart->resume.log_bytes : -1;
+        if (nb_outfile_open_resume(&o->log, c->energy_log, keep, &kept, err) != NB_OK)
             return err->status;
-        nb_diag_csv_header(o->log.fp);
+        if (!kept)
+            nb_diag_csv_header(o->log.fp);
+        else
+            o->log_k = c->restart->resume.log_k;
     }
-    /* Opened now, so that a directory or an unwritable place is found
-     * before the run rather than after it. */
-    if (c->output && nb_outfile_open(&o->final, c->output, err) != NB_OK)
+    /* Checked now, so that a directory or an unwritable place is found
+     * before the run; made at the end, so that a killed run leaves none. */
+    if (c->output && nb_outfile_check(c->output, err) != NB_OK)
         return err->status;
     return NB_OK;
 }
@@ -400,11 +374,19 @@ static void checkpoints_due(const struct nb_hermite *h, struct outputs *o, doubl
     }
 }
 
-/* E0 from the exact initial state, and the outputs at t = 0. */
+/* E0 from the exact initial state, and the outputs at t = 0; on a restart
+ * past t = 0, E0 and the outputs' indices from the checkpoint. */
 static enum nb_status start(struct nb_hermite *h, struct outputs *o,
                             struct nb_error *err)
 {
-    double t0 = nb_clock_seconds();
+    double t0 = nb_clock_seconds(), t = nb_hermite_time(h);
+    const struct run_config *c = o->c;
+
+    if (nb_run_resume_outputs(o, t) && c->frames && c->frames->on)
+        c->frames->next = nb_run_first_at_or_after(nb_hermite_next_time(h),
+                                                   c->frames->interval);
+    if (c->restart && t > 0.0)
+        return NB_OK;
 
     if (nb_hermite_predict(h, 0.0, o->x, o->v, err) != NB_OK ||
         nb_hermite_diag(h, 0.0, o->x, o->v, 0.0, 1, &o->first, err) != NB_OK)
@@ -428,6 +410,9 @@ static enum nb_status integrate(struct nb_hermite *h, struct nb_forces *f,
     const struct run_config *c = o->c;
     uint64_t block_steps;
 
+    /* Under its final name from here on: a killed run keeps its rows. */
+    if (nb_outfile_publish(&o->log, err) != NB_OK)
+        return err->status;
     nb_progress_start(&o->bar, "run", "t =", "block steps/s", c->t_end,
                       (c->quiet ? NB_PROGRESS_QUIET : 0) |
                       (is_stdout(c->energy_log) ? NB_PROGRESS_ROWS_ON_STDOUT : 0));
@@ -436,8 +421,11 @@ static enum nb_status integrate(struct nb_hermite *h, struct nb_forces *f,
 
         checkpoints_due(h, o, next);
         if (write_due(h, o, next, err) != NB_OK ||
-            nb_cli_frames_due(c->frames, next, c->t_end, draw_frame, h, err) != NB_OK)
+            nb_cli_frames_due(c->frames, next, c->t_end, draw_frame, h, err) != NB_OK ||
+            nb_run_save_due(h, f, o, next, err) != NB_OK)
             return err->status;
+        if (o->interrupted)
+            return NB_OK;
         if (next > o->c->t_end)
             break;
         if (nb_hermite_step(h, err) != NB_OK)
@@ -446,7 +434,11 @@ static enum nb_status integrate(struct nb_hermite *h, struct nb_forces *f,
         nb_hermite_counts(h, &block_steps, NULL);
         nb_progress_update(&o->bar, nb_hermite_time(h), c->t_end, (double)block_steps, 0);
     }
-    /* The last checkpoint is t_end, where finish() writes the last row. */
+    /* A checkpoint at the end continues from the rows written up to here
+     * (not from finish()'s extra row at t_end, which a longer run lacks). */
+    if (!o->have_last && nb_run_resume_mark(o, err) != NB_OK)
+        return err->status;
+    /* The last progress mark is t_end, where finish() writes the last row. */
     checkpoints_due(h, o, INFINITY);
     nb_hermite_counts(h, &block_steps, NULL);
     nb_progress_update(&o->bar, c->t_end, c->t_end, (double)block_steps,
@@ -471,7 +463,8 @@ static enum nb_status finish(struct nb_hermite *h, struct outputs *o,
         return err->status;
     *final = o->last;
     struct nb_outfile *files[2] = { &o->log, &o->final };
-    if ((c->output && print_final(h, o, err) != NB_OK) ||
+    if ((c->output && (nb_outfile_open(&o->final, c->output, err) != NB_OK ||
+                       print_final(h, o, err) != NB_OK)) ||
         nb_outfile_commit_all(files, 2, err) != NB_OK)
         return err->status;
     o->seconds += nb_clock_seconds() - t0;
@@ -556,13 +549,17 @@ static enum nb_status prepare(const struct run_config *c, struct nb_gl **gl,
                               const struct nb_gl_cli *g, struct nb_forces **f,
                               struct nb_particles *p, struct nb_error *err)
 {
-    if (c->input && (nb_snapshot_read(c->input, p, err) != NB_OK ||
-                     check_input(c, p, err) != NB_OK))
+    int fresh = !c->restart;
+
+    if (fresh && c->input && (nb_snapshot_read(c->input, p, err) != NB_OK ||
+                              check_input(c, p, err) != NB_OK))
         return err->status;
     if (nb_forces_open(f, c->backend, g, gl, err) != NB_OK ||
-        gaj_modes_check(*f, c->backend, c->precision, err) != NB_OK)
+        gaj_modes_check(*f, c->backend, c->precision, err) != NB_OK ||
+        nb_gl_check_particles(*gl, c->backend, fresh && c->input ? p->n : c->n,
+                              err) != NB_OK)
         return err->status;
-    if (!c->input && nb_particles_plummer(p, c->n, c->seed, *f, err) != NB_OK)
+    if (fresh && !c->input && nb_particles_plummer(p, c->n, c->seed, *f, err) != NB_OK)
         return err->status;
     if (nb_forces_set_variant(*f, c->variant, err) != NB_OK)
         return err->status;
@@ -575,7 +572,8 @@ static enum nb_status prepare(const struct run_config *c, struct nb_gl **gl,
 
 static enum nb_status simulate(const struct run_config *c, struct nb_gl **gl,
                                const struct nb_gl_cli *g, struct nb_forces **f,
-                               struct nb_hermite **h, struct nb_error *err)
+                               struct nb_hermite **h, int *interrupted,
+                               struct nb_error *err)
 {
     double wall0 = nb_clock_seconds();
     struct nb_particles p = { 0 };
@@ -583,21 +581,30 @@ static enum nb_status simulate(const struct run_config *c, struct nb_gl **gl,
     struct nb_diag final = { 0 };
     enum nb_status st = prepare(c, gl, g, f, &p, err);
 
-    if (st == NB_OK)
+    if (st == NB_OK && c->restart) {
+        nb_run_restart_notes(c, nb_forces_renderer(*f));
+        st = nb_hermite_restore(h, *f, c->args->restart, c->par.predict_on_device, err);
+    } else if (st == NB_OK) {
         st = nb_hermite_create_particles(h, *f, &p, &c->par, err);
+    }
     nb_particles_free(&p);
     if (st == NB_OK && (st = outputs_open(&o, c, nb_hermite_particles(*h)->n, err)) == NB_OK &&
         (st = nb_cli_frames_open(c->frames, *gl, err)) == NB_OK &&
         (st = start(*h, &o, err)) == NB_OK &&
-        (st = integrate(*h, *f, &o, err)) == NB_OK &&
+        (st = integrate(*h, *f, &o, err)) == NB_OK && !(*interrupted = o.interrupted) &&
         (st = nb_cli_frames_finish(c->frames, c->quiet ? NULL : stderr, err)) == NB_OK &&
-        (st = finish(*h, &o, &final, err)) == NB_OK) {
+        (st = finish(*h, &o, &final, err)) == NB_OK &&
+        (st = nb_run_save_final(*h, *f, &o, err)) == NB_OK) {
         int to_stderr = is_stdout(c->output) || is_stdout(c->energy_log);
         if (!(to_stderr && c->quiet))
             print_summary(to_stderr ? stderr : stdout, c, *h, *f, &o, &final,
                           nb_clock_seconds() - wall0);
     }
     nb_progress_finish(&o.bar);     /* after a failure: the error on a line of its own */
+    if (*interrupted)
+        nb_run_say_interrupted(*h, &o);
+    else if (st == NB_ERR_NUMERIC || st == NB_ERR_IO)
+        nb_run_name_last_checkpoint(&o, err);
     outputs_close(&o);
     nb_cli_frames_close(c->frames);
     return st;
@@ -612,7 +619,8 @@ static void print_help(const struct nb_option *table)
                      "[--log-every DT] "
                      "[--snapshot-every DT --snapshot-dir DIR] [--output FILE] "
                      "[--frames DIR --frame-every DT [--frame-size WxH] "
-                     "[--color speed|type] [--camera D,AZ,EL] [--movie FILE.mp4]]",
+                     "[--color speed|type] [--camera D,AZ,EL] [--movie FILE.mp4]] "
+                     "[--checkpoint FILE [--checkpoint-every DT]] [--restart FILE]",
                      "Integrates an N-body system with the fourth-order Hermite "
                      "scheme and block time steps (G = 1), and prints the "
                      "relative energy error and the time split.  Steps are "
@@ -656,6 +664,14 @@ int nb_cmd_run(int argc, char **argv)
           &a.snapshot_dir, NULL },
         { "output", "FILE", "final state, `id m x y z vx vy vz`", &a.output, NULL },
         NB_FRAMES_OPTIONS(a.frames),
+        { "checkpoint", "FILE", "write the whole state here at the end, on SIGINT or "
+          "SIGTERM (the step in progress is finished; exit 130 or 143) and every "
+          "--checkpoint-every", &a.checkpoint, NULL },
+        { "checkpoint-every", "DT", "checkpoint interval in time units (needs "
+          "--checkpoint)", &a.checkpoint_every, NULL },
+        { "restart", "FILE", "continue the run saved in FILE, bit for bit; every option "
+          "not given again comes from it; a later --t-end extends a finished run; "
+          "--eta, --softening, --dt-max and --shared-dt cannot change", &a.restart, NULL },
         NB_GL_OPTIONS(a.gl),
         { 0 } };
     struct nb_error err = { 0 };
@@ -668,11 +684,16 @@ int nb_cmd_run(int argc, char **argv)
         print_help(table);
         return 0;
     }
-    if (check_args(&a, &c, &err) != NB_OK ||
-        nb_cli_frames_check(&a.frames, 1.0, c.t_end, &err) != NB_OK)
+    struct run_restart *restart = NULL;
+    if ((a.restart && nb_run_restart_open(&a, &restart, &err) != NB_OK) ||
+        check_args(&a, &c, &err) != NB_OK ||
+        nb_cli_frames_check(&a.frames, 1.0, c.t_end, &err) != NB_OK ||
+        (restart && nb_run_restart_check(&c, restart, &err) != NB_OK)) {
+        nb_run_restart_free(restart);
         return nb_cli_fail(&err);
+    }
     if (nb_mpi_rank() > 0) {    /* rank 0 alone writes files and reports */
-        c.energy_log = c.output = c.snapshot_dir = NULL;
+        c.energy_log = c.output = c.snapshot_dir = c.checkpoint = NULL;
         c.quiet = a.gl.quiet = 1;
         a.frames.on = 0;
     }
@@ -681,9 +702,15 @@ int nb_cmd_run(int argc, char **argv)
     struct nb_gl *gl = NULL;
     struct nb_forces *f = NULL;
     struct nb_hermite *h = NULL;
-    simulate(&c, &gl, &a.gl, &f, &h, &err);
+    int interrupted = 0;
+    nb_interrupt_catch();
+    nb_outfile_remove_temporaries(c.checkpoint);   /* a killed writer's */
+    simulate(&c, &gl, &a.gl, &f, &h, &interrupted, &err);
     nb_hermite_destroy(h);
     nb_forces_destroy(f);
     nb_gl_destroy(gl);
+    nb_run_restart_free(restart);
+    if (interrupted && err.status == NB_OK)
+        return nb_interrupt_status(interrupted);
     return err.status == NB_OK ? 0 : nb_cli_fail(&err);
 }

@@ -190,12 +190,30 @@ static enum nb_status check_run(const struct md_args *a, struct md_config *c,
     return NB_OK;
 }
 
+/* --checkpoint FILE [--checkpoint-every K]: a file, not stdout. */
+static enum nb_status check_checkpoint(const struct md_args *a, struct md_config *c,
+                                       struct nb_error *err)
+{
+    if (a->checkpoint_every && !a->checkpoint)
+        return nb_error_set(err, NB_ERR_ARGS, "md: --checkpoint-every needs --checkpoint");
+    if (a->checkpoint && strcmp(a->checkpoint, "-") == 0)
+        return nb_error_set(err, NB_ERR_ARGS, "--checkpoint: a checkpoint is binary; "
+                            "give a file, not '-'");
+    c->checkpoint = a->checkpoint;
+    if (a->checkpoint_every && parse_count("checkpoint-every", a->checkpoint_every, 1,
+                                           &c->checkpoint_every, err) != NB_OK)
+        return err->status;
+    return NB_OK;
+}
+
 static enum nb_status check_args(const struct md_args *a, struct md_config *c,
                                  struct nb_error *err)
 {
     memset(c, 0, sizeof *c);
+    c->args = a;
     if (check_source(a, c, err) != NB_OK || check_box(a, c, err) != NB_OK ||
-        check_potential(a, c, err) != NB_OK || check_run(a, c, err) != NB_OK)
+        check_potential(a, c, err) != NB_OK || check_run(a, c, err) != NB_OK ||
+        check_checkpoint(a, c, err) != NB_OK)
         return err->status;
     return NB_OK;
 }
@@ -238,7 +256,8 @@ static void print_help(const struct nb_option *table)
                      "[--dump FILE --dump-every K] [--backend cpu|compute|fragment] "
                      "[--precision A..H] [--output FILE] [--frames DIR --frame-every DT "
                      "[--frame-size WxH] [--color speed|potential|type] [--camera D,AZ,EL] "
-                     "[--movie FILE.mp4]]",
+                     "[--movie FILE.mp4]] [--checkpoint FILE [--checkpoint-every K]] "
+                     "[--restart FILE]",
                      "Molecular dynamics in reduced units with velocity Verlet: "
                      "thermo rows step,time,temp,pe,ke,etotal,press (CSV) every K "
                      "steps, trajectories as LAMMPS dump or extended XYZ, the final "
@@ -298,15 +317,31 @@ enum nb_status nb_md_options_parse(struct md_args *a, struct md_config *c, int a
         { "timing", "FILE", "one CSV row: atom-steps/s and device seconds per kernel",
           &a->timing, NULL },
         NB_FRAMES_OPTIONS(a->frames),
+        { "checkpoint", "FILE", "write the whole state here at the end, on SIGINT or "
+          "SIGTERM (the step in progress is finished; exit 130 or 143) and every "
+          "--checkpoint-every", &a->checkpoint, NULL },
+        { "checkpoint-every", "K", "checkpoint interval in steps (needs --checkpoint)",
+          &a->checkpoint_every, NULL },
+        { "restart", "FILE", "continue the run saved in FILE, bit for bit; every option "
+          "not given again comes from it; --steps counts from step 0 of the first run, "
+          "so a larger one extends a finished run; the system's options cannot change",
+          &a->restart, NULL },
         NB_GL_OPTIONS(a->gl),
         { NULL, NULL, NULL, NULL, NULL }
     };
     int rest = 0;
     char **others = extract_box(argc, argv, a->box, &rest, err);
+    struct md_restart *restart = NULL;
     if (others && nb_options_parse("md", table, rest, others, help, err) == NB_OK &&
-        !*help && check_args(a, c, err) == NB_OK &&
-        nb_cli_frames_check(&a->frames, c->dt, (double)c->steps, err) == NB_OK)
+        !*help && (!a->restart || nb_md_restart_open(a, &restart, err) == NB_OK) &&
+        check_args(a, c, err) == NB_OK &&
+        nb_cli_frames_check(&a->frames, c->dt, (double)c->steps, err) == NB_OK) {
         c->frames = &a->frames;
+        if (restart)
+            nb_md_restart_apply(c, restart, err);
+    }
+    if (restart && err->status != NB_OK)
+        nb_md_restart_free(restart);
     free(others);
     if (err->status == NB_OK && *help)
         print_help(table);

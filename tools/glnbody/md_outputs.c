@@ -1,6 +1,8 @@
 /* md_outputs.c - glnbody md's files (thermo, integrals, dump, timing,
- * the final snapshot), each written under a temporary name and renamed
- * only when the run succeeds, and the summary.  Thermo rows follow LAMMPS'
+ * the final snapshot) and the summary.  The long ones (thermo, integrals,
+ * dump) are renamed to their final names once the run is under way and
+ * keep whole rows on disk as they go; --timing and --output are made at
+ * the end, renamed only when the run succeeds.  Thermo rows follow LAMMPS'
  * thermo_style custom step time temp pe ke etotal press; totals unless
  * --per-atom (LAMMPS' lj units normalise by N). */
 #include <math.h>
@@ -9,32 +11,64 @@
 
 #include "md_cli.h"
 
+/* A long output: on a restart, the file the checkpoint's run wrote at the
+ * same path, cut to its length then; else a new one with its header. */
+static enum nb_status open_long(struct nb_outfile *f, const struct md_config *c,
+                                const char *key, const char *path, long long bytes,
+                                const char *header, struct nb_error *err)
+{
+    int kept = 0;
+    if (nb_outfile_open_resume(f, path, nb_md_resume_bytes(c, key, path, bytes), &kept,
+                               err) != NB_OK)
+        return err->status;
+    if (!kept && header)
+        fputs(header, f->fp);
+    return NB_OK;
+}
+
 enum nb_status nb_md_outputs_open(struct nb_md_outputs *o, const struct md_config *c,
                                    struct nb_error *err)
 {
+    const struct md_resume *r = c->restart ? &c->restart->resume : NULL;
+
     memset(o, 0, sizeof *o);
-    if (nb_outfile_open(&o->thermo, c->thermo ? c->thermo : "-", err) != NB_OK)
+    o->saved_step = -1;
+    if (open_long(&o->thermo, c, "thermo", c->thermo ? c->thermo : "-",
+                  r ? r->thermo_bytes : -1, "step,time,temp,pe,ke,etotal,press\n",
+                  err) != NB_OK)
         return err->status;
     o->thermo_open = 1;
-    fprintf(o->thermo.fp, "step,time,temp,pe,ke,etotal,press\n");
     if (c->integrals) {
-        if (nb_outfile_open(&o->integrals, c->integrals, err) != NB_OK)
+        if (open_long(&o->integrals, c, "integrals", c->integrals,
+                      r ? r->integrals_bytes : -1, "step,time,px,py,pz,lx,ly,lz,com_x,"
+                      "com_y,com_z\n", err) != NB_OK)
             return err->status;
         o->integrals_open = 1;
-        fprintf(o->integrals.fp, "step,time,px,py,pz,lx,ly,lz,com_x,com_y,com_z\n");
     }
     if (c->dump) {
-        if (nb_outfile_open(&o->dump, c->dump, err) != NB_OK)
+        if (open_long(&o->dump, c, "dump", c->dump, r ? r->dump_bytes : -1, NULL,
+                      err) != NB_OK)
             return err->status;
         o->dump_open = 1;
     }
+    if (r)
+        o->first.etotal = r->first_etotal;
+    /* Checked now, so that a directory or an unwritable place is found
+     * before the run; made at the end, so that a killed run leaves none. */
+    if ((c->timing && nb_outfile_check(c->timing, err) != NB_OK) ||
+        (c->output && nb_outfile_check(c->output, err) != NB_OK))
+        return err->status;
+    return NB_OK;
+}
+
+enum nb_status nb_md_outputs_open_late(struct nb_md_outputs *o, const struct md_config *c,
+                                       struct nb_error *err)
+{
     if (c->timing) {
         if (nb_outfile_open(&o->timing, c->timing, err) != NB_OK)
             return err->status;
         o->timing_open = 1;
     }
-    /* Opened now, so that a directory or an unwritable place is found
-     * before the run rather than after it. */
     if (c->output && nb_outfile_open(&o->final, c->output, err) != NB_OK)
         return err->status;
     return NB_OK;
@@ -79,6 +113,14 @@ enum nb_status nb_md_write_due(struct nb_md_outputs *o, const struct md_config *
         return NB_OK;
     if (nb_md_get_thermo(md, &t, err) != NB_OK)
         return err->status;
+    if (!isfinite(t.etotal) || !isfinite(t.press))
+        return nb_error_set(err, NB_ERR_NUMERIC, "step %llu: the energy or pressure is "
+                            "not finite", (unsigned long long)step);
+    /* A row only because the run ends here: a longer run has none, so a
+     * checkpoint at the end continues from before it. */
+    o->marked = thermo && step % c->thermo_every != 0;
+    if (o->marked && nb_md_outputs_mark(o, 0, err) != NB_OK)
+        return err->status;
     if (thermo) {
         write_thermo(o, c, nb_md_count(md), &t);
         if (step == 0)
@@ -87,11 +129,37 @@ enum nb_status nb_md_write_due(struct nb_md_outputs *o, const struct md_config *
     }
     if (dump) {
         /* The run's ids, types, masses and charges with its state. */
-        if (nb_md_get_state(md, p->x, p->v, err) != NB_OK)
+        if (nb_md_get_state(md, p->x, p->v, err) != NB_OK ||
+            (c->dump_xyz ? nb_extxyz_write(o->dump.fp, t.time, p, &o->box, err)
+                         : nb_lammps_dump_write(o->dump.fp, step, p, &o->box, err)) != NB_OK)
             return err->status;
-        return c->dump_xyz ? nb_extxyz_write(o->dump.fp, t.time, p, &o->box, err)
-                           : nb_lammps_dump_write(o->dump.fp, step, p, &o->box, err);
     }
+    /* Whole rows on disk as they go (and a full disk found at once). */
+    if (nb_outfile_flush(&o->thermo, 0, err) != NB_OK ||
+        nb_outfile_flush(&o->integrals, 0, err) != NB_OK ||
+        nb_outfile_flush(&o->dump, 0, err) != NB_OK)
+        return err->status;
+    return NB_OK;
+}
+
+enum nb_status nb_md_outputs_mark(struct nb_md_outputs *o, int sync, struct nb_error *err)
+{
+    if (nb_outfile_flush(&o->thermo, sync, err) != NB_OK ||
+        nb_outfile_flush(&o->integrals, sync, err) != NB_OK ||
+        nb_outfile_flush(&o->dump, sync, err) != NB_OK)
+        return err->status;
+    o->mark.thermo_bytes = nb_outfile_size(&o->thermo);
+    o->mark.integrals_bytes = nb_outfile_size(&o->integrals);
+    o->mark.dump_bytes = nb_outfile_size(&o->dump);
+    return NB_OK;
+}
+
+enum nb_status nb_md_outputs_publish(struct nb_md_outputs *o, struct nb_error *err)
+{
+    if (nb_outfile_publish(&o->thermo, err) != NB_OK ||
+        nb_outfile_publish(&o->integrals, err) != NB_OK ||
+        nb_outfile_publish(&o->dump, err) != NB_OK)
+        return err->status;
     return NB_OK;
 }
 

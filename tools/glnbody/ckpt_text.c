@@ -1,0 +1,93 @@
+/* ckpt_text.c - the program's section of a checkpoint: "name=value" lines
+ * (the options as typed, the outputs' state), built here and handed to
+ * nb_hermite_checkpoint or nb_md_checkpoint, read back by
+ * nb_checkpoint_app. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ckpt_text.h"
+
+enum nb_status nb_ckpt_text_add(struct ckpt_text *t, const char *key, const char *value,
+                                struct nb_error *err)
+{
+    size_t len = strlen(key) + strlen(value) + 2;
+    if (strchr(value, '\n'))
+        return nb_error_set(err, NB_ERR_ARGS, "--%s: a value with a newline cannot go "
+                            "into a checkpoint", key);
+    if (t->size + len + 1 > t->capacity) {
+        size_t cap = (t->size + len + 1) * 2;
+        char *grown = realloc(t->text, cap);
+        if (!grown)
+            return nb_error_set(err, NB_ERR_NOMEM, "out of host memory for a checkpoint");
+        t->text = grown;
+        t->capacity = cap;
+    }
+    t->size += (size_t)snprintf(t->text + t->size, len + 1, "%s=%s\n", key, value);
+    return NB_OK;
+}
+
+enum nb_status nb_ckpt_text_add_real(struct ckpt_text *t, const char *key, double value,
+                                     struct nb_error *err)
+{
+    char text[64];
+    snprintf(text, sizeof text, "%a", value);
+    return nb_ckpt_text_add(t, key, text, err);
+}
+
+enum nb_status nb_ckpt_text_add_int(struct ckpt_text *t, const char *key, long long value,
+                                    struct nb_error *err)
+{
+    char text[32];
+    snprintf(text, sizeof text, "%lld", value);
+    return nb_ckpt_text_add(t, key, text, err);
+}
+
+enum nb_status nb_ckpt_text_read(struct ckpt_text *t, const char *path,
+                                 enum nb_checkpoint_kind kind, uint64_t *n,
+                                 struct nb_error *err)
+{
+    memset(t, 0, sizeof *t);
+    if (nb_checkpoint_app(path, kind, &t->text, &t->size, n, err) != NB_OK)
+        return err->status;
+    if (t->size == 0 || t->text[t->size - 1] != '\n' || strlen(t->text) != t->size)
+        return nb_error_set(err, NB_ERR_PARSE, "%s: not a usable checkpoint: it holds no "
+                            "options of `glnbody %s` (written by another program?)", path,
+                            kind == NB_CHECKPOINT_MD ? "md" : "run");
+    for (size_t k = 0; k < t->size; k++)
+        if (t->text[k] == '\n')
+            t->text[k] = '\0';
+    return NB_OK;
+}
+
+const char *nb_ckpt_text_get(const struct ckpt_text *t, const char *key)
+{
+    size_t klen = strlen(key);
+
+    for (size_t at = 0; t->text && at < t->size; at += strlen(t->text + at) + 1)
+        if (strncmp(t->text + at, key, klen) == 0 && t->text[at + klen] == '=')
+            return t->text + at + klen + 1;
+    return NULL;
+}
+
+double nb_ckpt_text_real(const struct ckpt_text *t, const char *key)
+{
+    const char *text = nb_ckpt_text_get(t, key);
+    char *end;
+    double v = text ? strtod(text, &end) : NAN;
+    return text && *text && *end == '\0' ? v : NAN;
+}
+
+long long nb_ckpt_text_int(const struct ckpt_text *t, const char *key, long long fallback)
+{
+    const char *text = nb_ckpt_text_get(t, key);
+    char *end;
+    long long v = text ? strtoll(text, &end, 10) : 0;
+    return text && *text && *end == '\0' ? v : fallback;
+}
+
+void nb_ckpt_text_free(struct ckpt_text *t)
+{
+    free(t->text);
+    memset(t, 0, sizeof *t);
+}
