@@ -1182,6 +1182,10 @@ NB_API enum nb_status nb_md_checkpoint(struct nb_md *md, const char *path,
 NB_API enum nb_status nb_md_prepare_restart(struct nb_md **md, const char *path,
                                             int cell_list, struct nb_particles *p,
                                             struct nb_md_box *box, struct nb_error *err);
+/* A restarted run's frame sequence continues its numbering: the next
+ * capture is frame_<index>.png (before any capture; NB_ERR_ARGS after). */
+NB_API enum nb_status nb_frames_start_at(struct nb_frames *fr, uint64_t index,
+                                         struct nb_error *err);
 /* Refuses (NB_ERR_LIMIT, naming the limit) n particles that engine's
  * pipeline cannot hold on gl (the storage-buffer size for compute, the
  * texture size for fragment), before anything is allocated for them;

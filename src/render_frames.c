@@ -316,6 +316,17 @@ enum nb_status nb_frames_finish(struct nb_frames *fr, struct nb_error *err)
     return NB_OK;
 }
 
+enum nb_status nb_frames_start_at(struct nb_frames *fr, uint64_t index, struct nb_error *err)
+{
+    if (!fr)
+        return nb_error_set(err, NB_ERR_ARGS, "nb_frames_start_at: fr is NULL");
+    if (fr->captured != fr->written || fr->captured != 0)
+        return nb_error_set(err, NB_ERR_ARGS, "nb_frames_start_at: frames were captured "
+                            "already");
+    fr->captured = fr->written = index;     /* slot k % RING, as ever */
+    return NB_OK;
+}
+
 uint64_t nb_frames_count(const struct nb_frames *fr)
 {
     return fr ? fr->captured : 0;

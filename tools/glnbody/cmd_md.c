@@ -225,6 +225,9 @@ static enum nb_status simulate(struct md_config *c, const struct nb_gl_cli *g,
         double after = (double)nb_md_step_count(*md) + 0.5;
         while (c->frames->on && (double)c->frames->next * c->frames->interval < after)
             c->frames->next++;
+        if (c->frames->on &&
+            nb_frames_start_at(c->frames->frames, c->frames->next, err) != NB_OK)
+            goto done;
     }
     o.box = box;
     o.n_excluded = n_excluded;

@@ -382,9 +382,12 @@ static enum nb_status start(struct nb_hermite *h, struct outputs *o,
     double t0 = nb_clock_seconds(), t = nb_hermite_time(h);
     const struct run_config *c = o->c;
 
-    if (nb_run_resume_outputs(o, t) && c->frames && c->frames->on)
+    if (nb_run_resume_outputs(o, t) && c->frames && c->frames->on) {
         c->frames->next = nb_run_first_at_or_after(nb_hermite_next_time(h),
                                                    c->frames->interval);
+        if (nb_frames_start_at(c->frames->frames, c->frames->next, err) != NB_OK)
+            return err->status;
+    }
     if (c->restart && t > 0.0)
         return NB_OK;
 
