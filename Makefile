@@ -6,6 +6,8 @@ CC      ?= cc
 PKGS    := epoxy egl libpng zlib
 # The window viewer's (the program only): GLFW, FreeType, fontconfig.
 VIEW_PKGS := glfw3 freetype2 fontconfig
+# The program alone: JSON reports (jansson) and their plots (cairo).
+CLI_PKGS := jansson cairo
 CFLAGS  ?= -O2 -g
 CFLAGS  += -std=c11 -Wall -Wextra -Wpedantic -fopenmp -D_POSIX_C_SOURCE=200809L \
            -DNB_SHADER_DIR='"$(CURDIR)"'
@@ -37,14 +39,15 @@ GL_SRC   := src/context.c src/shader.c src/programs.c src/gpu_timer.c src/stagin
             src/gaj_precision.c \
             src/force_compute.c src/force_precision.c src/force_fragment.c src/fragment_passes.c src/fragment_hermite.c src/backends.c src/gl_buffers.c src/gl_targets.c src/gl_limits.c \
             src/md_compute.c src/md_compute_force.c src/md_clock.c src/md_cells.c src/md_fragment.c src/md_triangular.c src/md_precision.c \
-            src/md_params.c src/fragment_precision.c src/precision.c src/shader_dir.c \
+            src/md_params.c src/fragment_precision.c src/precision.c src/shader_dir.c src/gl_level.c src/gl_info.c src/shader_names.c \
             src/api_forces.c src/api_hermite.c src/api_md.c src/api_checkpoint.c src/api_md_forces.c src/api_shaders.c src/g6_block.c \
             src/render.c src/render_frames.c src/render_sources.c src/render_inspect.c
 CLI_SRC  := $(addprefix tools/glnbody/,main.c options.c measure.c cmd_forces.c cmd_bench.c \
             cmd_compare.c cmd_shaders.c cmd_run.c cmd_precision.c cmd_md.c md_options.c \
             md_outputs.c cmd_newton3.c man_text.c progress.c mpi_world.c frames.c \
             cmd_view.c view_input.c view_text.c interrupt.c ckpt_text.c \
-            run_checkpoint.c md_checkpoint.c)
+            run_checkpoint.c md_checkpoint.c \
+            report_bench.c report_machine.c report_read.c report_plot.c cmd_report.c)
 GLSL     := $(wildcard glsl/*.glsl glsl/*.frag glsl/*.vert glsl/*.comp glsl/*.h)
 TESTS    := tests/check_host tests/check_gpu tests/check_cli_forces tests/check_cli_errors \
             tests/check_cli_help tests/check_cli_bench tests/check_cli_shaders tests/check_run \
@@ -55,7 +58,7 @@ TESTS    := tests/check_host tests/check_gpu tests/check_cli_forces tests/check_
             tests/check_fragment_precision tests/check_md_run_precision tests/check_text \
             tests/check_snapshot tests/check_md_ic tests/check_run_cli tests/check_run_gpu \
             tests/check_api tests/check_cli_text tests/check_progress tests/check_hostile \
-            tests/check_g6 tests/check_mpi tests/check_render tests/check_restart
+            tests/check_g6 tests/check_mpi tests/check_render tests/check_restart tests/check_levels tests/check_report
 
 # The parsers' fuzz targets (tests/fuzz/fuzz_NAME.c, tools/sanitize.mk); make
 # test replays each one's regression corpus, tests/corpus/NAME/.
@@ -93,8 +96,19 @@ $(PUBLIC_H): host/glnbody.h
 	@mkdir -p $(@D)
 	cp host/glnbody.h $@
 
+# Beside it the system headers of jansson (reports) and cairo (plots).
 tools/glnbody/%.o: tools/glnbody/%.c $(wildcard tools/glnbody/*.h) $(PUBLIC_H)
-	$(CC) $(CFLAGS) -Ibuild/include $$(pkg-config --cflags $(VIEW_PKGS)) -c -o $@ $<
+	$(CC) $(CFLAGS) -Ibuild/include $$(pkg-config --cflags $(VIEW_PKGS) $(CLI_PKGS)) -c -o $@ $<
+
+# The git commit a report names, baked in at build time: the stamp changes
+# (and report_machine.o is rebuilt) only when the commit or its dirty
+# state does.
+NB_GIT_COMMIT := $(shell git describe --always --dirty --abbrev=12 2>/dev/null || echo unknown)
+tools/glnbody/.commit: FORCE
+	@echo '$(NB_GIT_COMMIT)' | cmp -s - $@ || echo '$(NB_GIT_COMMIT)' > $@
+tools/glnbody/report_machine.o: CFLAGS += -DNB_GIT_COMMIT='"$(NB_GIT_COMMIT)"'
+tools/glnbody/report_machine.o: tools/glnbody/.commit
+FORCE:
 
 # Open MPI (Debian's libopenmpi-dev, through pkg-config ompi-c): `mpirun -np
 # P glnbody run|forces` shares the forces over P ranks (Harfst et al. 2007).
@@ -136,7 +150,7 @@ libglnbody.so: $(SOFILE)
 	ln -sf $(SONAME) $@
 
 glnbody: $(CLI_OBJ) libglnbody.a $(MPI_STAMP)
-	$(CC) $(CFLAGS) -o $@ $(CLI_OBJ) libglnbody.a $$(pkg-config --libs $(PKGS) $(VIEW_PKGS)) \
+	$(CC) $(CFLAGS) -o $@ $(CLI_OBJ) libglnbody.a $$(pkg-config --libs $(PKGS) $(VIEW_PKGS) $(CLI_PKGS)) \
 	    $(LDLIBS) $(MPI_LIBS)
 
 # Every program the binary can load is emitted exactly as the GLSL loader
@@ -150,8 +164,11 @@ tools/render_bench: tools/render_bench.c libglnbody.a
 	$(CC) $(CFLAGS) -Ihost -o $@ $< libglnbody.a $$(pkg-config --libs $(PKGS)) $(LDLIBS)
 
 tests/%: tests/%.c $(wildcard tests/*.h) libglnbody.a
-	$(CC) $(CFLAGS) -Ihost -Isrc -Iglsl $$(pkg-config --cflags $(PKGS) check) -o $@ $< libglnbody.a \
-	    $$(pkg-config --libs $(PKGS) check) $(LDLIBS)
+	$(CC) $(CFLAGS) -Ihost -Isrc -Iglsl $$(pkg-config --cflags $(PKGS) check $(TEST_PKGS)) -o $@ $< \
+	    libglnbody.a $$(pkg-config --libs $(PKGS) check $(TEST_PKGS)) $(LDLIBS)
+
+# check_report reads the reports back with jansson.
+tests/check_report: TEST_PKGS := jansson
 
 # ---- libg6gl: the GRAPE-6 interface on the public API (tools/g6/) ---------
 # Same version as libglnbody; links on libglnbody.so (its only dependency).

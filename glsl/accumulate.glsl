@@ -32,12 +32,15 @@
  * hs then ls as float bits; F hs then li; M the sums, then zeros.
  *
  * The `precise` temporaries keep the compiler from reassociating or fusing
- * the error-free transformations. */
+ * the error-free transformations.  Below GLSL 4.00 and ES 3.20 there is no
+ * `precise`: the prelude's NB_EXACT(x) multiplies the sums whose rounding
+ * error is taken out next by a uniform 1.0 the compiler cannot see through
+ * (exact, and (a + b) - a can no longer fold to b); above, it is x. */
 #if defined(NB_PRECISION_H)
 #extension GL_ARB_gpu_shader_int64 : require
 #endif
 
-layout(location = NB_LOC_PREC_SCALE) uniform vec4 prec_scale;
+NB_LOCATION(NB_LOC_PREC_SCALE) uniform vec4 prec_scale;
 
 #if defined(NB_PRECISION_B) || defined(NB_PRECISION_G)
 struct nb_acc { dvec4 s; };
@@ -175,16 +178,16 @@ void acc_add_scaled(inout nb_acc a, vec4 t, vec4 scale)
 {
     precise vec4 y = t * NB_IN_SCALE;
 #if defined(NB_PRECISION_C)
-    precise vec4 z = a.hs + y;          /* Knuth: z + e = hs + y exactly */
-    precise vec4 w = z - a.hs;
+    precise vec4 z = NB_EXACT(a.hs + y);    /* Knuth: z + e = hs + y exactly */
+    precise vec4 w = NB_EXACT(z - a.hs);
     precise vec4 e = (a.hs - (z - w)) + (y - w);
     precise vec4 r = a.ls + e;
-    precise vec4 b = z + r;             /* Dekker, |z| >= |r| */
+    precise vec4 b = NB_EXACT(z + r);       /* Dekker, |z| >= |r| */
     precise vec4 bb = r - (b - z);
     a.hs = b;
     a.ls = bb;
 #else
-    precise vec4 b = a.hs + y;          /* Dekker, assumes |hs| >= |y| */
+    precise vec4 b = NB_EXACT(a.hs + y);    /* Dekker, assumes |hs| >= |y| */
     precise vec4 e = y - (b - a.hs);
     a.hs = b;
 #if defined(NB_PRECISION_F)
@@ -235,13 +238,13 @@ void acc_unpack(uvec4 w0, uvec4 w1, out nb_acc a)
  * before the next merge. */
 void acc_merge(inout nb_acc a, nb_acc b)
 {
-    precise vec4 y = b.hs - vec4(NB_LARGE);
-    precise vec4 z = a.hs + y;
-    precise vec4 w = z - a.hs;
+    precise vec4 y = NB_EXACT(b.hs - vec4(NB_LARGE));
+    precise vec4 z = NB_EXACT(a.hs + y);
+    precise vec4 w = NB_EXACT(z - a.hs);
     precise vec4 e = (a.hs - (z - w)) + (y - w);
 #if defined(NB_PRECISION_C)
     precise vec4 r = (a.ls + b.ls) + e;
-    precise vec4 h = z + r;             /* Dekker, renormalised as acc_add */
+    precise vec4 h = NB_EXACT(z + r);       /* Dekker, renormalised as acc_add */
     precise vec4 l = r - (h - z);
     a.hs = h;
     a.ls = l;

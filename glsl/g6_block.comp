@@ -32,18 +32,18 @@ layout(std430, binding = NB_BIND_G6_JP) writeonly buffer JPredicted { vec4 jp[];
 layout(std430, binding = NB_BIND_G6_OUT) writeonly buffer Out { vec4 result[]; };
 #else
 layout(std430, binding = NB_BIND_G6_OUT) writeonly buffer Out { uvec4 result[]; };
-layout(location = NB_LOC_PREC_SCALE_J) uniform vec4 prec_scale_j;
+NB_LOCATION(NB_LOC_PREC_SCALE_J) uniform vec4 prec_scale_j;
 #endif
 
-layout(location = NB_LOC_EPS2) uniform float eps2;
-layout(location = NB_LOC_N) uniform int n;
-layout(location = NB_LOC_N_ACTIVE) uniform int n_active;
-layout(location = NB_LOC_SLICE_LEN) uniform int slice_tiles;
-layout(location = NB_LOC_TIME) uniform double ti;
+NB_LOCATION(NB_LOC_EPS2) uniform float eps2;
+NB_LOCATION(NB_LOC_N) uniform int n;
+NB_LOCATION(NB_LOC_N_ACTIVE) uniform int n_active;
+NB_LOCATION(NB_LOC_SLICE_LEN) uniform int slice_tiles;
+NB_LOCATION(NB_LOC_TIME) uniform double ti;
 
 #if defined(NB_PRECISION_G)
 #define POS dvec4
-layout(location = NB_LOC_PREC_EPS2D) uniform double eps2d;
+NB_LOCATION(NB_LOC_PREC_EPS2D) uniform double eps2d;
 int id_of(dvec4 v) { return int(v.w); }
 #else
 #define POS vec4

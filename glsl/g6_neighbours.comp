@@ -12,8 +12,8 @@ layout(std430, binding = NB_BIND_G6_I) readonly buffer IParticles { dvec4 ipart[
 layout(std430, binding = NB_BIND_G6_NB_COUNT) coherent buffer Counts { uint count[]; };
 layout(std430, binding = NB_BIND_G6_NB_LIST) writeonly buffer Lists { int list[]; };
 
-layout(location = NB_LOC_N) uniform int n;
-layout(location = NB_LOC_G6_NB_MAX) uniform int max_list;
+NB_LOCATION(NB_LOC_N) uniform int n;
+NB_LOCATION(NB_LOC_G6_NB_MAX) uniform int max_list;
 
 void main()
 {

@@ -11,8 +11,8 @@ layout(local_size_x = 64) in;
 layout(std430, binding = NB_BIND_G6_PART) readonly buffer Partial { uvec4 partial[]; };
 layout(std430, binding = NB_BIND_G6_OUT) writeonly buffer Out { uvec4 result[]; };
 
-layout(location = NB_LOC_N_ACTIVE) uniform int n_active;
-layout(location = NB_LOC_SLICES) uniform int slices;
+NB_LOCATION(NB_LOC_N_ACTIVE) uniform int n_active;
+NB_LOCATION(NB_LOC_SLICES) uniform int slices;
 
 void main()
 {
@@ -47,8 +47,8 @@ layout(local_size_x = NB_G6_REDUCE_GROUP) in;
 layout(std430, binding = NB_BIND_G6_PART) readonly buffer Partial { vec4 partial[]; };
 layout(std430, binding = NB_BIND_G6_OUT) writeonly buffer Out { vec4 result[]; };
 
-layout(location = NB_LOC_N_ACTIVE) uniform int n_active;
-layout(location = NB_LOC_SLICES) uniform int slices;
+NB_LOCATION(NB_LOC_N_ACTIVE) uniform int n_active;
+NB_LOCATION(NB_LOC_SLICES) uniform int slices;
 
 shared vec4 sum_ap[NB_G6_REDUCE_GROUP];
 shared vec4 sum_j[NB_G6_REDUCE_GROUP];

@@ -10,7 +10,7 @@ layout(std430, binding = NB_BIND_G6_JA) writeonly buffer JA { dvec4 ja[]; };
 layout(std430, binding = NB_BIND_G6_JJ) writeonly buffer JJ { dvec4 jj[]; };
 layout(std430, binding = NB_BIND_G6_UPDATE) readonly buffer Updates { dvec4 update[]; };
 
-layout(location = NB_LOC_N_ACTIVE) uniform int count;
+NB_LOCATION(NB_LOC_N_ACTIVE) uniform int count;
 
 void main()
 {

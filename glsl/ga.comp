@@ -40,22 +40,26 @@ layout(local_size_x = NB_TILE) in;
 layout(std430, binding = NB_BIND_POS) readonly buffer Positions { vec4 pos[]; };
 layout(std430, binding = NB_BIND_OUT) writeonly buffer Results { vec4 result[]; };
 
-layout(location = NB_LOC_EPS2) uniform float eps2;
-layout(location = NB_LOC_N) uniform int n;
-layout(location = NB_LOC_SLICE_LEN) uniform int slice_tiles;
+NB_LOCATION(NB_LOC_EPS2) uniform float eps2;
+NB_LOCATION(NB_LOC_N) uniform int n;
+NB_LOCATION(NB_LOC_SLICE_LEN) uniform int slice_tiles;
 
 shared vec4 tile[NB_TILE];
 
-/* Set S of this invocation's i-particles: indices, positions, sums. */
-IINDEX i0, i1, i2, i3;
-ILANE xs0, ys0, zs0, ax0, ay0, az0, ap0;
-#if NB_IPT >= 8
-ILANE xs1, ys1, zs1, ax1, ay1, az1, ap1;
-#endif
+/* Set S of this invocation's i-particles: indices, positions, sums, and
+ * one tile's sums.  Arrays indexed by constants only (the compilers keep
+ * them in registers): GLSL ES has no token pasting to name them apart. */
 #if NB_IPT == 16
-ILANE xs2, ys2, zs2, ax2, ay2, az2, ap2;
-ILANE xs3, ys3, zs3, ax3, ay3, az3, ap3;
+#define NB_SETS 4
+#elif NB_IPT >= 8
+#define NB_SETS 2
+#else
+#define NB_SETS 1
 #endif
+IINDEX iset[NB_SETS];
+ILANE xs[NB_SETS], ys[NB_SETS], zs[NB_SETS], ax[NB_SETS], ay[NB_SETS], az[NB_SETS],
+      ap[NB_SETS];
+ILANE tx[NB_SETS], ty[NB_SETS], tz[NB_SETS], tp[NB_SETS];
 
 vec4 load(int j)
 {
@@ -70,34 +74,34 @@ void store(int i, int base, vec4 r)
 
 #if NB_LANES == 4
 #define LOAD_SET(S)                                                          \
-    { vec4 p0 = load(i##S.x), p1 = load(i##S.y), p2 = load(i##S.z), p3 = load(i##S.w); \
-      xs##S = vec4(p0.x, p1.x, p2.x, p3.x);                                  \
-      ys##S = vec4(p0.y, p1.y, p2.y, p3.y);                                  \
-      zs##S = vec4(p0.z, p1.z, p2.z, p3.z); }
+    { vec4 p0 = load(iset[S].x), p1 = load(iset[S].y), p2 = load(iset[S].z), p3 = load(iset[S].w); \
+      xs[S] = vec4(p0.x, p1.x, p2.x, p3.x);                                  \
+      ys[S] = vec4(p0.y, p1.y, p2.y, p3.y);                                  \
+      zs[S] = vec4(p0.z, p1.z, p2.z, p3.z); }
 #define STORE_SET(S, base)                                                   \
-    { store(i##S.x, base, vec4(ax##S.x, ay##S.x, az##S.x, ap##S.x));         \
-      store(i##S.y, base, vec4(ax##S.y, ay##S.y, az##S.y, ap##S.y));         \
-      store(i##S.z, base, vec4(ax##S.z, ay##S.z, az##S.z, ap##S.z));         \
-      store(i##S.w, base, vec4(ax##S.w, ay##S.w, az##S.w, ap##S.w)); }
+    { store(iset[S].x, base, vec4(ax[S].x, ay[S].x, az[S].x, ap[S].x));         \
+      store(iset[S].y, base, vec4(ax[S].y, ay[S].y, az[S].y, ap[S].y));         \
+      store(iset[S].z, base, vec4(ax[S].z, ay[S].z, az[S].z, ap[S].z));         \
+      store(iset[S].w, base, vec4(ax[S].w, ay[S].w, az[S].w, ap[S].w)); }
 #elif NB_LANES == 2
 #define LOAD_SET(S)                                                          \
-    { vec4 p0 = load(i##S.x), p1 = load(i##S.y);                             \
-      xs##S = vec2(p0.x, p1.x); ys##S = vec2(p0.y, p1.y); zs##S = vec2(p0.z, p1.z); }
+    { vec4 p0 = load(iset[S].x), p1 = load(iset[S].y);                             \
+      xs[S] = vec2(p0.x, p1.x); ys[S] = vec2(p0.y, p1.y); zs[S] = vec2(p0.z, p1.z); }
 #define STORE_SET(S, base)                                                   \
-    { store(i##S.x, base, vec4(ax##S.x, ay##S.x, az##S.x, ap##S.x));         \
-      store(i##S.y, base, vec4(ax##S.y, ay##S.y, az##S.y, ap##S.y)); }
+    { store(iset[S].x, base, vec4(ax[S].x, ay[S].x, az[S].x, ap[S].x));         \
+      store(iset[S].y, base, vec4(ax[S].y, ay[S].y, az[S].y, ap[S].y)); }
 #else
-#define LOAD_SET(S) { vec4 p = load(i##S); xs##S = p.x; ys##S = p.y; zs##S = p.z; }
-#define STORE_SET(S, base) store(i##S, base, vec4(ax##S, ay##S, az##S, ap##S))
+#define LOAD_SET(S) { vec4 p = load(iset[S]); xs[S] = p.x; ys[S] = p.y; zs[S] = p.z; }
+#define STORE_SET(S, base) store(iset[S], base, vec4(ax[S], ay[S], az[S], ap[S]))
 #endif
 
 /* One tile for set S into the tile sums t*S; EXCLUDED(jj) names the pairs
  * to leave out. */
-#define TILE_SUMS(S) ILANE tx##S = ILANE(0.0), ty##S = tx##S, tz##S = tx##S, tp##S = tx##S
+#define TILE_SUMS(S) tx[S] = ty[S] = tz[S] = tp[S] = ILANE(0.0)
 #define TILE_PAIR(S, EXCLUDED)                                               \
-    nb_ga_accumulate(ILANE(pj.x) - xs##S, ILANE(pj.y) - ys##S, ILANE(pj.z) - zs##S, \
-                     ILANE(pj.w), eps2, EXCLUDED, tx##S, ty##S, tz##S, tp##S)
-#define TILE_ADD(S) ax##S += tx##S; ay##S += ty##S; az##S += tz##S; ap##S += tp##S
+    nb_ga_accumulate(ILANE(pj.x) - xs[S], ILANE(pj.y) - ys[S], ILANE(pj.z) - zs[S], \
+                     ILANE(pj.w), eps2, EXCLUDED, tx[S], ty[S], tz[S], tp[S])
+#define TILE_ADD(S) ax[S] += tx[S]; ay[S] += ty[S]; az[S] += tz[S]; ap[S] += tp[S]
 
 /* The main loop steps NB_JJ_STEP j-particles at a time: fewer loop
  * instructions per interaction and more independent work per iteration. */
@@ -149,13 +153,13 @@ void accumulate_tile_diagonal(int first_j)
 #endif
     for (int jj = 0; jj < NB_TILE; ++jj) {
         vec4 pj = tile[jj];
-        TILE_PAIR(0, SAME(IINDEX(first_j + jj), i0));
+        TILE_PAIR(0, SAME(IINDEX(first_j + jj), iset[0]));
 #if NB_IPT >= 8
-        TILE_PAIR(1, SAME(IINDEX(first_j + jj), i1));
+        TILE_PAIR(1, SAME(IINDEX(first_j + jj), iset[1]));
 #endif
 #if NB_IPT == 16
-        TILE_PAIR(2, SAME(IINDEX(first_j + jj), i2));
-        TILE_PAIR(3, SAME(IINDEX(first_j + jj), i3));
+        TILE_PAIR(2, SAME(IINDEX(first_j + jj), iset[2]));
+        TILE_PAIR(3, SAME(IINDEX(first_j + jj), iset[3]));
 #endif
     }
     TILE_ADD(0);
@@ -173,21 +177,21 @@ void main()
     const int group_size = NB_TILE * NB_IPT;
     int lid = int(gl_LocalInvocationID.x);
     int group_first_i = int(gl_WorkGroupID.x) * group_size;
-    i0 = IINDEX(group_first_i + lid) + LANE_OFFSETS * NB_TILE;
+    iset[0] = IINDEX(group_first_i + lid) + LANE_OFFSETS * NB_TILE;
     LOAD_SET(0);
-    ax0 = ay0 = az0 = ap0 = ILANE(0.0);
+    ax[0] = ay[0] = az[0] = ap[0] = ILANE(0.0);
 #if NB_IPT >= 8
-    i1 = i0 + 4 * NB_TILE;
+    iset[1] = iset[0] + 4 * NB_TILE;
     LOAD_SET(1);
-    ax1 = ay1 = az1 = ap1 = ILANE(0.0);
+    ax[1] = ay[1] = az[1] = ap[1] = ILANE(0.0);
 #endif
 #if NB_IPT == 16
-    i2 = i0 + 8 * NB_TILE;
+    iset[2] = iset[0] + 8 * NB_TILE;
     LOAD_SET(2);
-    ax2 = ay2 = az2 = ap2 = ILANE(0.0);
-    i3 = i0 + 12 * NB_TILE;
+    ax[2] = ay[2] = az[2] = ap[2] = ILANE(0.0);
+    iset[3] = iset[0] + 12 * NB_TILE;
     LOAD_SET(3);
-    ax3 = ay3 = az3 = ap3 = ILANE(0.0);
+    ax[3] = ay[3] = az[3] = ap[3] = ILANE(0.0);
 #endif
 
     int tiles = (n + NB_TILE - 1) / NB_TILE;

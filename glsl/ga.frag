@@ -20,15 +20,15 @@
 #endif
 #define OUT_WIDTH (NB_STREAM_WIDTH / NB_I_PER_FRAG)
 
-layout(location = NB_LOC_EPS2) uniform float eps2;
-layout(location = NB_LOC_NPAD) uniform int npad;
-layout(location = NB_LOC_SLICE_LEN) uniform int slice_len;
-layout(location = NB_LOC_PASS) uniform int pass;
-layout(location = NB_LOC_PASSES) uniform int passes;
-layout(location = NB_LOC_ROWS) uniform int rows;
-layout(location = NB_LOC_ACCUMULATE) uniform int accumulate;
-layout(binding = NB_UNIT_POS) uniform sampler2D pos;
-layout(binding = NB_UNIT_PREV) uniform sampler2D prev[NB_I_PER_FRAG];
+NB_LOCATION(NB_LOC_EPS2) uniform float eps2;
+NB_LOCATION(NB_LOC_NPAD) uniform int npad;
+NB_LOCATION(NB_LOC_SLICE_LEN) uniform int slice_len;
+NB_LOCATION(NB_LOC_PASS) uniform int pass;
+NB_LOCATION(NB_LOC_PASSES) uniform int passes;
+NB_LOCATION(NB_LOC_ROWS) uniform int rows;
+NB_LOCATION(NB_LOC_ACCUMULATE) uniform int accumulate;
+NB_BINDING(NB_UNIT_POS) uniform sampler2D pos;
+NB_BINDING(NB_UNIT_PREV) uniform sampler2D prev[NB_I_PER_FRAG];
 
 layout(location = 0) out vec4 result[NB_I_PER_FRAG];
 
@@ -122,10 +122,9 @@ float lane_sum(LANE v)
 }
 #endif
 
-vec4 previous(int k, ivec2 frag)
-{
-    return accumulate != 0 ? texelFetch(prev[k], frag, 0) : vec4(0.0);
-}
+/* The previous pass's sum of target k (a macro: before GLSL 4.00 and ES
+ * 3.20 a sampler array takes only constant indices). */
+#define previous(k, frag) (accumulate != 0 ? texelFetch(prev[k], frag, 0) : vec4(0.0))
 
 void main()
 {

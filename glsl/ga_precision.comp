@@ -11,13 +11,13 @@
  * i is exactly zero. */
 layout(local_size_x = NB_PREC_TILE) in;
 
-layout(location = NB_LOC_EPS2) uniform float eps2;
-layout(location = NB_LOC_N) uniform int n;
+NB_LOCATION(NB_LOC_EPS2) uniform float eps2;
+NB_LOCATION(NB_LOC_N) uniform int n;
 
 #if defined(NB_PRECISION_G)
 #define POS dvec4
 layout(std430, binding = NB_BIND_PREC_DPOS) readonly buffer Positions { dvec4 pos[]; };
-layout(location = NB_LOC_PREC_EPS2D) uniform double eps2d;
+NB_LOCATION(NB_LOC_PREC_EPS2D) uniform double eps2d;
 #else
 #define POS vec4
 layout(std430, binding = NB_BIND_POS) readonly buffer Positions { vec4 pos[]; };

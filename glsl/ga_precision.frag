@@ -27,20 +27,20 @@
  * them (H: mass m_i m_j, symmetric in i and j); G: ga.glsl's law in
  * double from a double position stream, two RGBA32UI texels per particle
  * (packDouble2x32 of (x, y) and (z, m)). */
-layout(location = NB_LOC_EPS2) uniform float eps2;
-layout(location = NB_LOC_N) uniform int n;
-layout(location = NB_LOC_PASS) uniform int pass;
-layout(location = NB_LOC_PASSES) uniform int passes;
+NB_LOCATION(NB_LOC_EPS2) uniform float eps2;
+NB_LOCATION(NB_LOC_N) uniform int n;
+NB_LOCATION(NB_LOC_PASS) uniform int pass;
+NB_LOCATION(NB_LOC_PASSES) uniform int passes;
 
-layout(binding = NB_UNIT_PREC_PREV) uniform usampler2D prev[2];
+NB_BINDING(NB_UNIT_PREC_PREV) uniform usampler2D prev[2];
 
 layout(location = 0) out uvec4 w0;
 layout(location = 1) out uvec4 w1;
 
 #if defined(NB_PRECISION_G)
 #define POS dvec4
-layout(location = NB_LOC_PREC_EPS2D) uniform double eps2d;
-layout(binding = NB_UNIT_PREC_DPOS) uniform usampler2D dpos;
+NB_LOCATION(NB_LOC_PREC_EPS2D) uniform double eps2d;
+NB_BINDING(NB_UNIT_PREC_DPOS) uniform usampler2D dpos;
 
 dvec4 load(int j)
 {
@@ -51,7 +51,7 @@ dvec4 load(int j)
 }
 #else
 #define POS vec4
-layout(binding = NB_UNIT_PREC_POS) uniform sampler2D pos;
+NB_BINDING(NB_UNIT_PREC_POS) uniform sampler2D pos;
 
 vec4 load(int j)
 {

@@ -15,13 +15,13 @@ layout(std430, binding = NB_BIND_ACTIVE) readonly buffer Active { int active_ind
 layout(std430, binding = NB_BIND_OUT) writeonly buffer AccPot { vec4 acc_pot[]; };
 layout(std430, binding = NB_BIND_OUT2) writeonly buffer Jerk { vec4 jerk[]; };
 
-layout(location = NB_LOC_EPS2) uniform float eps2;
-layout(location = NB_LOC_SLICE_LEN) uniform int slice_tiles;
-layout(location = NB_LOC_N_ACTIVE) uniform int n_active;
+NB_LOCATION(NB_LOC_EPS2) uniform float eps2;
+NB_LOCATION(NB_LOC_SLICE_LEN) uniform int slice_tiles;
+NB_LOCATION(NB_LOC_N_ACTIVE) uniform int n_active;
 /* The j-particles summed: [first, end) of the n in the buffers (all n,
  * or one rank's slice of a j-parallel run; the i-particles, given by
  * index, may lie anywhere). */
-layout(location = NB_LOC_J_RANGE) uniform ivec2 j_range;
+NB_LOCATION(NB_LOC_J_RANGE) uniform ivec2 j_range;
 
 shared vec4 tile_pos[NB_TILE];
 shared vec4 tile_vel[NB_TILE];

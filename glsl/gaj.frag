@@ -7,21 +7,21 @@
  * in the j-set (exact in float below 2^24), -1 for padding.  One i per
  * fragment, four j per step in the lanes of a vec4 (1x4); replicas,
  * ping-pong passes and the exclusion of i == j work as in ga.frag. */
-layout(location = NB_LOC_EPS2) uniform float eps2;
-layout(location = NB_LOC_NPAD) uniform int npad;
-layout(location = NB_LOC_SLICE_LEN) uniform int slice_len;
-layout(location = NB_LOC_PASS) uniform int pass;
-layout(location = NB_LOC_PASSES) uniform int passes;
-layout(location = NB_LOC_ROWS) uniform int rows;
-layout(location = NB_LOC_ACCUMULATE) uniform int accumulate;
+NB_LOCATION(NB_LOC_EPS2) uniform float eps2;
+NB_LOCATION(NB_LOC_NPAD) uniform int npad;
+NB_LOCATION(NB_LOC_SLICE_LEN) uniform int slice_len;
+NB_LOCATION(NB_LOC_PASS) uniform int pass;
+NB_LOCATION(NB_LOC_PASSES) uniform int passes;
+NB_LOCATION(NB_LOC_ROWS) uniform int rows;
+NB_LOCATION(NB_LOC_ACCUMULATE) uniform int accumulate;
 /* The j-particles summed, [first, end): one rank's slice of a j-parallel
  * run; end is npad where the stream's end (padding) closes the range. */
-layout(location = NB_LOC_J_RANGE) uniform ivec2 j_range;
-layout(binding = NB_UNIT_POS) uniform sampler2D pos;
-layout(binding = NB_UNIT_VEL) uniform sampler2D vel;
-layout(binding = NB_UNIT_IPOS) uniform sampler2D ipos;
-layout(binding = NB_UNIT_IVEL) uniform sampler2D ivel;
-layout(binding = NB_UNIT_PREV) uniform sampler2D prev[2];
+NB_LOCATION(NB_LOC_J_RANGE) uniform ivec2 j_range;
+NB_BINDING(NB_UNIT_POS) uniform sampler2D pos;
+NB_BINDING(NB_UNIT_VEL) uniform sampler2D vel;
+NB_BINDING(NB_UNIT_IPOS) uniform sampler2D ipos;
+NB_BINDING(NB_UNIT_IVEL) uniform sampler2D ivel;
+NB_BINDING(NB_UNIT_PREV) uniform sampler2D prev[2];
 
 layout(location = 0) out vec4 result[2];
 
@@ -68,10 +68,9 @@ float lane_sum(vec4 v)
     return (v.x + v.y) + (v.z + v.w);
 }
 
-vec4 previous(int k, ivec2 frag)
-{
-    return accumulate != 0 ? texelFetch(prev[k], frag, 0) : vec4(0.0);
-}
+/* The previous pass's sum of target k (a macro: before GLSL 4.00 and ES
+ * 3.20 a sampler array takes only constant indices). */
+#define previous(k, frag) (accumulate != 0 ? texelFetch(prev[k], frag, 0) : vec4(0.0))
 
 void main()
 {

@@ -7,8 +7,8 @@
  * into result[4k .. 4k+3], the layout of one slice. */
 layout(local_size_x = 64) in;
 
-layout(location = NB_LOC_N_ACTIVE) uniform int n_active;
-layout(location = NB_LOC_SLICES) uniform int slices;
+NB_LOCATION(NB_LOC_N_ACTIVE) uniform int n_active;
+NB_LOCATION(NB_LOC_SLICES) uniform int slices;
 
 layout(std430, binding = NB_BIND_PARTIAL) readonly buffer Partial { uvec4 partial[]; };
 layout(std430, binding = NB_BIND_OUT) writeonly buffer Results { uvec4 result[]; };

@@ -32,14 +32,14 @@
  * acc_pack gives them (one slice: the final layout, 4k..4k+3). */
 layout(local_size_x = NB_PREC_TILE) in;
 
-layout(location = NB_LOC_EPS2) uniform float eps2;
-layout(location = NB_LOC_N) uniform int n;
-layout(location = NB_LOC_N_ACTIVE) uniform int n_active;
-layout(location = NB_LOC_SLICE_LEN) uniform int slice_len;     /* tiles per slice */
+NB_LOCATION(NB_LOC_EPS2) uniform float eps2;
+NB_LOCATION(NB_LOC_N) uniform int n;
+NB_LOCATION(NB_LOC_N_ACTIVE) uniform int n_active;
+NB_LOCATION(NB_LOC_SLICE_LEN) uniform int slice_len;     /* tiles per slice */
 /* The j-particles summed: [first, end) of the n (all n, or one rank's
  * slice of a j-parallel run; the i-particles may lie anywhere). */
-layout(location = NB_LOC_J_RANGE) uniform ivec2 j_range;
-layout(location = NB_LOC_PREC_SCALE_J) uniform vec4 prec_scale_j;
+NB_LOCATION(NB_LOC_J_RANGE) uniform ivec2 j_range;
+NB_LOCATION(NB_LOC_PREC_SCALE_J) uniform vec4 prec_scale_j;
 
 layout(std430, binding = NB_BIND_ACTIVE) readonly buffer Active { int active_index[]; };
 layout(std430, binding = NB_BIND_OUT) writeonly buffer Results { uvec4 result[]; };
@@ -48,7 +48,7 @@ layout(std430, binding = NB_BIND_OUT) writeonly buffer Results { uvec4 result[];
 #define POS dvec4
 layout(std430, binding = NB_BIND_PREC_DPOS) readonly buffer Positions { dvec4 pos[]; };
 layout(std430, binding = NB_BIND_PREC_DVEL) readonly buffer Velocities { dvec4 vel[]; };
-layout(location = NB_LOC_PREC_EPS2D) uniform double eps2d;
+NB_LOCATION(NB_LOC_PREC_EPS2D) uniform double eps2d;
 
 #else
 #define POS vec4

@@ -12,7 +12,7 @@ layout(std430, binding = NB_BIND_POS) readonly buffer Positions { vec4 pos[]; };
 layout(std430, binding = NB_BIND_VEL) readonly buffer Velocities { vec4 vel[]; };
 layout(std430, binding = NB_BIND_OUT) writeonly buffer Result { vec2 result; };
 
-layout(location = NB_LOC_N) uniform int n;
+NB_LOCATION(NB_LOC_N) uniform int n;
 
 shared vec2 part[NB_GAJ_VMAX_GROUP];
 

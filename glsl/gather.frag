@@ -2,9 +2,9 @@
  * i-textures of gaj.frag, on the device: fragment k reads the index of
  * the k-th active particle and fetches its position and velocity (w of
  * the position carries the index, -1 for padding). */
-layout(binding = NB_UNIT_POS) uniform sampler2D pos;
-layout(binding = NB_UNIT_VEL) uniform sampler2D vel;
-layout(binding = NB_UNIT_INDEX) uniform isampler2D active_index;
+NB_BINDING(NB_UNIT_POS) uniform sampler2D pos;
+NB_BINDING(NB_UNIT_VEL) uniform sampler2D vel;
+NB_BINDING(NB_UNIT_INDEX) uniform isampler2D active_index;
 
 layout(location = 0) out vec4 ipos;
 layout(location = 1) out vec4 ivel;

@@ -21,20 +21,20 @@
 #define MD_TARGETS NB_UNIT_MD_PREV_COUNT
 #define OUT_WIDTH (NB_STREAM_WIDTH / MD_I)
 
-layout(location = NB_LOC_MD_BOX) uniform vec3 box;
-layout(location = NB_LOC_MD_INV_BOX) uniform vec3 inv_box;
-layout(location = NB_LOC_MD_RC2) uniform float rc2;
-layout(location = NB_LOC_MD_LAW) uniform vec4 law;
-layout(location = NB_LOC_MD_SIGMOID) uniform vec4 sig;
-layout(location = NB_LOC_MD_TYPES) uniform int types;
-layout(location = NB_LOC_MD_COUNT) uniform int n;
-layout(location = NB_LOC_SLICE_LEN) uniform int slice_len;
-layout(location = NB_LOC_PASS) uniform int pass;
-layout(location = NB_LOC_ACCUMULATE) uniform int accumulate;
-layout(binding = NB_UNIT_MD_POS) uniform sampler2D pos;
-layout(binding = NB_UNIT_MD_COEFF) uniform sampler2D coeff;
-layout(binding = NB_UNIT_MD_SEGMENT) uniform isampler2D segment;
-layout(binding = NB_UNIT_MD_PREV) uniform sampler2D prev[MD_TARGETS];
+NB_LOCATION(NB_LOC_MD_BOX) uniform vec3 box;
+NB_LOCATION(NB_LOC_MD_INV_BOX) uniform vec3 inv_box;
+NB_LOCATION(NB_LOC_MD_RC2) uniform float rc2;
+NB_LOCATION(NB_LOC_MD_LAW) uniform vec4 law;
+NB_LOCATION(NB_LOC_MD_SIGMOID) uniform vec4 sig;
+NB_LOCATION(NB_LOC_MD_TYPES) uniform int types;
+NB_LOCATION(NB_LOC_MD_COUNT) uniform int n;
+NB_LOCATION(NB_LOC_SLICE_LEN) uniform int slice_len;
+NB_LOCATION(NB_LOC_PASS) uniform int pass;
+NB_LOCATION(NB_LOC_ACCUMULATE) uniform int accumulate;
+NB_BINDING(NB_UNIT_MD_POS) uniform sampler2D pos;
+NB_BINDING(NB_UNIT_MD_COEFF) uniform sampler2D coeff;
+NB_BINDING(NB_UNIT_MD_SEGMENT) uniform isampler2D segment;
+NB_BINDING(NB_UNIT_MD_PREV) uniform sampler2D prev[MD_TARGETS];
 
 layout(location = 0) out vec4 result[MD_TARGETS];
 
@@ -123,10 +123,9 @@ void load_coefficients(int t)
     ion3 = texelFetch(coeff, ivec2(2 * t + 1, ti.w), 0);
 }
 
-vec4 previous(int k, ivec2 frag)
-{
-    return accumulate != 0 ? texelFetch(prev[k], frag, 0) : vec4(0.0);
-}
+/* The previous pass's sum of target k (a macro: before GLSL 4.00 and ES
+ * 3.20 a sampler array takes only constant indices). */
+#define previous(k, frag) (accumulate != 0 ? texelFetch(prev[k], frag, 0) : vec4(0.0))
 
 void main()
 {

@@ -21,13 +21,13 @@
  * MD run could keep the scale for many steps. */
 layout(local_size_x = NB_PREC_TILE) in;
 
-layout(location = NB_LOC_N) uniform int n;
-layout(location = NB_LOC_MD_BOX) uniform vec3 box;
-layout(location = NB_LOC_MD_INV_BOX) uniform vec3 inv_box;
-layout(location = NB_LOC_MD_RC2) uniform float rc2;
-layout(location = NB_LOC_MD_LAW) uniform vec4 law;
-layout(location = NB_LOC_MD_SIGMOID) uniform vec4 sigmoid;
-layout(location = NB_LOC_MD_TYPES) uniform int ntypes;
+NB_LOCATION(NB_LOC_N) uniform int n;
+NB_LOCATION(NB_LOC_MD_BOX) uniform vec3 box;
+NB_LOCATION(NB_LOC_MD_INV_BOX) uniform vec3 inv_box;
+NB_LOCATION(NB_LOC_MD_RC2) uniform float rc2;
+NB_LOCATION(NB_LOC_MD_LAW) uniform vec4 law;
+NB_LOCATION(NB_LOC_MD_SIGMOID) uniform vec4 sigmoid;
+NB_LOCATION(NB_LOC_MD_TYPES) uniform int ntypes;
 
 #if defined(NB_PRECISION_G)
 #define POS dvec4

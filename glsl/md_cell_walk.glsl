@@ -10,8 +10,8 @@ layout(std430, binding = NB_BIND_MD_CELL_OF) readonly buffer CellOf { int cell_o
 layout(std430, binding = NB_BIND_MD_CELL_COUNT) readonly buffer CellCount { int cell_count[]; };
 layout(std430, binding = NB_BIND_MD_CELL_START) readonly buffer CellStart { int cell_start[]; };
 
-layout(location = NB_LOC_MD_CELLS) uniform ivec3 cells;
-layout(location = NB_LOC_MD_PERIODIC) uniform ivec3 periodic;
+NB_LOCATION(NB_LOC_MD_CELLS) uniform ivec3 cells;
+NB_LOCATION(NB_LOC_MD_PERIODIC) uniform ivec3 periodic;
 
 /* The cell coordinates of particle i (by its original index). */
 ivec3 nb_md_cell_of(int i)

@@ -20,10 +20,10 @@ layout(std430, binding = NB_BIND_MD_PERM) buffer Permutation { int perm[]; };
 layout(std430, binding = NB_BIND_MD_SPOS) writeonly buffer SortedPositions { vec4 spos[]; };
 layout(std430, binding = NB_BIND_MD_STYPE) writeonly buffer SortedTypes { int stype[]; };
 
-layout(location = NB_LOC_MD_COUNT) uniform int count;      /* particles or cells */
-layout(location = NB_LOC_MD_LO) uniform vec3 lo;
-layout(location = NB_LOC_MD_CELL_INV) uniform vec3 cell_inv;
-layout(location = NB_LOC_MD_CELLS) uniform ivec3 cells;
+NB_LOCATION(NB_LOC_MD_COUNT) uniform int count;      /* particles or cells */
+NB_LOCATION(NB_LOC_MD_LO) uniform vec3 lo;
+NB_LOCATION(NB_LOC_MD_CELL_INV) uniform vec3 cell_inv;
+NB_LOCATION(NB_LOC_MD_CELLS) uniform ivec3 cells;
 
 #if defined(NB_MD_PASS_SCAN)
 shared int partial[NB_GROUP];

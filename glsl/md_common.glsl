@@ -8,13 +8,13 @@ layout(std430, binding = NB_BIND_MD_COEFF) readonly buffer Coeffs { vec4 coeff[]
 layout(std430, binding = NB_BIND_MD_FORCE) writeonly buffer Forces { vec4 force[]; };
 layout(std430, binding = NB_BIND_MD_VIRIAL) writeonly buffer Virials { float virial[]; };
 
-layout(location = NB_LOC_N) uniform int n;
-layout(location = NB_LOC_MD_BOX) uniform vec3 box;
-layout(location = NB_LOC_MD_INV_BOX) uniform vec3 inv_box;
-layout(location = NB_LOC_MD_RC2) uniform float rc2;
-layout(location = NB_LOC_MD_LAW) uniform vec4 law;
-layout(location = NB_LOC_MD_SIGMOID) uniform vec4 sigmoid;
-layout(location = NB_LOC_MD_TYPES) uniform int ntypes;
+NB_LOCATION(NB_LOC_N) uniform int n;
+NB_LOCATION(NB_LOC_MD_BOX) uniform vec3 box;
+NB_LOCATION(NB_LOC_MD_INV_BOX) uniform vec3 inv_box;
+NB_LOCATION(NB_LOC_MD_RC2) uniform float rc2;
+NB_LOCATION(NB_LOC_MD_LAW) uniform vec4 law;
+NB_LOCATION(NB_LOC_MD_SIGMOID) uniform vec4 sigmoid;
+NB_LOCATION(NB_LOC_MD_TYPES) uniform int ntypes;
 
 shared vec4 pair_coeff[2 * NB_MD_MAX_TYPES * NB_MD_MAX_TYPES];
 

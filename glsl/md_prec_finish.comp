@@ -24,9 +24,9 @@ layout(std430, binding = NB_BIND_MD_FORCE) writeonly buffer Forces { vec4 force[
 layout(std430, binding = NB_BIND_MD_PREC_RAW) readonly buffer Raw { uvec4 raw[]; };
 layout(std430, binding = NB_BIND_MD_PREC_FLAG) buffer Flag { uint flag[]; };
 
-layout(location = NB_LOC_MD_COUNT) uniform int count;
-layout(location = NB_LOC_MD_PREC_LOG2) uniform ivec2 klog2;     /* force, energy */
-layout(location = NB_LOC_MD_PREC_STEP) uniform uint step;
+NB_LOCATION(NB_LOC_MD_COUNT) uniform int count;
+NB_LOCATION(NB_LOC_MD_PREC_LOG2) uniform ivec2 klog2;     /* force, energy */
+NB_LOCATION(NB_LOC_MD_PREC_STEP) uniform uint step;
 
 /* Half the range of the scaled sums: H 2^60, half of the 2^61 that each
  * term's three-chunk split allows (so a sum this large also warns of terms

@@ -22,17 +22,17 @@
  * the state of the previous pass from its two textures (acc_unpack).  The
  * pair terms are md_law.glsl's nb_md_term and nb_md_pair_double, the
  * functions md_precision.comp calls. */
-layout(location = NB_LOC_N) uniform int n;
-layout(location = NB_LOC_PASS) uniform int pass;
-layout(location = NB_LOC_PASSES) uniform int passes;
-layout(location = NB_LOC_MD_BOX) uniform vec3 box;
-layout(location = NB_LOC_MD_INV_BOX) uniform vec3 inv_box;
-layout(location = NB_LOC_MD_RC2) uniform float rc2;
-layout(location = NB_LOC_MD_LAW) uniform vec4 law;
-layout(location = NB_LOC_MD_SIGMOID) uniform vec4 sigmoid;
+NB_LOCATION(NB_LOC_N) uniform int n;
+NB_LOCATION(NB_LOC_PASS) uniform int pass;
+NB_LOCATION(NB_LOC_PASSES) uniform int passes;
+NB_LOCATION(NB_LOC_MD_BOX) uniform vec3 box;
+NB_LOCATION(NB_LOC_MD_INV_BOX) uniform vec3 inv_box;
+NB_LOCATION(NB_LOC_MD_RC2) uniform float rc2;
+NB_LOCATION(NB_LOC_MD_LAW) uniform vec4 law;
+NB_LOCATION(NB_LOC_MD_SIGMOID) uniform vec4 sigmoid;
 
-layout(binding = NB_UNIT_PREC_PREV) uniform usampler2D prev[2];
-layout(binding = NB_UNIT_PREC_TYPE) uniform isampler2D type;
+NB_BINDING(NB_UNIT_PREC_PREV) uniform usampler2D prev[2];
+NB_BINDING(NB_UNIT_PREC_TYPE) uniform isampler2D type;
 
 layout(location = 0) out uvec4 w0;
 layout(location = 1) out uvec4 w1;
@@ -44,8 +44,8 @@ ivec2 texel_of(int j)
 
 #if defined(NB_PRECISION_G)
 #define POS dvec4
-layout(binding = NB_UNIT_PREC_DPOS) uniform usampler2D dpos;
-layout(binding = NB_UNIT_PREC_DCOEFF) uniform usampler2D dcoeff;
+NB_BINDING(NB_UNIT_PREC_DPOS) uniform usampler2D dpos;
+NB_BINDING(NB_UNIT_PREC_DCOEFF) uniform usampler2D dcoeff;
 
 dvec4 words_to_double(uvec4 a, uvec4 b)
 {
@@ -73,8 +73,8 @@ void add_pair(inout nb_acc acc, dvec4 pi, int ti, dvec4 pj, int tj, bool exclude
 }
 #else
 #define POS vec4
-layout(binding = NB_UNIT_PREC_POS) uniform sampler2D pos;
-layout(binding = NB_UNIT_PREC_COEFF) uniform sampler2D coeff;
+NB_BINDING(NB_UNIT_PREC_POS) uniform sampler2D pos;
+NB_BINDING(NB_UNIT_PREC_COEFF) uniform sampler2D coeff;
 
 vec4 load(int j)
 {

@@ -107,8 +107,8 @@ layout(std430, binding = NB_BIND_TRI_SCRATCH) NB_TRI_COHERENT buffer TriScratch 
 layout(std430, binding = NB_BIND_TRI_SCRATCH) NB_TRI_COHERENT buffer TriScratch { NB_TRI_PAIR scratch[]; };
 #endif
 
-layout(location = NB_LOC_N) uniform int n;
-layout(location = NB_LOC_MD_TYPES) uniform int ntypes;
+NB_LOCATION(NB_LOC_N) uniform int n;
+NB_LOCATION(NB_LOC_MD_TYPES) uniform int ntypes;
 
 /* What j receives from the pair whose term on i is t (Newton's third
  * law: the opposite force, the same energy). */

@@ -3,7 +3,7 @@
  * says what they hold), into force[i]; in modes B..H
  * (NB_TRI_SCRATCH_STATES) accumulator states, merged in slot order
  * (acc_merge: H exactly, B and G in double, C-F as double-float pairs). */
-layout(location = NB_LOC_TRI_TILES) uniform int tiles;
+NB_LOCATION(NB_LOC_TRI_TILES) uniform int tiles;
 
 void main()
 {

@@ -39,7 +39,7 @@
 #error "md_tri3_tiles.comp: NB_TRI_TILE must be NB_GROUP * NB_TRI_TILE_IPT"
 #endif
 
-layout(location = NB_LOC_TRI_TILES) uniform int tiles;
+NB_LOCATION(NB_LOC_TRI_TILES) uniform int tiles;
 
 shared NB_TRI_POS jpos[NB_TRI_TILE];
 shared NB_TRI_STORED force_j[NB_TRI_TILE];

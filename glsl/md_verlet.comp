@@ -12,11 +12,11 @@ layout(std430, binding = NB_BIND_MD_FORCE) readonly buffer Forces { vec4 force[]
 layout(std430, binding = NB_BIND_MD_X) buffer StateX { dvec4 state_x[]; };
 layout(std430, binding = NB_BIND_MD_V) buffer StateV { dvec4 state_v[]; };   /* v, 1/m */
 
-layout(location = NB_LOC_MD_COUNT) uniform int count;
-layout(location = NB_LOC_MD_DT) uniform dvec2 dt;          /* dt/2, dt */
-layout(location = NB_LOC_MD_LO) uniform dvec3 lo;
-layout(location = NB_LOC_MD_BOX) uniform dvec3 len;
-layout(location = NB_LOC_MD_PERIODIC) uniform ivec3 periodic;
+NB_LOCATION(NB_LOC_MD_COUNT) uniform int count;
+NB_LOCATION(NB_LOC_MD_DT) uniform dvec2 dt;          /* dt/2, dt */
+NB_LOCATION(NB_LOC_MD_LO) uniform dvec3 lo;
+NB_LOCATION(NB_LOC_MD_BOX) uniform dvec3 len;
+NB_LOCATION(NB_LOC_MD_PERIODIC) uniform ivec3 periodic;
 
 void main()
 {

@@ -16,8 +16,8 @@ layout(std430, binding = NB_BIND_STATE_J) readonly buffer J0 { vec4 j0[]; };
 layout(std430, binding = NB_BIND_POS) writeonly buffer Positions { vec4 pos[]; };
 layout(std430, binding = NB_BIND_VEL) writeonly buffer Velocities { vec4 vel[]; };
 
-layout(location = NB_LOC_N) uniform int n;
-layout(location = NB_LOC_TIME) uniform double t;
+NB_LOCATION(NB_LOC_N) uniform int n;
+NB_LOCATION(NB_LOC_TIME) uniform double t;
 
 void main()
 {

@@ -4,9 +4,9 @@
  * the two j-textures the GAJ kernel reads.  Textures hold no doubles, so
  * positions and times travel as float hi/lo pairs (x = hi + lo: about 48
  * bits), which keeps dt = t - t0 exact to ~1e-14 up to t = 8192. */
-layout(location = NB_LOC_TIME_HI) uniform float t_hi;
-layout(location = NB_LOC_TIME_LO) uniform float t_lo;
-layout(binding = NB_UNIT_STATE) uniform sampler2D state[5];   /* x_hi+m, x_lo, v+t0_hi, a+t0_lo, j */
+NB_LOCATION(NB_LOC_TIME_HI) uniform float t_hi;
+NB_LOCATION(NB_LOC_TIME_LO) uniform float t_lo;
+NB_BINDING(NB_UNIT_STATE) uniform sampler2D state[5];   /* x_hi+m, x_lo, v+t0_hi, a+t0_lo, j */
 
 layout(location = 0) out vec4 pos;
 layout(location = 1) out vec4 vel;

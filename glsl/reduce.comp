@@ -5,8 +5,8 @@ layout(local_size_x = 256) in;
 layout(std430, binding = NB_BIND_PARTIAL) readonly buffer Partial { vec4 partial[]; };
 layout(std430, binding = NB_BIND_OUT) writeonly buffer Results { vec4 result[]; };
 
-layout(location = NB_LOC_N) uniform int n;
-layout(location = NB_LOC_SLICES) uniform int slices;
+NB_LOCATION(NB_LOC_N) uniform int n;
+NB_LOCATION(NB_LOC_SLICES) uniform int slices;
 
 void main()
 {

@@ -12,7 +12,7 @@ layout(std430, binding = NB_BIND_BLOCK_T0) readonly buffer BT { double bt0[]; };
 layout(std430, binding = NB_BIND_BLOCK_VAJ) readonly buffer BVAJ { vec4 bvaj[]; };   /* v, a, j per k */
 layout(std430, binding = NB_BIND_ACTIVE) readonly buffer Index { int idx[]; };
 
-layout(location = NB_LOC_N_ACTIVE) uniform int n_block;
+NB_LOCATION(NB_LOC_N_ACTIVE) uniform int n_block;
 
 void main()
 {

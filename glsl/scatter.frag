@@ -1,8 +1,8 @@
 /* scatter.frag - writes block entry k (five state texels, laid out like
  * the state textures) into the particle's texel of every state target. */
-layout(binding = NB_UNIT_BLOCK) uniform sampler2D block[5];
+NB_BINDING(NB_UNIT_BLOCK) uniform sampler2D block[5];
 
-layout(location = 0) flat in int k;
+NB_VARYING(0) flat in int k;
 layout(location = 0) out vec4 state[5];
 
 void main()

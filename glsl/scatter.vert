@@ -1,10 +1,10 @@
 /* scatter.vert - scatter by drawing points, the classic stream-model way to
  * write where a kernel chooses: vertex k of the corrected block becomes a
  * one-texel point on the texel of its particle in the state textures. */
-layout(location = NB_LOC_ROWS) uniform int rows;
-layout(binding = NB_UNIT_INDEX) uniform isampler2D block_index;
+NB_LOCATION(NB_LOC_ROWS) uniform int rows;
+NB_BINDING(NB_UNIT_INDEX) uniform isampler2D block_index;
 
-layout(location = 0) flat out int k;
+NB_VARYING(0) flat out int k;
 
 void main()
 {

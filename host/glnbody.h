@@ -1,6 +1,7 @@
 /* glnbody.h - the public C API of glnbody: direct N-body and molecular
- * dynamics forces on any GPU with OpenGL 4.3 (compute shaders or
- * fragment-shader streams), with a double-precision CPU engine beside them.
+ * dynamics forces on any GPU with OpenGL 3.3 core or OpenGL ES 3.0
+ * (fragment-shader streams; compute shaders from OpenGL 4.3 and ES 3.1),
+ * with a double-precision CPU engine beside them.
  * The program glnbody uses nothing else (make check-layers).
  *
  * Contents
@@ -289,28 +290,46 @@ enum nb_shader_source {
     NB_SHADERS_GLSL     /* GLSL source only */
 };
 
+/* Which API a context may use. */
+enum nb_gl_api {
+    NB_GL_API_AUTO,     /* OpenGL 4.3 core, 3.3 core, then ES 3.2, 3.1, 3.0 */
+    NB_GL_API_GL,       /* desktop OpenGL (core profile) only */
+    NB_GL_API_GLES      /* OpenGL ES only */
+};
+
 struct nb_gl_options {
     int device;                     /* EGL device index, -1 for the first */
     int debug;                      /* 1: GL_KHR_debug messages to stderr */
     enum nb_shader_source shaders;
     const char *shader_dir;         /* holds glsl/ and spirv/; NULL: default */
+    enum nb_gl_api api;             /* which API (default: either) */
+    /* Exactly this version (0.0: the list above): of api, or for
+     * NB_GL_API_AUTO desktop GL from 3.3 on and ES below.  glnbody then
+     * uses no more than this level even where the driver gives more. */
+    int version_major, version_minor;
 };
 
-/* The defaults: the first device, no debug, automatic shaders, and the
+/* The defaults: the first device, no debug, automatic shaders, any API
+ * level, and the
  * shader directory of the installation (or of the build tree the library
  * runs from).  $GLNBODY_SHADER_DIR overrides the directory, GLNBODY_DEBUG=1
  * turns debug on and GLNBODY_SHADERS=spirv|glsl forces a source. */
 NB_API void nb_gl_options_default(struct nb_gl_options *opt);
 
-/* A headless OpenGL 4.3 core context (EGL) with its program cache. */
+/* A headless OpenGL (3.3 core on) or OpenGL ES (3.0 on) context (EGL)
+ * with its program cache. */
 struct nb_gl;
 
 /* Creates a context: the EGL device platform (device opt->device) when
  * EGL_EXT_device_enumeration is there, else the surfaceless platform,
- * else the default display; opt NULL takes nb_gl_options_default's.
- * NB_ERR_GL (no EGL display or no 4.3 context), NB_ERR_ARGS (no such
- * device), NB_ERR_UNSUPPORTED (SPIR-V forced but not supported).  The
- * caller owns *gl. */
+ * else the default display; opt NULL takes nb_gl_options_default's.  The
+ * context is the first of OpenGL 4.3 core, 3.3 core, ES 3.2, 3.1, 3.0 that
+ * opt->api allows, or exactly opt->version_major.minor.
+ * NB_ERR_GL (no EGL display, or none of those contexts: the message lists
+ * them), NB_ERR_ARGS (no such device), NB_ERR_UNSUPPORTED (SPIR-V forced
+ * but not supported, or a driver below OpenGL 3.3 / ES 3.0).  What a
+ * level lacks is refused later, by the engine or mode that needs it, in
+ * one line naming the feature and both versions.  The caller owns *gl. */
 NB_API enum nb_status nb_gl_create(struct nb_gl **gl, const struct nb_gl_options *opt,
                                    struct nb_error *err);
 /* Destroys the context (NULL is allowed); destroy its handles first. */
@@ -318,7 +337,8 @@ NB_API void nb_gl_destroy(struct nb_gl *gl);
 /* Releases gl from the calling thread where it is current there (else
  * nothing), so that another thread can use its handles. */
 NB_API void nb_gl_release(struct nb_gl *gl);
-/* "GL_RENDERER (GL_VERSION)", owned by gl. */
+/* "GL_RENDERER, LEVEL (GL_VERSION)", LEVEL being the API and version glnbody
+ * uses ("OpenGL 4.5 core", "OpenGL ES 3.1"); owned by gl. */
 NB_API const char *nb_gl_renderer(const struct nb_gl *gl);
 /* 1 when gl loads SPIR-V, 0 when it compiles GLSL source. */
 NB_API int nb_gl_uses_spirv(const struct nb_gl *gl);
@@ -338,6 +358,26 @@ NB_API const char *nb_shader_extension(const char *program, int stage);
  * out.  NB_ERR_ARGS (no such program or stage), NB_ERR_IO. */
 NB_API enum nb_status nb_shader_emit(const char *program, int stage, const char *shader_dir,
                                      FILE *out, struct nb_error *err);
+
+/* What a context is (for self-describing reports, glnbody bench --report). */
+/* The context's API, version, strings and the limits that matter to the
+ * kernels (0 where the level has no such limit, e.g. compute on 3.3). */
+struct nb_gl_info {
+    int es;                         /* 1: OpenGL ES */
+    int major, minor;               /* the level glnbody uses */
+    int obtained_major, obtained_minor;   /* the driver's (can be higher) */
+    char api[32];                   /* "OpenGL 4.5 core", "OpenGL ES 3.1" */
+    char vendor[128], renderer[256], version[256], glsl[128];
+    char egl_vendor[128], egl_version[128];
+    char egl_device[256];           /* EGL_EXT_device_query's DRM node, "" if unknown */
+    int max_texture_size, max_draw_buffers, max_color_attachments;
+    int max_work_group_invocations, max_work_group_size[3];
+    int max_shared_memory, max_compute_storage_blocks;
+    int compute, spirv, fp64, int64;    /* what the level can run */
+};
+/* Fills info from gl (made current). */
+NB_API enum nb_status nb_gl_info(struct nb_gl *gl, struct nb_gl_info *info,
+                                 struct nb_error *err);
 
 /* ==== 7. force engines ===================================================== */
 

@@ -44,7 +44,12 @@ static enum nb_status engine_context(enum nb_engine engine, const char *family,
     if (!gl)
         return nb_error_set(err, NB_ERR_ARGS, "%s %s needs a GL context", family,
                             engine_names[engine]);
-    return nb_gl_make_current(gl, err);
+    if (nb_gl_make_current(gl, err) != NB_OK)
+        return err->status;
+    /* What the API level lacks is refused here, in one line naming it. */
+    if (engine == NB_ENGINE_COMPUTE)
+        return nb_gl_require(gl, "compute", 43, 31, err);
+    return nb_gl_require_float_targets(gl, "the fragment pipeline", err);
 }
 
 enum nb_status nb_backend_create_engine(struct nb_force_backend *b, enum nb_engine engine,

@@ -1,8 +1,11 @@
-/* context.c - a headless OpenGL 4.3 core context through EGL.
+/* context.c - a headless OpenGL or OpenGL ES context through EGL.
  *
- * Tries, in order: the EGL device platform (EGL_EXT_device_enumeration, the
- * route NVIDIA's driver offers without any display), Mesa's surfaceless
- * platform (llvmpipe on a machine without GPU), and the default display. */
+ * Displays, in order: the EGL device platform (EGL_EXT_device_enumeration,
+ * the route NVIDIA's driver offers without any display), Mesa's surfaceless
+ * platform (llvmpipe on a machine without GPU), and the default display.
+ * Contexts, in order: OpenGL 4.3 core (compute shaders), 3.3 core (the
+ * stream path, as on macOS's 4.1 or older GPUs), then OpenGL ES 3.2, 3.1
+ * and 3.0 (boards and phones); --api and --gl-version ask for one. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -84,11 +87,11 @@ static EGLDisplay open_display(int device, struct nb_error *err)
     return dpy;
 }
 
-static EGLConfig choose_config(EGLDisplay dpy)
+static EGLConfig choose_config(EGLDisplay dpy, int es)
 {
     if (epoxy_has_egl_extension(dpy, "EGL_KHR_no_config_context"))
         return EGL_NO_CONFIG_KHR;
-    const EGLint attribs[] = { EGL_RENDERABLE_TYPE, EGL_OPENGL_BIT,
+    const EGLint attribs[] = { EGL_RENDERABLE_TYPE, es ? EGL_OPENGL_ES3_BIT : EGL_OPENGL_BIT,
                                EGL_SURFACE_TYPE, EGL_PBUFFER_BIT, EGL_NONE };
     EGLConfig config = NULL;
     EGLint count = 0;
@@ -97,33 +100,84 @@ static EGLConfig choose_config(EGLDisplay dpy)
     return config;
 }
 
-static enum nb_status create_context(struct nb_gl *gl, int debug,
+/* The API levels tried, best first: desktop GL (core profile), then ES. */
+static const struct nb_gl_level levels[] = {
+    { 0, 4, 3 }, { 0, 3, 3 }, { 1, 3, 2 }, { 1, 3, 1 }, { 1, 3, 0 }
+};
+#define NB_LEVELS (sizeof levels / sizeof levels[0])
+
+static EGLContext try_level(EGLDisplay dpy, struct nb_gl_level want, int debug)
+{
+    if (!eglBindAPI(want.es ? EGL_OPENGL_ES_API : EGL_OPENGL_API))
+        return EGL_NO_CONTEXT;
+    EGLConfig config = choose_config(dpy, want.es);
+    EGLint attribs[16], k = 0;
+    attribs[k++] = EGL_CONTEXT_MAJOR_VERSION; attribs[k++] = want.major;
+    attribs[k++] = EGL_CONTEXT_MINOR_VERSION; attribs[k++] = want.minor;
+    if (!want.es) {
+        attribs[k++] = EGL_CONTEXT_OPENGL_PROFILE_MASK;
+        attribs[k++] = EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT;
+    }
+    if (debug) {        /* only when asked: some EGLs refuse the attribute */
+        attribs[k++] = EGL_CONTEXT_OPENGL_DEBUG;
+        attribs[k++] = EGL_TRUE;
+    }
+    attribs[k] = EGL_NONE;
+    return eglCreateContext(dpy, config, EGL_NO_CONTEXT, attribs);
+}
+
+/* Whether the list's level is of the API asked for. */
+static int allowed(struct nb_gl_level l, enum nb_gl_api api)
+{
+    return api == NB_GL_API_AUTO || l.es == (api == NB_GL_API_GLES);
+}
+
+static enum nb_status create_context(struct nb_gl *gl, const struct nb_gl_options *opt,
                                      struct nb_error *err)
 {
-    if (!eglBindAPI(EGL_OPENGL_API))
-        return nb_error_set(err, NB_ERR_GL, "EGL cannot bind the OpenGL API "
-                            "(EGL error 0x%04x)", (unsigned)eglGetError());
-    EGLConfig config = choose_config(gl->display);
-    const EGLint attribs[] = {
-        EGL_CONTEXT_MAJOR_VERSION, 4, EGL_CONTEXT_MINOR_VERSION, 3,
-        EGL_CONTEXT_OPENGL_PROFILE_MASK, EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT,
-        EGL_CONTEXT_OPENGL_DEBUG, debug ? EGL_TRUE : EGL_FALSE, EGL_NONE };
-    gl->context = eglCreateContext(gl->display, config, EGL_NO_CONTEXT, attribs);
-    if (gl->context == EGL_NO_CONTEXT)
-        return nb_error_set(err, NB_ERR_GL, "EGL could not create an OpenGL 4.3 "
-                            "core context (EGL error 0x%04x)", (unsigned)eglGetError());
-    return nb_gl_make_current(gl, err);
+    char tried[160] = "";
+    size_t used = 0;
+    EGLint last = EGL_SUCCESS;
+    for (size_t k = 0; k < NB_LEVELS + 1; k++) {
+        /* An explicit --gl-version is tried as given, in place of the list. */
+        struct nb_gl_level want = k < NB_LEVELS ? levels[k]
+            : (struct nb_gl_level){ 0, opt->version_major, opt->version_minor };
+        if (opt->version_major) {
+            if (k < NB_LEVELS)
+                continue;
+            want.es = opt->api == NB_GL_API_GLES ||
+                      (opt->api == NB_GL_API_AUTO && want.major * 10 + want.minor < 33);
+        } else if (k == NB_LEVELS || !allowed(want, opt->api)) {
+            continue;
+        }
+        gl->context = try_level(gl->display, want, opt->debug);
+        if (gl->context != EGL_NO_CONTEXT) {
+            gl->asked = want;
+            return nb_gl_make_current(gl, err);
+        }
+        last = eglGetError();
+        used += (size_t)snprintf(tried + used, sizeof tried - used, "%s%s %d.%d%s",
+                                 used ? ", " : "", want.es ? "OpenGL ES" : "OpenGL",
+                                 want.major, want.minor, want.es ? "" : " core");
+        if (used >= sizeof tried)
+            used = sizeof tried - 1;
+    }
+    return nb_error_set(err, NB_ERR_GL, "EGL could not create a context of any of: %s "
+                        "(EGL error 0x%04x for the last)", tried, (unsigned)last);
 }
 
 /* Cheap when gl is already current on this thread (every public call of
  * the API comes through here): one query, no driver flush. */
 enum nb_status nb_gl_make_current(struct nb_gl *gl, struct nb_error *err)
 {
-    if (eglGetCurrentContext() == gl->context && eglGetCurrentDisplay() == gl->display)
+    if (eglGetCurrentContext() == gl->context && eglGetCurrentDisplay() == gl->display) {
+        nb_gl_current = gl;
         return NB_OK;
+    }
     if (!eglMakeCurrent(gl->display, gl->draw, gl->read, gl->context))
         return nb_error_set(err, NB_ERR_GL, "eglMakeCurrent failed "
                             "(EGL error 0x%04x)", (unsigned)eglGetError());
+    nb_gl_current = gl;
     return NB_OK;
 }
 
@@ -136,9 +190,10 @@ static void GLAPIENTRY debug_message(GLenum source, GLenum type, GLuint id,
             type, id, severity, message);
 }
 
-static void enable_debug_output(void)
+static void enable_debug_output(const struct nb_gl *gl)
 {
-    if (!epoxy_has_gl_extension("GL_KHR_debug") && epoxy_gl_version() < 43)
+    if (!epoxy_has_gl_extension("GL_KHR_debug") &&
+        epoxy_gl_version() < (gl->es ? 32 : 43))
         return;
     glEnable(GL_DEBUG_OUTPUT);
     glEnable(GL_DEBUG_OUTPUT_SYNCHRONOUS);
@@ -149,27 +204,88 @@ static enum nb_status choose_shader_source(struct nb_gl *gl,
                                            enum nb_shader_source want,
                                            struct nb_error *err)
 {
-    int have = epoxy_gl_version() >= 46 || epoxy_has_gl_extension("GL_ARB_gl_spirv");
+    /* SPIR-V carries the 4.3 level's explicit locations: desktop 4.3 on. */
+    int have = !gl->es && gl->version >= 43 &&
+               (epoxy_gl_version() >= 46 || epoxy_has_gl_extension("GL_ARB_gl_spirv"));
     if (want == NB_SHADERS_SPIRV && !have)
         return nb_error_set(err, NB_ERR_UNSUPPORTED, "--shaders spirv: %s has no "
-                            "GL_ARB_gl_spirv", gl->renderer);
+                            "GL_ARB_gl_spirv%s", gl->renderer,
+                            gl->es || gl->version < 43 ? " at this level (it needs "
+                            "OpenGL 4.3 or later)" : "");
     gl->use_spirv = want == NB_SHADERS_SPIRV || (want == NB_SHADERS_AUTO && have);
     return NB_OK;
 }
 
-/* What every context checks and records once it is current: the version,
- * the renderer, debug output and the shader source and directory. */
+/* The GLSL version of the context: the driver's, as a number (330, 410,
+ * 300 for "OpenGL ES GLSL ES 3.00"). */
+static int glsl_version(void)
+{
+    const char *text = (const char *)glGetString(GL_SHADING_LANGUAGE_VERSION);
+    int major = 0, minor = 0;
+    const char *p = text ? text : "";
+    while (*p && (*p < '0' || *p > '9'))
+        p++;
+    if (sscanf(p, "%d.%d", &major, &minor) != 2)
+        return 0;
+    return major * 100 + minor;
+}
+
+/* The level the context offers, capped at an explicit --gl-version (Mesa
+ * answers any desktop request with its highest version; a test that asks
+ * for 3.3 gets the 3.3 prelude and refusals). */
+static enum nb_status take_level(struct nb_gl *gl, const struct nb_gl_options *opt,
+                                 struct nb_error *err)
+{
+    int have = epoxy_gl_version();
+    gl->es = !epoxy_is_desktop_gl();
+    gl->obtained = have;
+    if (opt->version_major && opt->version_major * 10 + opt->version_minor < have)
+        have = opt->version_major * 10 + opt->version_minor;
+    gl->version = have;
+    /* The GLSL that goes with the level, never past the driver's. */
+    int glsl = gl->es ? have * 10 : have >= 33 ? have * 10 : 0;
+    int driver = glsl_version();
+    gl->glsl = driver && driver < glsl ? driver : glsl;
+    if (!gl->es && gl->glsl > 430)
+        gl->glsl = 430;         /* the kernels' level; SPIR-V is built at it */
+    if (!gl->es && gl->glsl > 330 && gl->glsl < 400)
+        gl->glsl = 330;
+    if (gl->es && gl->version < 30)
+        return nb_error_set(err, NB_ERR_UNSUPPORTED, "OpenGL ES %d.%d is older than 3.0, "
+                            "the oldest glnbody runs on", have / 10, have % 10);
+    if (!gl->es && gl->version < 33)
+        return nb_error_set(err, NB_ERR_UNSUPPORTED, "OpenGL %d.%d is older than 3.3 core, "
+                            "the oldest glnbody runs on", have / 10, have % 10);
+    if (gl->es && gl->glsl >= 300 && gl->glsl < 320 && gl->glsl % 10)
+        gl->glsl -= gl->glsl % 10;      /* "3.10" and friends */
+    return NB_OK;
+}
+
+static void name_renderer(struct nb_gl *gl)
+{
+    char level[64];
+    snprintf(level, sizeof level, "%s%s", nb_gl_level_name(gl), gl->es ? "" : " core");
+    if (gl->obtained != gl->version)
+        snprintf(level + strlen(level), sizeof level - strlen(level), " (of the driver's %d.%d)",
+                 gl->obtained / 10, gl->obtained % 10);
+    snprintf(gl->renderer, sizeof gl->renderer, "%s, %s (%s)",
+             (const char *)glGetString(GL_RENDERER), level,
+             (const char *)glGetString(GL_VERSION));
+}
+
+/* What every context checks and records once it is current: the API
+ * level, the renderer, debug output and the shader source and directory. */
 static enum nb_status describe(struct nb_gl *gl, const struct nb_gl_options *opt,
                                struct nb_error *err)
 {
-    if (epoxy_gl_version() < 43)
-        return nb_error_set(err, NB_ERR_UNSUPPORTED, "OpenGL %s is older than 4.3",
-                            (const char *)glGetString(GL_VERSION));
-    snprintf(gl->renderer, sizeof gl->renderer, "%s (%s)",
-             (const char *)glGetString(GL_RENDERER), (const char *)glGetString(GL_VERSION));
+    if (take_level(gl, opt, err) != NB_OK)
+        return err->status;
+    snprintf(gl->short_renderer, sizeof gl->short_renderer, "%s",
+             (const char *)glGetString(GL_RENDERER));
+    name_renderer(gl);
     gl->nvidia = strstr((const char *)glGetString(GL_VENDOR), "NVIDIA") != NULL;
     if (opt->debug)
-        enable_debug_output();
+        enable_debug_output(gl);
     gl->shader_dir = strdup(opt->shader_dir ? opt->shader_dir : nb_gl_shader_dir_default());
     if (!gl->shader_dir)
         return nb_error_set(err, NB_ERR_NOMEM, "out of host memory");
@@ -185,7 +301,7 @@ static enum nb_status set_up(struct nb_gl *gl, const struct nb_gl_options *opt,
     gl->display = open_display(opt->device, err);
     if (gl->display == EGL_NO_DISPLAY)
         return err ? err->status : NB_ERR_GL;
-    if (create_context(gl, opt->debug, err) != NB_OK)
+    if (create_context(gl, opt, err) != NB_OK)
         return err->status;
     return describe(gl, opt, err);
 }
@@ -228,6 +344,8 @@ void nb_gl_destroy(struct nb_gl *gl)
             eglDestroyContext(gl->display, gl->context);
         }
     }
+    if (nb_gl_current == gl)
+        nb_gl_current = NULL;
     /* No eglTerminate: EGL hands every context of one device the same
      * display, and terminating it would kill the other contexts of the
      * process (two simulations in one process must work). */
@@ -271,6 +389,8 @@ void nb_gl_release(struct nb_gl *gl)
 {
     if (gl && eglGetCurrentContext() == gl->context)
         eglMakeCurrent(gl->display, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
+    if (gl && nb_gl_current == gl)
+        nb_gl_current = NULL;
 }
 
 const char *nb_gl_renderer(const struct nb_gl *gl) { return gl->renderer; }
@@ -287,6 +407,9 @@ void nb_gl_options_default(struct nb_gl_options *opt)
                  : strcmp(shaders, "spirv") == 0 ? NB_SHADERS_SPIRV
                  : strcmp(shaders, "glsl") == 0 ? NB_SHADERS_GLSL : NB_SHADERS_AUTO;
     opt->shader_dir = nb_gl_shader_dir_default();
+    opt->api = NB_GL_API_AUTO;
+    opt->version_major = 0;
+    opt->version_minor = 0;
 }
 
 enum nb_status nb_gl_check(const char *what, struct nb_error *err)

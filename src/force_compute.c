@@ -67,6 +67,9 @@ static enum nb_status parse_variant(struct compute *c, const char *name,
         return nb_error_set(err, NB_ERR_ARGS, "unknown compute variant '%s' "
                             "(t<T>i<I>[-s<S>] with T in 64, 128, 256 and I in "
                             "1, 2, 4, 8, 16, or auto)", name);
+    /* One vec4 a j-particle in the shared tile (ga.comp). */
+    if (nb_gl_compute_fits(c->gl, name, tile, 16 * tile, 2, err) != NB_OK)
+        return err->status;
     c->tile = tile;
     c->ipt = ipt;
     c->slices = slices;
@@ -86,7 +89,13 @@ static enum nb_status compute_set_variant(void *state, const char *name,
     struct compute *c = state;
     if (strcmp(name, "auto") != 0)
         return parse_variant(c, name, err);
-    if (parse_variant(c, NB_COMPUTE_DEFAULT, err) != NB_OK)
+    /* The default, or a narrower tile where the work group is too large
+     * (OpenGL ES 3.1 promises only 128 invocations). */
+    if (parse_variant(c, NB_COMPUTE_DEFAULT, err) != NB_OK &&
+        (err->status != NB_ERR_LIMIT ||
+         (*err = (struct nb_error){ 0 }, parse_variant(c, "t128i8", err)) != NB_OK) &&
+        (err->status != NB_ERR_LIMIT ||
+         (*err = (struct nb_error){ 0 }, parse_variant(c, "t64i8", err)) != NB_OK))
         return err->status;
     c->choice = (struct nb_gl_choice){ 1, 0 };
     return NB_OK;
@@ -163,9 +172,9 @@ static void dispatch_ga(const struct compute *c, const struct plan *pl, float ep
 {
     int n = (int)c->n;
     glUseProgram(pl->ga);
-    glUniform1f(NB_LOC_EPS2, eps2);
-    glUniform1i(NB_LOC_N, n);
-    glUniform1i(NB_LOC_SLICE_LEN, pl->slice_tiles);
+    glUniform1f(nb_gl_loc(NB_LOC_EPS2), eps2);
+    glUniform1i(nb_gl_loc(NB_LOC_N), n);
+    glUniform1i(nb_gl_loc(NB_LOC_SLICE_LEN), pl->slice_tiles);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, NB_BIND_POS, c->pos_buf);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, NB_BIND_OUT,
                      pl->slices > 1 ? c->partial_buf : c->out_buf);
@@ -173,8 +182,8 @@ static void dispatch_ga(const struct compute *c, const struct plan *pl, float ep
     if (pl->slices > 1) {
         glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
         glUseProgram(pl->reduce);
-        glUniform1i(NB_LOC_N, n);
-        glUniform1i(NB_LOC_SLICES, pl->slices);
+        glUniform1i(nb_gl_loc(NB_LOC_N), n);
+        glUniform1i(nb_gl_loc(NB_LOC_SLICES), pl->slices);
         glBindBufferBase(GL_SHADER_STORAGE_BUFFER, NB_BIND_PARTIAL, c->partial_buf);
         glBindBufferBase(GL_SHADER_STORAGE_BUFFER, NB_BIND_OUT, c->out_buf);
         glDispatchCompute((GLuint)nb_gl_ceil_div(n, 256), 1, 1);
@@ -237,7 +246,7 @@ static enum nb_status compute_read(void *state, double *acc, double *pot,
         return NB_OK;
     glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
     glBindBuffer(GL_SHADER_STORAGE_BUFFER, c->out_buf);
-    glGetBufferSubData(GL_SHADER_STORAGE_BUFFER, 0, (GLsizeiptr)(16 * c->n), c->staging);
+    nb_gl_get_buffer(GL_SHADER_STORAGE_BUFFER, 0, 16 * c->n, c->staging);
     if (nb_gl_check("reading results", err) != NB_OK)
         return err->status;
     for (size_t i = 0; i < c->n; i++) {

@@ -113,12 +113,12 @@ static enum nb_status dispatch(struct nb_prec *p, const char *name, enum nb_prec
     float sa = ldexpf(1.0f, p->acc_log2), sp = ldexpf(1.0f, p->pot_log2);
     glUseProgram(program);
     if (mode != NB_PRECISION_G)     /* G's law reads the double eps2d */
-        glUniform1f(NB_LOC_EPS2, (float)(eps * eps));
-    glUniform1i(NB_LOC_N, (int)n);
+        glUniform1f(nb_gl_loc(NB_LOC_EPS2), (float)(eps * eps));
+    glUniform1i(nb_gl_loc(NB_LOC_N), (int)n);
     if (mode == NB_PRECISION_E || mode == NB_PRECISION_F || mode == NB_PRECISION_H)
-        glUniform4f(NB_LOC_PREC_SCALE, sa, sa, sa, sp);
+        glUniform4f(nb_gl_loc(NB_LOC_PREC_SCALE), sa, sa, sa, sp);
     if (mode == NB_PRECISION_G)
-        glUniform1d(NB_LOC_PREC_EPS2D, eps * eps);
+        glUniform1d(nb_gl_loc(NB_LOC_PREC_EPS2D), eps * eps);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, NB_BIND_POS, p->pos_buf);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, NB_BIND_PREC_DPOS, p->dpos_buf);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, NB_BIND_OUT, p->out_buf);
@@ -134,7 +134,7 @@ static enum nb_status fetch(struct nb_prec *p, size_t bytes, const char *what,
 {
     glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
     glBindBuffer(GL_SHADER_STORAGE_BUFFER, p->out_buf);
-    glGetBufferSubData(GL_SHADER_STORAGE_BUFFER, 0, (GLsizeiptr)bytes, p->staging);
+    nb_gl_get_buffer(GL_SHADER_STORAGE_BUFFER, 0, bytes, p->staging);
     return nb_gl_check(what, err);
 }
 

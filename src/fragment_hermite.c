@@ -222,7 +222,7 @@ enum nb_status nb_fragment_update_state(void *state, size_t nb, const uint32_t *
                              "state framebuffer", err) != NB_OK)
         return err->status;
     glUseProgram(prog);
-    glUniform1i(NB_LOC_ROWS, f->state_rows);
+    glUniform1i(nb_gl_loc(NB_LOC_ROWS), f->state_rows);
     glActiveTexture(GL_TEXTURE0 + NB_UNIT_INDEX);
     glBindTexture(GL_TEXTURE_2D, f->block_index_tex);
     for (int q = 0; q < NB_STATE_TARGETS; q++) {
@@ -250,8 +250,8 @@ enum nb_status nb_fragment_predict_j(void *state, double t, struct nb_error *err
         return err->status;
     float t_hi = (float)t;
     glUseProgram(prog);
-    glUniform1f(NB_LOC_TIME_HI, t_hi);
-    glUniform1f(NB_LOC_TIME_LO, (float)(t - t_hi));
+    glUniform1f(nb_gl_loc(NB_LOC_TIME_HI), t_hi);
+    glUniform1f(nb_gl_loc(NB_LOC_TIME_LO), (float)(t - t_hi));
     for (int q = 0; q < NB_STATE_TARGETS; q++) {
         glActiveTexture(GL_TEXTURE0 + NB_UNIT_STATE + (GLenum)q);
         glBindTexture(GL_TEXTURE_2D, f->state_tex[q]);

@@ -140,12 +140,12 @@ static void draw_passes(struct fragment *f, const struct shape *sh, GLuint prog,
     int slice_len = nb_gl_ceil_div(nb_gl_ceil_div(span, r * p), 4) * 4;
     glUseProgram(prog);
     if (sh->j_hi)
-        glUniform2i(NB_LOC_J_RANGE, sh->j_lo, sh->j_hi);
-    glUniform1f(NB_LOC_EPS2, eps2);
-    glUniform1i(NB_LOC_NPAD, sh->npad);
-    glUniform1i(NB_LOC_SLICE_LEN, slice_len);
-    glUniform1i(NB_LOC_PASSES, p);
-    glUniform1i(NB_LOC_ROWS, sh->rows);
+        glUniform2i(nb_gl_loc(NB_LOC_J_RANGE), sh->j_lo, sh->j_hi);
+    glUniform1f(nb_gl_loc(NB_LOC_EPS2), eps2);
+    glUniform1i(nb_gl_loc(NB_LOC_NPAD), sh->npad);
+    glUniform1i(nb_gl_loc(NB_LOC_SLICE_LEN), slice_len);
+    glUniform1i(nb_gl_loc(NB_LOC_PASSES), p);
+    glUniform1i(nb_gl_loc(NB_LOC_ROWS), sh->rows);
     glActiveTexture(GL_TEXTURE0 + NB_UNIT_POS);
     glBindTexture(GL_TEXTURE_2D, f->pos_tex);
     for (int k = 0; k < sh->extra_count; k++) {
@@ -157,8 +157,8 @@ static void draw_passes(struct fragment *f, const struct shape *sh, GLuint prog,
         int cur = pass & 1;
         bind_textures(NB_UNIT_PREV, pass ? &f->sets[!cur] : NULL, sh->targets);
         glBindFramebuffer(GL_FRAMEBUFFER, f->sets[cur].fbo);
-        glUniform1i(NB_LOC_PASS, pass);
-        glUniform1i(NB_LOC_ACCUMULATE, pass > 0);
+        glUniform1i(nb_gl_loc(NB_LOC_PASS), pass);
+        glUniform1i(nb_gl_loc(NB_LOC_ACCUMULATE), pass > 0);
         glDrawArrays(GL_TRIANGLES, 0, 3);
     }
     f->result_set = (p - 1) & 1;
@@ -168,8 +168,8 @@ static void draw_passes(struct fragment *f, const struct shape *sh, GLuint prog,
 static void reduce_replicas(struct fragment *f, const struct shape *sh, GLuint prog)
 {
     glUseProgram(prog);
-    glUniform1i(NB_LOC_ROWS, sh->rows);
-    glUniform1i(NB_LOC_REPLICAS, f->used_replicas);
+    glUniform1i(nb_gl_loc(NB_LOC_ROWS), sh->rows);
+    glUniform1i(nb_gl_loc(NB_LOC_REPLICAS), f->used_replicas);
     bind_textures(NB_UNIT_PREV, &f->sets[f->result_set], sh->targets);
     glBindFramebuffer(GL_FRAMEBUFFER, f->sets[SET_FINAL].fbo);
     glViewport(0, 0, sh->width, sh->rows);

@@ -102,7 +102,7 @@ static int choose_passes(size_t n, int requested)
 static int draw_passes(GLuint vao, struct word_targets sets[2], int rows, int passes,
                        struct nb_gpu_timer *timer, double *seconds)
 {
-    glUniform1i(NB_LOC_PASSES, passes);
+    glUniform1i(nb_gl_loc(NB_LOC_PASSES), passes);
     glViewport(0, 0, NB_STREAM_WIDTH, rows);
     glBindVertexArray(vao);
     nb_gpu_timer_start(timer);
@@ -113,7 +113,7 @@ static int draw_passes(GLuint vao, struct word_targets sets[2], int rows, int pa
             glBindTexture(GL_TEXTURE_2D, pass ? sets[!cur].tex[k] : 0);
         }
         glBindFramebuffer(GL_FRAMEBUFFER, sets[cur].fbo);
-        glUniform1i(NB_LOC_PASS, pass);
+        glUniform1i(nb_gl_loc(NB_LOC_PASS), pass);
         glDrawArrays(GL_TRIANGLES, 0, 3);
     }
     *seconds += nb_gpu_timer_stop(timer);
@@ -159,7 +159,7 @@ static void set_scale(char m, const int log2[2])
 {
     float sa = ldexpf(1.0f, log2[0]), sp = ldexpf(1.0f, log2[1]);
     if (m == 'e' || m == 'f' || m == 'h')
-        glUniform4f(NB_LOC_PREC_SCALE, sa, sa, sa, sp);
+        glUniform4f(nb_gl_loc(NB_LOC_PREC_SCALE), sa, sa, sa, sp);
 }
 
 /* ---- the GA kernel ------------------------------------------------------ */
@@ -261,10 +261,10 @@ static enum nb_status ga_draw(struct nb_frag_prec *p, const char *name, enum nb_
         return err->status;
     glUseProgram(program);
     if (mode == NB_PRECISION_G)         /* G's law reads the double eps2d */
-        glUniform1d(NB_LOC_PREC_EPS2D, eps * eps);
+        glUniform1d(nb_gl_loc(NB_LOC_PREC_EPS2D), eps * eps);
     else
-        glUniform1f(NB_LOC_EPS2, (float)(eps * eps));
-    glUniform1i(NB_LOC_N, (int)p->n);
+        glUniform1f(nb_gl_loc(NB_LOC_EPS2), (float)(eps * eps));
+    glUniform1i(nb_gl_loc(NB_LOC_N), (int)p->n);
     set_scale(mode == NB_PRECISION_A ? 'm' : (char)('a' + (int)mode), p->log2);
     glActiveTexture(GL_TEXTURE0 + NB_UNIT_PREC_POS);
     glBindTexture(GL_TEXTURE_2D, p->pos_tex);
@@ -429,7 +429,7 @@ static enum nb_status md_draw(struct md_frag_prec *p, enum nb_md_law law, char m
         return err->status;
     uint64_t active = nb_gl_uniforms_of(p->gl, program);
     glUseProgram(program);
-    glUniform1i(NB_LOC_N, (int)p->n);
+    glUniform1i(nb_gl_loc(NB_LOC_N), (int)p->n);
     nb_gl_md_set_uniforms(&p->params, active);
     set_scale(m, p->log2);
     for (int k = 0; k < T_COUNT; k++) {

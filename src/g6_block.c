@@ -282,7 +282,7 @@ static enum nb_status flush_queue(struct nb_forces *f, struct nb_g6_block *g,
         updates = g->buf[B_UPDATE];
     }
     glUseProgram(prog);
-    glUniform1i(NB_LOC_N_ACTIVE, (int)g->queued);
+    glUniform1i(nb_gl_loc(NB_LOC_N_ACTIVE), (int)g->queued);
     for (int k = J_X; k <= J_J; k++)
         glBindBufferBase(GL_SHADER_STORAGE_BUFFER, NB_BIND_G6_JX + (GLuint)k, g->buf[k]);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, NB_BIND_G6_UPDATE, updates);
@@ -414,24 +414,24 @@ static enum nb_status dispatch(struct nb_forces *f, struct nb_g6_block *g, doubl
         return err->status;
     uint64_t mask = nb_gl_use_program(f->gl, name);
     if (HAS(mask, NB_LOC_EPS2))
-        glUniform1f(NB_LOC_EPS2, (float)eps2);
+        glUniform1f(nb_gl_loc(NB_LOC_EPS2), (float)eps2);
     if (HAS(mask, NB_LOC_N))
-        glUniform1i(NB_LOC_N, nj);
+        glUniform1i(nb_gl_loc(NB_LOC_N), nj);
     if (HAS(mask, NB_LOC_N_ACTIVE))
-        glUniform1i(NB_LOC_N_ACTIVE, ni);
+        glUniform1i(nb_gl_loc(NB_LOC_N_ACTIVE), ni);
     if (HAS(mask, NB_LOC_SLICE_LEN))
-        glUniform1i(NB_LOC_SLICE_LEN, per_slice);
+        glUniform1i(nb_gl_loc(NB_LOC_SLICE_LEN), per_slice);
     if (HAS(mask, NB_LOC_TIME))
-        glUniform1d(NB_LOC_TIME, ti);
+        glUniform1d(nb_gl_loc(NB_LOC_TIME), ti);
     if (HAS(mask, NB_LOC_PREC_EPS2D))
-        glUniform1d(NB_LOC_PREC_EPS2D, eps2);
+        glUniform1d(nb_gl_loc(NB_LOC_PREC_EPS2D), eps2);
     if (HAS(mask, NB_LOC_PREC_SCALE)) {
         float s = ldexpf(1.0f, g->log2[0]);
-        glUniform4f(NB_LOC_PREC_SCALE, s, s, s, ldexpf(1.0f, g->log2[1]));
+        glUniform4f(nb_gl_loc(NB_LOC_PREC_SCALE), s, s, s, ldexpf(1.0f, g->log2[1]));
     }
     if (HAS(mask, NB_LOC_PREC_SCALE_J)) {
         float s = ldexpf(1.0f, g->log2[2]);
-        glUniform4f(NB_LOC_PREC_SCALE_J, s, s, s, s);
+        glUniform4f(nb_gl_loc(NB_LOC_PREC_SCALE_J), s, s, s, s);
     }
     for (int k = J_X; k <= J_J; k++)
         glBindBufferBase(GL_SHADER_STORAGE_BUFFER, NB_BIND_G6_JX + (GLuint)k, g->buf[k]);
@@ -444,8 +444,8 @@ static enum nb_status dispatch(struct nb_forces *f, struct nb_g6_block *g, doubl
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
     if (slices > 1) {
         glUseProgram(red);
-        glUniform1i(NB_LOC_N_ACTIVE, ni);
-        glUniform1i(NB_LOC_SLICES, slices);
+        glUniform1i(nb_gl_loc(NB_LOC_N_ACTIVE), ni);
+        glUniform1i(nb_gl_loc(NB_LOC_SLICES), slices);
         glBindBufferBase(GL_SHADER_STORAGE_BUFFER, NB_BIND_G6_PART, g->buf[B_PART]);
         glBindBufferBase(GL_SHADER_STORAGE_BUFFER, NB_BIND_G6_OUT, out);
         glDispatchCompute((GLuint)(a ? ni : nb_gl_ceil_div(ni, 64)), 1, 1);
@@ -617,9 +617,9 @@ static enum nb_status search(struct nb_forces *f, struct nb_g6_block *g, size_t 
     uint64_t mask = nb_gl_use_program(f->gl, "g6_neighbours");
     (void)prog;
     if (HAS(mask, NB_LOC_N))
-        glUniform1i(NB_LOC_N, (int)g->nj);
+        glUniform1i(nb_gl_loc(NB_LOC_N), (int)g->nj);
     if (HAS(mask, NB_LOC_G6_NB_MAX))
-        glUniform1i(NB_LOC_G6_NB_MAX, (int)room);
+        glUniform1i(nb_gl_loc(NB_LOC_G6_NB_MAX), (int)room);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, NB_BIND_G6_JP, g->buf[J_P]);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, NB_BIND_G6_I, g->i_buffer);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, NB_BIND_G6_NB_COUNT, g->buf[B_COUNT]);
@@ -627,10 +627,10 @@ static enum nb_status search(struct nb_forces *f, struct nb_g6_block *g, size_t 
     glDispatchCompute((GLuint)nb_gl_ceil_div((int)g->nj, 256), (GLuint)ni, 1);
     glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
     glBindBuffer(GL_COPY_READ_BUFFER, g->buf[B_COUNT]);
-    glGetBufferSubData(GL_COPY_READ_BUFFER, 0, (GLsizeiptr)(4 * ni), count);
+    nb_gl_get_buffer(GL_COPY_READ_BUFFER, 0, 4 * ni, count);
     if (room) {
         glBindBuffer(GL_COPY_READ_BUFFER, g->buf[B_LIST]);
-        glGetBufferSubData(GL_COPY_READ_BUFFER, 0, (GLsizeiptr)(4 * ni * room), list);
+        nb_gl_get_buffer(GL_COPY_READ_BUFFER, 0, 4 * ni * room, list);
     }
     if (nb_gl_check("the neighbour search", err) != NB_OK)
         return err->status;

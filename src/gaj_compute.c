@@ -140,8 +140,8 @@ static int slice_tiles(int groups, int tiles)
 static void reduce(GLuint program, GLuint partial, GLuint out, int count, int slices)
 {
     glUseProgram(program);
-    glUniform1i(NB_LOC_N, count);
-    glUniform1i(NB_LOC_SLICES, slices);
+    glUniform1i(nb_gl_loc(NB_LOC_N), count);
+    glUniform1i(nb_gl_loc(NB_LOC_SLICES), slices);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, NB_BIND_PARTIAL, partial);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, NB_BIND_OUT, out);
     glDispatchCompute((GLuint)nb_gl_ceil_div(count, 256), 1, 1);
@@ -179,7 +179,10 @@ enum nb_status nb_gaj_compute_run(struct nb_gaj_compute *g, int tile, double eps
     snprintf(name, sizeof name, "gaj_comp_t%d", tile);
     g->tile = tile;
     g->slices = slices;
-    if (upload_indices(g, n_active, active, err) != NB_OK ||
+    /* gaj.comp: positions and velocities of a j-tile in shared memory,
+     * five storage blocks (ES 3.1 promises only four). */
+    if (nb_gl_compute_fits(g->gl, "the compute GAJ kernel", tile, 32 * tile, 5, err) != NB_OK ||
+        upload_indices(g, n_active, active, err) != NB_OK ||
         nb_gl_program(g->gl, name, &gaj, err) != NB_OK ||
         nb_gl_program(g->gl, "reduce_comp", &red, err) != NB_OK ||
         grow(g, B_OUT, out_bytes, "GAJ results", err) != NB_OK ||
@@ -190,10 +193,10 @@ enum nb_status nb_gaj_compute_run(struct nb_gaj_compute *g, int tile, double eps
 
     nb_gpu_timer_start(&g->timer);
     glUseProgram(gaj);
-    glUniform1f(NB_LOC_EPS2, (float)(eps * eps));
-    glUniform1i(NB_LOC_SLICE_LEN, per_slice);
-    glUniform1i(NB_LOC_N_ACTIVE, na);
-    glUniform2i(NB_LOC_J_RANGE, (int)first, (int)end);
+    glUniform1f(nb_gl_loc(NB_LOC_EPS2), (float)(eps * eps));
+    glUniform1i(nb_gl_loc(NB_LOC_SLICE_LEN), per_slice);
+    glUniform1i(nb_gl_loc(NB_LOC_N_ACTIVE), na);
+    glUniform2i(nb_gl_loc(NB_LOC_J_RANGE), (int)first, (int)end);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, NB_BIND_POS, g->buf[B_POS].id);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, NB_BIND_VEL, g->buf[B_VEL].id);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, NB_BIND_ACTIVE, g->buf[B_ACTIVE].id);
@@ -307,6 +310,10 @@ enum nb_status nb_gaj_compute_load_state(struct nb_gaj_compute *g, size_t n,
 {
     struct piece p[] = { { B_SX, 24 * n, 0 }, { B_ST0, 8 * n, 0 }, { B_SV, 16 * n, 0 },
                          { B_SA, 16 * n, 0 }, { B_SJ, 16 * n, 0 } };
+    /* predict.comp keeps positions and times in double. */
+    if (nb_gl_require(g->gl, "--predict gpu on the compute backend (double positions "
+                      "and times, GL_ARB_gpu_shader_fp64)", 43, 0, err) != NB_OK)
+        return err->status;
     char *area = stage(g, &g->up_j, p, 5, "Hermite state", err);
     g->n = n;
     if (!area || grow(g, B_POS, 16 * n, "GAJ positions", err) != NB_OK ||
@@ -355,7 +362,7 @@ enum nb_status nb_gaj_compute_update_state(struct nb_gaj_compute *g, size_t nb,
         { NB_BIND_BLOCK_T0, B_BT0 }, { NB_BIND_BLOCK_VAJ, B_BVAJ },
         { NB_BIND_ACTIVE, B_ACTIVE } };
     glUseProgram(prog);
-    glUniform1i(NB_LOC_N_ACTIVE, (int)nb);
+    glUniform1i(nb_gl_loc(NB_LOC_N_ACTIVE), (int)nb);
     for (size_t k = 0; k < sizeof bind / sizeof bind[0]; k++)
         glBindBufferBase(GL_SHADER_STORAGE_BUFFER, (GLuint)bind[k].binding,
                          g->buf[bind[k].which].id);
@@ -379,8 +386,8 @@ enum nb_status nb_gaj_compute_predict(struct nb_gaj_compute *g, double t,
     /* Not timed: a timer would add a second CPU-GPU sync to every block
      * step; the prediction's GPU time shows in the caller's wall clock. */
     glUseProgram(prog);
-    glUniform1i(NB_LOC_N, (int)g->n);
-    glUniform1d(NB_LOC_TIME, t);
+    glUniform1i(nb_gl_loc(NB_LOC_N), (int)g->n);
+    glUniform1d(nb_gl_loc(NB_LOC_TIME), t);
     for (size_t k = 0; k < sizeof bind / sizeof bind[0]; k++)
         glBindBufferBase(GL_SHADER_STORAGE_BUFFER, (GLuint)bind[k].binding,
                          g->buf[bind[k].which].id);

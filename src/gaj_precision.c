@@ -229,21 +229,21 @@ static enum nb_status dispatch(struct nb_gaj_prec *p, GLuint program, int slot,
           sj = ldexpf(1.0f, p->log2[S_JERK]);
     glUseProgram(program);
     if (HAS(u, NB_LOC_EPS2))
-        glUniform1f(NB_LOC_EPS2, (float)(eps * eps));
+        glUniform1f(nb_gl_loc(NB_LOC_EPS2), (float)(eps * eps));
     if (HAS(u, NB_LOC_PREC_EPS2D))
-        glUniform1d(NB_LOC_PREC_EPS2D, eps * eps);
+        glUniform1d(nb_gl_loc(NB_LOC_PREC_EPS2D), eps * eps);
     if (HAS(u, NB_LOC_N))
-        glUniform1i(NB_LOC_N, (int)in->n);
+        glUniform1i(nb_gl_loc(NB_LOC_N), (int)in->n);
     if (HAS(u, NB_LOC_N_ACTIVE))
-        glUniform1i(NB_LOC_N_ACTIVE, (int)n_active);
+        glUniform1i(nb_gl_loc(NB_LOC_N_ACTIVE), (int)n_active);
     if (HAS(u, NB_LOC_SLICE_LEN))
-        glUniform1i(NB_LOC_SLICE_LEN, per_slice);
+        glUniform1i(nb_gl_loc(NB_LOC_SLICE_LEN), per_slice);
     if (HAS(u, NB_LOC_J_RANGE))
-        glUniform2i(NB_LOC_J_RANGE, (int)in->j_first, (int)in->j_end);
+        glUniform2i(nb_gl_loc(NB_LOC_J_RANGE), (int)in->j_first, (int)in->j_end);
     if (HAS(u, NB_LOC_PREC_SCALE))
-        glUniform4f(NB_LOC_PREC_SCALE, sa, sa, sa, sp);
+        glUniform4f(nb_gl_loc(NB_LOC_PREC_SCALE), sa, sa, sa, sp);
     if (HAS(u, NB_LOC_PREC_SCALE_J))
-        glUniform4f(NB_LOC_PREC_SCALE_J, sj, sj, sj, 1.0f);
+        glUniform4f(nb_gl_loc(NB_LOC_PREC_SCALE_J), sj, sj, sj, 1.0f);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, NB_BIND_POS, in->pos);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, NB_BIND_VEL, in->vel);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, NB_BIND_ACTIVE, in->active);
@@ -302,8 +302,8 @@ static enum nb_status run_sliced(struct nb_gaj_prec *p, GLuint program, GLuint m
         return err->status;
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
     glUseProgram(merge);
-    glUniform1i(NB_LOC_N_ACTIVE, (int)n_active);
-    glUniform1i(NB_LOC_SLICES, slices);
+    glUniform1i(nb_gl_loc(NB_LOC_N_ACTIVE), (int)n_active);
+    glUniform1i(nb_gl_loc(NB_LOC_SLICES), slices);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, NB_BIND_PARTIAL, p->part_buf);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, NB_BIND_OUT, p->out_buf);
     glDispatchCompute((GLuint)nb_gl_ceil_div((int)n_active, 64), 1, 1);
@@ -357,7 +357,7 @@ static enum nb_status relative_speed_bound(struct nb_gaj_prec *p,
         return err->status;
     nb_gpu_timer_start(&p->timer);
     glUseProgram(program);
-    glUniform1i(NB_LOC_N, (int)in->n);
+    glUniform1i(nb_gl_loc(NB_LOC_N), (int)in->n);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, NB_BIND_POS, in->pos);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, NB_BIND_VEL, in->vel);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, NB_BIND_OUT, p->vmax_buf);

@@ -14,7 +14,14 @@ static enum nb_status probe(const struct nb_gl_tunable *t, float eps2,
     const char *best = NULL;
     double best_seconds = 0.0;
     for (const char *const *name = t->candidates; *name; name++) {
-        if (t->set_variant(t->state, *name, err) != NB_OK ||
+        /* A variant past this context's limits (ES 3.1's smaller work
+         * groups, say) is no candidate here. */
+        enum nb_status st = t->set_variant(t->state, *name, err);
+        if (st == NB_ERR_LIMIT) {
+            *err = (struct nb_error){ 0 };
+            continue;
+        }
+        if (st != NB_OK ||
             t->run(t->state, eps2, err) != NB_OK ||       /* builds the program */
             t->run(t->state, eps2, err) != NB_OK)
             return err->status;
@@ -22,7 +29,8 @@ static enum nb_status probe(const struct nb_gl_tunable *t, float eps2,
         if (!best || seconds < best_seconds)
             best = *name, best_seconds = seconds;
     }
-    return t->set_variant(t->state, best, err);
+    return best ? t->set_variant(t->state, best, err)
+                : nb_error_set(err, NB_ERR_LIMIT, "no variant fits this context's limits");
 }
 
 enum nb_status nb_gl_evaluate(const struct nb_gl_tunable *t, struct nb_gl_choice *choice,

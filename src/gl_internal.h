@@ -8,11 +8,21 @@
 #include "nb_config.h"
 #include "nb_gl.h"
 
-/* A program built once and kept for the life of the context. */
+/* The uniform locations and sampler units of a program whose GLSL level
+ * has no explicit ones (below OpenGL 4.3 / OpenGL ES 3.1): loc[L] is the
+ * linker's location of the uniform the kernel declared at NB_LOC L (-1:
+ * none or inactive). */
+#define NB_GL_MAX_LOCATIONS 64
 struct nb_gl_cached_program {
     const char *name;       /* the catalogue's string */
     GLuint program;
     uint64_t active;        /* nb_gl_uniforms_of's mask, queried once at the build */
+    GLint *loc;             /* NB_GL_MAX_LOCATIONS entries, NULL: explicit locations */
+};
+
+/* An API level: OpenGL (core) or OpenGL ES, major.minor. */
+struct nb_gl_level {
+    int es, major, minor;
 };
 
 struct nb_gl {
@@ -20,6 +30,12 @@ struct nb_gl {
     EGLContext context;
     EGLSurface draw, read;  /* EGL_NO_SURFACE, or a window's (borrowed) */
     int borrowed;           /* the context is a window library's: not destroyed */
+    struct nb_gl_level asked;   /* the level EGL was asked for */
+    int es;                     /* 1: OpenGL ES */
+    int version;                /* 10 major + minor: the level glnbody uses */
+    int obtained;               /* the same, as the driver gave it (>= version) */
+    int glsl;                   /* the #version of the shaders: 330, 430, 300 (ES) */
+    char short_renderer[256];   /* GL_RENDERER */
     char renderer[512];
     int nvidia;
     int use_spirv;          /* shaders come from spirv/ */
@@ -361,6 +377,74 @@ enum nb_status nb_frag_prec_read_fixed(struct nb_frag_prec *p, int64_t *fixed,
 double nb_frag_prec_seconds(const struct nb_frag_prec *p);
 /* Passes of the last run (0 before any). */
 int nb_frag_prec_passes(const struct nb_frag_prec *p);
+
+/* ---- gl_level.c: what the context's API level offers ---- */
+
+/* The context made current on this thread by nb_gl_make_current. */
+extern _Thread_local struct nb_gl *nb_gl_current;
+/* "OpenGL 3.3" or "OpenGL ES 3.1": the level glnbody uses (a buffer of
+ * the calling thread, valid until its next call). */
+const char *nb_gl_level_name(const struct nb_gl *gl);
+/* 1 where gl is at least OpenGL gl_version or OpenGL ES es_version (10
+ * major + minor; 0: never on that API). */
+int nb_gl_at_least(const struct nb_gl *gl, int gl_version, int es_version);
+/* NB_OK where nb_gl_at_least, else NB_ERR_UNSUPPORTED with one line:
+ * "FEATURE needs OpenGL 4.3 or OpenGL ES 3.1; this context is OpenGL 3.3
+ * (softpipe)". */
+enum nb_status nb_gl_require(const struct nb_gl *gl, const char *feature, int gl_version,
+                             int es_version, struct nb_error *err);
+/* Compute shaders and storage buffers: OpenGL 4.3, OpenGL ES 3.1. */
+int nb_gl_has_compute(const struct nb_gl *gl);
+/* Float render targets for the stream path: core in desktop GL, in ES
+ * 3.2, else EXT_color_buffer_float; NB_ERR_UNSUPPORTED naming it. */
+enum nb_status nb_gl_require_float_targets(const struct nb_gl *gl, const char *who,
+                                           struct nb_error *err);
+/* The location of uniform NB_LOC_x in the program in use: x itself where
+ * the shaders carry explicit locations, else the linker's, looked up by
+ * name when the program was built (-1 where inactive: glUniform ignores
+ * it).  Wrap every NB_LOC_ constant handed to glUniform* in it. */
+GLint nb_gl_loc(GLint loc);
+/* NB_OK where a work group of `invocations` using `shared_bytes` of
+ * shared memory and `blocks` shader storage blocks fits the context, else
+ * NB_ERR_LIMIT naming the limit, its value and the level ("t256i8: a work
+ * group of 256 invocations, over this context's GL_MAX_COMPUTE_WORK_GROUP_
+ * INVOCATIONS = 128 (OpenGL ES 3.1, ...)"). */
+enum nb_status nb_gl_compute_fits(const struct nb_gl *gl, const char *what, int invocations,
+                                  int shared_bytes, int blocks, struct nb_error *err);
+/* A texture of one level (glTexStorage2D where the level has it, else
+ * glTexImage2D with the format's own pixel type). */
+void nb_gl_texture_storage(GLenum internal, int width, int height);
+
+/* ---- shader_names.c: uniforms by name below the explicit-layout levels ---- */
+
+/* A uniform a kernel declared as NB_LOCATION(SYM) or NB_BINDING(SYM)
+ * uniform TYPE NAME: its name and SYM's value (a location, or the first
+ * texture unit of a sampler or sampler array). */
+#define NB_GL_MAX_NAMED 48
+struct nb_gl_named {
+    char name[40];
+    int value;
+    int sampler;
+};
+struct nb_gl_names {
+    struct nb_gl_named u[NB_GL_MAX_NAMED];
+    int count;
+};
+/* 1 where gl's shaders carry layout(location) and layout(binding) on
+ * uniforms: OpenGL 4.3, OpenGL ES 3.1. */
+int nb_gl_explicit_layouts(const struct nb_gl *gl);
+/* Adds the declarations of a stage's source strings (the #define lines
+ * of integers among them resolve SYM). */
+void nb_gl_names_scan(struct nb_gl_names *names, const char *const *strings, int count);
+/* After the link: binds each sampler (array element k to unit value + k)
+ * with glUniform1i, and returns the location map (NB_GL_MAX_LOCATIONS
+ * entries, -1 for none), or NULL with NB_ERR_NOMEM. */
+GLint *nb_gl_names_apply(const struct nb_gl_names *names, GLuint program,
+                         const char *program_name, struct nb_error *err);
+
+/* glGetBufferSubData of the buffer bound at target; OpenGL ES has no such
+ * call, and maps the range for reading instead. */
+void nb_gl_get_buffer(GLenum target, size_t offset, size_t bytes, void *dst);
 
 /* Deletes every cached program (the context must be current). */
 void nb_gl_programs_release(struct nb_gl *gl);

@@ -21,7 +21,7 @@ GLuint nb_gl_new_texture(int width, int height, GLenum format)
     GLuint tex;
     glGenTextures(1, &tex);
     glBindTexture(GL_TEXTURE_2D, tex);
-    glTexStorage2D(GL_TEXTURE_2D, 1, format, width, height);
+    nb_gl_texture_storage(format, width, height);
     /* texelFetch needs a complete texture: no mipmaps. */
     glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
     glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);

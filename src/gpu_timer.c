@@ -13,10 +13,19 @@ static int software_renderer(const char *renderer)
            strstr(renderer, "SWR");
 }
 
+/* Time queries: core in desktop GL 3.3; OpenGL ES has them only through
+ * EXT_disjoint_timer_query. */
+static int have_time_queries(void)
+{
+    return epoxy_is_desktop_gl() || epoxy_has_gl_extension("GL_EXT_disjoint_timer_query");
+}
+
 void nb_gpu_timer_init(struct nb_gpu_timer *t, const struct nb_gl *gl)
 {
-    glGenQueries(1, &t->query);
-    t->use_query = !software_renderer(nb_gl_renderer(gl));
+    t->use_query = !software_renderer(nb_gl_renderer(gl)) && have_time_queries();
+    t->query = 0;
+    if (t->use_query)
+        glGenQueries(1, &t->query);
     t->t0 = 0.0;
     t->seconds = 0.0;
     t->pending = 0;
@@ -50,7 +59,10 @@ double nb_gpu_timer_result(struct nb_gpu_timer *t)
 {
     if (t->pending) {
         GLuint64 ns = 0;
-        glGetQueryObjectui64v(t->query, GL_QUERY_RESULT, &ns);   /* waits */
+        if (epoxy_is_desktop_gl())
+            glGetQueryObjectui64v(t->query, GL_QUERY_RESULT, &ns);   /* waits */
+        else
+            glGetQueryObjectui64vEXT(t->query, GL_QUERY_RESULT, &ns);
         t->seconds = (double)ns * 1e-9;
         t->pending = 0;
     }

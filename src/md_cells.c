@@ -69,30 +69,30 @@ void nb_gl_md_cells_build(struct nb_gl *gl, const struct nb_gl_md_cells *g, GLui
     clear_ints(fill, g->total);
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
     nb_gl_use_program(gl, cell_passes[0]);
-    glUniform1i(NB_LOC_MD_COUNT, n);
-    glUniform3f(NB_LOC_MD_LO, g->lo[0], g->lo[1], g->lo[2]);
-    glUniform3f(NB_LOC_MD_CELL_INV, g->inv[0], g->inv[1], g->inv[2]);
-    glUniform3i(NB_LOC_MD_CELLS, g->cells[0], g->cells[1], g->cells[2]);
+    glUniform1i(nb_gl_loc(NB_LOC_MD_COUNT), n);
+    glUniform3f(nb_gl_loc(NB_LOC_MD_LO), g->lo[0], g->lo[1], g->lo[2]);
+    glUniform3f(nb_gl_loc(NB_LOC_MD_CELL_INV), g->inv[0], g->inv[1], g->inv[2]);
+    glUniform3i(nb_gl_loc(NB_LOC_MD_CELLS), g->cells[0], g->cells[1], g->cells[2]);
     nb_gl_dispatch(g->n, NB_GL_MD_GROUP);
     nb_gl_use_program(gl, cell_passes[1]);
-    glUniform1i(NB_LOC_MD_COUNT, cells);
+    glUniform1i(nb_gl_loc(NB_LOC_MD_COUNT), cells);
     glDispatchCompute(1, 1, 1);
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
     nb_gl_use_program(gl, cell_passes[2]);
-    glUniform1i(NB_LOC_MD_COUNT, n);
+    glUniform1i(nb_gl_loc(NB_LOC_MD_COUNT), n);
     nb_gl_dispatch(g->n, NB_GL_MD_GROUP);
     nb_gl_use_program(gl, cell_passes[3]);
-    glUniform1i(NB_LOC_MD_COUNT, cells);
+    glUniform1i(nb_gl_loc(NB_LOC_MD_COUNT), cells);
     nb_gl_dispatch(g->total, NB_GL_MD_GROUP);
     nb_gl_use_program(gl, cell_passes[4]);
-    glUniform1i(NB_LOC_MD_COUNT, n);
+    glUniform1i(nb_gl_loc(NB_LOC_MD_COUNT), n);
     nb_gl_dispatch(g->n, NB_GL_MD_GROUP);
 }
 
 void nb_gl_md_cells_set_uniforms(const struct nb_gl_md_cells *g, uint64_t active)
 {
     if (active >> NB_LOC_MD_CELLS & 1)
-        glUniform3i(NB_LOC_MD_CELLS, g->cells[0], g->cells[1], g->cells[2]);
+        glUniform3i(nb_gl_loc(NB_LOC_MD_CELLS), g->cells[0], g->cells[1], g->cells[2]);
     if (active >> NB_LOC_MD_PERIODIC & 1)
-        glUniform3i(NB_LOC_MD_PERIODIC, g->periodic[0], g->periodic[1], g->periodic[2]);
+        glUniform3i(nb_gl_loc(NB_LOC_MD_PERIODIC), g->periodic[0], g->periodic[1], g->periodic[2]);
 }

@@ -179,12 +179,12 @@ static enum nb_status md_setup(void *state, const struct nb_md_system *sys,
 static void verlet_pass(struct md_compute *c, int drift, double dt)
 {
     nb_gl_use_program(c->gl, drift ? "md_k1" : "md_k2");
-    glUniform1i(NB_LOC_MD_COUNT, (int)c->n);
-    glUniform2d(NB_LOC_MD_DT, 0.5 * dt, dt);
+    glUniform1i(nb_gl_loc(NB_LOC_MD_COUNT), (int)c->n);
+    glUniform2d(nb_gl_loc(NB_LOC_MD_DT), 0.5 * dt, dt);
     if (drift) {
-        glUniform3d(NB_LOC_MD_LO, c->lo_d[0], c->lo_d[1], c->lo_d[2]);
-        glUniform3d(NB_LOC_MD_BOX, c->len_d[0], c->len_d[1], c->len_d[2]);
-        glUniform3i(NB_LOC_MD_PERIODIC, c->grid.periodic[0], c->grid.periodic[1],
+        glUniform3d(nb_gl_loc(NB_LOC_MD_LO), c->lo_d[0], c->lo_d[1], c->lo_d[2]);
+        glUniform3d(nb_gl_loc(NB_LOC_MD_BOX), c->len_d[0], c->len_d[1], c->len_d[2]);
+        glUniform3i(nb_gl_loc(NB_LOC_MD_PERIODIC), c->grid.periodic[0], c->grid.periodic[1],
                     c->grid.periodic[2]);
     }
     nb_gl_dispatch(c->n, NB_GL_MD_GROUP);
@@ -387,6 +387,10 @@ static int md_gl_particles(void *state, struct nb_gl_particles *out)
 enum nb_status nb_md_engine_compute_create(struct nb_md_engine *e, struct nb_gl *gl,
                                            struct nb_error *err)
 {
+    /* K1 and K2 (md_verlet.comp) keep positions and velocities in double. */
+    if (nb_gl_require(gl, "the compute MD engine (velocity Verlet in double, "
+                      "GL_ARB_gpu_shader_fp64)", 43, 0, err) != NB_OK)
+        return err->status;
     struct md_compute *c = nb_alloc(1, sizeof *c, "compute MD engine", err);
     if (!c)
         return err->status;

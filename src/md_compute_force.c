@@ -83,7 +83,7 @@ enum nb_status nb_md_compute_prec_setup(struct md_compute *c, const struct nb_md
 static void force_pass(struct md_compute *c)
 {
     uint64_t active = nb_gl_use_program(c->gl, c->force_name);
-    glUniform1i(NB_LOC_N, (int)c->n);
+    glUniform1i(nb_gl_loc(NB_LOC_N), (int)c->n);
     nb_gl_md_set_uniforms(&c->params, active);
     if (c->cell_list)
         nb_gl_md_cells_set_uniforms(&c->grid, active);
@@ -98,10 +98,10 @@ static void prec_pass(struct md_compute *c, const char *name)
 {
     float sa = ldexpf(1.0f, c->log2[0]), sp = ldexpf(1.0f, c->log2[1]);
     uint64_t active = nb_gl_use_program(c->gl, name);
-    glUniform1i(NB_LOC_N, (int)c->n);
+    glUniform1i(nb_gl_loc(NB_LOC_N), (int)c->n);
     nb_gl_md_set_uniforms(&c->params, active);
     if (active >> NB_LOC_PREC_SCALE & 1)
-        glUniform4f(NB_LOC_PREC_SCALE, sa, sa, sa, sp);
+        glUniform4f(nb_gl_loc(NB_LOC_PREC_SCALE), sa, sa, sa, sp);
     if (c->cell_list)
         nb_gl_md_cells_set_uniforms(&c->grid, active);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, NB_BIND_MD_FORCE, c->buf[B_RAW]);
@@ -117,11 +117,11 @@ static void prec_pass(struct md_compute *c, const char *name)
 static void finish_pass(struct md_compute *c)
 {
     uint64_t active = nb_gl_use_program(c->gl, c->finish_name);
-    glUniform1i(NB_LOC_MD_COUNT, (int)c->n);
+    glUniform1i(nb_gl_loc(NB_LOC_MD_COUNT), (int)c->n);
     if (active >> NB_LOC_MD_PREC_LOG2 & 1)        /* B, C, D, G: unscaled */
-        glUniform2i(NB_LOC_MD_PREC_LOG2, c->log2[0], c->log2[1]);
+        glUniform2i(nb_gl_loc(NB_LOC_MD_PREC_LOG2), c->log2[0], c->log2[1]);
     if (active >> NB_LOC_MD_PREC_STEP & 1)
-        glUniform1ui(NB_LOC_MD_PREC_STEP, c->step);
+        glUniform1ui(nb_gl_loc(NB_LOC_MD_PREC_STEP), c->step);
     nb_gl_dispatch(c->n, NB_GL_MD_GROUP);
 }
 

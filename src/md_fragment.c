@@ -149,8 +149,8 @@ static void set_uniforms(const struct md_frag *m, int slice)
 {
     glUseProgram(m->program);
     nb_gl_md_set_uniforms(&m->params, nb_gl_uniforms_of(m->gl, m->program));
-    glUniform1i(NB_LOC_MD_COUNT, (int)m->n);
-    glUniform1i(NB_LOC_SLICE_LEN, slice);
+    glUniform1i(nb_gl_loc(NB_LOC_MD_COUNT), (int)m->n);
+    glUniform1i(nb_gl_loc(NB_LOC_SLICE_LEN), slice);
     const GLenum units[3] = { NB_UNIT_MD_POS, NB_UNIT_MD_COEFF, NB_UNIT_MD_SEGMENT };
     const GLuint tex[3] = { m->pos_tex, m->coeff_tex, m->segment_tex };
     for (int k = 0; k < 3; k++) {
@@ -194,8 +194,8 @@ static enum nb_status warm_up(struct md_frag *m, struct nb_error *err)
     glBindVertexArray(m->vao);
     bind_previous(NULL);
     glBindFramebuffer(GL_FRAMEBUFFER, m->sets[0].fbo);
-    glUniform1i(NB_LOC_PASS, 0);
-    glUniform1i(NB_LOC_ACCUMULATE, 0);
+    glUniform1i(nb_gl_loc(NB_LOC_PASS), 0);
+    glUniform1i(nb_gl_loc(NB_LOC_ACCUMULATE), 0);
     glDrawArrays(GL_TRIANGLES, 0, 3);
     glFinish();
     return nb_gl_check("MD fragment: first draw", err);
@@ -332,8 +332,8 @@ static enum nb_status draw_passes(struct md_frag *m, struct nb_error *err)
         int cur = pass & 1;
         bind_previous(pass ? &m->sets[!cur] : NULL);
         glBindFramebuffer(GL_FRAMEBUFFER, m->sets[cur].fbo);
-        glUniform1i(NB_LOC_PASS, pass);
-        glUniform1i(NB_LOC_ACCUMULATE, pass > 0);
+        glUniform1i(nb_gl_loc(NB_LOC_PASS), pass);
+        glUniform1i(nb_gl_loc(NB_LOC_ACCUMULATE), pass > 0);
         glDrawArrays(GL_TRIANGLES, 0, 3);
     }
     double seconds = nb_gpu_timer_stop(&m->timer);

@@ -48,16 +48,16 @@ void nb_gl_md_set_uniforms(const struct nb_gl_md_params *p, uint64_t active)
 {
 #define NB_ACTIVE(loc) ((active >> (loc)) & 1u)
     if (NB_ACTIVE(NB_LOC_MD_BOX))
-        glUniform3fv(NB_LOC_MD_BOX, 1, p->box);
+        glUniform3fv(nb_gl_loc(NB_LOC_MD_BOX), 1, p->box);
     if (NB_ACTIVE(NB_LOC_MD_INV_BOX))
-        glUniform3fv(NB_LOC_MD_INV_BOX, 1, p->inv_box);
+        glUniform3fv(nb_gl_loc(NB_LOC_MD_INV_BOX), 1, p->inv_box);
     if (NB_ACTIVE(NB_LOC_MD_RC2))
-        glUniform1f(NB_LOC_MD_RC2, p->rc2);
+        glUniform1f(nb_gl_loc(NB_LOC_MD_RC2), p->rc2);
     if (NB_ACTIVE(NB_LOC_MD_LAW))
-        glUniform4fv(NB_LOC_MD_LAW, 1, p->law);
+        glUniform4fv(nb_gl_loc(NB_LOC_MD_LAW), 1, p->law);
     if (NB_ACTIVE(NB_LOC_MD_SIGMOID))
-        glUniform4fv(NB_LOC_MD_SIGMOID, 1, p->sigmoid);
+        glUniform4fv(nb_gl_loc(NB_LOC_MD_SIGMOID), 1, p->sigmoid);
     if (NB_ACTIVE(NB_LOC_MD_TYPES))
-        glUniform1i(NB_LOC_MD_TYPES, p->types);
+        glUniform1i(nb_gl_loc(NB_LOC_MD_TYPES), p->types);
 #undef NB_ACTIVE
 }

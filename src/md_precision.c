@@ -146,10 +146,10 @@ static enum nb_status dispatch(struct md_prec *p, enum nb_md_law law, char m,
     uint64_t active = nb_gl_uniforms_of(p->gl, program);
     float sa = ldexpf(1.0f, p->acc_log2), sp = ldexpf(1.0f, p->pot_log2);
     glUseProgram(program);
-    glUniform1i(NB_LOC_N, (int)p->n);
+    glUniform1i(nb_gl_loc(NB_LOC_N), (int)p->n);
     nb_gl_md_set_uniforms(&p->params, active);
     if (active >> NB_LOC_PREC_SCALE & 1)
-        glUniform4f(NB_LOC_PREC_SCALE, sa, sa, sa, sp);
+        glUniform4f(nb_gl_loc(NB_LOC_PREC_SCALE), sa, sa, sa, sp);
     if (p->cell_list) {
         nb_gl_md_cells_set_uniforms(&p->grid, active);
         bind_cells(p);
@@ -170,7 +170,7 @@ static enum nb_status fetch(struct md_prec *p, void *out, size_t bytes, struct n
 {
     glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
     glBindBuffer(GL_SHADER_STORAGE_BUFFER, p->buf[B_OUT]);
-    glGetBufferSubData(GL_SHADER_STORAGE_BUFFER, 0, (GLsizeiptr)bytes, out);
+    nb_gl_get_buffer(GL_SHADER_STORAGE_BUFFER, 0, bytes, out);
     return nb_gl_check("reading MD precision results", err);
 }
 

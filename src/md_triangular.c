@@ -307,13 +307,13 @@ static void plan_passes(struct job *j)
 static void set_uniforms(const struct nb_gl *gl, const struct job *j, GLuint program)
 {
     uint64_t active = nb_gl_uniforms_of(gl, program);
-    glUniform1i(NB_LOC_N, (int)j->n);
+    glUniform1i(nb_gl_loc(NB_LOC_N), (int)j->n);
     nb_gl_md_set_uniforms(&j->params, active);
     if ((active >> NB_LOC_TRI_TILES) & 1u)
-        glUniform1i(NB_LOC_TRI_TILES, j->tiles);
+        glUniform1i(nb_gl_loc(NB_LOC_TRI_TILES), j->tiles);
     if (j->prec && ((active >> NB_LOC_PREC_SCALE) & 1u)) {
         float sa = ldexpf(1.0f, j->log2[0]), sp = ldexpf(1.0f, j->log2[1]);
-        glUniform4f(NB_LOC_PREC_SCALE, sa, sa, sa, sp);
+        glUniform4f(nb_gl_loc(NB_LOC_PREC_SCALE), sa, sa, sa, sp);
     }
 }
 
@@ -429,7 +429,7 @@ static enum nb_status read_states(struct job *j, double *f, double *pe, int64_t 
         return err->status;
     glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
     glBindBuffer(GL_SHADER_STORAGE_BUFFER, j->buf[B_FORCE]);
-    glGetBufferSubData(GL_SHADER_STORAGE_BUFFER, 0, (GLsizeiptr)(32 * j->n), raw);
+    nb_gl_get_buffer(GL_SHADER_STORAGE_BUFFER, 0, 32 * j->n, raw);
     if (nb_gl_check("reading triangular MD forces", err) == NB_OK)
         nb_md_prec_finish(j->mode, raw, j->n, j->log2, f, pe, fixed);
     free(raw);
@@ -443,7 +443,7 @@ static enum nb_status read_forces(struct job *j, double *f, double *pe, struct n
         return err->status;
     glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
     glBindBuffer(GL_SHADER_STORAGE_BUFFER, j->buf[B_FORCE]);
-    glGetBufferSubData(GL_SHADER_STORAGE_BUFFER, 0, (GLsizeiptr)(16 * j->n), fv);
+    nb_gl_get_buffer(GL_SHADER_STORAGE_BUFFER, 0, 16 * j->n, fv);
     if (nb_gl_check("reading triangular MD forces", err) == NB_OK)
         for (size_t i = 0; i < j->n; i++) {
             for (int a = 0; a < 3; a++)

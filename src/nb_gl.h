@@ -1,8 +1,8 @@
 /* nb_gl.h - public header of the OpenGL layer of glnbody.
  *
- * A headless GL 4.3 context (EGL), shader programs loaded from SPIR-V or
- * GLSL files, and the two force pipelines (fragment streams, compute
- * shaders) offered to the host as struct nb_force_backend.
+ * A headless OpenGL 3.3+ or OpenGL ES 3.0+ context (EGL), shader programs
+ * loaded from SPIR-V or GLSL files, and the two force pipelines (fragment
+ * streams, compute shaders) offered to the host as struct nb_force_backend.
  */
 #ifndef NB_GL_H
 #define NB_GL_H

@@ -56,11 +56,24 @@ const char *nb_precision_name(enum nb_precision mode)
 
 enum nb_status nb_prec_supported(enum nb_precision mode, struct nb_error *err)
 {
-    if (mode == NB_PRECISION_H && !epoxy_has_gl_extension("GL_ARB_gpu_shader_int64"))
+    const struct nb_gl *gl = nb_gl_current;
+    /* H: int64 sums, an extension of OpenGL 4.0 that no ES version has. */
+    if (mode == NB_PRECISION_H && gl &&
+        (!nb_gl_at_least(gl, 40, 0) || !epoxy_has_gl_extension("GL_ARB_gpu_shader_int64")))
+        return nb_error_set(err, NB_ERR_UNSUPPORTED, "precision H needs "
+                            "GL_ARB_gpu_shader_int64 (an extension of OpenGL 4.0 and "
+                            "later; no OpenGL ES version has it); this context is %s (%s)%s",
+                            nb_gl_level_name(gl), gl->short_renderer,
+                            nb_gl_at_least(gl, 40, 0) ? " without it" : "");
+    if (mode == NB_PRECISION_H && !gl && !epoxy_has_gl_extension("GL_ARB_gpu_shader_int64"))
         return nb_error_set(err, NB_ERR_UNSUPPORTED, "precision H needs the GL "
                             "extension GL_ARB_gpu_shader_int64, which this driver "
                             "(%s) lacks", (const char *)glGetString(GL_RENDERER));
     /* B and G use double, core since GL 4.0 (ARB_gpu_shader_fp64). */
+    if ((mode == NB_PRECISION_B || mode == NB_PRECISION_G) && gl)
+        return nb_gl_require(gl, mode == NB_PRECISION_B ? "precision B (double sums, "
+                             "GL_ARB_gpu_shader_fp64)" : "precision G (double pair terms, "
+                             "GL_ARB_gpu_shader_fp64)", 40, 0, err);
     return NB_OK;
 }
 

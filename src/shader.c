@@ -1,10 +1,13 @@
 /* shader.c - builds the catalogue's programs from GLSL files or SPIR-V.
  *
- * A stage's source is a list of strings: the #version line (with the
- * constants host/ owns), the program's defines, glsl/nb_config.h and the
- * stage's files, each file preceded by "#line 1 K" so that a driver's log
- * ("K:LINE" or "K(LINE)") points into source K; errors list which K is
- * which file. */
+ * A stage's source is a list of strings: the prelude of the context's API
+ * level (the #version line, `precision highp` on ES, the macros
+ * NB_LOCATION, NB_BINDING and NB_VARYING, stand-ins for fma and precise
+ * below GLSL 4.00 / ES 3.20, and the constants host/ owns), the program's
+ * defines, glsl/nb_config.h and the stage's files, each file preceded by
+ * "#line 1 K" so that a driver's log ("K:LINE" or "K(LINE)") points into
+ * source K; errors list which K is which file.  One text per kernel: the
+ * prelude is the only thing that differs between levels. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,15 +15,49 @@
 
 #include "gl_internal.h"
 
-/* The #version line, then the constants that host/ owns (host/ cannot
- * include glsl/nb_config.h), spelled from their C definitions. */
+/* The constants that host/ owns (host/ cannot include glsl/nb_config.h),
+ * spelled from their C definitions. */
 #define NB_STRINGIFY(x) #x
 #define NB_SPELL(x) NB_STRINGIFY(x)
-#define NB_GLSL_PRELUDE "#version 430 core\n" \
-    "#define NB_MD_MAX_TYPES " NB_SPELL(NB_MD_MAX_TYPES) "\n"
+#define NB_HOST_CONSTANTS "#define NB_MD_MAX_TYPES " NB_SPELL(NB_MD_MAX_TYPES) "\n"
 #define NB_MAX_SOURCES 16
+#define NB_PRELUDE_SIZE 1024
+
+/* What the prelude of a GLSL level declares. */
+static const char explicit_layouts[] =
+    "#define NB_LOCATION(n) layout(location = n)\n"
+    "#define NB_BINDING(n) layout(binding = n)\n";
+static const char named_layouts[] =         /* looked up by name (nb_gl_loc) */
+    "#define NB_LOCATION(n)\n"
+    "#define NB_BINDING(n)\n";
+static const char es_precision[] =
+    "precision highp float;\nprecision highp int;\nprecision highp sampler2D;\n"
+    "precision highp isampler2D;\nprecision highp usampler2D;\n";
+/* fma() and `precise` came with GLSL 4.00 and ES 3.20; before them the
+ * kernels' multiply-adds are plain (the compilers do not fuse across the
+ * error-free transformations of accumulate.glsl without fast-math). */
+static const char before_fma[] =
+    "#define fma(a, b, c) ((a) * (b) + (c))\n"
+    "#define precise\n"
+    "uniform float nb_exact_one;\n"       /* 1.0, set at the build (shader.c) */
+    "#define NB_EXACT(x) ((x) * nb_exact_one)\n";
+static const char with_precise[] = "#define NB_EXACT(x) (x)\n";
+
+static void prelude(char *buf, size_t size, int es, int glsl)
+{
+    int explicit_ok = es ? glsl >= 310 : glsl >= 430;
+    int varyings_ok = es ? glsl >= 310 : glsl >= 410;
+    int fma_ok = es ? glsl >= 320 : glsl >= 400;
+    snprintf(buf, size, "#version %d %s\n%s%s%s%s#define NB_GLSL_ES %d\n%s", glsl,
+             es ? "es" : "core", es ? es_precision : "",
+             explicit_ok ? explicit_layouts : named_layouts,
+             varyings_ok ? "#define NB_VARYING(n) layout(location = n)\n"
+                         : "#define NB_VARYING(n)\n",
+             fma_ok ? with_precise : before_fma, es, NB_HOST_CONSTANTS);
+}
 
 struct stage_source {
+    char prelude[NB_PRELUDE_SIZE];
     const char *strings[NB_MAX_SOURCES];
     char *owned[NB_MAX_SOURCES];        /* file contents and #line lines */
     char files[NB_MAX_SOURCES][64];     /* source K -> file, for messages */
@@ -57,7 +94,7 @@ static void stage_source_free(struct stage_source *s)
 {
     for (int k = 0; k < s->count; k++)
         free(s->owned[k]);
-    memset(s, 0, sizeof *s);
+    s->count = 0;
 }
 
 static int push(struct stage_source *s, const char *str, char *owned)
@@ -88,15 +125,17 @@ static enum nb_status push_file(struct stage_source *s, const char *dir,
     return NB_OK;
 }
 
-/* Assembles a stage's strings; files[K] names what string K came from. */
+/* Assembles a stage's strings at a GLSL level (es, glsl: 430 core is
+ * SPIR-V's); files[K] names what string K came from. */
 static enum nb_status stage_source_build(struct stage_source *s,
                                          const struct nb_program_desc *desc,
-                                         enum nb_stage stage, const char *dir,
-                                         struct nb_error *err)
+                                         enum nb_stage stage, const char *dir, int es,
+                                         int glsl, struct nb_error *err)
 {
     const char *const *files = stage == NB_STAGE_VERTEX ? desc->vertex : desc->main;
     memset(s, 0, sizeof *s);
-    push(s, NB_GLSL_PRELUDE, NULL);
+    prelude(s->prelude, sizeof s->prelude, es, glsl);
+    push(s, s->prelude, NULL);
     snprintf(s->files[s->count], sizeof s->files[0], "(defines of %s)", desc->name);
     push(s, desc->defines, NULL);
     if (push_file(s, dir, "nb_config.h", err) != NB_OK)
@@ -115,7 +154,7 @@ enum nb_status nb_gl_program_emit(const struct nb_program_desc *desc,
                                   FILE *out, struct nb_error *err)
 {
     struct stage_source s;
-    if (stage_source_build(&s, desc, stage, shader_dir, err) != NB_OK)
+    if (stage_source_build(&s, desc, stage, shader_dir, 0, 430, err) != NB_OK)
         return err->status;
     for (int k = 0; k < s.count; k++)
         fputs(s.strings[k], out);
@@ -139,13 +178,17 @@ static enum nb_status compile_failed(GLuint shader, const char *name,
                         name, origin, log);
 }
 
-static enum nb_status compile_glsl(const struct nb_program_desc *desc,
-                                   enum nb_stage stage, const char *dir,
+/* Compiles a stage at gl's level; where the level has no explicit
+ * locations, the stage's NB_LOCATION / NB_BINDING uniforms go into names. */
+static enum nb_status compile_glsl(const struct nb_gl *gl, const struct nb_program_desc *desc,
+                                   enum nb_stage stage, struct nb_gl_names *names,
                                    GLuint *out, struct nb_error *err)
 {
     struct stage_source s;
-    if (stage_source_build(&s, desc, stage, dir, err) != NB_OK)
+    if (stage_source_build(&s, desc, stage, gl->shader_dir, gl->es, gl->glsl, err) != NB_OK)
         return err->status;
+    if (names)
+        nb_gl_names_scan(names, s.strings, s.count);
     GLuint shader = glCreateShader(gl_stage(stage));
     glShaderSource(shader, s.count, s.strings, NULL);
     glCompileShader(shader);
@@ -213,15 +256,19 @@ static enum nb_status link_program(const char *name, const GLuint *shaders,
 }
 
 static enum nb_status build(struct nb_gl *gl, const struct nb_program_desc *desc,
-                            GLuint *program, struct nb_error *err)
+                            struct nb_gl_names *names, GLuint *program,
+                            struct nb_error *err)
 {
     enum nb_stage stages[2] = { NB_STAGE_VERTEX, desc->main_stage };
     GLuint shaders[2];
     int count = 0;
+    if (desc->main_stage == NB_STAGE_COMPUTE &&
+        nb_gl_require(gl, "compute", 43, 31, err) != NB_OK)
+        return err->status;
     for (int k = desc->vertex[0] ? 0 : 1; k < 2; k++) {
         enum nb_status st = gl->use_spirv
             ? load_spirv(desc, stages[k], gl->shader_dir, &shaders[count], err)
-            : compile_glsl(desc, stages[k], gl->shader_dir, &shaders[count], err);
+            : compile_glsl(gl, desc, stages[k], names, &shaders[count], err);
         if (st != NB_OK) {
             while (count > 0)
                 glDeleteShader(shaders[--count]);
@@ -233,9 +280,16 @@ static enum nb_status build(struct nb_gl *gl, const struct nb_program_desc *desc
 }
 
 /* The explicit locations of program's active uniforms (a round of GL
- * queries). */
-static uint64_t active_uniforms(GLuint program)
+ * queries); with a name map, the NB_LOC values whose uniform is active. */
+static uint64_t active_uniforms(GLuint program, const GLint *loc)
 {
+    if (loc) {
+        uint64_t mask = 0;
+        for (int k = 0; k < NB_GL_MAX_LOCATIONS; k++)
+            if (loc[k] >= 0)
+                mask |= (uint64_t)1 << k;
+        return mask;
+    }
     static const GLenum props[1] = { GL_LOCATION };
     GLint count = 0;
     uint64_t mask = 0;
@@ -247,6 +301,18 @@ static uint64_t active_uniforms(GLuint program)
             mask |= (uint64_t)1 << location;
     }
     return mask;
+}
+
+/* The prelude's nb_exact_one (levels without `precise`) is 1.0 for good. */
+static void set_exact_one(GLuint program)
+{
+    GLint at = glGetUniformLocation(program, "nb_exact_one"), previous = 0;
+    if (at < 0)
+        return;
+    glGetIntegerv(GL_CURRENT_PROGRAM, &previous);
+    glUseProgram(program);
+    glUniform1f(at, 1.0f);
+    glUseProgram((GLuint)previous);
 }
 
 enum nb_status nb_gl_program(struct nb_gl *gl, const char *name,
@@ -265,11 +331,19 @@ enum nb_status nb_gl_program(struct nb_gl *gl, const char *name,
     if (!grown)
         return nb_error_set(err, NB_ERR_NOMEM, "out of host memory");
     gl->programs = grown;
-    GLuint built;
-    if (build(gl, desc, &built, err) != NB_OK)
+    GLuint built = 0;
+    struct nb_gl_names names = { 0 };
+    int by_name = !gl->use_spirv && !nb_gl_explicit_layouts(gl);
+    if (build(gl, desc, by_name ? &names : NULL, &built, err) != NB_OK)
         return err->status;
+    GLint *loc = NULL;
+    if (by_name && !(loc = nb_gl_names_apply(&names, built, desc->name, err))) {
+        glDeleteProgram(built);
+        return err->status;
+    }
+    set_exact_one(built);
     gl->programs[gl->program_count++] =
-        (struct nb_gl_cached_program){ desc->name, built, active_uniforms(built) };
+        (struct nb_gl_cached_program){ desc->name, built, active_uniforms(built, loc), loc };
     *program = built;
     return NB_OK;
 }
@@ -284,8 +358,10 @@ uint64_t nb_gl_uniforms_of(const struct nb_gl *gl, GLuint program)
 
 void nb_gl_programs_release(struct nb_gl *gl)
 {
-    for (size_t k = 0; k < gl->program_count; k++)
+    for (size_t k = 0; k < gl->program_count; k++) {
         glDeleteProgram(gl->programs[k].program);
+        free(gl->programs[k].loc);
+    }
     free(gl->programs);
     gl->programs = NULL;
     gl->program_count = 0;

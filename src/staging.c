@@ -95,8 +95,9 @@ enum nb_status nb_gl_staging_send(struct nb_gl_staging *s, GLuint dst, size_t of
                                   size_t bytes, const char *what, struct nb_error *err)
 {
     if (!s->buffer) {
+        /* As the copy below: from `offset` in the area to dst's start. */
         glBindBuffer(GL_COPY_WRITE_BUFFER, dst);
-        glBufferSubData(GL_COPY_WRITE_BUFFER, (GLintptr)offset, (GLsizeiptr)bytes,
+        glBufferSubData(GL_COPY_WRITE_BUFFER, 0, (GLsizeiptr)bytes,
                         (const char *)s->map + offset);
         return nb_gl_check(what, err);
     }
@@ -124,8 +125,7 @@ enum nb_status nb_gl_staging_fetch(struct nb_gl_staging *s, GLuint src, size_t o
 {
     if (!s->buffer) {
         glBindBuffer(GL_COPY_READ_BUFFER, src);
-        glGetBufferSubData(GL_COPY_READ_BUFFER, 0, (GLsizeiptr)bytes,
-                           (char *)s->map + offset);
+        nb_gl_get_buffer(GL_COPY_READ_BUFFER, 0, bytes, (char *)s->map + offset);
         return nb_gl_check(what, err);
     }
     glBindBuffer(GL_COPY_READ_BUFFER, src);

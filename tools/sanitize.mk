@@ -5,7 +5,7 @@
 # source tree, so that they never mix with the normal objects beside the
 # sources.
 
-ALL_INC  = -Ihost -Isrc -Iglsl $$(pkg-config --cflags $(PKGS) $(VIEW_PKGS))
+ALL_INC  = -Ihost -Isrc -Iglsl $$(pkg-config --cflags $(PKGS) $(VIEW_PKGS) $(CLI_PKGS))
 CLI_LIB_SRC := tools/glnbody/options.c tools/glnbody/md_options.c tools/glnbody/frames.c \
                tools/glnbody/md_checkpoint.c tools/glnbody/md_outputs.c tools/glnbody/interrupt.c \
                tools/glnbody/ckpt_text.c
@@ -38,12 +38,16 @@ $(SAN_DIR)/libglnbody.a: $(SAN_LIB_OBJ)
 	$(AR) rcs $@ $^
 
 $(SAN_DIR)/glnbody: $(SAN_CLI_OBJ) $(SAN_DIR)/libglnbody.a
-	$(CC) $(CFLAGS) $(SAN_FLAGS) -o $@ $^ $$(pkg-config --libs $(PKGS) $(VIEW_PKGS)) $(LDLIBS)
+	$(CC) $(CFLAGS) $(SAN_FLAGS) -o $@ $^ $$(pkg-config --libs $(PKGS) $(VIEW_PKGS) $(CLI_PKGS)) $(LDLIBS)
+
+$(SAN_DIR)/tools/glnbody/report_machine.o: CFLAGS += -DNB_GIT_COMMIT='"$(NB_GIT_COMMIT)"'
+$(SAN_DIR)/tools/glnbody/report_machine.o: tools/glnbody/.commit
+$(SAN_DIR)/tests/check_report: TEST_PKGS := jansson
 
 $(SAN_DIR)/tests/%: tests/%.c $(wildcard tests/*.h) $(SAN_DIR)/libglnbody.a
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(SAN_FLAGS) $(ALL_INC) $$(pkg-config --cflags check) -o $@ $< \
-	    $(SAN_DIR)/libglnbody.a $$(pkg-config --libs $(PKGS) check) $(LDLIBS)
+	$(CC) $(CFLAGS) $(SAN_FLAGS) $(ALL_INC) $$(pkg-config --cflags check $(TEST_PKGS)) -o $@ $< \
+	    $(SAN_DIR)/libglnbody.a $$(pkg-config --libs $(PKGS) check $(TEST_PKGS)) $(LDLIBS)
 
 $(SAN_DIR)/tests/fuzz/replay_%: tests/fuzz/fuzz_%.c tests/fuzz/replay.c tests/fuzz/fuzz_input.h \
         $(addprefix $(SAN_DIR)/,$(CLI_LIB_SRC:.c=.o)) $(SAN_DIR)/libglnbody.a

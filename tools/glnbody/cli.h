@@ -45,15 +45,21 @@ enum nb_status nb_parse_long_list(const char *option, const char *text, long min
     "results on stdout and in files stay"
 #define NB_QUIET_OPTION(flag) { "quiet", NULL, NB_QUIET_HELP, NULL, &(flag) }
 
-/* The GL options every GPU command takes: --gpu, --debug, --shaders, and
- * --quiet (here because it also silences the renderer line). */
+/* The GL options every GPU command takes: --gpu, --api, --gl-version,
+ * --debug, --shaders, and --quiet (here because it also silences the
+ * renderer line). */
 struct nb_gl_cli {
-    const char *gpu, *shaders;
+    const char *gpu, *shaders, *api, *gl_version;
     int debug, quiet;
 };
 #define NB_GL_OPTIONS(g)                                                          \
     { "gpu", "N", "EGL device to use (default: the first that works; under " \
       "mpirun, the node-local rank modulo the devices)", &(g).gpu, NULL },      \
+    { "api", "gl|gles", "OpenGL (core) or OpenGL ES only (default: OpenGL 4.3, 3.3, " \
+      "then ES 3.2, 3.1, 3.0)", &(g).api, NULL },                                \
+    { "gl-version", "X.Y", "exactly this version (OpenGL 3.3-4.6, ES 3.0-3.2; " \
+      "alone, below 3.3 means ES); no more is used even if the driver gives it", \
+      &(g).gl_version, NULL },                                                   \
     { "shaders", "auto|spirv|glsl", "load SPIR-V or GLSL shaders (default auto: " \
       "SPIR-V when GL_ARB_gl_spirv is there)", &(g).shaders, NULL },            \
     { "debug", NULL, "print GL_KHR_debug messages (also GLNBODY_DEBUG=1)", NULL, &(g).debug }, \

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "report.h"
 
 #define NB_FLOPS_GEMS 20.0
 #define NB_FLOPS_SEED000 19.0
@@ -18,6 +19,7 @@
 
 struct bench_args {
     const char *kernel, *backends, *variants, *n_list, *runs, *warmup, *eps, *seed, *csv;
+    const char *report, *precisions;       /* --report FILE.json (report_bench.c) */
     struct nb_gl_cli gl;
 };
 
@@ -222,6 +224,27 @@ static enum nb_status run_bench(const struct bench_args *a, struct nb_error *err
     return err->status;
 }
 
+/* --report: the same options into report_bench.c's request. */
+static enum nb_status report_bench(const struct bench_args *a, int argc, char **argv,
+                                   struct nb_error *err)
+{
+    long runs = 7, warmup = 2, seed = 1;
+    double eps = 0.01;
+    if (a->csv)
+        return nb_error_set(err, NB_ERR_ARGS, "bench: --csv and --report: give one");
+    if ((a->runs && nb_parse_long("runs", a->runs, 5, 100000, &runs, err) != NB_OK) ||
+        (a->warmup && nb_parse_long("warmup", a->warmup, 0, 100000, &warmup, err) != NB_OK) ||
+        (a->eps && nb_parse_double("softening", a->eps, 0.0, &eps, err) != NB_OK) ||
+        (a->seed && nb_parse_long("seed", a->seed, 0, 1L << 62, &seed, err) != NB_OK) ||
+        (a->variants && nb_check_list("variant", a->variants, err) != NB_OK) ||
+        nb_gl_cli_validate(&a->gl, err) != NB_OK)
+        return err->status;
+    const struct nb_report_request q = { a->report, a->kernel, a->backends, a->variants,
+                                         a->precisions, a->n_list, runs, warmup, seed, eps,
+                                         &a->gl, argc, argv };
+    return nb_report_bench(&q, err);
+}
+
 int nb_cmd_bench(int argc, char **argv)
 {
     struct bench_args a = { 0 };
@@ -237,6 +260,11 @@ int nb_cmd_bench(int argc, char **argv)
         { "softening", "EPS", "Plummer softening (default 0.01)", &a.eps, NULL },
         { "seed", "S", "random seed (default 1)", &a.seed, NULL },
         { "csv", "FILE", "also write the rows as CSV", &a.csv, NULL },
+        { "report", "FILE.json", "measure into a self-describing JSON report instead "
+          "(machine, software, min/median/max, error; --kernel ga,gaj,md; read it with "
+          "glnbody report)", &a.report, NULL },
+        { "precision", "LIST", "with --report: accumulation modes to time (default A)",
+          &a.precisions, NULL },
         NB_GL_OPTIONS(a.gl),
         { 0 } };
     struct nb_error err = { 0 };
@@ -251,5 +279,10 @@ int nb_cmd_bench(int argc, char **argv)
                          "ratio when both backends run.", table);
         return 0;
     }
+    if (a.report)
+        return report_bench(&a, argc, argv, &err) == NB_OK ? 0 : nb_cli_fail(&err);
+    if (a.precisions)
+        return nb_cli_fail(&(struct nb_error){ NB_ERR_ARGS, "bench: --precision needs "
+                                               "--report (see glnbody bench --help)" });
     return run_bench(&a, &err) == NB_OK ? 0 : nb_cli_fail(&err);
 }

@@ -6,6 +6,7 @@
 #include "cli.h"
 #include "mpi_world.h"
 #include "view.h"
+#include "report.h"
 
 static const struct {
     const char *name;
@@ -26,6 +27,8 @@ static const struct {
     { "compare", nb_cmd_compare, "every backend against the CPU reference on a random system", 1 },
     { "view", nb_cmd_view, "a window on a running simulation: run's or (view md) an fcc "
       "LJ system, drawn from the engine's GPU buffers", 0 },
+    { "report", nb_cmd_report, "reports of bench --report side by side, machine against "
+      "machine (and --plot)", 0 },
     { "shaders", nb_cmd_shaders, "list or emit the shader programs (used by the build)", 0 },
 };
 
@@ -51,9 +54,10 @@ static void usage(FILE *out)
 {
     fprintf(out, "usage: glnbody COMMAND [options]   (glnbody COMMAND --help,\n"
                  "       glnbody help COMMAND for its reference)\n\n"
-                 "Direct N-body forces on any OpenGL 4.3 GPU: fragment-shader streams\n"
-                 "and compute shaders, checked against a double-precision CPU code,\n"
-                 "and a Hermite block-step integrator on top of them.\n\n"
+                 "Direct N-body forces on any GPU with OpenGL 3.3 or OpenGL ES 3.0:\n"
+                 "fragment-shader streams everywhere, compute shaders from OpenGL 4.3\n"
+                 "and ES 3.1, checked against a double-precision CPU code, and a\n"
+                 "Hermite block-step integrator on top of them.\n\n"
                  "commands:\n");
     for (size_t k = 0; k < COMMAND_COUNT; k++)
         print_command(out, commands[k].name, commands[k].summary);

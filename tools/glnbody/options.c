@@ -172,6 +172,43 @@ enum nb_status nb_parse_long_list(const char *option, const char *text, long min
     return NB_OK;
 }
 
+/* --api and --gl-version: the versions that exist (GL from 3.3, the
+ * oldest glnbody runs on). */
+static enum nb_status gl_cli_level(const struct nb_gl_cli *g, struct nb_gl_options *opt,
+                                   struct nb_error *err)
+{
+    if (g->api) {
+        if (strcmp(g->api, "gl") == 0)
+            opt->api = NB_GL_API_GL;
+        else if (strcmp(g->api, "gles") == 0)
+            opt->api = NB_GL_API_GLES;
+        else if (strcmp(g->api, "auto") == 0)
+            opt->api = NB_GL_API_AUTO;
+        else
+            return nb_error_set(err, NB_ERR_ARGS, "--api: '%s' is not gl, gles or auto",
+                                g->api);
+    }
+    if (!g->gl_version)
+        return NB_OK;
+    int major = 0, minor = 0;
+    char end = 0;
+    if (sscanf(g->gl_version, "%d.%d%c", &major, &minor, &end) != 2 || minor < 0 ||
+        minor > 9 || strchr(g->gl_version, '+') || strchr(g->gl_version, ' '))
+        return nb_error_set(err, NB_ERR_ARGS, "--gl-version: '%s' is not X.Y (e.g. 3.3, "
+                            "4.6, or 3.1 with --api gles)", g->gl_version);
+    int v = major * 10 + minor;
+    int es = opt->api == NB_GL_API_GLES || (opt->api == NB_GL_API_AUTO && v < 33);
+    int known = es ? v >= 30 && v <= 32 : v == 33 || (v >= 40 && v <= 46);
+    if (!known)
+        return nb_error_set(err, NB_ERR_ARGS, "--gl-version: %s is not an %s version "
+                            "glnbody runs on (%s)", g->gl_version,
+                            es ? "OpenGL ES" : "OpenGL",
+                            es ? "3.0, 3.1 or 3.2" : "3.3 or 4.0 to 4.6, core profile");
+    opt->version_major = major;
+    opt->version_minor = minor;
+    return NB_OK;
+}
+
 /* The GL options as nb_gl_options; errors name the bad value. */
 int nb_gl_cli_default_device = -1;
 
@@ -206,7 +243,7 @@ static enum nb_status gl_cli_options(const struct nb_gl_cli *g,
                                 "spirv or glsl", g->shaders);
     }
     opt->debug |= g->debug;
-    return NB_OK;
+    return gl_cli_level(g, opt, err);
 }
 
 enum nb_status nb_gl_cli_validate(const struct nb_gl_cli *g, struct nb_error *err)
