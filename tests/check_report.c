@@ -108,6 +108,7 @@ START_TEST(test_two_reports_side_by_side)
     ck_assert(memcmp(image, "\x89PNG", 4) == 0);
     free(image);
     free(lines);
+    free(text);
     cli_run_free(&r);
 }
 END_TEST

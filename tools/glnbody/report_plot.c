@@ -207,6 +207,7 @@ enum nb_status nb_report_plot(const char *path, const struct nb_report *reports,
     if (cs == CAIRO_STATUS_SUCCESS)
         cs = cairo_surface_write_to_png_stream(surface, write_png, out.fp);
     cairo_surface_destroy(surface);
+    cairo_debug_reset_static_data();    /* cairo's font caches: nothing kept */
     if (cs != CAIRO_STATUS_SUCCESS) {
         nb_outfile_abort(&out);
         return nb_error_set(err, NB_ERR_IO, "%s: cannot write the plot: %s", path,
