@@ -85,7 +85,9 @@ enum nb_status nb_render_create(struct nb_render **out, struct nb_gl *gl,
         nb_render_options_default(&defaults);
         opt = &defaults;
     }
+    /* The picture shaders keep 4.3's explicit locations and storage reads. */
     if (nb_gl_make_current(gl, err) != NB_OK ||
+        nb_gl_require(gl, "drawing pictures (--frames, view)", 43, 0, err) != NB_OK ||
         check_options(opt, "nb_render_create", err) != NB_OK)
         return err->status;
     struct nb_render *r = nb_alloc(1, sizeof *r, "a renderer", err);
