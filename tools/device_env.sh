@@ -34,4 +34,20 @@ if [ -d .ompi ]; then
 elif [ -x glnbody ] && ldd glnbody 2>/dev/null | grep -q 'libmpi.*not found'; then
     echo "device_env.sh: glnbody links Open MPI: carry .ompi (GPU-NOTES.md) or build it with make NB_MPI=0" >&2
 fi
+# The program also links GLFW, libpng, FreeType, fontconfig (pictures and
+# view), jansson and cairo (reports), which the GPU image lacks: their
+# Debian packages travel in .gl/view and .gl/report (tools/device_view.sh
+# and tools/device_gles.sh say how to fill them) and are unpacked into a
+# prefix, found after the image's own libraries.
+for d in .gl/view .gl/report; do
+    [ -d "$d" ] || continue
+    mkdir -p /tmp/nblibs
+    for f in "$d"/*.deb; do dpkg -x "$f" /tmp/nblibs; done
+done
+if [ -d /tmp/nblibs ]; then
+    export LD_LIBRARY_PATH=$LD_LIBRARY_PATH:/tmp/nblibs/usr/lib/x86_64-linux-gnu:/tmp/nblibs/lib/x86_64-linux-gnu
+fi
+if [ -x glnbody ] && ldd glnbody 2>/dev/null | grep -q 'not found'; then
+    echo "device_env.sh: glnbody lacks: $(ldd glnbody | grep 'not found' | awk '{print $1}' | tr '\n' ' ')" >&2
+fi
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv,noheader
