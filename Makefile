@@ -43,7 +43,7 @@ GL_SRC   := src/context.c src/shader.c src/programs.c src/gpu_timer.c src/stagin
             src/api_forces.c src/api_hermite.c src/api_md.c src/api_checkpoint.c src/api_md_forces.c src/api_shaders.c src/g6_block.c \
             src/render.c src/render_frames.c src/render_sources.c src/render_inspect.c
 CLI_SRC  := $(addprefix tools/glnbody/,main.c options.c measure.c cmd_forces.c cmd_bench.c \
-            cmd_compare.c cmd_shaders.c cmd_run.c cmd_precision.c cmd_md.c md_options.c \
+            cmd_compare.c cmd_shaders.c cmd_run.c cmd_precision.c cmd_md.c md_options.c md_system.c \
             md_outputs.c cmd_newton3.c man_text.c progress.c mpi_world.c frames.c \
             cmd_view.c view_input.c view_text.c interrupt.c ckpt_text.c \
             run_checkpoint.c md_checkpoint.c \

@@ -14,91 +14,6 @@
 #include "interrupt.h"
 #include "md_cli.h"
 
-/* ---- the system -------------------------------------------------------- */
-
-static int is_lammps_dump(const char *path)
-{
-    char line[32] = "";
-    FILE *fp = fopen(path, "r");
-    if (!fp)
-        return 0;
-    int yes = fgets(line, sizeof line, fp) && strncmp(line, "ITEM: TIMESTEP", 14) == 0;
-    fclose(fp);
-    return yes;
-}
-
-/* A snapshot file gives no box: the particles' extent, open. */
-static void bounding_box(const struct nb_particles *p, struct nb_md_box *box)
-{
-    for (int a = 0; a < 3; a++) {
-        double lo = INFINITY, hi = -INFINITY;
-        for (size_t i = 0; i < p->n; i++) {
-            lo = fmin(lo, p->x[3 * i + a]);
-            hi = fmax(hi, p->x[3 * i + a]);
-        }
-        if (!(lo < hi)) {
-            lo = p->n ? lo - 0.5 : -0.5;
-            hi = lo + 1.0;
-        }
-        box->lo[a] = lo;
-        box->hi[a] = hi;
-        box->periodic[a] = 0;
-    }
-}
-
-static enum nb_status read_input(const struct md_config *c, struct nb_particles *p,
-                                 struct nb_md_box *box, struct nb_error *err)
-{
-    if (is_lammps_dump(c->input))
-        return nb_lammps_dump_read(c->input, p, box, &c->pot, err);
-    if (nb_snapshot_read(c->input, p, err) != NB_OK)
-        return err->status;
-    if (!p->type)
-        return nb_error_set(err, NB_ERR_PARSE, "%s: molecular dynamics needs a type "
-                            "column (`id type m x y z vx vy vz`)", c->input);
-    bounding_box(p, box);
-    return NB_OK;
-}
-
-static enum nb_status make_particles(struct md_config *c, struct nb_particles *p,
-                                     struct nb_md_box *box, struct nb_error *err)
-{
-    if (c->coeffs && nb_md_types_read(c->coeffs, &c->pot, err) != NB_OK)
-        return err->status;
-    if (nb_md_potential_check(&c->pot, err) != NB_OK)
-        return err->status;
-    if (c->input)
-        return read_input(c, p, box, err);
-    if (strcmp(c->ic, "fcc") == 0)
-        return nb_md_fcc(p, box, (int)c->cells, c->density, c->temperature, c->seed, err);
-    if (strcmp(c->ic, "ionic") == 0)
-        return nb_md_ionic_crystal(p, box, (int)c->cells, c->lattice, &c->pot, err);
-    return nb_md_grid(p, box, (int)c->cells, c->density, &c->pot, c->energy, c->seed, err);
-}
-
-/* The particles, and a --coeffs table checked against them: a type pair
- * that never interacts is refused (the particles may carry charges). */
-static enum nb_status make_system(struct md_config *c, struct nb_particles *p,
-                                  struct nb_md_box *box, struct nb_error *err)
-{
-    if (make_particles(c, p, box, err) != NB_OK ||
-        (c->coeffs && nb_md_types_check_interactions(&c->pot, c->coeffs, p->q != NULL,
-                                                     err) != NB_OK))
-        return err->status;
-    return NB_OK;
-}
-
-/* --box and --periodic replace what the source said. */
-static void apply_box_options(const struct md_config *c, struct nb_md_box *box)
-{
-    for (int a = 0; c->have_box && a < 3; a++) {
-        box->lo[a] = c->box[2 * a];
-        box->hi[a] = c->box[2 * a + 1];
-    }
-    for (int a = 0; c->have_periodic && a < 3; a++)
-        box->periodic[a] = c->periodic[a];
-}
-
 /* ---- the run ----------------------------------------------------------- */
 
 #define PROGRESS_CHUNKS 100     /* the steps advance in at most this many calls
@@ -169,34 +84,6 @@ static enum nb_status after_advance(struct nb_md_outputs *o, const struct md_con
     return NB_OK;
 }
 
-/* The system: the checkpoint's on a restart, else made from the options
- * (with the exclusions and the box options) and prepared (checked). */
-static enum nb_status make_md(struct md_config *c, struct nb_md **md, struct nb_particles *p,
-                              struct nb_md_box *box, size_t *n_excluded,
-                              struct nb_error *err)
-{
-    uint32_t *excluded = NULL;
-
-    if (c->restart) {
-        *n_excluded = c->restart->n_excluded;
-        return nb_md_prepare_restart(md, c->args->restart, c->cell_list, p, box, err);
-    }
-    if (make_system(c, p, box, err) != NB_OK ||
-        (c->exclude && nb_md_exclusions_read(c->exclude, p, &excluded, n_excluded,
-                                             err) != NB_OK)) {
-        free(excluded);
-        return err->status;
-    }
-    apply_box_options(c, box);
-    /* The system is checked here, once, before any GL work, so that a bad
-     * box or cutoff is the only message; the engine trusts it.  Cell lists
-     * by default (-1) wherever the geometry allows them and the engine has
-     * them. */
-    nb_md_prepare(md, p, &c->pot, box, c->cell_list, c->dt, *n_excluded, excluded, err);
-    free(excluded);
-    return err->status;
-}
-
 static enum nb_status simulate(struct md_config *c, const struct nb_gl_cli *g,
                                struct nb_md **md, struct nb_gl **gl, int *interrupted,
                                struct nb_error *err)
@@ -210,7 +97,7 @@ static enum nb_status simulate(struct md_config *c, const struct nb_gl_cli *g,
 
     memset(&o, 0, sizeof o);
     o.saved_step = -1;
-    if (make_md(c, md, &p, &box, &n_excluded, err) != NB_OK ||
+    if (nb_md_cli_make_system(c, md, &p, &box, &n_excluded, err) != NB_OK ||
         nb_gl_cli_open(c->backend, g, gl, err) != NB_OK ||
         nb_gl_check_particles(*gl, c->backend, p.n, err) != NB_OK)
         goto done;

@@ -65,17 +65,16 @@ static enum nb_status parse_count(const char *option, const char *text, long min
     return NB_OK;
 }
 
-/* Every option of both forms, md's and gravity's marked (the manual
- * page's section lists the same). */
+/* The gravity form's options (the manual page's section lists the same). */
 static void print_help(const struct view_option *table)
 {
-    printf("usage: glnbody view [--input FILE | --ic plummer --n N --seed S] [run's "
-           "integration options] [WINDOW OPTIONS]\n"
-           "       glnbody view md [--ic fcc --cells C --density RHO --temperature T "
-           "--seed S] [--cutoff RC --shift] [--dt DT] [WINDOW OPTIONS]\n\n"
+    printf("usage: glnbody view [--input FILE | --ic plummer --n N --seed S | --restart "
+           "FILE] [run's integration options] [WINDOW OPTIONS]\n"
+           "       glnbody view md [md's options] [WINDOW OPTIONS]   (see glnbody view md "
+           "--help)\n\n"
            "Runs a simulation in a window (GLFW) and draws every frame straight from the "
            "engine's GPU buffers: Hermite block steps (Portegies Zwart et al. 2007), or "
-           "with md an fcc Lennard-Jones system stepped by velocity Verlet (Swope et al. "
+           "with md any system of glnbody md stepped by velocity Verlet (Swope et al. "
            "1982).  Mouse: orbit, pan, zoom; press h in the window for the keys.  Without "
            "a display it stops (exit 1): write pictures with run --frames instead.\n\n"
            "options:\n");
@@ -83,10 +82,31 @@ static void print_help(const struct view_option *table)
         char left[64];
         snprintf(left, sizeof left, "--%s%s%s", o->name, o->metavar ? " " : "",
                  o->metavar ? o->metavar : "");
-        printf("  %-28s %s%s\n", left, o->scope == 'g' ? "(gravity) " : o->scope == 'm'
-               ? "(md) " : "", o->help);
+        printf("  %-28s %s\n", left, o->help);
     }
     printf("  %-28s %s\n", "--help", "print this help");
+}
+
+/* view md's: md's table (md_options.c) and the window's rows after it. */
+static void print_md_help(const struct nb_option *table)
+{
+    nb_options_print(stdout, "glnbody view md [md's system, force and engine options: "
+                     "--input FILE | --ic fcc|grid|ionic ..., --potential LAW, --coeffs "
+                     "FILE, --exclude FILE, --box, --periodic, --cutoff RC --shift, --dt DT, "
+                     "--backend, --precision, --restart FILE] [--steps N] [--size WxH] "
+                     "[--color speed|potential|type] [--camera D,AZ,EL] "
+                     "[--steps-per-frame K] [--inspect]",
+                     "Runs any system of glnbody md in a window (GLFW), stepped by velocity "
+                     "Verlet (Swope et al. 1982), and draws every frame straight from the "
+                     "engine's GPU buffers; a periodic box shows its edges.  The system is "
+                     "made exactly as glnbody md makes it, from the same options.  Without "
+                     "--steps it steps until the window is closed.  The options that write "
+                     "files (--thermo, --integrals, --dump, --output, --timing, "
+                     "--checkpoint, --frames, --movie) or choose a headless context "
+                     "(--gpu, --api, --gl-version) are refused: give them to glnbody md.  "
+                     "Press h in the window for the keys.", table);
+    printf("  %-28s %s\n", "--box XLO XHI YLO YHI ZLO ZHI", "box bounds (replace the "
+           "source's)");
 }
 
 static enum nb_status parse_args(const struct view_option *table, int md, int argc, char **argv,
@@ -121,12 +141,11 @@ static enum nb_status parse_args(const struct view_option *table, int md, int ar
 }
 
 struct view_args {
-    const char *input, *ic, *n, *seed, *eta, *softening, *dt_max, *predict, *dt_frame;
-    const char *cells, *density, *temperature, *potential, *cutoff, *cell_list, *dt;
-    const char *steps_per_frame;
+    const char *input, *ic, *n, *seed, *restart, *eta, *softening, *dt_max, *predict;
+    const char *t_end, *dt_frame, *steps_per_frame;
     const char *backend, *variant, *precision, *shaders, *size, *color, *camera;
     const char *screenshot, *screenshot_after;
-    int shared_dt, shift, quiet, inspect;
+    int shared_dt, quiet, inspect;
 };
 
 static enum nb_status parse_engine(const char *text, enum nb_engine *out, struct nb_error *err)
@@ -148,8 +167,12 @@ static enum nb_status check_gravity(const struct view_args *a, struct view_confi
     nb_hermite_params_default(&c->hermite);
     c->hermite.shared_dt = a->shared_dt;
     c->dt_frame = 1.0 / 64;
+    c->t_end = VIEW_T_MAX;
     if (a->input && (a->ic || a->n || a->seed))
         return fail(err, NB_ERR_ARGS, "view: --input excludes --ic, --n and --seed");
+    if (a->restart && (a->input || a->ic || a->n || a->seed))
+        return fail(err, NB_ERR_ARGS, "view: --restart excludes --input, --ic, --n and "
+                    "--seed (the system comes from the checkpoint)");
     if (a->ic && strcmp(a->ic, "plummer") != 0)
         return fail(err, NB_ERR_ARGS, "--ic: unknown initial conditions '%s' (known: "
                     "plummer)", a->ic);
@@ -161,50 +184,63 @@ static enum nb_status check_gravity(const struct view_args *a, struct view_confi
         (a->dt_max && parse_number("dt-max", a->dt_max, 1e-12, &c->hermite.dt_max, err)
          != NB_OK) ||
         (a->dt_frame && parse_number("dt-frame", a->dt_frame, 1e-9, &c->dt_frame, err)
-         != NB_OK))
+         != NB_OK) ||
+        (a->t_end && parse_number("t-end", a->t_end, 0, &c->t_end, err) != NB_OK))
         return err->status;
+    if (c->t_end > VIEW_T_MAX)
+        return fail(err, NB_ERR_ARGS, "--t-end: %s is above %g (block times are exact "
+                    "binary fractions only up to there)", a->t_end, VIEW_T_MAX);
     if (a->predict && strcmp(a->predict, "gpu") != 0 && strcmp(a->predict, "host") != 0)
         return fail(err, NB_ERR_ARGS, "--predict: '%s' is not host or gpu", a->predict);
     c->hermite.predict_on_device = a->predict && strcmp(a->predict, "gpu") == 0;
     c->input = a->input;
+    c->restart = a->restart;
     c->n = (size_t)n;
     c->seed = (uint64_t)seed;
     return NB_OK;
 }
 
-/* The MD options (defaults: an fcc LJ liquid of 4 * 8^3 atoms near the
- * triple point, as in the ETH Zurich HPCSE I 2013 exercise). */
+/* view md: the window's steps per frame; md's own options were parsed and
+ * checked by md's code (parse_md). */
 static enum nb_status check_md(const struct view_args *a, struct view_config *c,
                                struct nb_error *err)
 {
-    long cells = 8, seed = 1, steps = 10;
-    nb_md_params_default(&c->md_par);
-    c->density = 0.8442;
-    c->temperature = 0.72;
-    c->md_par.shift = a->shift;
-    if (a->ic && strcmp(a->ic, "fcc") != 0)
-        return fail(err, NB_ERR_ARGS, "--ic: view md makes 'fcc' lattices ('%s'); other "
-                    "systems: glnbody md --frames", a->ic);
-    if (a->potential && strcmp(a->potential, "lj") != 0)
-        return fail(err, NB_ERR_ARGS, "--potential: view md runs 'lj' on its one-type fcc "
-                    "lattice ('%s'); other laws: glnbody md --frames", a->potential);
-    if ((a->cells && parse_count("cells", a->cells, 1, 128, &cells, err) != NB_OK) ||
-        (a->seed && parse_count("seed", a->seed, 0, 0x7fffffffL, &seed, err) != NB_OK) ||
-        (a->density && parse_number("density", a->density, 1e-9, &c->density, err) != NB_OK) ||
-        (a->temperature && parse_number("temperature", a->temperature, 0, &c->temperature,
-                                        err) != NB_OK) ||
-        (a->cutoff && parse_number("cutoff", a->cutoff, 0, &c->md_par.cutoff, err) != NB_OK) ||
-        (a->dt && parse_number("dt", a->dt, 1e-12, &c->md_par.dt, err) != NB_OK) ||
-        (a->steps_per_frame && parse_count("steps-per-frame", a->steps_per_frame, 1, 1 << 20,
-                                           &steps, err) != NB_OK))
+    long steps = 10;
+    if (a->steps_per_frame && parse_count("steps-per-frame", a->steps_per_frame, 1, 1 << 20,
+                                          &steps, err) != NB_OK)
         return err->status;
-    if (a->cell_list && strcmp(a->cell_list, "on") != 0 && strcmp(a->cell_list, "off") != 0)
-        return fail(err, NB_ERR_ARGS, "--cell-list: '%s' is not on or off", a->cell_list);
-    if (a->cell_list)
-        c->md_par.cell_list = strcmp(a->cell_list, "on") == 0;
-    c->cells = (int)cells;
-    c->seed = (uint64_t)seed;
     c->steps_per_frame = (uint64_t)steps;
+    c->gl.debug |= c->md_args.gl.debug;
+    return NB_OK;
+}
+
+/* view md's command line: md's table and checks (md_options.c) with the
+ * window's options after them; md's engine, GL and picture options are
+ * then checked with gravity's (check_args). */
+static enum nb_status parse_md(struct view_args *a, struct view_config *c, int argc,
+                               char **argv, int *help, struct nb_error *err)
+{
+    const struct nb_option window[] = {
+        { "size", "WxH", "window size in pixels (default 1024x768)", &a->size, NULL },
+        { "steps-per-frame", "K", "steps per frame (default 10; + and - double and halve)",
+          &a->steps_per_frame, NULL },
+        { "inspect", NULL, "start with the texture inspector shown (i toggles it): the "
+          "last force pass's render targets or output buffers", NULL, &a->inspect },
+        { "screenshot", "FILE", "write frame N (--screenshot-after) as a PNG file, then "
+          "exit: scripted pictures and tests", &a->screenshot, NULL },
+        { "screenshot-after", "N", "the frame --screenshot writes", &a->screenshot_after,
+          NULL },
+        { NULL, NULL, NULL, NULL, NULL } };
+    struct md_args *m = &c->md_args;
+    if (nb_md_options_parse_view(m, &c->md_cfg, window, print_md_help, argc, argv, help,
+                                 err) != NB_OK)
+        return err->status;
+    a->backend = m->backend;
+    a->precision = m->precision;
+    a->shaders = m->gl.shaders;
+    a->color = m->frames.color;
+    a->camera = m->frames.camera;
+    a->quiet = m->gl.quiet;
     return NB_OK;
 }
 
@@ -254,7 +290,6 @@ static enum nb_status check_args(const struct view_args *a, struct view_config *
     if (!c->md && c->picture.color == NB_COLOR_POTENTIAL)
         return fail(err, NB_ERR_ARGS, "--color potential: a Hermite run keeps potentials "
                     "only for its last block (speed or type)");
-    c->md_par.precision = c->precision;
     c->screenshot = a->screenshot;
     c->screenshot_after = (uint64_t)after;
     return NB_OK;
@@ -317,14 +352,41 @@ static enum nb_status open_window(struct view *v, struct nb_error *err)
 
 /* ---- the simulation ------------------------------------------------------ */
 
+/* view md's system, made and checked exactly as glnbody md makes it
+ * (md_system.c), before the window opens: a bad file or box is the only
+ * message. */
+static enum nb_status prepare_md(struct view *v, struct nb_error *err)
+{
+    struct nb_particles p = { 0 };
+    struct nb_md_box box;
+    size_t n_excluded = 0;
+    enum nb_status st = nb_md_cli_make_system(&v->c->md_cfg, &v->md, &p, &box, &n_excluded,
+                                              err);
+    nb_particles_free(&p);
+    return st;
+}
+
+/* A snapshot run would refuse: one particle, or two at one place without
+ * softening (their force would be NaN). */
+static enum nb_status check_input(const struct view_config *c, const struct nb_particles *p,
+                                  struct nb_error *err)
+{
+    if (p->n < 2)
+        return fail(err, NB_ERR_PARSE, "%s: one particle: view needs at least 2 (as "
+                    "--n does)", c->input);
+    return nb_check_no_coincident(c->input, p, c->hermite.eps, err);
+}
+
 static enum nb_status make_system(struct view *v, struct nb_error *err)
 {
     const struct view_config *c = v->c;
     struct nb_gl *gl = c->engine == NB_ENGINE_CPU ? NULL : v->gl;
     if (c->md) {
-        if (nb_md_create_fcc(&v->md, gl, c->engine, c->cells, c->density, c->temperature,
-                             c->seed, &c->md_par, err) != NB_OK)
+        if (nb_gl_check_particles(gl, c->engine, nb_md_count(v->md), err) != NB_OK ||
+            nb_md_start(v->md, gl, c->engine, c->precision, err) != NB_OK)
             return err->status;
+        if (c->md_cfg.restart && !c->quiet)
+            nb_md_restart_notes(&c->md_cfg, nb_md_renderer(v->md));
         v->n = nb_md_count(v->md);
         return NB_OK;
     }
@@ -333,9 +395,15 @@ static enum nb_status make_system(struct view *v, struct nb_error *err)
         (c->precision != NB_PRECISION_A &&
          nb_forces_set_precision(v->forces, c->precision, err) != NB_OK))
         return err->status;
-    if (c->input) {
+    if (c->restart) {
+        if (nb_hermite_restore(&v->h, v->forces, c->restart, c->hermite.predict_on_device,
+                               err) != NB_OK)
+            return err->status;
+    } else if (c->input) {
         struct nb_particles p = { 0 };
         enum nb_status st = nb_snapshot_read(c->input, &p, err);
+        if (st == NB_OK)
+            st = check_input(c, &p, err);
         if (st == NB_OK)
             st = nb_hermite_create_particles(&v->h, v->forces, &p, &c->hermite, err);
         nb_particles_free(&p);
@@ -386,9 +454,11 @@ static enum nb_status advance(struct view *v, struct nb_error *err)
     double share = fmin(v->share, 1.0);
     enum nb_status st;
     if (v->md) {
-        st = nb_md_step(v->md, (uint64_t)fmax(1.0, floor(wanted * share)), err);
+        uint64_t left = v->c->md_cfg.steps - nb_md_step_count(v->md);
+        double count = fmin(fmax(1.0, floor(wanted * share)), (double)left);
+        st = nb_md_step(v->md, (uint64_t)count, err);
     } else {
-        double t = fmin(nb_hermite_time(v->h) + wanted * share, VIEW_T_MAX);
+        double t = fmin(nb_hermite_time(v->h) + wanted * share, v->c->t_end);
         st = nb_hermite_integrate(v->h, t, err);
     }
     double took = now() - t0;
@@ -437,7 +507,7 @@ static void caption(struct view *v, char *text, size_t size)
 {
     static const char *const colors[NB_COLOR_COUNT] = { "speed", "potential", "type" };
     /* MD's time from its step count: a thermo call would fetch the state. */
-    double t = v->md ? (double)nb_md_step_count(v->md) * v->c->md_par.dt
+    double t = v->md ? (double)nb_md_step_count(v->md) * v->c->md_cfg.dt
                      : nb_hermite_time(v->h);
     struct nb_render_options o;
     nb_render_get_options(v->render, &o);
@@ -497,7 +567,8 @@ static enum nb_status run_loop(struct view *v, struct nb_error *err)
         if ((!v->paused || v->step_once) && !v->at_end) {
             if (advance(v, err) != NB_OK)
                 return err->status;
-            v->at_end = !v->md && nb_hermite_time(v->h) >= VIEW_T_MAX;
+            v->at_end = v->md ? nb_md_step_count(v->md) >= v->c->md_cfg.steps
+                              : nb_hermite_time(v->h) >= v->c->t_end;
         }
         v->step_once = 0;
         if (draw(v, err) != NB_OK)
@@ -539,7 +610,8 @@ static void close_view(struct view *v)
 static enum nb_status start_view(struct view *v, struct nb_error *err)
 {
     char why[256];
-    if (open_window(v, err) != NB_OK || make_system(v, err) != NB_OK)
+    if ((v->c->md && prepare_md(v, err) != NB_OK) || open_window(v, err) != NB_OK ||
+        make_system(v, err) != NB_OK)
         return err->status;
     glfwGetFramebufferSize(v->window, &v->c->picture.width, &v->c->picture.height);
     if (nb_render_create(&v->render, v->gl, &v->c->picture, err) != NB_OK)
@@ -562,12 +634,15 @@ int nb_cmd_view(int argc, char **argv)
     struct nb_error err = { 0 };
     int help;
     c.md = argc > 0 && strcmp(argv[0], "md") == 0;
+    /* view md takes md's options (md_options.c) and the window's */
     const struct view_option table[] = {
         { "input", "FILE", "initial snapshot `id m x y z vx vy vz` (G = 1)", &a.input, NULL, 'g' },
-        { "ic", "plummer|fcc", "generated initial conditions: plummer (the default), "
-          "with md fcc (the default)", &a.ic, NULL, 0 },
+        { "ic", "plummer", "generated initial conditions (the default)", &a.ic, NULL, 'g' },
         { "n", "N", "particles of the Plummer sphere (default 4096)", &a.n, NULL, 'g' },
-        { "seed", "S", "random seed (default 1)", &a.seed, NULL, 0 },
+        { "seed", "S", "random seed (default 1)", &a.seed, NULL, 'g' },
+        { "restart", "FILE", "continue the run saved by glnbody run --checkpoint (with "
+          "this command's engine and options)", &a.restart, NULL, 'g' },
+        { "t-end", "T", "stop stepping at T (default 8192)", &a.t_end, NULL, 'g' },
         { "eta", "E", "accuracy parameter of the steps (default 0.02)", &a.eta, NULL, 'g' },
         { "softening", "EPS", "Plummer softening (default 0.01)", &a.softening, NULL, 'g' },
         { "dt-max", "D", "largest step (default 0.125)", &a.dt_max, NULL, 'g' },
@@ -576,17 +651,6 @@ int nb_cmd_view(int argc, char **argv)
           NULL, 'g' },
         { "dt-frame", "DT", "simulated time per frame (default 1/64; + and - double "
           "and halve it)", &a.dt_frame, NULL, 'g' },
-        { "cells", "C", "fcc cells per side: 4 C^3 atoms (default 8)", &a.cells, NULL, 'm' },
-        { "density", "RHO", "number density (default 0.8442)", &a.density, NULL, 'm' },
-        { "temperature", "T", "initial temperature (default 0.72)", &a.temperature, NULL, 'm' },
-        { "potential", "lj", "the pair law (Lennard-Jones)", &a.potential, NULL, 'm' },
-        { "cutoff", "RC", "pair cutoff (default 2.5)", &a.cutoff, NULL, 'm' },
-        { "shift", NULL, "the pair energy is 0 at the cutoff", NULL, &a.shift, 'm' },
-        { "cell-list", "on|off", "cell lists (default: where the box allows)", &a.cell_list,
-          NULL, 'm' },
-        { "dt", "DT", "time step (default 0.005)", &a.dt, NULL, 'm' },
-        { "steps-per-frame", "K", "steps per frame (default 10; + and - double and halve)",
-          &a.steps_per_frame, NULL, 'm' },
         { "backend", "cpu|compute|fragment", "force engine (default compute)", &a.backend,
           NULL, 0 },
         { "variant", "NAME", "kernel variant (default auto)", &a.variant, NULL, 'g' },
@@ -606,13 +670,19 @@ int nb_cmd_view(int argc, char **argv)
           NULL, 0 },
         { 0 } };
 
-    if (parse_args(table, c.md, argc - c.md, argv + c.md, &help, &err) != NB_OK ||
-        (!help && check_args(&a, &c, &err) != NB_OK)) {
+    if ((c.md ? parse_md(&a, &c, argc - 1, argv + 1, &help, &err)
+              : parse_args(table, 0, argc, argv, &help, &err)) != NB_OK) {
         fprintf(stderr, "glnbody: %s\n", err.message);
+        return err.status == NB_ERR_ARGS ? 2 : 1;   /* a bad checkpoint: 1 */
+    }
+    if (!help && check_args(&a, &c, &err) != NB_OK) {
+        fprintf(stderr, "glnbody: %s\n", err.message);
+        nb_md_restart_free(c.md_cfg.restart);
         return 2;
     }
     if (help) {
-        print_help(table);
+        if (!c.md)
+            print_help(table);
         return 0;
     }
     struct view v = { .c = &c, .speed = 1.0, .share = 1.0 };
@@ -620,6 +690,7 @@ int nb_cmd_view(int argc, char **argv)
     if (st == NB_OK)
         st = run_loop(&v, &err);
     close_view(&v);
+    nb_md_restart_free(c.md_cfg.restart);
     if (st != NB_OK) {
         fprintf(stderr, "glnbody: %s\n", err.message);
         return st == NB_ERR_ARGS ? 2 : 1;

@@ -1,6 +1,7 @@
 /* md_cli.h - glnbody md's parts: the command line (md_options.c), the
- * output files and reports (md_outputs.c), the system and the run loop
- * (cmd_md.c). */
+ * output files and reports (md_outputs.c), the system (md_system.c) and
+ * the run loop (cmd_md.c).  glnbody view md shares the command line and
+ * the system (cmd_view.c, view_md.c). */
 #ifndef NB_MD_CLI_H
 #define NB_MD_CLI_H
 
@@ -66,6 +67,28 @@ struct md_restart {
  * value before anything is read or created. */
 enum nb_status nb_md_options_parse(struct md_args *a, struct md_config *c, int argc,
                                    char **argv, int *help, struct nb_error *err);
+
+/* glnbody view md: md's options (the same table and checks), with the
+ * window's own (extra, a NULL-name-terminated table) after them; the
+ * options that write files or choose a context (--thermo, --dump,
+ * --output, --frames, --checkpoint, --gpu, ...) are refused, naming
+ * `glnbody md`.  --steps, when given, is where the window stops stepping
+ * (else c->steps is UINT64_MAX).  --help calls print_view_help with the
+ * joined table. */
+enum nb_status nb_md_options_parse_view(struct md_args *a, struct md_config *c,
+                                        const struct nb_option *extra,
+                                        void (*print_view_help)(const struct nb_option *table),
+                                        int argc, char **argv, int *help,
+                                        struct nb_error *err);
+
+/* The system the options describe (md_system.c): the checkpoint's on a
+ * restart, else made from the options (with the --coeffs table, the
+ * --exclude pairs and the box options) and prepared (checked), before any
+ * GL work; p (freed by the caller) and box receive the particle set and
+ * the box.  nb_md_start then starts it on an engine. */
+enum nb_status nb_md_cli_make_system(struct md_config *c, struct nb_md **md,
+                                     struct nb_particles *p, struct nb_md_box *box,
+                                     size_t *n_excluded, struct nb_error *err);
 
 /* The output files of a run, open until committed or aborted.  The thermo,
  * integrals and dump files are published (under their final names) once

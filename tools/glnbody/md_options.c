@@ -266,10 +266,89 @@ static void print_help(const struct nb_option *table)
            "source's)");
 }
 
-enum nb_status nb_md_options_parse(struct md_args *a, struct md_config *c, int argc,
-                                   char **argv, int *help, struct nb_error *err)
+/* The options a window has no use for (view md), each with what to do
+ * instead; refused before a --restart completes the rest from its
+ * checkpoint (whose file options view md then ignores), and left out of
+ * view md's help. */
+static const char window_files[] = "writes files, which view md does not: give it to "
+                                   "glnbody md";
+static const char window_context[] = "chooses a headless context; the window's is the "
+                                     "display's (GLFW through EGL)";
+static const struct {
+    const char *name, *why;
+} window_refused[] = {
+    { "thermo", window_files }, { "thermo-every", window_files },
+    { "integrals", window_files }, { "per-atom", window_files }, { "dump", window_files },
+    { "dump-every", window_files }, { "dump-format", window_files },
+    { "output", window_files }, { "timing", window_files }, { "checkpoint", window_files },
+    { "checkpoint-every", window_files }, { "frames", window_files },
+    { "frame-every", window_files }, { "movie", window_files },
+    { "frame-size", "is md's picture size; the window's is --size WxH" },
+    { "gpu", window_context }, { "api", window_context }, { "gl-version", window_context },
+};
+#define WINDOW_REFUSED (sizeof window_refused / sizeof *window_refused)
+
+static size_t window_refused_index(const char *name)
 {
-    const struct nb_option table[] = {
+    size_t k = 0;
+    while (k < WINDOW_REFUSED && strcmp(window_refused[k].name, name) != 0)
+        k++;
+    return k;
+}
+
+static enum nb_status refuse_in_window(const struct nb_option *table, struct nb_error *err)
+{
+    for (; table->name; table++) {
+        size_t k = window_refused_index(table->name);
+        if (k < WINDOW_REFUSED && (table->value ? *table->value != NULL : *table->flag))
+            return nb_error_set(err, NB_ERR_ARGS, "view md: --%s %s", table->name,
+                                window_refused[k].why);
+    }
+    return NB_OK;
+}
+
+/* view md's help: the table without the refused rows. */
+static void print_window_help(void (*view_help)(const struct nb_option *table),
+                              const struct nb_option *table)
+{
+    size_t n = 0;
+    while (table[n].name)
+        n++;
+    struct nb_option *shown = calloc(n + 1, sizeof *shown);
+    if (!shown)
+        return;
+    for (size_t k = 0, m = 0; k < n; k++)
+        if (window_refused_index(table[k].name) == WINDOW_REFUSED)
+            shown[m++] = table[k];
+    view_help(shown);
+    free(shown);
+}
+
+/* md's table, with extra's rows after it where there are any (view md). */
+static struct nb_option *join_tables(const struct nb_option *md, const struct nb_option *extra,
+                                     struct nb_error *err)
+{
+    size_t n_md = 0, n_extra = 0;
+    while (md[n_md].name)
+        n_md++;
+    while (extra && extra[n_extra].name)
+        n_extra++;
+    struct nb_option *table = nb_cli_alloc(n_md + n_extra + 1, sizeof *table,
+                                           "option table", err);
+    if (!table)
+        return NULL;
+    memcpy(table, md, n_md * sizeof *table);
+    if (n_extra)
+        memcpy(table + n_md, extra, n_extra * sizeof *table);
+    return table;       /* calloc'd: the last row is the terminator */
+}
+
+/* md's command line (view: view md's, with the window's extra options). */
+static enum nb_status parse(struct md_args *a, struct md_config *c, const struct nb_option *extra,
+                            void (*view_help)(const struct nb_option *table), int argc,
+                            char **argv, int *help, struct nb_error *err)
+{
+    const struct nb_option md_table[] = {
         { "input", "FILE", "initial state: a snapshot with a type column, or a LAMMPS "
           "dump (id type x y z ...; box and boundaries from its header)", &a->input, NULL },
         { "ic", "fcc|grid|ionic", "generated initial conditions (default fcc)", &a->ic, NULL },
@@ -329,21 +408,45 @@ enum nb_status nb_md_options_parse(struct md_args *a, struct md_config *c, int a
         NB_GL_OPTIONS(a->gl),
         { NULL, NULL, NULL, NULL, NULL }
     };
-    int rest = 0;
-    char **others = extract_box(argc, argv, a->box, &rest, err);
+    int rest = 0, view = view_help != NULL;
+    struct nb_option *table = join_tables(md_table, extra, err);
+    char **others = table ? extract_box(argc, argv, a->box, &rest, err) : NULL;
     struct md_restart *restart = NULL;
-    if (others && nb_options_parse("md", table, rest, others, help, err) == NB_OK &&
-        !*help && (!a->restart || nb_md_restart_open(a, &restart, err) == NB_OK) &&
-        check_args(a, c, err) == NB_OK &&
-        nb_cli_frames_check(&a->frames, c->dt, (double)c->steps, err) == NB_OK) {
-        c->frames = &a->frames;
-        if (restart)
-            nb_md_restart_apply(c, restart, err);
+    if (others && nb_options_parse(view ? "view md" : "md", table, rest, others, help,
+                                   err) == NB_OK &&
+        !*help && (!view || refuse_in_window(table, err) == NB_OK)) {
+        int steps_given = a->steps != NULL;     /* before a restart completes it */
+        if ((!a->restart || nb_md_restart_open(a, &restart, err) == NB_OK) &&
+            check_args(a, c, err) == NB_OK &&
+            (view || nb_cli_frames_check(&a->frames, c->dt, (double)c->steps, err) == NB_OK)) {
+            /* A window steps until it is closed unless --steps is given. */
+            if (view && !steps_given)
+                c->steps = UINT64_MAX;
+            c->frames = &a->frames;
+            if (restart)
+                nb_md_restart_apply(c, restart, err);
+        }
     }
     if (restart && err->status != NB_OK)
         nb_md_restart_free(restart);
     free(others);
     if (err->status == NB_OK && *help)
-        print_help(table);
+        view ? print_window_help(view_help, table) : print_help(table);
+    free(table);
     return err->status;
+}
+
+enum nb_status nb_md_options_parse(struct md_args *a, struct md_config *c, int argc,
+                                   char **argv, int *help, struct nb_error *err)
+{
+    return parse(a, c, NULL, NULL, argc, argv, help, err);
+}
+
+enum nb_status nb_md_options_parse_view(struct md_args *a, struct md_config *c,
+                                        const struct nb_option *extra,
+                                        void (*print_view_help)(const struct nb_option *table),
+                                        int argc, char **argv, int *help,
+                                        struct nb_error *err)
+{
+    return parse(a, c, extra, print_view_help, argc, argv, help, err);
 }

@@ -5,6 +5,7 @@
 
 #include <stdint.h>
 
+#include "md_cli.h"
 #include "view.h"
 
 #define VIEW_T_MAX 8192.0       /* run's --t-end limit: block times stay exact */
@@ -25,11 +26,11 @@ struct view_config {
     size_t n;
     uint64_t seed;
     struct nb_hermite_params hermite;
-    double dt_frame;
-    /* md */
-    int cells;
-    double density, temperature;
-    struct nb_md_params md_par;
+    double dt_frame, t_end;
+    const char *restart;                /* run's checkpoint to continue */
+    /* md: md's own options and system (md_options.c, md_system.c) */
+    struct md_args md_args;
+    struct md_config md_cfg;
     uint64_t steps_per_frame;
 };
 
