@@ -391,6 +391,38 @@ END_TEST
 
 /* ---- the window ------------------------------------------------------------ */
 
+/* view md parses md's options with md's code: a file option is refused
+ * by name, md's own checks speak for the system, before any window. */
+START_TEST(test_view_md_refusals)
+{
+    static const struct {
+        const char *args[5], *needle;
+    } cases[] = {
+        { { "--thermo", "t.csv" }, "view md: --thermo writes files" },
+        { { "--frames", "f" }, "view md: --frames writes files" },
+        { { "--frame-size", "64x64" }, "--size WxH" },
+        { { "--gpu", "0" }, "view md: --gpu chooses a headless context" },
+        { { "--ic", "grid" }, "--ic grid needs --energy" },
+        { { "--shift" }, "--shift needs --cutoff" },
+    };
+    const char *env[] = { "DISPLAY=", "WAYLAND_DISPLAY=", NULL };
+    for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) {
+        struct cli_run r;
+        const char *args[8] = { "view", "md" };
+        int n = 2;
+        for (int j = 0; cases[k].args[j]; j++)
+            args[n++] = cases[k].args[j];
+        args[n] = NULL;
+        cli_run_in(&r, g_dir, env, args);
+        ck_assert_msg(r.status == 2, "%s: status %d: %s", cases[k].args[0], r.status, r.err);
+        ck_assert_msg(strstr(r.err, cases[k].needle), "%s", r.err);
+        ck_assert_ptr_eq(strchr(r.err, '\n'), r.err + strlen(r.err) - 1);
+        ck_assert_int_eq(entries(g_dir), 0);
+        cli_run_free(&r);
+    }
+}
+END_TEST
+
 START_TEST(test_view_without_display)
 {
     struct cli_run r;
@@ -460,6 +492,108 @@ START_TEST(test_view_under_xvfb)
 }
 END_TEST
 
+/* Runs `glnbody view ARGS --screenshot NAME --screenshot-after 3 --quiet`
+ * under Xvfb in the test directory (1: xvfb-run is missing) and reads the
+ * picture back. */
+static int view_in_xvfb(const char *args, const char *name, struct picture *p)
+{
+    char command[4096], path[1200];
+    if (system("command -v xvfb-run >/dev/null 2>&1") != 0) {
+        printf("check_render: xvfb-run is not installed (Debian xvfb); the window test "
+               "is skipped\n");
+        return 1;
+    }
+    snprintf(command, sizeof command, "cd '%s' && xvfb-run -a -s '-screen 0 640x480x24' "
+             "'%s' view %s --screenshot %s --screenshot-after 3 --quiet > out.txt 2>&1",
+             g_dir, g_bin, args, name);
+    int status = system(command);
+    path_in(path, sizeof path, "out.txt");
+    char *out = read_file(path);
+    ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 0, "view %s: %s", args,
+                  out ? out : "");
+    free(out);
+    path_in(path, sizeof path, name);
+    *p = read_png(path);
+    return 0;
+}
+
+/* Pixels below the captions (the top half) where two pictures differ by
+ * more than a rounding in some channel. */
+static int pixels_differing(const struct picture *a, const struct picture *b)
+{
+    int count = 0;
+    ck_assert_int_eq(a->width, b->width);
+    ck_assert_int_eq(a->height, b->height);
+    for (int y = a->height / 2; y < a->height; y++)
+        for (int x = 0; x < a->width; x++)
+            for (int k = 0; k < 3; k++)
+                if (abs(pixel(a, x, y)[k] - pixel(b, x, y)[k]) > 8) {
+                    count++;
+                    break;
+                }
+    return count;
+}
+
+/* view md runs md's systems, made by md's code: two typed atoms from a
+ * snapshot and a --coeffs table (their type colours where they are), and
+ * an ionic crystal (Na+ and Cl-) whose third frame is md --frames' picture
+ * of step 3 (the same system, camera and type colours). */
+START_TEST(test_view_md_under_xvfb)
+{
+    struct cli_run r;
+    struct picture p, q;
+    char path[1200];
+    write_in("two.txt", "1 1 1.0 -1 0 0 0 0 0\n2 2 1.0 1 0 0 0 0 0\n");
+    write_in("c.txt", "types 2\nmass 1 1\nmass 2 1\nlj 1 1 1 1\nlj 2 2 1 1\nlj 1 2 1 1\n");
+    if (view_in_xvfb("md --input two.txt --coeffs c.txt --potential lj --cutoff 2.5 "
+                     "--dt 0.001 --steps-per-frame 1 --size 320x240 --camera 4,0,0 "
+                     "--color type", "types.png", &p))
+        return;
+    ck_assert_int_eq(p.width, 320);
+    check_type_colours(&p);
+    free(p.rgb);
+
+    ck_assert_int_eq(view_in_xvfb("md --ic ionic --cells 2 --color type --size 320x240 "
+                                  "--backend cpu --steps-per-frame 1", "ionic.png", &p), 0);
+    RUN_IN(&r, "md", "--ic", "ionic", "--cells", "2", "--steps", "3", "--frames", "f",
+           "--frame-every", "0.015", "--frame-size", "320x240", "--color", "type",
+           "--backend", "cpu", "--quiet");
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    cli_run_free(&r);
+    path_in(path, sizeof path, "f/frame_00001.png");
+    q = read_png(path);
+    int lit = 0;
+    for (int y = p.height / 2; y < p.height; y++)
+        for (int x = 0; x < p.width; x++)
+            lit += !is_background(pixel(&q, x, y));
+    ck_assert_int_gt(lit, 1000);
+    int differing = pixels_differing(&p, &q);
+    ck_assert_msg(differing < lit / 100, "view md and md --frames differ in %d of %d "
+                  "pixels", differing, lit);
+    free(p.rgb);
+    free(q.rgb);
+}
+END_TEST
+
+/* view continues a run's checkpoint (run --checkpoint, view --restart):
+ * the two bodies where the run left them. */
+START_TEST(test_view_restart_under_xvfb)
+{
+    struct cli_run r;
+    struct picture p;
+    write_in("two.txt", two_bodies);
+    RUN_IN(&r, "run", "--input", "two.txt", "--softening", "0.1", "--t-end", "0.0625",
+           "--checkpoint", "two.ckpt", "--quiet");
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    cli_run_free(&r);
+    if (view_in_xvfb("--restart two.ckpt --size 320x240 --camera 4,0,0",
+                     "restart.png", &p))
+        return;
+    check_two_blobs(&p);
+    free(p.rgb);
+}
+END_TEST
+
 static Suite *render_suite(void)
 {
     Suite *s = suite_create("render");
@@ -470,6 +604,7 @@ static Suite *render_suite(void)
     tcase_add_test(tc, test_frame_options_need_frames);
     tcase_add_test(tc, test_movie_without_ffmpeg);
     tcase_add_test(tc, test_view_without_display);
+    tcase_add_test(tc, test_view_md_refusals);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("pictures");
@@ -485,6 +620,8 @@ static Suite *render_suite(void)
     tcase_add_test(tc, test_unwritable_frames_dir);
     tcase_add_test(tc, test_movie_with_ffmpeg);
     tcase_add_test(tc, test_view_under_xvfb);
+    tcase_add_test(tc, test_view_md_under_xvfb);
+    tcase_add_test(tc, test_view_restart_under_xvfb);
     suite_add_tcase(s, tc);
     return s;
 }

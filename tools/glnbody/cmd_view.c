@@ -173,6 +173,9 @@ static enum nb_status check_gravity(const struct view_args *a, struct view_confi
     if (a->restart && (a->input || a->ic || a->n || a->seed))
         return fail(err, NB_ERR_ARGS, "view: --restart excludes --input, --ic, --n and "
                     "--seed (the system comes from the checkpoint)");
+    if (a->restart && (a->eta || a->softening || a->dt_max || a->shared_dt))
+        return fail(err, NB_ERR_ARGS, "view: --restart continues with the checkpoint's "
+                    "--eta, --softening, --dt-max and --shared-dt; they cannot change");
     if (a->ic && strcmp(a->ic, "plummer") != 0)
         return fail(err, NB_ERR_ARGS, "--ic: unknown initial conditions '%s' (known: "
                     "plummer)", a->ic);
