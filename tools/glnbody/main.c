@@ -25,8 +25,8 @@ static const struct {
     { "newton3", nb_cmd_newton3, "triangular (Newton's third law) MD kernels against the "
       "square loop (Boyarchenkov & Potashnikov 2009, Table 5)", 1 },
     { "compare", nb_cmd_compare, "every backend against the CPU reference on a random system", 1 },
-    { "view", nb_cmd_view, "a window on a running simulation: run's or (view md) an fcc "
-      "LJ system, drawn from the engine's GPU buffers", 0 },
+    { "view", nb_cmd_view, "a window on a running simulation: run's or (view md) md's, "
+      "from their options, drawn from the engine's GPU buffers", 0 },
     { "report", nb_cmd_report, "reports of bench --report side by side, machine against "
       "machine (and --plot)", 0 },
     { "shaders", nb_cmd_shaders, "list or emit the shader programs (used by the build)", 0 },
