@@ -12,6 +12,7 @@
 #include <GLFW/glfw3.h>
 #include <dlfcn.h>
 #include <errno.h>
+#include <limits.h>
 #include <link.h>
 #include <math.h>
 #include <stdarg.h>
@@ -179,8 +180,8 @@ static enum nb_status check_gravity(const struct view_args *a, struct view_confi
     if (a->ic && strcmp(a->ic, "plummer") != 0)
         return fail(err, NB_ERR_ARGS, "--ic: unknown initial conditions '%s' (known: "
                     "plummer)", a->ic);
-    if ((a->n && parse_count("n", a->n, 2, 1L << 26, &n, err) != NB_OK) ||
-        (a->seed && parse_count("seed", a->seed, 0, 0x7fffffffL, &seed, err) != NB_OK) ||
+    if ((a->n && parse_count("n", a->n, 2, (long)UINT32_MAX, &n, err) != NB_OK) ||
+        (a->seed && parse_count("seed", a->seed, 0, LONG_MAX, &seed, err) != NB_OK) ||
         (a->eta && parse_number("eta", a->eta, 1e-12, &c->hermite.eta, err) != NB_OK) ||
         (a->softening && parse_number("softening", a->softening, 0, &c->hermite.eps, err)
          != NB_OK) ||
