@@ -45,7 +45,7 @@ GL_SRC   := src/context.c src/shader.c src/programs.c src/gpu_timer.c src/stagin
 CLI_SRC  := $(addprefix tools/glnbody/,main.c options.c measure.c cmd_forces.c cmd_bench.c \
             cmd_compare.c cmd_shaders.c cmd_run.c cmd_precision.c cmd_md.c md_options.c md_system.c \
             md_outputs.c cmd_newton3.c man_text.c progress.c mpi_world.c frames.c \
-            cmd_view.c view_input.c view_text.c interrupt.c ckpt_text.c \
+            cmd_view.c view_input.c view_md.c view_text.c interrupt.c ckpt_text.c \
             run_checkpoint.c md_checkpoint.c \
             report_bench.c report_machine.c report_read.c report_plot.c cmd_report.c)
 GLSL     := $(wildcard glsl/*.glsl glsl/*.frag glsl/*.vert glsl/*.comp glsl/*.h)

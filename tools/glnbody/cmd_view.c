@@ -88,28 +88,6 @@ static void print_help(const struct view_option *table)
     printf("  %-28s %s\n", "--help", "print this help");
 }
 
-/* view md's: md's table (md_options.c) and the window's rows after it. */
-static void print_md_help(const struct nb_option *table)
-{
-    nb_options_print(stdout, "glnbody view md [md's system, force and engine options: "
-                     "--input FILE | --ic fcc|grid|ionic ..., --potential LAW, --coeffs "
-                     "FILE, --exclude FILE, --box, --periodic, --cutoff RC --shift, --dt DT, "
-                     "--backend, --precision, --restart FILE] [--steps N] [--size WxH] "
-                     "[--color speed|potential|type] [--camera D,AZ,EL] "
-                     "[--steps-per-frame K] [--inspect]",
-                     "Runs any system of glnbody md in a window (GLFW), stepped by velocity "
-                     "Verlet (Swope et al. 1982), and draws every frame straight from the "
-                     "engine's GPU buffers; a periodic box shows its edges.  The system is "
-                     "made exactly as glnbody md makes it, from the same options.  Without "
-                     "--steps it steps until the window is closed.  The options that write "
-                     "files (--thermo, --integrals, --dump, --output, --timing, "
-                     "--checkpoint, --frames, --movie) or choose a headless context "
-                     "(--gpu, --api, --gl-version) are refused: give them to glnbody md.  "
-                     "Press h in the window for the keys.", table);
-    printf("  %-28s %s\n", "--box XLO XHI YLO YHI ZLO ZHI", "box bounds (replace the "
-           "source's)");
-}
-
 static enum nb_status parse_args(const struct view_option *table, int md, int argc, char **argv,
                                  int *help, struct nb_error *err)
 {
@@ -218,27 +196,20 @@ static enum nb_status check_md(const struct view_args *a, struct view_config *c,
     return NB_OK;
 }
 
-/* view md's command line: md's table and checks (md_options.c) with the
- * window's options after them; md's engine, GL and picture options are
- * then checked with gravity's (check_args). */
+/* view md's command line (view_md.c); md's engine, GL and picture options
+ * are then checked with gravity's (check_args). */
 static enum nb_status parse_md(struct view_args *a, struct view_config *c, int argc,
                                char **argv, int *help, struct nb_error *err)
 {
-    const struct nb_option window[] = {
-        { "size", "WxH", "window size in pixels (default 1024x768)", &a->size, NULL },
-        { "steps-per-frame", "K", "steps per frame (default 10; + and - double and halve)",
-          &a->steps_per_frame, NULL },
-        { "inspect", NULL, "start with the texture inspector shown (i toggles it): the "
-          "last force pass's render targets or output buffers", NULL, &a->inspect },
-        { "screenshot", "FILE", "write frame N (--screenshot-after) as a PNG file, then "
-          "exit: scripted pictures and tests", &a->screenshot, NULL },
-        { "screenshot-after", "N", "the frame --screenshot writes", &a->screenshot_after,
-          NULL },
-        { NULL, NULL, NULL, NULL, NULL } };
-    struct md_args *m = &c->md_args;
-    if (nb_md_options_parse_view(m, &c->md_cfg, window, print_md_help, argc, argv, help,
-                                 err) != NB_OK)
+    struct view_window_args w = { 0 };
+    const struct md_args *m = &c->md_args;
+    if (view_md_parse(c, &w, argc, argv, help, err) != NB_OK)
         return err->status;
+    a->size = w.size;
+    a->steps_per_frame = w.steps_per_frame;
+    a->screenshot = w.screenshot;
+    a->screenshot_after = w.screenshot_after;
+    a->inspect = w.inspect;
     a->backend = m->backend;
     a->precision = m->precision;
     a->shaders = m->gl.shaders;
@@ -356,20 +327,6 @@ static enum nb_status open_window(struct view *v, struct nb_error *err)
 
 /* ---- the simulation ------------------------------------------------------ */
 
-/* view md's system, made and checked exactly as glnbody md makes it
- * (md_system.c), before the window opens: a bad file or box is the only
- * message. */
-static enum nb_status prepare_md(struct view *v, struct nb_error *err)
-{
-    struct nb_particles p = { 0 };
-    struct nb_md_box box;
-    size_t n_excluded = 0;
-    enum nb_status st = nb_md_cli_make_system(&v->c->md_cfg, &v->md, &p, &box, &n_excluded,
-                                              err);
-    nb_particles_free(&p);
-    return st;
-}
-
 /* A snapshot run would refuse: one particle, or two at one place without
  * softening (their force would be NaN). */
 static enum nb_status check_input(const struct view_config *c, const struct nb_particles *p,
@@ -385,15 +342,8 @@ static enum nb_status make_system(struct view *v, struct nb_error *err)
 {
     const struct view_config *c = v->c;
     struct nb_gl *gl = c->engine == NB_ENGINE_CPU ? NULL : v->gl;
-    if (c->md) {
-        if (nb_gl_check_particles(gl, c->engine, nb_md_count(v->md), err) != NB_OK ||
-            nb_md_start(v->md, gl, c->engine, c->precision, err) != NB_OK)
-            return err->status;
-        if (c->md_cfg.restart && !c->quiet)
-            nb_md_restart_notes(&c->md_cfg, nb_md_renderer(v->md));
-        v->n = nb_md_count(v->md);
-        return NB_OK;
-    }
+    if (c->md)
+        return view_md_start(v, gl, err);
     if (nb_forces_create(&v->forces, gl, c->engine, err) != NB_OK ||
         nb_forces_set_variant(v->forces, c->variant, err) != NB_OK ||
         (c->precision != NB_PRECISION_A &&
@@ -614,7 +564,7 @@ static void close_view(struct view *v)
 static enum nb_status start_view(struct view *v, struct nb_error *err)
 {
     char why[256];
-    if ((v->c->md && prepare_md(v, err) != NB_OK) || open_window(v, err) != NB_OK ||
+    if ((v->c->md && view_md_prepare(v, err) != NB_OK) || open_window(v, err) != NB_OK ||
         make_system(v, err) != NB_OK)
         return err->status;
     glfwGetFramebufferSize(v->window, &v->c->picture.width, &v->c->picture.height);

@@ -1,5 +1,6 @@
 /* view_internal.h - what the files of `glnbody view` share: the checked
- * command line and the viewer's state (cmd_view.c, view_input.c). */
+ * command line and the viewer's state (cmd_view.c, view_input.c,
+ * view_md.c). */
 #ifndef NB_VIEW_INTERNAL_H
 #define NB_VIEW_INTERNAL_H
 
@@ -63,5 +64,22 @@ struct view {
 
 /* Mouse and keys (view_input.c): GLFW callbacks on v->window. */
 void view_input_attach(struct view *v);
+
+/* ---- view md (view_md.c) ---- */
+
+/* The window's own options of view md, as typed. */
+struct view_window_args {
+    const char *size, *steps_per_frame, *screenshot, *screenshot_after;
+    int inspect;
+};
+/* md's options (md_options.c) into c->md_args and c->md_cfg, the window's
+ * into w; --help prints view md's help. */
+enum nb_status view_md_parse(struct view_config *c, struct view_window_args *w, int argc,
+                             char **argv, int *help, struct nb_error *err);
+/* The system into v->md, made and checked as glnbody md makes it, before
+ * the window opens. */
+enum nb_status view_md_prepare(struct view *v, struct nb_error *err);
+/* Starts v->md on the configured engine in gl (the window's; NULL: CPU). */
+enum nb_status view_md_start(struct view *v, struct nb_gl *gl, struct nb_error *err);
 
 #endif
