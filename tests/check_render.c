@@ -423,6 +423,59 @@ START_TEST(test_view_md_refusals)
 }
 END_TEST
 
+/* Whether `--name` is an option line ("  --name ...") of a --help text. */
+static int help_lists(const char *help, const char *name)
+{
+    for (const char *p = strstr(help, "\n  --"); p; p = strstr(p + 1, "\n  --")) {
+        size_t len = strcspn(p + 5, " \n");
+        if (len == strlen(name) && strncmp(p + 5, name, len) == 0)
+            return 1;
+    }
+    return 0;
+}
+
+/* Every option of md is view md's (the same table) or refused by it with
+ * one message naming it: the two cannot drift apart. */
+START_TEST(test_view_md_takes_md_options)
+{
+    struct cli_run md, view;
+    RUN_IN(&md, "md", "--help");
+    RUN_IN(&view, "view", "md", "--help");
+    ck_assert_msg(md.status == 0 && view.status == 0, "%s%s", md.err, view.err);
+    int taken = 0, refused = 0;
+    for (const char *p = strstr(md.out, "\n  --"); p; p = strstr(p + 1, "\n  --")) {
+        char name[64];
+        size_t len = strcspn(p + 5, " \n");
+        ck_assert_uint_lt(len, sizeof name);
+        memcpy(name, p + 5, len);
+        name[len] = '\0';
+        if (help_lists(view.out, name)) {
+            taken++;
+            continue;
+        }
+        struct cli_run r;
+        char option[80], needle[100];
+        snprintf(option, sizeof option, "--%s", name);
+        snprintf(needle, sizeof needle, "view md: %s ", option);
+        int flag = p[5 + len] != ' ' || p[6 + len] == ' ';     /* no metavar */
+        if (flag)
+            RUN_IN(&r, "view", "md", option);
+        else
+            RUN_IN(&r, "view", "md", option, "x");
+        ck_assert_msg(r.status == 2 && strstr(r.err, needle),
+                      "md's %s is neither in view md --help nor refused by it: %d %s",
+                      option, r.status, r.err);
+        refused++;
+        cli_run_free(&r);
+    }
+    ck_assert_int_gt(taken, 20);
+    ck_assert_int_gt(refused, 10);
+    ck_assert_int_eq(entries(g_dir), 0);
+    cli_run_free(&md);
+    cli_run_free(&view);
+}
+END_TEST
+
 START_TEST(test_view_without_display)
 {
     struct cli_run r;
@@ -605,6 +658,7 @@ static Suite *render_suite(void)
     tcase_add_test(tc, test_movie_without_ffmpeg);
     tcase_add_test(tc, test_view_without_display);
     tcase_add_test(tc, test_view_md_refusals);
+    tcase_add_test(tc, test_view_md_takes_md_options);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("pictures");
