@@ -124,7 +124,7 @@ struct view_args {
     const char *t_end, *dt_frame, *steps_per_frame;
     const char *backend, *variant, *precision, *shaders, *size, *color, *camera;
     const char *screenshot, *screenshot_after;
-    int shared_dt, quiet, inspect;
+    int shared_dt, quiet, inspect, debug;
 };
 
 static enum nb_status parse_engine(const char *text, enum nb_engine *out, struct nb_error *err)
@@ -230,6 +230,7 @@ static enum nb_status check_args(const struct view_args *a, struct view_config *
     c->quiet = a->quiet;
     c->inspect = a->inspect;
     nb_gl_options_default(&c->gl);
+    c->gl.debug |= a->debug;
     nb_render_options_default(&c->picture);
     c->picture.width = 1024;
     c->picture.height = 768;
@@ -611,6 +612,8 @@ int nb_cmd_view(int argc, char **argv)
         { "precision", "A..H", "accumulation mode (Narumi et al., Table 1; compute)",
           &a.precision, NULL, 0 },
         { "shaders", "auto|spirv|glsl", "shader source (default auto)", &a.shaders, NULL, 0 },
+        { "debug", NULL, "print GL_KHR_debug messages (also GLNBODY_DEBUG=1)", NULL, &a.debug,
+          'g' },
         { "size", "WxH", "window size in pixels (default 1024x768)", &a.size, NULL, 0 },
         { "color", "speed|potential|type", "what a colour shows (c cycles)", &a.color, NULL, 0 },
         { "camera", "D,AZ,EL[,CX,CY,CZ[,FOV]]", "the first camera (default: fitted, 30, 20)",
