@@ -482,23 +482,6 @@ static void compute_destroy(void *state)
     free(c);
 }
 
-/* A buffer panel of count vec4s (stride apart, from offset), laid out in
- * a near-square of rows. */
-static struct nb_gl_panel buffer_panel(const char *name, const char *w_name, unsigned buffer,
-                                       size_t count, int stride, int offset)
-{
-    struct nb_gl_panel p = { .buffer = buffer, .count = count, .stride = stride,
-                             .offset = offset };
-    int side = 1;
-    while ((size_t)side * (size_t)side < count)
-        side++;
-    p.width = side;
-    p.height = (int)((count + (size_t)side - 1) / (size_t)side);
-    snprintf(p.name, sizeof p.name, "%s", name);
-    snprintf(p.w_name, sizeof p.w_name, "%s", w_name);
-    return p;
-}
-
 /* The last evaluation's outputs: GAJ's (gaj_compute.c), or GA's
  * accelerations and potentials; the accumulation modes B..H finish their
  * sums on the host, so only their shape is told. */
@@ -516,7 +499,7 @@ static int compute_gl_results(void *state, struct nb_gl_results *out)
         return nb_gaj_compute_results(c->gaj, out);
     if (!c->out_buf || c->n == 0)
         return 0;
-    out->panel[0] = buffer_panel("acceleration", "potential", c->out_buf, c->n, 1, 0);
+    out->panel[0] = nb_gl_buffer_panel("acceleration", "potential", c->out_buf, c->n, 1, 0);
     out->count = 1;
     snprintf(out->shape, sizeof out->shape, "compute GA t%di%d-s%d: %zu particles, %d i a "
              "thread, j in shared-memory tiles of %d, %d j-slice%s", c->tile, c->ipt,

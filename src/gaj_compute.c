@@ -238,34 +238,17 @@ int nb_gaj_compute_stream(const struct nb_gaj_compute *g, struct nb_gl_particles
     return 1;
 }
 
-/* A buffer panel of count vec4s (stride apart, from offset), laid out in
- * a near-square of rows. */
-static struct nb_gl_panel buffer_panel(const char *name, const char *w_name, unsigned buffer,
-                                       size_t count, int stride, int offset)
-{
-    struct nb_gl_panel p = { .buffer = buffer, .count = count, .stride = stride,
-                             .offset = offset };
-    int side = 1;
-    while ((size_t)side * (size_t)side < count)
-        side++;
-    p.width = side;
-    p.height = (int)((count + (size_t)side - 1) / (size_t)side);
-    snprintf(p.name, sizeof p.name, "%s", name);
-    snprintf(p.w_name, sizeof p.w_name, "%s", w_name);
-    return p;
-}
-
 int nb_gaj_compute_results(const struct nb_gaj_compute *g, struct nb_gl_results *out)
 {
     size_t na = g ? g->n_active : 0;
     if (na == 0)
         return 0;
     memset(out, 0, sizeof *out);
-    out->panel[0] = buffer_panel("acceleration", "potential", g->buf[B_OUT].id, na, 1, 0);
-    out->panel[1] = buffer_panel("jerk", "", g->buf[B_OUT2].id, na, 1, 0);
+    out->panel[0] = nb_gl_buffer_panel("acceleration", "potential", g->buf[B_OUT].id, na, 1, 0);
+    out->panel[1] = nb_gl_buffer_panel("jerk", "", g->buf[B_OUT2].id, na, 1, 0);
     out->count = 2;
     if (g->slices > 1) {        /* the j-slices' partial sums, before the reduction */
-        out->panel[2] = buffer_panel("partial accelerations, slice after slice",
+        out->panel[2] = nb_gl_buffer_panel("partial accelerations, slice after slice",
                                      "partial potentials", g->buf[B_PART].id,
                                      na * (size_t)g->slices, 1, 0);
         out->count = 3;

@@ -1,8 +1,9 @@
 /* gl_buffers.c - what every GL pipeline leans on between its kernels: the
  * automatic variant choice (time each candidate once, keep the fastest),
  * shader storage buffers grown to size within the GL's limits, host
- * staging areas of float quadruples grown the same way, and the particles
- * packed as float (x, y, z, m) quadruples. */
+ * staging areas of float quadruples grown the same way, the particles
+ * packed as float (x, y, z, m) quadruples, and a buffer's results panel. */
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "gl_internal.h"
@@ -89,4 +90,21 @@ void nb_gl_pack_particles(float *dst, size_t n, const double *x, const double *m
         dst[4 * i + 2] = (float)x[3 * i + 2];
         dst[4 * i + 3] = (float)m[i];
     }
+}
+
+/* A buffer panel of count vec4s (stride apart, from offset), laid out in
+ * a near-square of rows. */
+struct nb_gl_panel nb_gl_buffer_panel(const char *name, const char *w_name, unsigned buffer,
+                                      size_t count, int stride, int offset)
+{
+    struct nb_gl_panel p = { .buffer = buffer, .count = count, .stride = stride,
+                             .offset = offset };
+    int side = 1;
+    while ((size_t)side * (size_t)side < count)
+        side++;
+    p.width = side;
+    p.height = (int)((count + (size_t)side - 1) / (size_t)side);
+    snprintf(p.name, sizeof p.name, "%s", name);
+    snprintf(p.w_name, sizeof p.w_name, "%s", w_name);
+    return p;
 }

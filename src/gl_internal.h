@@ -90,6 +90,10 @@ enum nb_status nb_gl_ensure_host_quads(float **area, size_t *count, size_t quads
                                        const char *what, struct nb_error *err);
 /* Converts n particles to (x, y, z, m) float quadruples. */
 void nb_gl_pack_particles(float *dst, size_t n, const double *x, const double *m);
+/* A results panel (struct nb_gl_panel) of a shader storage buffer: count
+ * vec4s, stride apart from offset, laid out in a near-square of rows. */
+struct nb_gl_panel nb_gl_buffer_panel(const char *name, const char *w_name, unsigned buffer,
+                                      size_t count, int stride, int offset);
 
 /* A host<->GPU transfer area (staging.c): a persistently mapped buffer
  * with GL 4.4 buffer storage, a malloc'd block with plain copies before.

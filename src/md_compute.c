@@ -354,14 +354,7 @@ static int md_gl_results(void *state, struct nb_gl_results *out)
     memset(out, 0, sizeof *out);
     if (c->n == 0 || !c->buf[B_FORCE])
         return 0;
-    struct nb_gl_panel *p = &out->panel[0];
-    int side = 1;
-    while ((size_t)side * (size_t)side < c->n)
-        side++;
-    *p = (struct nb_gl_panel){ .buffer = c->buf[B_FORCE], .count = c->n, .stride = 1,
-                               .width = side, .height = (int)((c->n + side - 1) / side) };
-    snprintf(p->name, sizeof p->name, "force");
-    snprintf(p->w_name, sizeof p->w_name, "energy");
+    out->panel[0] = nb_gl_buffer_panel("force", "energy", c->buf[B_FORCE], c->n, 1, 0);
     out->count = 1;
     snprintf(out->shape, sizeof out->shape, "compute MD %s: %zu atoms, %s, mode %s%s",
              c->prec == NB_PRECISION_A ? c->force_name : c->prec_name, c->n,
