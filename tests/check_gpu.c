@@ -24,6 +24,7 @@
 #include "nb_gl.h"
 #include "gl_suite.h"
 #include "ga_fixtures.h"
+#include "gaj_check.h"
 
 #define TOLERANCE 1e-5
 #define F_ERR_MAX 1e-6
@@ -301,89 +302,6 @@ static size_t make_active(uint32_t *active, size_t n, int kind)
     return count;
 }
 
-/* sum_j m_j (|v_ij| / r^3 + 3 |r.v| / r^4): bounds float rounding of jerk_i. */
-static double jerk_scale(const struct nb_particles *p, size_t i, double eps)
-{
-    double sum = 0.0;
-    for (size_t j = 0; j < p->n; j++) {
-        if (j == i)
-            continue;
-        double d, w, r2 = 0.0, rv = 0.0, v2 = 0.0;
-        for (int c = 0; c < 3; c++) {
-            d = p->x[3 * j + c] - p->x[3 * i + c];
-            w = p->v[3 * j + c] - p->v[3 * i + c];
-            r2 += d * d;
-            rv += d * w;
-            v2 += w * w;
-        }
-        double s2 = r2 + eps * eps;
-        sum += p->m[j] * (sqrt(v2) / pow(s2, 1.5) + 3.0 * fabs(rv) * sqrt(r2) / pow(s2, 2.5));
-    }
-    return sum;
-}
-
-/* First-order change of a_i, phi_i and jerk_i when every coordinate moves
- * by up to dx: the part of the error that comes from positions that the
- * device holds in float (a device-side prediction), not from the kernel.
- * Per pair, |grad (m r / s^{3/2})| <= 3 m / s^{3/2}, |grad (m / s^{1/2})| <=
- * m / s and |grad j_ij| <= 9 m |v_ij| / s^2 (s = r^2 + eps^2), times the
- * largest change of r_ij, 2 sqrt(3) dx. */
-static void position_scales(const struct nb_particles *p, size_t i, double eps, double dx,
-                            double *ea, double *ep, double *ej)
-{
-    *ea = *ep = *ej = 0.0;
-    for (size_t j = 0; j < p->n && dx > 0.0; j++) {
-        if (j == i)
-            continue;
-        double r2 = 0.0, v2 = 0.0;
-        for (int c = 0; c < 3; c++) {
-            r2 += pow(p->x[3 * j + c] - p->x[3 * i + c], 2);
-            v2 += pow(p->v[3 * j + c] - p->v[3 * i + c], 2);
-        }
-        double s2 = r2 + eps * eps, shift = 2.0 * sqrt(3.0) * dx;
-        *ea += 3.0 * p->m[j] / pow(s2, 1.5) * shift;
-        *ep += p->m[j] / s2 * shift;
-        *ej += 9.0 * p->m[j] * sqrt(v2) / (s2 * s2) * shift;
-    }
-}
-
-static double norm3(const double *a, const double *b)
-{
-    return sqrt(pow(a[0] - b[0], 2) + pow(a[1] - b[1], 2) + pow(a[2] - b[2], 2));
-}
-
-/* One GAJ evaluation of `p` for `active` against the CPU in double. */
-static void check_gaj_once(struct nb_force_backend *b, const struct nb_particles *p,
-                           double eps, const uint32_t *active, size_t na, double dx,
-                           const char *what)
-{
-    struct nb_error err = { 0 };
-    double *acc = malloc(3 * na * sizeof(double)), *jerk = malloc(3 * na * sizeof(double));
-    double *pot = malloc(na * sizeof(double)), *racc = malloc(3 * na * sizeof(double));
-    double *rjerk = malloc(3 * na * sizeof(double)), *rpot = malloc(na * sizeof(double));
-    double *aabs = malloc(p->n * sizeof(double)), *pabs = malloc(p->n * sizeof(double));
-    ck_assert_msg(b->compute_gaj(b->state, eps, na, active, &err) == NB_OK, "%s: %s",
-                  what, err.message);
-    ck_assert_int_eq(b->read_gaj(b->state, acc, jerk, pot, &err), NB_OK);
-    ck_assert_int_eq(nb_cpu_gaj(p->n, p->x, p->v, p->m, eps, na, active, racc, rjerk,
-                                rpot, &err), NB_OK);
-    ck_assert_int_eq(nb_cpu_ga_magnitudes(p->n, p->x, p->m, eps, aabs, pabs, &err), NB_OK);
-    for (size_t k = 0; k < na; k++) {
-        size_t i = active[k];
-        double js = jerk_scale(p, i, eps), ea, ep, ej;
-        position_scales(p, i, eps, dx, &ea, &ep, &ej);
-        ck_assert_msg(norm3(acc + 3 * k, racc + 3 * k) <= TOLERANCE * aabs[i] + ea &&
-                      fabs(pot[k] - rpot[k]) <= TOLERANCE * pabs[i] + ep &&
-                      norm3(jerk + 3 * k, rjerk + 3 * k) <= TOLERANCE * js + ej,
-                      "%s: particle %zu off: da %.3g dphi %.3g dj %.3g of scale (seed %llu)",
-                      what, i, norm3(acc + 3 * k, racc + 3 * k) / aabs[i],
-                      fabs(pot[k] - rpot[k]) / pabs[i],
-                      norm3(jerk + 3 * k, rjerk + 3 * k) / js, (unsigned long long)seed);
-    }
-    free(acc); free(jerk); free(pot); free(racc); free(rjerk); free(rpot);
-    free(aabs); free(pabs);
-}
-
 START_TEST(gaj_matches_cpu)
 {
     static const size_t gaj_sizes[] = { 1, 2, 3, 7, 31, 256, 1000, 4097 };
@@ -410,7 +328,7 @@ START_TEST(gaj_matches_cpu)
                                                    &err), NB_OK);
                     snprintf(what, sizeof what, "%s GAJ N=%zu active=%zu eps=%g",
                              backends[bk], n, na, softenings[e]);
-                    check_gaj_once(&b, &p, softenings[e], active, na, 0.0, what);
+                    gaj_check_once(&b, &p, softenings[e], active, na, 0.0, TOLERANCE, seed, what);
                 }
             free(active);
             nb_particles_free(&p);
@@ -485,8 +403,8 @@ static void device_state_round(struct nb_force_backend *b, size_t n, uint64_t s,
     /* The device predicts in float: positions up to |x| ~ 1.2 here, a few
      * roundings each (4 ulps allowed). */
     double dx = 4.0 * ldexp(1.0, -24) * 2.0;
-    check_gaj_once(b, &p, 0.01, all, n, dx, what);
-    check_gaj_once(b, &p, 0.0, blk, nb, dx, what);     /* a sparse block */
+    gaj_check_once(b, &p, 0.01, all, n, dx, TOLERANCE, seed, what);
+    gaj_check_once(b, &p, 0.0, blk, nb, dx, TOLERANCE, seed, what);   /* a sparse block */
     blk[nb - 1] = (uint32_t)n;                  /* one past the last particle */
     ck_assert_int_eq(b->compute_gaj(b->state, 0.01, nb, blk, &err), NB_ERR_ARGS);
     ck_assert_msg(strstr(err.message, "out of range"), "%s", err.message);

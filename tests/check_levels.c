@@ -32,6 +32,7 @@
 #include "gl_probe.h"
 #include "nb_gl.h"
 #include "ga_fixtures.h"
+#include "gaj_check.h"
 #include "md_fixtures.h"
 
 #define TOLERANCE 1e-5
@@ -117,82 +118,13 @@ START_TEST(fragment_ga_matches_cpu)
 }
 END_TEST
 
-/* sum_j m_j (|v_ij| / r^3 + 3 |r.v| / r^4): bounds float rounding of jerk_i. */
-static double jerk_scale(const struct nb_particles *p, size_t i, double eps)
-{
-    double sum = 0.0;
-    for (size_t j = 0; j < p->n; j++) {
-        double r2 = 0.0, rv = 0.0, v2 = 0.0;
-        if (j == i)
-            continue;
-        for (int c = 0; c < 3; c++) {
-            double d = p->x[3 * j + c] - p->x[3 * i + c], w = p->v[3 * j + c] - p->v[3 * i + c];
-            r2 += d * d;
-            rv += d * w;
-            v2 += w * w;
-        }
-        double s2 = r2 + eps * eps;
-        sum += p->m[j] * (sqrt(v2) / pow(s2, 1.5) + 3.0 * fabs(rv) * sqrt(r2) / pow(s2, 2.5));
-    }
-    return sum;
-}
-
-/* The first-order change of a_i, phi_i, jerk_i when the positions move by
- * up to dx (the device's float prediction), as check_gpu counts it. */
-static void position_scales(const struct nb_particles *p, size_t i, double eps, double dx,
-                            double *ea, double *ep, double *ej)
-{
-    *ea = *ep = *ej = 0.0;
-    for (size_t j = 0; j < p->n && dx > 0.0; j++) {
-        double r2 = 0.0, v2 = 0.0;
-        if (j == i)
-            continue;
-        for (int c = 0; c < 3; c++) {
-            r2 += pow(p->x[3 * j + c] - p->x[3 * i + c], 2);
-            v2 += pow(p->v[3 * j + c] - p->v[3 * i + c], 2);
-        }
-        double s2 = r2 + eps * eps, shift = 2.0 * sqrt(3.0) * dx;
-        *ea += 3.0 * p->m[j] / pow(s2, 1.5) * shift;
-        *ep += p->m[j] / s2 * shift;
-        *ej += 9.0 * p->m[j] * sqrt(v2) / (s2 * s2) * shift;
-    }
-}
-
-static double dist3(const double *a, const double *b)
-{
-    return sqrt(pow(a[0] - b[0], 2) + pow(a[1] - b[1], 2) + pow(a[2] - b[2], 2));
-}
-
 /* One GAJ evaluation of the j-set p on b for `active`, against the CPU. */
 static void check_gaj(struct nb_force_backend *b, const struct nb_particles *p,
                       const uint32_t *active, size_t na, double dx, const char *what)
 {
-    struct nb_error err = { 0 };
-    size_t n = p->n;
-    double *acc = malloc(24 * na), *jerk = malloc(24 * na), *pot = malloc(8 * na),
-           *racc = malloc(24 * na), *rjerk = malloc(24 * na), *rpot = malloc(8 * na),
-           *aabs = malloc(8 * n), *pabs = malloc(8 * n);
-    ck_assert(acc && jerk && pot && racc && rjerk && rpot && aabs && pabs);
-    ck_assert_msg(b->compute_gaj(b->state, EPS, na, active, &err) == NB_OK, "%s: %s", what,
-                  err.message);
-    ck_assert_int_eq(b->read_gaj(b->state, acc, jerk, pot, &err), NB_OK);
-    ck_assert_int_eq(nb_cpu_gaj(n, p->x, p->v, p->m, EPS, na, active, racc, rjerk, rpot,
-                                &err), NB_OK);
-    ck_assert_int_eq(nb_cpu_ga_magnitudes(n, p->x, p->m, EPS, aabs, pabs, &err), NB_OK);
-    for (size_t k = 0; k < na; k++) {
-        size_t i = active[k];
-        double ea, ep, ej, js = jerk_scale(p, i, EPS);
-        position_scales(p, i, EPS, dx, &ea, &ep, &ej);
-        ck_assert_msg(dist3(acc + 3 * k, racc + 3 * k) <= TOLERANCE * aabs[i] + ea &&
-                      fabs(pot[k] - rpot[k]) <= TOLERANCE * pabs[i] + ep &&
-                      dist3(jerk + 3 * k, rjerk + 3 * k) <= TOLERANCE * js + ej,
-                      "%s %s: particle %zu off: da %.3g dphi %.3g dj %.3g (seed %llu)",
-                      info.api, what, i, dist3(acc + 3 * k, racc + 3 * k) / aabs[i],
-                      fabs(pot[k] - rpot[k]) / pabs[i],
-                      dist3(jerk + 3 * k, rjerk + 3 * k) / js, (unsigned long long)seed);
-    }
-    free(acc); free(jerk); free(pot); free(racc); free(rjerk); free(rpot);
-    free(aabs); free(pabs);
+    char label[160];
+    snprintf(label, sizeof label, "%s %s", info.api, what);
+    gaj_check_once(b, p, EPS, active, na, dx, TOLERANCE, seed, label);
 }
 
 static void check_gaj_sizes(const char *backend, const char *const *variants)
