@@ -9,24 +9,6 @@
 
 #include "cli_harness.h"
 
-static char g_dir[1100];  /* the current test's working directory */
-
-static void setup(void)
-{
-    snprintf(g_dir, sizeof g_dir, "%s/test.XXXXXX", g_root);
-    ck_assert_ptr_nonnull(mkdtemp(g_dir));
-}
-
-static void teardown(void)
-{
-    remove_tree(g_dir);
-}
-
-static void in_dir(char *path, size_t size, const char *name)
-{
-    snprintf(path, size, "%s/%s", g_dir, name);
-}
-
 static void run_args(struct cli_run *r, const char *const *args)
 {
     cli_run_in(r, g_dir, NULL, args);
@@ -108,8 +90,8 @@ START_TEST(test_output_symlink)
     struct stat st;
     char *text;
 
-    in_dir(link, sizeof link, "link.txt");
-    in_dir(target, sizeof target, "target.txt");
+    test_dir_path(link, sizeof link, "link.txt");
+    test_dir_path(target, sizeof target, "target.txt");
     write_file(target, "old\n");
     ck_assert_int_eq(symlink("target.txt", link), 0);
     RUN(&r, "run", RUN_FLAGS, "--output", "link.txt");
@@ -133,11 +115,11 @@ START_TEST(test_output_dangling_symlink)
     struct stat st;
     char *text;
 
-    in_dir(sub, sizeof sub, "sub");
+    test_dir_path(sub, sizeof sub, "sub");
     ck_assert_int_eq(mkdir(sub, 0700), 0);
     snprintf(link, sizeof link, "%s/link.txt", sub);
     ck_assert_int_eq(symlink("../made.txt", link), 0);
-    in_dir(target, sizeof target, "made.txt");
+    test_dir_path(target, sizeof target, "made.txt");
     RUN(&r, "run", RUN_FLAGS, "--output", "sub/link.txt");
     ck_assert_msg(r.status == 0, "%s", r.err);
     ck_assert_int_eq(lstat(link, &st), 0);
@@ -159,8 +141,8 @@ START_TEST(test_output_fifo)
     struct stat st;
     char *text;
 
-    in_dir(fifo, sizeof fifo, "pipe");
-    in_dir(copy, sizeof copy, "copy.txt");
+    test_dir_path(fifo, sizeof fifo, "pipe");
+    test_dir_path(copy, sizeof copy, "copy.txt");
     ck_assert_int_eq(mkfifo(fifo, 0600), 0);
     pid_t reader = fork();
     ck_assert_int_ge(reader, 0);
@@ -194,7 +176,7 @@ START_TEST(test_output_directory)
     struct cli_run r;
     char dir[1200];
 
-    in_dir(dir, sizeof dir, "out");
+    test_dir_path(dir, sizeof dir, "out");
     ck_assert_int_eq(mkdir(dir, 0700), 0);
     RUN(&r, "run", RUN_FLAGS, "--output", "out");
     assert_refused(&r, "out: cannot write", "Is a directory");
@@ -210,7 +192,7 @@ START_TEST(test_exclusion_repeated)
     struct cli_run r;
     char path[1200];
 
-    in_dir(path, sizeof path, "e.txt");
+    test_dir_path(path, sizeof path, "e.txt");
     write_file(path, "1 2\n2 1\n");
     RUN(&r, "md", "--cells", "3", "--cutoff", "1.6", "--steps", "1",
         "--thermo-every", "1", "--backend", "cpu", "--quiet",
@@ -287,7 +269,7 @@ START_TEST(test_output_dir_found_first)
     struct cli_run r;
     char dir[1200];
 
-    in_dir(dir, sizeof dir, "sub");
+    test_dir_path(dir, sizeof dir, "sub");
     ck_assert_int_eq(mkdir(dir, 0700), 0);
     RUN(&r, MD_FLAGS, "--thermo", "sub", "--output", "out.txt");
     assert_refused(&r, "glnbody md: sub: cannot write: Is a directory", NULL);
@@ -341,7 +323,7 @@ START_TEST(test_coeffs_refused)
     struct cli_run r;
     char path[1200];
 
-    in_dir(path, sizeof path, "c.txt");
+    test_dir_path(path, sizeof path, "c.txt");
     for (int k = 0; k < 2; k++) {
         write_file(path, tables[k][0]);
         RUN(&r, "md", "--ic", "ionic", "--cells", "2", "--coeffs", "c.txt",
@@ -379,7 +361,7 @@ START_TEST(test_nan_refused)
     struct cli_run r;
     char path[1200];
 
-    in_dir(path, sizeof path, "in.txt");
+    test_dir_path(path, sizeof path, "in.txt");
     write_file(path, c->file);
     RUN(&r, c->command, "--input", "in.txt", "--softening", c->softening,
         "--backend", "cpu", "--output", "out.txt");
@@ -458,7 +440,7 @@ static Suite *hostile_suite(void)
     Suite *s = suite_create("hostile");
     TCase *tc = tcase_create("outputs");
 
-    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_add_checked_fixture(tc, test_dir_setup, test_dir_teardown);
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, test_output_device);
     tcase_add_test(tc, test_output_symlink);
@@ -472,7 +454,7 @@ static Suite *hostile_suite(void)
     suite_add_tcase(s, tc);
 
     tc = tcase_create("inputs");
-    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_add_checked_fixture(tc, test_dir_setup, test_dir_teardown);
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, test_exclusion_repeated);
     tcase_add_test(tc, test_coeffs_refused);

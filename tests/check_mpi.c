@@ -27,18 +27,6 @@
 
 static const char *g_glnbody;   /* the program; g_bin is timeout(1) */
 static char g_mpirun[1024];
-static char g_dir[1100];        /* the current test's working directory */
-
-static void setup(void)
-{
-    snprintf(g_dir, sizeof g_dir, "%s/test.XXXXXX", g_root);
-    ck_assert_ptr_nonnull(mkdtemp(g_dir));
-}
-
-static void teardown(void)
-{
-    remove_tree(g_dir);
-}
 
 /* Open MPI's environment for a small shared machine: as root where the
  * tests run as root, and no single-copy kernel mechanism (containers often
@@ -84,19 +72,10 @@ static void mpi_run(struct cli_run *r, int ranks, const char *fault_rank,
 #define MPI_RUN(pr, ranks, ...) \
     mpi_run((pr), (ranks), NULL, (const char *const[]){ __VA_ARGS__, NULL })
 
-static char *read_in_dir(const char *name)
-{
-    char path[1200];
-    snprintf(path, sizeof path, "%s/%s", g_dir, name);
-    char *text = read_file(path);
-    ck_assert_msg(text != NULL, "%s was not written", name);
-    return text;
-}
-
 static int exists_in_dir(const char *name)
 {
     char path[1200];
-    snprintf(path, sizeof path, "%s/%s", g_dir, name);
+    test_dir_path(path, sizeof path, name);
     return access(path, F_OK) == 0;
 }
 
@@ -135,8 +114,8 @@ static void same_bytes_for_any_p(const char *predict)
         ck_assert_int_eq(count(r.out, "glnbody run:"), 1);
         ck_assert_int_eq(count(r.out, "MPI_Allreduce"), p > 0);
         cli_run_free(&r);
-        out[p] = read_in_dir(output);
-        log[p] = read_in_dir(energy);
+        out[p] = test_dir_read(output);
+        log[p] = test_dir_read(energy);
     }
     ck_assert_int_eq(count(log[1], "\n"), 4);       /* header, t = 0, 1/16, 1/8 */
     for (int p = 0; p <= 3; p++) {
@@ -200,7 +179,7 @@ START_TEST(test_a_agrees)
                 "--output", output, "--quiet");
         expect_ok(&r, "run --precision A");
         cli_run_free(&r);
-        char *text = read_in_dir(output);
+        char *text = test_dir_read(output);
         size_t k = numbers(text, p == 1 ? ref : got, CAP);
         free(text);
         ck_assert_uint_eq(k, 8 * N);
@@ -252,7 +231,7 @@ static void forces_match(const char *backend, double tol)
     expect_ok(&r, "forces, 2 ranks");
     cli_run_free(&r);
 
-    char *t1 = read_in_dir("f1.txt"), *t2 = read_in_dir("f2.txt");
+    char *t1 = test_dir_read("f1.txt"), *t2 = test_dir_read("f2.txt");
     ck_assert_uint_eq(numbers(t1, one, 5 * N), 5 * N);
     ck_assert_uint_eq(numbers(t2, two, 5 * N), 5 * N);
     free(t1);
@@ -352,7 +331,7 @@ START_TEST(test_fragment_agrees)
                 "--predict", p == 2 ? "gpu" : "host", "--output", output, "--quiet");
         expect_ok(&r, "run --backend fragment");
         cli_run_free(&r);
-        text[p] = read_in_dir(output);
+        text[p] = test_dir_read(output);
         ck_assert_uint_eq(numbers(text[p], v[p], CAP), 8 * N);
     }
     ck_assert_str_eq(text[0], text[1]);
@@ -637,7 +616,7 @@ static Suite *mpi_suite(void)
     if (!g_have_mpi)
         return s;
     TCase *tc = tcase_create("mpi");
-    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_add_checked_fixture(tc, test_dir_setup, test_dir_teardown);
     tcase_set_timeout(tc, 600);
     tcase_set_tags(tc, NB_TEST_GL_TAG);
     tcase_add_test(tc, test_h_identical_predict_host);

@@ -94,24 +94,6 @@ static void check_two_blobs(const struct picture *p)
 
 /* ---- the renderer through the library -------------------------------------- */
 
-static char g_dir[1100];
-
-static void dir_setup(void)
-{
-    snprintf(g_dir, sizeof g_dir, "%s/test.XXXXXX", g_root);
-    ck_assert_ptr_nonnull(mkdtemp(g_dir));
-}
-
-static void dir_teardown(void)
-{
-    remove_tree(g_dir);
-}
-
-static void path_in(char *path, size_t size, const char *name)
-{
-    snprintf(path, size, "%s/%s", g_dir, name);
-}
-
 /* A 64x64 picture of n particles at x (with types) from distance 4 on +z,
  * written and read back. */
 static struct picture render_arrays(size_t n, const double *x, const int *type,
@@ -128,7 +110,7 @@ static struct picture render_arrays(size_t n, const double *x, const int *type,
     opt.camera.distance = 4;
     opt.camera.azimuth = opt.camera.elevation = 0;
     opt.brightness = 1;
-    path_in(path, sizeof path, "picture.png");
+    test_dir_path(path, sizeof path, "picture.png");
     ck_assert_msg(nb_gl_create(&gl, NULL, &err) == NB_OK, "%s", err.message);
     ck_assert_msg(nb_render_create(&r, gl, &opt, &err) == NB_OK, "%s", err.message);
     ck_assert_msg(nb_render_draw_arrays(r, n, x, NULL, NULL, NULL, type, NULL, NULL, &err)
@@ -206,7 +188,7 @@ END_TEST
 static void write_in(const char *name, const char *text)
 {
     char path[1200];
-    path_in(path, sizeof path, name);
+    test_dir_path(path, sizeof path, name);
     write_file(path, text);
 }
 
@@ -241,7 +223,7 @@ START_TEST(test_run_frames)
            "--backend", backends[_i][0], "--predict", backends[_i][1], "--frames", "f",
            "--frame-every", "0.0625", "--frame-size", "96x64", "--camera", "4,0,0", "--quiet");
     ck_assert_msg(r.status == 0, "%s", r.err);
-    path_in(dir, sizeof dir, "f");
+    test_dir_path(dir, sizeof dir, "f");
     ck_assert_int_eq(entries(dir), 2);
     snprintf(path, sizeof path, "%s/frame_00000.png", dir);
     struct picture p = read_png(path);
@@ -268,9 +250,9 @@ START_TEST(test_md_frames_type_colours)
            "--frame-every", "0.001", "--frame-size", "96x64", "--camera", "4,0,0",
            "--color", "type", "--thermo", "thermo.csv", "--quiet");
     ck_assert_msg(r.status == 0, "%s", r.err);
-    path_in(path, sizeof path, "f");
+    test_dir_path(path, sizeof path, "f");
     ck_assert_int_eq(entries(path), 3);
-    path_in(path, sizeof path, "f/frame_00002.png");
+    test_dir_path(path, sizeof path, "f/frame_00002.png");
     struct picture p = read_png(path);
     check_type_colours(&p);
     free(p.rgb);
@@ -380,7 +362,7 @@ START_TEST(test_movie_with_ffmpeg)
     ck_assert_msg(r.status == 0, "%s", r.err);
     ck_assert_int_eq(entries(g_dir), 1);
     char path[1200];
-    path_in(path, sizeof path, "m.mp4");
+    test_dir_path(path, sizeof path, "m.mp4");
     char *data = read_file(path);
     ck_assert_ptr_nonnull(data);
     ck_assert_int_eq(memcmp(data + 4, "ftyp", 4), 0);
@@ -505,12 +487,12 @@ START_TEST(test_view_under_xvfb)
              "--screenshot shot.png --screenshot-after 3 --quiet > out.txt 2>&1",
              g_dir, g_bin);
     int status = system(command);
-    path_in(path, sizeof path, "out.txt");
+    test_dir_path(path, sizeof path, "out.txt");
     char *out = read_file(path);
     ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 0, "view under Xvfb: %s",
                   out ? out : "");
     free(out);
-    path_in(path, sizeof path, "shot.png");
+    test_dir_path(path, sizeof path, "shot.png");
     struct picture p = read_png(path);
     ck_assert_int_eq(p.width, 320);
     ck_assert_int_eq(p.height, 240);
@@ -531,12 +513,12 @@ START_TEST(test_view_under_xvfb)
              "--backend fragment --inspect --screenshot inspect.png --screenshot-after 2 "
              "--quiet > out.txt 2>&1", g_dir, g_bin);
     status = system(command);
-    path_in(path, sizeof path, "out.txt");
+    test_dir_path(path, sizeof path, "out.txt");
     out = read_file(path);
     ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 0, "view --inspect: %s",
                   out ? out : "");
     free(out);
-    path_in(path, sizeof path, "inspect.png");
+    test_dir_path(path, sizeof path, "inspect.png");
     p = read_png(path);
     int y = 360 / 60 + 2 + (360 / 40 + 4) / 2, x0 = 640 - (int)(0.38 * 640);
     ck_assert_int_lt(brightness(pixel(&p, x0 + 1, y)), 60);
@@ -560,12 +542,12 @@ static int view_in_xvfb(const char *args, const char *name, struct picture *p)
              "'%s' view %s --screenshot %s --screenshot-after 3 --quiet > out.txt 2>&1",
              g_dir, g_bin, args, name);
     int status = system(command);
-    path_in(path, sizeof path, "out.txt");
+    test_dir_path(path, sizeof path, "out.txt");
     char *out = read_file(path);
     ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 0, "view %s: %s", args,
                   out ? out : "");
     free(out);
-    path_in(path, sizeof path, name);
+    test_dir_path(path, sizeof path, name);
     *p = read_png(path);
     return 0;
 }
@@ -613,7 +595,7 @@ START_TEST(test_view_md_under_xvfb)
            "--backend", "cpu", "--quiet");
     ck_assert_msg(r.status == 0, "%s", r.err);
     cli_run_free(&r);
-    path_in(path, sizeof path, "f/frame_00001.png");
+    test_dir_path(path, sizeof path, "f/frame_00001.png");
     q = read_png(path);
     int lit = 0;
     for (int y = p.height / 2; y < p.height; y++)
@@ -651,7 +633,7 @@ static Suite *render_suite(void)
 {
     Suite *s = suite_create("render");
     TCase *tc = tcase_create("refusals");
-    tcase_add_checked_fixture(tc, dir_setup, dir_teardown);
+    tcase_add_checked_fixture(tc, test_dir_setup, test_dir_teardown);
     tcase_set_timeout(tc, 60);
     tcase_add_loop_test(tc, test_refused_options, 0, (int)(sizeof refusals / sizeof *refusals));
     tcase_add_test(tc, test_frame_options_need_frames);
@@ -663,7 +645,7 @@ static Suite *render_suite(void)
 
     tc = tcase_create("pictures");
     tcase_set_tags(tc, NB_TEST_GL_TAG);
-    tcase_add_checked_fixture(tc, dir_setup, dir_teardown);
+    tcase_add_checked_fixture(tc, test_dir_setup, test_dir_teardown);
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, test_one_particle_lights_the_centre);
     tcase_add_test(tc, test_two_particles_two_blobs);

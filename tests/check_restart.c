@@ -23,36 +23,9 @@
 #define COUNT(a) ((int)(sizeof(a) / sizeof((a)[0])))
 #define MAX_ARGS 48
 
-static char g_dir[1100];  /* the current test's working directory */
-
-static void setup(void)
-{
-    snprintf(g_dir, sizeof g_dir, "%s/test.XXXXXX", g_root);
-    ck_assert_ptr_nonnull(mkdtemp(g_dir));
-}
-
-static void teardown(void)
-{
-    remove_tree(g_dir);
-}
-
-static void path_of(char *out, size_t size, const char *name)
-{
-    snprintf(out, size, "%s/%s", g_dir, name);
-}
-
-static char *file_text(const char *name)
-{
-    char path[1200];
-    path_of(path, sizeof path, name);
-    char *text = read_file(path);
-    ck_assert_msg(text != NULL, "%s is missing", name);
-    return text;
-}
-
 static void assert_same_file(const char *a, const char *b)
 {
-    char *ta = file_text(a), *tb = file_text(b);
+    char *ta = test_dir_read(a), *tb = test_dir_read(b);
     ck_assert_msg(strcmp(ta, tb) == 0, "%s and %s differ", a, b);
     ck_assert_int_gt(strlen(ta), 0);
     free(ta);
@@ -63,7 +36,7 @@ static void assert_same_file(const char *a, const char *b)
  * A's log, and there are some. */
 static void assert_tail_rows(const char *a, const char *b)
 {
-    char *ta = file_text(a), *tb = file_text(b);
+    char *ta = test_dir_read(a), *tb = test_dir_read(b);
     const char *rows = strchr(tb, '\n');
     ck_assert_ptr_nonnull(rows);
     rows++;
@@ -140,8 +113,8 @@ static int interrupt_run(const char *const *args, const char *fifo, const char *
         n++;
     }
     argv[n + 1] = NULL;
-    path_of(fifo_path, sizeof fifo_path, fifo);
-    path_of(ck_path, sizeof ck_path, checkpoint);
+    test_dir_path(fifo_path, sizeof fifo_path, fifo);
+    test_dir_path(ck_path, sizeof ck_path, checkpoint);
     snprintf(err_path, sizeof err_path, "%s/interrupted.err", g_root);
     ck_assert_int_eq(mkfifo(fifo_path, 0600), 0);
     fflush(NULL);
@@ -188,7 +161,7 @@ static void assert_snapshots(const char *name)
     char dir[1200], path[2400];
     struct dirent *e;
     int count = 0;
-    path_of(dir, sizeof dir, name);
+    test_dir_path(dir, sizeof dir, name);
     DIR *d = opendir(dir);
     ck_assert_ptr_nonnull(d);
     while ((e = readdir(d)) != NULL) {
@@ -272,7 +245,7 @@ static int signal_run(const char *const *args, const char *fifo, size_t before, 
                       char **err)
 {
     char marker[1200];
-    path_of(marker, sizeof marker, "started");
+    test_dir_path(marker, sizeof marker, "started");
     write_file(marker, "");
     int status = interrupt_run(args, fifo, "started", before, sig, err);
     unlink(marker);
@@ -337,14 +310,14 @@ START_TEST(test_frames_continue)
         char a[64], b[64], pa[1200], pb[1200];
         snprintf(a, sizeof a, "fa/frame_%05d.png", k);
         snprintf(b, sizeof b, "fb/frame_%05d.png", k);
-        path_of(pa, sizeof pa, a);
-        path_of(pb, sizeof pb, b);
+        test_dir_path(pa, sizeof pa, a);
+        test_dir_path(pb, sizeof pb, b);
         ck_assert_msg(same_bytes(pa, pb), "%s and %s differ (or one is missing)", a, b);
     }
     char p3[1200], p4[1200], p5[1200];
-    path_of(p3, sizeof p3, "fb/frame_00003.png");
-    path_of(p4, sizeof p4, "fb/frame_00004.png");
-    path_of(p5, sizeof p5, "fb/frame_00005.png");
+    test_dir_path(p3, sizeof p3, "fb/frame_00003.png");
+    test_dir_path(p4, sizeof p4, "fb/frame_00004.png");
+    test_dir_path(p5, sizeof p5, "fb/frame_00005.png");
     ck_assert(access(p3, F_OK) == 0 && access(p4, F_OK) == 0 && access(p5, F_OK) != 0);
 }
 END_TEST
@@ -390,7 +363,7 @@ START_TEST(test_md_restart)
                                             "4", NULL });
     ck_assert_int_eq(interrupt_run(args, "c.fifo", "c.ck", 16384, SIGKILL, &err), 137);
     free(err);
-    char *rows = file_text("c.csv");
+    char *rows = test_dir_read("c.csv");
     ck_assert_msg(rows[strlen(rows) - 1] == '\n', "a partial row: %s", rows);
     free(rows);
     run_ok((const char *const[]){ "md", "--restart", "c.ck", "--dump", "c.dump",
@@ -430,7 +403,7 @@ static void damaged_copy(int damage)
     char *text, path[1200];
     FILE *fp;
     size_t size;
-    path_of(path, sizeof path, "good.ck");
+    test_dir_path(path, sizeof path, "good.ck");
     fp = fopen(path, "rb");
     ck_assert_ptr_nonnull(fp);
     fseek(fp, 0, SEEK_END);
@@ -450,7 +423,7 @@ static void damaged_copy(int damage)
         size = 0;                       /* empty */
     else if (damage == 4)
         memcpy(text, "id m x y", 8);    /* not a checkpoint */
-    path_of(path, sizeof path, "bad.ck");
+    test_dir_path(path, sizeof path, "bad.ck");
     fp = fopen(path, "wb");
     ck_assert_ptr_nonnull(fp);
     ck_assert_int_eq(fwrite(text, 1, size, fp), size);
@@ -478,7 +451,7 @@ START_TEST(test_corrupt_checkpoint)
     assert_refused(&r, 1, damages[_i]);
     cli_run_free(&r);
     char out[1200];
-    path_of(out, sizeof out, "out.txt");
+    test_dir_path(out, sizeof out, "out.txt");
     ck_assert_int_ne(access(out, F_OK), 0);
     RUN(&r, "md", "--restart", "bad.ck", "--quiet");
     assert_refused(&r, 1, damages[_i]);
@@ -559,7 +532,7 @@ START_TEST(test_stops_name_checkpoint)
 {
     struct cli_run r;
     char in[1200];
-    path_of(in, sizeof in, "in.txt");
+    test_dir_path(in, sizeof in, "in.txt");
     write_file(in, "5 0.5 -1 0 0 0 0 0\n6 0.5 1 0 0 0 0 0\n");   /* a head-on fall */
     RUN(&r, "run", "--backend", "cpu", "--input", "in.txt", "--softening", "0", "--t-end",
         "8", "--energy-log", "e.csv", "--checkpoint", "fall.ck", "--checkpoint-every",
@@ -569,7 +542,7 @@ START_TEST(test_stops_name_checkpoint)
                   "checkpoint is fall.ck (t = 3): go back to it with --restart fall.ck"),
                   "%s", r.err);
     cli_run_free(&r);
-    char *rows = file_text("e.csv");     /* whole rows up to the breakdown */
+    char *rows = test_dir_read("e.csv");     /* whole rows up to the breakdown */
     ck_assert(strncmp(rows, "t,ekin", 6) == 0 && rows[strlen(rows) - 1] == '\n');
     free(rows);
     RUN(&r, "run", "--backend", "cpu", "--n", "16", "--energy-log", "/dev/full", "--quiet");
@@ -595,14 +568,14 @@ START_TEST(test_api_restart)
     ck_assert_int_eq(nb_forces_create(&f, NULL, NB_ENGINE_CPU, &err), NB_OK);
     ck_assert_int_eq(nb_hermite_create_plummer(&a, f, 24, 3, NULL, &err), NB_OK);
     ck_assert_int_eq(nb_hermite_integrate(a, 0.3, &err), NB_OK);
-    path_of(path, sizeof path, "h.ck");
+    test_dir_path(path, sizeof path, "h.ck");
     ck_assert_int_eq(nb_hermite_checkpoint(a, path, "mine", 4, &err), NB_OK);
     ck_assert_int_eq(nb_hermite_integrate(a, 1.0, &err), NB_OK);
     ck_assert_int_eq(nb_hermite_restore(&b, f, path, -1, &err), NB_OK);
     ck_assert(nb_hermite_time(b) == 0.3);
     char *app = NULL;
     size_t app_size = 0;
-    path_of(path, sizeof path, "h.ck");
+    test_dir_path(path, sizeof path, "h.ck");
     ck_assert_int_eq(nb_checkpoint_app(path, NB_CHECKPOINT_HERMITE, &app, &app_size, NULL,
                                        &err), NB_OK);
     ck_assert(app_size == 4 && strcmp(app, "mine") == 0);
@@ -622,7 +595,7 @@ START_TEST(test_api_restart)
     ck_assert_int_eq(nb_md_create_fcc(&ma, NULL, NB_ENGINE_CPU, 3, 0.8442, 1.0, 2, &par,
                                       &err), NB_OK);
     ck_assert_int_eq(nb_md_step(ma, 7, &err), NB_OK);
-    path_of(path, sizeof path, "m.ck");
+    test_dir_path(path, sizeof path, "m.ck");
     ck_assert_int_eq(nb_md_checkpoint(ma, path, NULL, NULL, 0, &err), NB_OK);
     ck_assert_int_eq(nb_md_step(ma, 9, &err), NB_OK);
     ck_assert_int_eq(nb_md_prepare_restart(&mb, path, -1, NULL, NULL, &err), NB_OK);
@@ -649,7 +622,7 @@ END_TEST
 static TCase *engine_tcase(const char *name, int gl)
 {
     TCase *tc = tcase_create(name);
-    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_add_checked_fixture(tc, test_dir_setup, test_dir_teardown);
     tcase_set_timeout(tc, 300);
     if (gl)
         tcase_set_tags(tc, NB_TEST_GL_TAG);

@@ -12,7 +12,6 @@
 
 /* ---- cli: the real binary ------------------------------------------------- */
 
-static char g_dir[1100];  /* the current CLI test's working directory */
 
 /* Runs `g_bin run ARGS` in g_dir. */
 static void run_cli(struct cli_run *r, const char *const *args)
@@ -41,21 +40,10 @@ static int dir_entries(const char *dir)
     return count;
 }
 
-static void cli_setup(void)
-{
-    snprintf(g_dir, sizeof g_dir, "%s/test.XXXXXX", g_root);
-    ck_assert_ptr_nonnull(mkdtemp(g_dir));
-}
-
-static void cli_teardown(void)
-{
-    remove_tree(g_dir);
-}
-
 static void write_text(const char *name, const char *text)
 {
     char path[1200];
-    snprintf(path, sizeof path, "%s/%s", g_dir, name);
+    test_dir_path(path, sizeof path, name);
     write_file(path, text);
 }
 
@@ -288,7 +276,7 @@ static Suite *run_cli_suite(void)
     TCase *tc;
 
     tc = tcase_create("cli");
-    tcase_add_checked_fixture(tc, cli_setup, cli_teardown);
+    tcase_add_checked_fixture(tc, test_dir_setup, test_dir_teardown);
     tcase_set_timeout(tc, 60);
     tcase_add_loop_test(tc, test_cli_refused, 0, COUNT(refusals));
     tcase_add_test(tc, test_cli_outputs);
@@ -299,7 +287,7 @@ static Suite *run_cli_suite(void)
 
     tc = tcase_create("cli_gpu");       /* the default backend is a GL one */
     tcase_set_tags(tc, NB_TEST_GL_TAG);
-    tcase_add_checked_fixture(tc, cli_setup, cli_teardown);
+    tcase_add_checked_fixture(tc, test_dir_setup, test_dir_teardown);
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, test_cli_default);
     suite_add_tcase(s, tc);

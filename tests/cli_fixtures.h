@@ -15,8 +15,6 @@
 
 #define GPU_TIMEOUT 60          /* seconds a test case may take */
 
-static char g_dir[4096];        /* the current test's own directory */
-
 /* ---- small utilities --------------------------------------------------- */
 
 static inline char *xstrdup(const char *s)
@@ -243,13 +241,12 @@ static inline void assert_failure(const struct cli_run *r, int status,
 
 static inline void setup(void)
 {
-    snprintf(g_dir, sizeof g_dir, "%s/test.XXXXXX", g_root);
-    ck_assert_msg(mkdtemp(g_dir) != NULL, "mkdtemp: %s", strerror(errno));
+    test_dir_setup();
 }
 
 static inline void teardown(void)
 {
-    remove_tree(g_dir);
+    test_dir_teardown();
     pool_free();
 }
 

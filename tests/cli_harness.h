@@ -1,8 +1,9 @@
 /* cli_harness.h - running the real glnbody binary from a Check suite
  * (check_cli, check_run): fork/execve with stdin from /dev/null, stdout and
  * stderr captured separately through mkstemp files in the suite's
- * temporary directory, the exit status (or 128 + signal); and the main()
- * of such a suite, skipped where it needs GL and finds none.  Header-only, one
+ * temporary directory, the exit status (or 128 + signal); each test's own
+ * directory (test_dir_setup, test_dir_teardown); and the main() of such a
+ * suite, skipped where it needs GL and finds none.  Header-only, one
  * copy per suite; include it after <check.h>. */
 #ifndef NB_CLI_HARNESS_H
 #define NB_CLI_HARNESS_H
@@ -79,6 +80,40 @@ static void remove_tree(const char *path)
         unlink(path);
     }
 }
+
+/* ---- the current test's own directory (a checked fixture) ------------- */
+
+static char g_dir[1100];        /* made by test_dir_setup below g_root */
+
+static inline void test_dir_setup(void)
+{
+    snprintf(g_dir, sizeof g_dir, "%s/test.XXXXXX", g_root);
+    ck_assert_msg(mkdtemp(g_dir) != NULL, "mkdtemp %s: %s", g_dir, strerror(errno));
+}
+
+static inline void test_dir_teardown(void)
+{
+    remove_tree(g_dir);
+}
+
+/* g_dir/name into path. */
+static inline void test_dir_path(char *path, size_t size, const char *name)
+{
+    snprintf(path, size, "%s/%s", g_dir, name);
+}
+
+/* The text of g_dir/name, which the test expects to be there; freed by the
+ * caller. */
+static inline char *test_dir_read(const char *name)
+{
+    char path[1200];
+    test_dir_path(path, sizeof path, name);
+    char *text = read_file(path);
+    ck_assert_msg(text != NULL, "%s was not written", name);
+    return text;
+}
+
+/* ---- running the program ----------------------------------------------- */
 
 struct cli_run {
     int status;         /* exit status, or 128 + signal */
