@@ -252,11 +252,24 @@ static int signal_run(const char *const *args, const char *fifo, size_t before, 
     return status;
 }
 
+/* A run stopped by signal sig (named sig_name) after `before` bytes on
+ * fifo: exit 128 + sig, and a message that names the signal and the
+ * checkpoint it wrote. */
+static void assert_signal_stops(const char *const *args, const char *fifo, size_t before,
+                                int sig, const char *sig_name, const char *checkpoint)
+{
+    char *err, stopped[64], written[1200];
+    ck_assert_int_eq(signal_run(args, fifo, before, sig, &err), 128 + sig);
+    snprintf(stopped, sizeof stopped, "stopped by %s", sig_name);
+    snprintf(written, sizeof written, "checkpoint written to %s", checkpoint);
+    ck_assert_msg(strstr(err, stopped) && strstr(err, written), "%s", err);
+    free(err);
+}
+
 START_TEST(test_run_sigint)
 {
     const struct engine_case *e = &run_cases[_i];
     const char *base[MAX_ARGS], *args[MAX_ARGS];
-    char *err;
 
     join(base, (const char *const[]){ RUN_COMMON, NULL }, e->args);
     run_ok(base, (const char *const[]){ "--t-end", "1", "--energy-log", "a.csv",
@@ -264,10 +277,7 @@ START_TEST(test_run_sigint)
     join(args, base, (const char *const[]){ "--t-end", "1", "--energy-log", "d.fifo",
                                             "--output", "d.txt", "--checkpoint", "d.ck",
                                             NULL });
-    ck_assert_int_eq(signal_run(args, "d.fifo", 8192, SIGINT, &err), 130);
-    ck_assert_msg(strstr(err, "stopped by SIGINT") && strstr(err, "checkpoint written to "
-                  "d.ck"), "%s", err);
-    free(err);
+    assert_signal_stops(args, "d.fifo", 8192, SIGINT, "SIGINT", "d.ck");
     assert_no_temporaries(g_dir);
     run_ok((const char *const[]){ "run", "--restart", "d.ck", "--energy-log", "d.csv",
                                   "--quiet", NULL }, NULL);
@@ -376,10 +386,7 @@ START_TEST(test_md_restart)
     join(args, base, (const char *const[]){ "--steps", "120", "--thermo", "d.csv",
                                             "--dump", "d.fifo", "--output", "d.txt",
                                             "--checkpoint", "d.ck", NULL });
-    ck_assert_int_eq(signal_run(args, "d.fifo", 16384, SIGTERM, &err), 143);
-    ck_assert_msg(strstr(err, "stopped by SIGTERM") && strstr(err, "checkpoint written "
-                  "to d.ck"), "%s", err);
-    free(err);
+    assert_signal_stops(args, "d.fifo", 16384, SIGTERM, "SIGTERM", "d.ck");
     run_ok((const char *const[]){ "md", "--restart", "d.ck", "--dump", "d.dump",
                                   "--quiet", NULL }, NULL);
     assert_same_file("a.txt", "d.txt");
