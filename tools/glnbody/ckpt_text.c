@@ -3,6 +3,7 @@
  * nb_hermite_checkpoint or nb_md_checkpoint, read back by
  * nb_checkpoint_app. */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -90,4 +91,13 @@ void nb_ckpt_text_free(struct ckpt_text *t)
 {
     free(t->text);
     memset(t, 0, sizeof *t);
+}
+
+void nb_ckpt_text_note(const char *command, const char *what, const char *now,
+                       const char *then, const char *path)
+{
+    if (then && strcmp(now, then) != 0)
+        fprintf(stderr, "glnbody %s: note: %s %s, where the run in %s used %s: the "
+                "results will differ from an uninterrupted run's\n", command, what, now,
+                path, then);
 }

@@ -27,5 +27,10 @@ const char *nb_ckpt_text_get(const struct ckpt_text *t, const char *key);
 double nb_ckpt_text_real(const struct ckpt_text *t, const char *key);
 long long nb_ckpt_text_int(const struct ckpt_text *t, const char *key, long long fallback);
 void nb_ckpt_text_free(struct ckpt_text *t);
+/* On a restart, a note on stderr ("glnbody COMMAND: note: ...") where the
+ * value `what` has now differs from the one the run in path saved, then
+ * (NULL: not saved, no note): the results will differ. */
+void nb_ckpt_text_note(const char *command, const char *what, const char *now,
+                       const char *then, const char *path);
 
 #endif

@@ -124,10 +124,7 @@ enum nb_status nb_md_restart_apply(struct md_config *c, struct md_restart *r,
 
 static void note(const char *what, const char *now, const char *then, const char *path)
 {
-    if (then && strcmp(now, then) != 0)
-        fprintf(stderr, "glnbody md: note: %s %s, where the run in %s used %s: the "
-                "results will differ from an uninterrupted run's\n", what, now, path,
-                then);
+    nb_ckpt_text_note("md", what, now, then, path);
 }
 
 void nb_md_restart_notes(const struct md_config *c, const char *renderer)

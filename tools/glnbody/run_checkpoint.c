@@ -120,10 +120,7 @@ enum nb_status nb_run_restart_check(struct run_config *c, struct run_restart *r,
 
 static void note(const char *what, const char *now, const char *then, const char *path)
 {
-    if (then && strcmp(now, then) != 0)
-        fprintf(stderr, "glnbody run: note: %s %s, where the run in %s used %s: the "
-                "results will differ from an uninterrupted run's\n", what, now, path,
-                then);
+    nb_ckpt_text_note("run", what, now, then, path);
 }
 
 void nb_run_restart_notes(const struct run_config *c, const char *renderer)
