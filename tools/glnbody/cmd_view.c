@@ -15,7 +15,6 @@
 #include <limits.h>
 #include <link.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,16 +32,6 @@ struct view_option {
     int scope;          /* 0 both, 'g' gravity only, 'm' md only */
 };
 
-static enum nb_status fail(struct nb_error *err, enum nb_status status, const char *fmt, ...)
-{
-    va_list ap;
-    err->status = status;
-    va_start(ap, fmt);
-    vsnprintf(err->message, sizeof err->message, fmt, ap);
-    va_end(ap);
-    return status;
-}
-
 static enum nb_status parse_number(const char *option, const char *text, double min,
                                    double *out, struct nb_error *err)
 {
@@ -50,7 +39,8 @@ static enum nb_status parse_number(const char *option, const char *text, double 
     errno = 0;
     *out = strtod(text, &end);
     if (end == text || *end || errno || !isfinite(*out) || *out < min)
-        return fail(err, NB_ERR_ARGS, "--%s: '%s' is not a number >= %g", option, text, min);
+        return nb_error_set(err, NB_ERR_ARGS, "--%s: '%s' is not a number >= %g", option, text,
+                            min);
     return NB_OK;
 }
 
@@ -61,8 +51,8 @@ static enum nb_status parse_count(const char *option, const char *text, long min
     errno = 0;
     *out = strtol(text, &end, 10);
     if (end == text || *end || errno || *out < min || *out > max)
-        return fail(err, NB_ERR_ARGS, "--%s: '%s' is not a whole number in %ld..%ld",
-                    option, text, min, max);
+        return nb_error_set(err, NB_ERR_ARGS, "--%s: '%s' is not a whole number in %ld..%ld",
+                            option, text, min, max);
     return NB_OK;
 }
 
@@ -104,16 +94,16 @@ static enum nb_status parse_args(const struct view_option *table, int md, int ar
                 o++;
         if (strncmp(arg, "--", 2) != 0 || !o->name ||
             (o->scope == 'g' && md) || (o->scope == 'm' && !md))
-            return fail(err, NB_ERR_ARGS, "view%s: unknown option '%s' (see glnbody view%s "
-                        "--help)", md ? " md" : "", arg, md ? " md" : "");
+            return nb_error_set(err, NB_ERR_ARGS, "view%s: unknown option '%s' (see glnbody view%s "
+                                "--help)", md ? " md" : "", arg, md ? " md" : "");
         if (o->flag) {
             *o->flag = 1;
             continue;
         }
         if (*o->value)
-            return fail(err, NB_ERR_ARGS, "--%s given twice", o->name);
+            return nb_error_set(err, NB_ERR_ARGS, "--%s given twice", o->name);
         if (k + 1 >= argc)
-            return fail(err, NB_ERR_ARGS, "--%s needs a value (%s)", o->name, o->metavar);
+            return nb_error_set(err, NB_ERR_ARGS, "--%s needs a value (%s)", o->name, o->metavar);
         *o->value = argv[++k];
     }
     return NB_OK;
@@ -135,7 +125,7 @@ static enum nb_status parse_engine(const char *text, enum nb_engine *out, struct
             *out = (enum nb_engine)k;
             return NB_OK;
         }
-    return fail(err, NB_ERR_ARGS, "--backend: '%s' is not cpu, compute or fragment", text);
+    return nb_error_set(err, NB_ERR_ARGS, "--backend: '%s' is not cpu, compute or fragment", text);
 }
 
 /* The gravity options into cfg (defaults: a Plummer sphere of 4096). */
@@ -148,16 +138,16 @@ static enum nb_status check_gravity(const struct view_args *a, struct view_confi
     c->dt_frame = 1.0 / 64;
     c->t_end = VIEW_T_MAX;
     if (a->input && (a->ic || a->n || a->seed))
-        return fail(err, NB_ERR_ARGS, "view: --input excludes --ic, --n and --seed");
+        return nb_error_set(err, NB_ERR_ARGS, "view: --input excludes --ic, --n and --seed");
     if (a->restart && (a->input || a->ic || a->n || a->seed))
-        return fail(err, NB_ERR_ARGS, "view: --restart excludes --input, --ic, --n and "
-                    "--seed (the system comes from the checkpoint)");
+        return nb_error_set(err, NB_ERR_ARGS, "view: --restart excludes --input, --ic, --n and "
+                            "--seed (the system comes from the checkpoint)");
     if (a->restart && (a->eta || a->softening || a->dt_max || a->shared_dt))
-        return fail(err, NB_ERR_ARGS, "view: --restart continues with the checkpoint's "
-                    "--eta, --softening, --dt-max and --shared-dt; they cannot change");
+        return nb_error_set(err, NB_ERR_ARGS, "view: --restart continues with the checkpoint's "
+                            "--eta, --softening, --dt-max and --shared-dt; they cannot change");
     if (a->ic && strcmp(a->ic, "plummer") != 0)
-        return fail(err, NB_ERR_ARGS, "--ic: unknown initial conditions '%s' (known: "
-                    "plummer)", a->ic);
+        return nb_error_set(err, NB_ERR_ARGS, "--ic: unknown initial conditions '%s' (known: "
+                            "plummer)", a->ic);
     if ((a->n && parse_count("n", a->n, 2, (long)UINT32_MAX, &n, err) != NB_OK) ||
         (a->seed && parse_count("seed", a->seed, 0, LONG_MAX, &seed, err) != NB_OK) ||
         (a->eta && parse_number("eta", a->eta, 1e-12, &c->hermite.eta, err) != NB_OK) ||
@@ -170,10 +160,10 @@ static enum nb_status check_gravity(const struct view_args *a, struct view_confi
         (a->t_end && parse_number("t-end", a->t_end, 0, &c->t_end, err) != NB_OK))
         return err->status;
     if (c->t_end > VIEW_T_MAX)
-        return fail(err, NB_ERR_ARGS, "--t-end: %s is above %g (block times are exact "
-                    "binary fractions only up to there)", a->t_end, VIEW_T_MAX);
+        return nb_error_set(err, NB_ERR_ARGS, "--t-end: %s is above %g (block times are exact "
+                            "binary fractions only up to there)", a->t_end, VIEW_T_MAX);
     if (a->predict && strcmp(a->predict, "gpu") != 0 && strcmp(a->predict, "host") != 0)
-        return fail(err, NB_ERR_ARGS, "--predict: '%s' is not host or gpu", a->predict);
+        return nb_error_set(err, NB_ERR_ARGS, "--predict: '%s' is not host or gpu", a->predict);
     c->hermite.predict_on_device = a->predict && strcmp(a->predict, "gpu") == 0;
     c->input = a->input;
     c->restart = a->restart;
@@ -242,8 +232,8 @@ static enum nb_status check_args(const struct view_args *a, struct view_config *
         const char *p = a->precision[0] && !a->precision[1] ? strchr(modes, a->precision[0])
                                                             : NULL;
         if (!p)
-            return fail(err, NB_ERR_ARGS, "--precision: '%s' is not one of A..H "
-                        "(Narumi et al., Table 1)", a->precision);
+            return nb_error_set(err, NB_ERR_ARGS, "--precision: '%s' is not one of A..H "
+                                "(Narumi et al., Table 1)", a->precision);
         c->precision = (enum nb_precision)(p - modes);
     }
     if (a->shaders) {
@@ -254,18 +244,18 @@ static enum nb_status check_args(const struct view_args *a, struct view_config *
         else if (strcmp(a->shaders, "glsl") == 0)
             c->gl.shaders = NB_SHADERS_GLSL;
         else
-            return fail(err, NB_ERR_ARGS, "--shaders: '%s' is not auto, spirv or glsl",
-                        a->shaders);
+            return nb_error_set(err, NB_ERR_ARGS, "--shaders: '%s' is not auto, spirv or glsl",
+                                a->shaders);
     }
     if (!a->screenshot != !a->screenshot_after)
-        return fail(err, NB_ERR_ARGS, "--screenshot FILE and --screenshot-after N go "
-                    "together");
+        return nb_error_set(err, NB_ERR_ARGS, "--screenshot FILE and --screenshot-after N go "
+                            "together");
     if (a->screenshot_after &&
         parse_count("screenshot-after", a->screenshot_after, 1, 1L << 30, &after, err) != NB_OK)
         return err->status;
     if (!c->md && c->picture.color == NB_COLOR_POTENTIAL)
-        return fail(err, NB_ERR_ARGS, "--color potential: a Hermite run keeps potentials "
-                    "only for its last block (speed or type)");
+        return nb_error_set(err, NB_ERR_ARGS, "--color potential: a Hermite run keeps potentials "
+                            "only for its last block (speed or type)");
     c->screenshot = a->screenshot;
     c->screenshot_after = (uint64_t)after;
     return NB_OK;
@@ -297,12 +287,12 @@ static enum nb_status open_window(struct view *v, struct nb_error *err)
     static const char *const hint = "; on a machine without a display, write pictures "
         "with `glnbody run --frames DIR --frame-every DT` (or md --frames)";
     if ((!x11 || !*x11) && (!wayland || !*wayland))
-        return fail(err, NB_ERR_UNSUPPORTED, "view: no display: neither DISPLAY nor "
-                    "WAYLAND_DISPLAY is set%s", hint);
+        return nb_error_set(err, NB_ERR_UNSUPPORTED, "view: no display: neither DISPLAY nor "
+                            "WAYLAND_DISPLAY is set%s", hint);
     glfwSetErrorCallback(on_glfw_error);
     if (!glfwInit())
-        return fail(err, NB_ERR_UNSUPPORTED, "view: GLFW cannot open the display: %s%s",
-                    g_glfw_error, hint);
+        return nb_error_set(err, NB_ERR_UNSUPPORTED, "view: GLFW cannot open the display: %s%s",
+                            g_glfw_error, hint);
     v->glfw = 1;
     /* An EGL context, as the headless runs have, so the engines live in it. */
     glfwWindowHint(GLFW_CONTEXT_CREATION_API, GLFW_EGL_CONTEXT_API);
@@ -314,8 +304,8 @@ static enum nb_status open_window(struct view *v, struct nb_error *err)
     v->window = glfwCreateWindow(v->c->picture.width, v->c->picture.height,
                                  v->c->md ? "glnbody view md" : "glnbody view", NULL, NULL);
     if (!v->window)
-        return fail(err, NB_ERR_GL, "view: no OpenGL 4.3 window through EGL: %s",
-                    g_glfw_error);
+        return nb_error_set(err, NB_ERR_GL, "view: no OpenGL 4.3 window through EGL: %s",
+                            g_glfw_error);
     glfwMakeContextCurrent(v->window);
     glfwSwapInterval(0);        /* frames as fast as the simulation allows */
     /* The driver libraries the window's EGL display loaded stay mapped to
@@ -334,8 +324,8 @@ static enum nb_status check_input(const struct view_config *c, const struct nb_p
                                   struct nb_error *err)
 {
     if (p->n < 2)
-        return fail(err, NB_ERR_PARSE, "%s: one particle: view needs at least 2 (as "
-                    "--n does)", c->input);
+        return nb_error_set(err, NB_ERR_PARSE, "%s: one particle: view needs at least 2 (as "
+                            "--n does)", c->input);
     return nb_check_no_coincident(c->input, p, c->hermite.eps, err);
 }
 

@@ -5,7 +5,6 @@
  * so the trajectory does not depend on the frames. */
 #include <errno.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -16,17 +15,6 @@
 #define MAX_FRAMES 99999        /* frame_NNNNN.png keeps five digits */
 #define MAX_SIDE 16384
 #define MOVIE_FPS 25.0
-
-/* A refusal of the command line (or of the sequence), in err. */
-static enum nb_status fail(struct nb_error *err, enum nb_status status, const char *fmt, ...)
-{
-    va_list ap;
-    err->status = status;
-    va_start(ap, fmt);
-    vsnprintf(err->message, sizeof err->message, fmt, ap);
-    va_end(ap);
-    return status;
-}
 
 static double wall_seconds(void)
 {
@@ -53,8 +41,8 @@ static enum nb_status parse_size(const char *text, int *w, int *h, struct nb_err
             return NB_OK;
         }
     }
-    return fail(err, NB_ERR_ARGS, "--frame-size: '%s' is not WIDTHxHEIGHT in "
-                "pixels, each 1..%d (e.g. 1920x1080)", text, MAX_SIDE);
+    return nb_error_set(err, NB_ERR_ARGS, "--frame-size: '%s' is not WIDTHxHEIGHT in "
+                        "pixels, each 1..%d (e.g. 1920x1080)", text, MAX_SIDE);
 }
 
 /* "D,AZ,EL[,CX,CY,CZ[,FOV]]": 3, 6 or 7 finite numbers. */
@@ -80,9 +68,9 @@ static enum nb_status parse_camera(const char *text, struct nb_camera *cam,
     }
     if (*p != '\0' || (count != 3 && count != 6 && count != 7) || v[0] < 0 ||
         fabs(v[2]) > 90 || (count == 7 && !(v[6] > 0 && v[6] < 180)))
-        return fail(err, NB_ERR_ARGS, "--camera: '%s' is not DISTANCE,AZIMUTH,"
-                    "ELEVATION[,CX,CY,CZ[,FOV]] (distance >= 0, 0 fits the system; "
-                    "elevation -90..90 and field of view 0..180 degrees)", text);
+        return nb_error_set(err, NB_ERR_ARGS, "--camera: '%s' is not DISTANCE,AZIMUTH,"
+                            "ELEVATION[,CX,CY,CZ[,FOV]] (distance >= 0, 0 fits the system; "
+                            "elevation -90..90 and field of view 0..180 degrees)", text);
     cam->distance = v[0];
     cam->azimuth = v[1];
     cam->elevation = v[2];
@@ -104,8 +92,8 @@ enum nb_status nb_cli_picture_options(const char *size, const char *color, const
         while (k < NB_COLOR_COUNT && strcmp(color, colors[k]) != 0)
             k++;
         if (k == NB_COLOR_COUNT)
-            return fail(err, NB_ERR_ARGS, "--color: '%s' is not speed, potential "
-                        "or type", color);
+            return nb_error_set(err, NB_ERR_ARGS, "--color: '%s' is not speed, potential "
+                                "or type", color);
         opt->color = (enum nb_render_color)k;
     }
     if (camera && parse_camera(camera, &opt->camera, err) != NB_OK)
@@ -148,39 +136,39 @@ enum nb_status nb_cli_frames_check(struct nb_cli_frames *f, double unit, double 
     nb_render_options_default(&f->opt);
     if (!f->on) {
         if (f->every || f->size || f->color || f->camera)
-            return fail(err, NB_ERR_ARGS, "--%s needs --frames DIR or --movie "
-                        "FILE.mp4", f->every ? "frame-every" : f->size ? "frame-size"
-                        : f->color ? "color" : "camera");
+            return nb_error_set(err, NB_ERR_ARGS, "--%s needs --frames DIR or --movie "
+                                "FILE.mp4", f->every ? "frame-every" : f->size ? "frame-size"
+                                : f->color ? "color" : "camera");
         return NB_OK;
     }
     if (!f->every)
-        return fail(err, NB_ERR_ARGS, "--%s needs --frame-every DT (the time "
-                    "between pictures)", f->dir ? "frames" : "movie");
+        return nb_error_set(err, NB_ERR_ARGS, "--%s needs --frame-every DT (the time "
+                            "between pictures)", f->dir ? "frames" : "movie");
     errno = 0;
     dt = strtod(f->every, &end);
     if (end == f->every || *end || errno || !(dt > 0) || !isfinite(dt))
-        return fail(err, NB_ERR_ARGS, "--frame-every: '%s' is not a time > 0",
-                    f->every);
+        return nb_error_set(err, NB_ERR_ARGS, "--frame-every: '%s' is not a time > 0",
+                            f->every);
     if (f->dir && !f->dir[0])
-        return fail(err, NB_ERR_ARGS, "--frames: the directory name is empty");
+        return nb_error_set(err, NB_ERR_ARGS, "--frames: the directory name is empty");
     if (f->movie && !mp4_name(f->movie))
-        return fail(err, NB_ERR_ARGS, "--movie: '%s' does not end in .mp4", f->movie);
+        return nb_error_set(err, NB_ERR_ARGS, "--movie: '%s' does not end in .mp4", f->movie);
     /* Found now rather than after the run has started. */
     if (f->movie && !on_path("ffmpeg"))
-        return fail(err, NB_ERR_UNSUPPORTED, "--movie %s: a movie needs ffmpeg, which is "
-                    "not installed (no ffmpeg in PATH); install it (Debian: apt-get "
-                    "install ffmpeg), or write PNG frames with --frames DIR alone",
-                    f->movie);
+        return nb_error_set(err, NB_ERR_UNSUPPORTED, "--movie %s: a movie needs ffmpeg, which is "
+                            "not installed (no ffmpeg in PATH); install it (Debian: apt-get "
+                            "install ffmpeg), or write PNG frames with --frames DIR alone",
+                            f->movie);
     f->interval = dt / unit;
     if (unit != 1.0) {          /* whole steps */
         f->interval = floor(f->interval + 0.5);
         if (f->interval < 1)
-            return fail(err, NB_ERR_ARGS, "--frame-every: %s is shorter than one "
-                        "step (%g)", f->every, unit);
+            return nb_error_set(err, NB_ERR_ARGS, "--frame-every: %s is shorter than one "
+                                "step (%g)", f->every, unit);
     }
     if (t_end / f->interval >= MAX_FRAMES)
-        return fail(err, NB_ERR_ARGS, "--frame-every: %s would write more than %d "
-                    "frames", f->every, MAX_FRAMES);
+        return nb_error_set(err, NB_ERR_ARGS, "--frame-every: %s would write more than %d "
+                            "frames", f->every, MAX_FRAMES);
     return nb_cli_picture_options(f->size, f->color, f->camera, &f->opt, err);
 }
 
@@ -199,7 +187,7 @@ enum nb_status nb_cli_frames_open(struct nb_cli_frames *f, struct nb_gl *gl,
         if (f->movie && err->status == NB_ERR_UNSUPPORTED) {
             char reason[sizeof err->message];
             memcpy(reason, err->message, sizeof reason);
-            return fail(err, NB_ERR_UNSUPPORTED, "--movie %s", reason);
+            return nb_error_set(err, NB_ERR_UNSUPPORTED, "--movie %s", reason);
         }
         return err->status;
     }
