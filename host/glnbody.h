@@ -1156,6 +1156,10 @@ NB_API uint64_t nb_frames_count(const struct nb_frames *fr);
 /* Destroys the sequence; an unfinished movie is removed (PNG files already
  * written stay: each is complete). */
 NB_API void nb_frames_destroy(struct nb_frames *fr);
+/* 1 where movies can be made: ffmpeg, which nb_frames_create runs to
+ * encode them, is an executable found in PATH; 0 where it is not (a
+ * program may refuse --movie before a run starts). */
+NB_API int nb_frames_movie_available(void);
 /* Writes r's last frame as one PNG file (read back at once, synchronously). */
 NB_API enum nb_status nb_render_write_png(struct nb_render *r, const char *path,
                                           struct nb_error *err);

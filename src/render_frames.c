@@ -86,12 +86,17 @@ static int on_path(const char *name)
     return 0;
 }
 
+int nb_frames_movie_available(void)
+{
+    return on_path("ffmpeg");
+}
+
 /* ffmpeg reading raw RGB frames on a pipe and writing the movie's temporary
  * file (made here first, so that an unwritable place is found now). */
 static enum nb_status start_movie(struct nb_frames *fr, const char *movie, double fps,
                                   struct nb_error *err)
 {
-    if (!on_path("ffmpeg"))
+    if (!nb_frames_movie_available())
         return nb_error_set(err, NB_ERR_UNSUPPORTED, "%s: a movie needs ffmpeg, which is "
                             "not installed (no ffmpeg in PATH); install it (Debian: "
                             "apt-get install ffmpeg) or write PNG frames only", movie);

@@ -8,7 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <unistd.h>
 
 #include "frames.h"
 
@@ -101,23 +100,6 @@ enum nb_status nb_cli_picture_options(const char *size, const char *color, const
     return NB_OK;
 }
 
-/* Whether an executable `name` is on PATH. */
-static int on_path(const char *name)
-{
-    const char *path = getenv("PATH");
-    while (path && *path) {
-        size_t len = strcspn(path, ":");
-        char buf[4096];
-        if (len > 0 && len + strlen(name) + 2 < sizeof buf) {
-            snprintf(buf, sizeof buf, "%.*s/%s", (int)len, path, name);
-            if (access(buf, X_OK) == 0)
-                return 1;
-        }
-        path += len + (path[len] == ':');
-    }
-    return 0;
-}
-
 /* A --movie name must end in .mp4: ffmpeg is told the format, and a file
  * called .png or .txt holding a movie would surprise. */
 static int mp4_name(const char *path)
@@ -154,7 +136,7 @@ enum nb_status nb_cli_frames_check(struct nb_cli_frames *f, double unit, double 
     if (f->movie && !mp4_name(f->movie))
         return nb_error_set(err, NB_ERR_ARGS, "--movie: '%s' does not end in .mp4", f->movie);
     /* Found now rather than after the run has started. */
-    if (f->movie && !on_path("ffmpeg"))
+    if (f->movie && !nb_frames_movie_available())
         return nb_error_set(err, NB_ERR_UNSUPPORTED, "--movie %s: a movie needs ffmpeg, which is "
                             "not installed (no ffmpeg in PATH); install it (Debian: apt-get "
                             "install ffmpeg), or write PNG frames with --frames DIR alone",
