@@ -98,6 +98,8 @@ static void run_ok(const char *const *common, const char *const *extra)
     cli_run_free(&r);
 }
 
+#define RUN_OK(...) run_ok((const char *const[]){ __VA_ARGS__, NULL }, NULL)
+
 /* Starts g_bin (args) in g_dir with stdout and stderr into files of g_root;
  * then reads `before` bytes of the FIFO it writes, waits for the checkpoint
  * file, sends sig, reads the FIFO to its end (except after SIGKILL) and
@@ -212,8 +214,8 @@ static void run_restart_case(const struct engine_case *e)
     run_ok(base, (const char *const[]){ "--t-end", "0.5", "--energy-log", "b.csv",
                                         "--output", "b_half.txt", "--checkpoint", "b.ck",
                                         NULL });
-    run_ok((const char *const[]){ "run", "--restart", "b.ck", "--t-end", "1", "--output",
-                                  "b.txt", "--quiet", NULL }, NULL);
+    RUN_OK("run", "--restart", "b.ck", "--t-end", "1", "--output",
+           "b.txt", "--quiet");
     assert_same_file("a.txt", "b.txt");
     assert_same_file("a.csv", "b.csv");
 
@@ -225,8 +227,8 @@ static void run_restart_case(const struct engine_case *e)
                                             "snaps", NULL });
     ck_assert_int_eq(interrupt_run(args, "c.fifo", "c.ck", 8192, SIGKILL, &err), 137);
     free(err);
-    run_ok((const char *const[]){ "run", "--restart", "c.ck", "--energy-log", "c.csv",
-                                  "--quiet", NULL }, NULL);
+    RUN_OK("run", "--restart", "c.ck", "--energy-log", "c.csv",
+           "--quiet");
     assert_no_temporaries(g_dir);   /* a checkpoint cut short by the kill: removed */
     assert_snapshots("snaps");
     assert_same_file("a.txt", "c.txt");
@@ -279,8 +281,8 @@ START_TEST(test_run_sigint)
                                             NULL });
     assert_signal_stops(args, "d.fifo", 8192, SIGINT, "SIGINT", "d.ck");
     assert_no_temporaries(g_dir);
-    run_ok((const char *const[]){ "run", "--restart", "d.ck", "--energy-log", "d.csv",
-                                  "--quiet", NULL }, NULL);
+    RUN_OK("run", "--restart", "d.ck", "--energy-log", "d.csv",
+           "--quiet");
     assert_same_file("a.txt", "d.txt");
     assert_tail_rows("a.csv", "d.csv");
 }
@@ -313,9 +315,9 @@ START_TEST(test_frames_continue)
     run_ok(base, (const char *const[]){ "--t-end", "1", "--frames", "fa", NULL });
     run_ok(base, (const char *const[]){ "--t-end", "0.5", "--frames", "fb", "--checkpoint",
                                         "f.ck", NULL });
-    run_ok((const char *const[]){ "run", "--restart", "f.ck", "--t-end", "1", "--frames",
-                                  "fb", "--frame-every", "0.25", "--frame-size", "64x48",
-                                  "--quiet", NULL }, NULL);
+    RUN_OK("run", "--restart", "f.ck", "--t-end", "1", "--frames",
+           "fb", "--frame-every", "0.25", "--frame-size", "64x48",
+           "--quiet");
     for (int k = 0; k <= 2; k++) {
         char a[64], b[64], pa[1200], pb[1200];
         snprintf(a, sizeof a, "fa/frame_%05d.png", k);
@@ -359,8 +361,8 @@ START_TEST(test_md_restart)
     run_ok(base, (const char *const[]){ "--steps", "63", "--thermo", "b.csv", "--dump",
                                         "b.dump", "--output", "b_half.txt",
                                         "--checkpoint", "b.ck", NULL });
-    run_ok((const char *const[]){ "md", "--restart", "b.ck", "--steps", "120", "--output",
-                                  "b.txt", "--quiet", NULL }, NULL);
+    RUN_OK("md", "--restart", "b.ck", "--steps", "120", "--output",
+           "b.txt", "--quiet");
     assert_same_file("a.txt", "b.txt");
     assert_same_file("a.csv", "b.csv");
     assert_same_file("a.dump", "b.dump");
@@ -376,8 +378,8 @@ START_TEST(test_md_restart)
     char *rows = test_dir_read("c.csv");
     ck_assert_msg(rows[strlen(rows) - 1] == '\n', "a partial row: %s", rows);
     free(rows);
-    run_ok((const char *const[]){ "md", "--restart", "c.ck", "--dump", "c.dump",
-                                  "--quiet", NULL }, NULL);
+    RUN_OK("md", "--restart", "c.ck", "--dump", "c.dump",
+           "--quiet");
     assert_no_temporaries(g_dir);   /* a checkpoint cut short by the kill: removed */
     assert_same_file("a.txt", "c.txt");
     assert_same_file("a.csv", "c.csv");
@@ -387,8 +389,8 @@ START_TEST(test_md_restart)
                                             "--dump", "d.fifo", "--output", "d.txt",
                                             "--checkpoint", "d.ck", NULL });
     assert_signal_stops(args, "d.fifo", 16384, SIGTERM, "SIGTERM", "d.ck");
-    run_ok((const char *const[]){ "md", "--restart", "d.ck", "--dump", "d.dump",
-                                  "--quiet", NULL }, NULL);
+    RUN_OK("md", "--restart", "d.ck", "--dump", "d.dump",
+           "--quiet");
     assert_same_file("a.txt", "d.txt");
     assert_same_file("a.csv", "d.csv");
 }
@@ -449,10 +451,8 @@ static const char *const damages[] = {
 START_TEST(test_corrupt_checkpoint)
 {
     struct cli_run r;
-    RUN(&r, "run", "--backend", "cpu", "--n", "16", "--t-end", "0.125", "--checkpoint",
-        "good.ck", "--quiet");
-    ck_assert_msg(r.status == 0, "%s", r.err);
-    cli_run_free(&r);
+    RUN_OK("run", "--backend", "cpu", "--n", "16", "--t-end", "0.125", "--checkpoint",
+           "good.ck", "--quiet");
     damaged_copy(_i);
     RUN(&r, "run", "--restart", "bad.ck", "--output", "out.txt", "--quiet");
     assert_refused(&r, 1, damages[_i]);
@@ -469,14 +469,10 @@ END_TEST
 START_TEST(test_checkpoint_of_other_command)
 {
     struct cli_run r;
-    RUN(&r, "run", "--backend", "cpu", "--n", "16", "--t-end", "0.125", "--checkpoint",
-        "run.ck", "--quiet");
-    ck_assert_msg(r.status == 0, "%s", r.err);
-    cli_run_free(&r);
-    RUN(&r, "md", "--backend", "cpu", "--cells", "3", "--cutoff", "2.5", "--steps", "4",
-        "--checkpoint", "md.ck", "--thermo", "th.csv", "--quiet");
-    ck_assert_msg(r.status == 0, "%s", r.err);
-    cli_run_free(&r);
+    RUN_OK("run", "--backend", "cpu", "--n", "16", "--t-end", "0.125", "--checkpoint",
+           "run.ck", "--quiet");
+    RUN_OK("md", "--backend", "cpu", "--cells", "3", "--cutoff", "2.5", "--steps", "4",
+           "--checkpoint", "md.ck", "--thermo", "th.csv", "--quiet");
     RUN(&r, "md", "--restart", "run.ck", "--quiet");
     assert_refused(&r, 1, "run.ck: not a usable checkpoint: it was written by `glnbody "
                    "run`, not `glnbody md`");
@@ -496,10 +492,8 @@ END_TEST
 START_TEST(test_trajectory_options_refused)
 {
     struct cli_run r;
-    RUN(&r, "run", "--backend", "cpu", "--n", "16", "--t-end", "0.25", "--eta", "0.02",
-        "--checkpoint", "run.ck", "--quiet");
-    ck_assert_msg(r.status == 0, "%s", r.err);
-    cli_run_free(&r);
+    RUN_OK("run", "--backend", "cpu", "--n", "16", "--t-end", "0.25", "--eta", "0.02",
+           "--checkpoint", "run.ck", "--quiet");
     RUN(&r, "run", "--restart", "run.ck", "--eta", "0.03", "--quiet");
     assert_refused(&r, 2, "--eta 0.03: the run in run.ck used 0.02; an option that changes the trajectory");
     cli_run_free(&r);
@@ -516,10 +510,8 @@ START_TEST(test_trajectory_options_refused)
     ck_assert_msg(r.status == 0, "the same value is allowed: %s", r.err);
     cli_run_free(&r);
 
-    RUN(&r, "md", "--backend", "cpu", "--cells", "3", "--cutoff", "2.5", "--steps", "4",
-        "--checkpoint", "md.ck", "--thermo", "th.csv", "--quiet");
-    ck_assert_msg(r.status == 0, "%s", r.err);
-    cli_run_free(&r);
+    RUN_OK("md", "--backend", "cpu", "--cells", "3", "--cutoff", "2.5", "--steps", "4",
+           "--checkpoint", "md.ck", "--thermo", "th.csv", "--quiet");
     RUN(&r, "md", "--restart", "md.ck", "--dt", "0.004", "--quiet");
     assert_refused(&r, 2, "--dt 0.004: the run in md.ck did not give it; an option that "
                    "sets up the system or changes its trajectory cannot change");
