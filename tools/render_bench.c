@@ -9,16 +9,8 @@
  * Prints one CSV row: n,width,height,frames,draw_fps,draw_readback_fps. */
 #include <stdio.h>
 #include <stdlib.h>
-#include <time.h>
 
 #include "glnbody.h"
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 static int fail(const struct nb_error *err)
 {
@@ -62,21 +54,21 @@ int main(int argc, char **argv)
     if (nb_render_draw_hermite(r, h, &err) != NB_OK ||
         nb_render_write_png(r, "render_bench.png", &err) != NB_OK)
         return fail(&err);
-    double t0 = now();
+    double t0 = nb_clock_seconds();
     for (int k = 0; k < frames; k++)
         if (nb_render_draw_hermite(r, h, &err) != NB_OK)
             return fail(&err);
     if (nb_frames_capture(fr, &err) != NB_OK || nb_frames_finish(fr, &err) != NB_OK)
         return fail(&err);
-    double draw = now() - t0;
-    t0 = now();
+    double draw = nb_clock_seconds() - t0;
+    t0 = nb_clock_seconds();
     for (int k = 0; k < frames; k++)
         if (nb_render_draw_hermite(r, h, &err) != NB_OK ||
             nb_frames_capture(fr, &err) != NB_OK)
             return fail(&err);
     if (nb_frames_finish(fr, &err) != NB_OK)
         return fail(&err);
-    double both = now() - t0;
+    double both = nb_clock_seconds() - t0;
     printf("n,width,height,frames,draw_fps,draw_readback_fps\n%zu,%d,%d,%d,%.1f,%.1f\n", n,
            opt.width, opt.height, frames, frames / draw, frames / both);
     nb_frames_destroy(fr);

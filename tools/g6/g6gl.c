@@ -8,7 +8,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "g6gl.h"
 #include "glnbody.h"
@@ -42,13 +41,6 @@ static struct {
     double wall_set_j, wall_first, wall_last, device;
     long blocks, particles;
 } g6 = { .finished_ni = -1, .listed_ni = -1 };
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 /* One line on stderr; the status every failing call returns. */
 static int fail(const char *func, const char *fmt, ...)
@@ -246,7 +238,7 @@ int g6_set_j_particle(int cluster_id, int address, int index, double tj, double 
                     mass);
     if (make_room(func, (size_t)address))
         return G6GL_ERROR;
-    double w = g6.stats ? now() : 0;
+    double w = g6.stats ? nb_clock_seconds() : 0;
     if (g6.pending_count == g6.pending_room) {
         size_t room = g6.pending_room ? 2 * g6.pending_room : 4096;
         struct nb_jparticle *p = realloc(g6.pending, room * sizeof *p);
@@ -268,7 +260,7 @@ int g6_set_j_particle(int cluster_id, int address, int index, double tj, double 
     p->id = index;
     g6.pending_at[g6.pending_count++] = (uint32_t)address;
     if (g6.stats)
-        g6.wall_set_j += now() - w;
+        g6.wall_set_j += nb_clock_seconds() - w;
     return 0;
 }
 
@@ -317,11 +309,11 @@ int g6calc_firsthalf(int cluster_id, int nj, int ni, int index[], double xi[][3]
     (void)cluster_id, (void)aold, (void)j6old, (void)phiold;
     if (check_block(func, nj, ni))
         return G6GL_ERROR;
-    double w = g6.stats ? now() : 0;
+    double w = g6.stats ? nb_clock_seconds() : 0;
     int r = start(func, nj, ni, index, xi, vi, eps2, h2,
                   g6.want_nearest ? NB_BLOCK_NEAREST : 0u);
     if (g6.stats)
-        g6.wall_first += now() - w;
+        g6.wall_first += nb_clock_seconds() - w;
     return r;
 }
 
@@ -336,7 +328,7 @@ static int finish(const char *func, int nj, int ni, int index[], double xi[][3],
         return fail(func, "no block was started (call g6calc_firsthalf first)");
     if (ni > 0 && (!acc || !jerk || !pot || (nnbindex && !index)))
         return fail(func, "acc, jerk or pot is NULL");
-    double w = g6.stats ? now() : 0;
+    double w = g6.stats ? nb_clock_seconds() : 0;
     g6.want_nearest = nnbindex != NULL;
     if (nnbindex && !(g6.flags & NB_BLOCK_NEAREST)) {
         /* firsthalf guessed from the last block that nobody wanted the
@@ -355,7 +347,7 @@ static int finish(const char *func, int nj, int ni, int index[], double xi[][3],
         nnbindex[k] = g6.nearest[k] < 0 ? 0 : g6.nearest[k];
     g6.finished_ni = ni;
     if (g6.stats) {
-        g6.wall_last += now() - w;
+        g6.wall_last += nb_clock_seconds() - w;
         g6.device += nb_forces_seconds(g6.f);
         g6.blocks++;
         g6.particles += ni;

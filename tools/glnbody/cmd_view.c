@@ -378,13 +378,6 @@ static enum nb_status energy(struct view *v, double *e, struct nb_error *err)
     return NB_OK;
 }
 
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
 /* One frame's worth of simulation: dt_frame * speed of time, or
  * steps_per_frame * speed steps, but no more than keeps the window
  * interactive: where a frame's steps take longer than FRAME_BUDGET
@@ -394,7 +387,7 @@ static double now(void)
 
 static enum nb_status advance(struct view *v, struct nb_error *err)
 {
-    double t0 = now(), wanted = v->md ? (double)v->c->steps_per_frame * v->speed
+    double t0 = nb_clock_seconds(), wanted = v->md ? (double)v->c->steps_per_frame * v->speed
                                       : v->c->dt_frame * v->speed;
     double share = fmin(v->share, 1.0);
     enum nb_status st;
@@ -406,7 +399,7 @@ static enum nb_status advance(struct view *v, struct nb_error *err)
         double t = fmin(nb_hermite_time(v->h) + wanted * share, v->c->t_end);
         st = nb_hermite_integrate(v->h, t, err);
     }
-    double took = now() - t0;
+    double took = nb_clock_seconds() - t0;
     v->sim_seconds += took;
     if (took > FRAME_BUDGET)
         v->share = fmax(v->share / 2, 1e-9);
@@ -429,7 +422,7 @@ static double work_done(struct view *v)
  * error, the rates. */
 static enum nb_status measure(struct view *v, struct nb_error *err)
 {
-    double t = now(), e;
+    double t = nb_clock_seconds(), e;
     if (t - v->measured_at < 2.0 && v->measured_at > 0)
         return NB_OK;
     if (energy(v, &e, err) != NB_OK)
@@ -519,7 +512,7 @@ static enum nb_status run_loop(struct view *v, struct nb_error *err)
         if (draw(v, err) != NB_OK)
             return err->status;
         if (v->frames++ == 0)
-            start = now();      /* the rate from the first frame shown */
+            start = nb_clock_seconds();      /* the rate from the first frame shown */
         if (v->c->screenshot && v->frames == v->c->screenshot_after) {
             if (nb_render_write_png(v->render, v->c->screenshot, err) != NB_OK)
                 return err->status;
@@ -531,7 +524,7 @@ static enum nb_status run_loop(struct view *v, struct nb_error *err)
         else
             glfwPollEvents();
     }
-    double seconds = now() - start;
+    double seconds = nb_clock_seconds() - start;
     if (!v->c->quiet && v->frames > 1)
         fprintf(stderr, "glnbody view: %llu frames, %.1f frames/s after the first, N = %zu\n",
                 (unsigned long long)v->frames, (double)(v->frames - 1) / seconds, v->n);

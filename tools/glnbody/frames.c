@@ -7,20 +7,12 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "frames.h"
 
 #define MAX_FRAMES 99999        /* frame_NNNNN.png keeps five digits */
 #define MAX_SIDE 16384
 #define MOVIE_FPS 25.0
-
-static double wall_seconds(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 /* "WxH", each side 1..MAX_SIDE. */
 static enum nb_status parse_size(const char *text, int *w, int *h, struct nb_error *err)
@@ -184,7 +176,7 @@ double nb_cli_frames_next(const struct nb_cli_frames *f)
 enum nb_status nb_cli_frames_due(struct nb_cli_frames *f, double before, double end,
                                  nb_cli_draw draw, void *state, struct nb_error *err)
 {
-    double t0 = wall_seconds();
+    double t0 = nb_clock_seconds();
     int drawn = 0;
     while (f->on) {
         double t = nb_cli_frames_next(f);
@@ -197,7 +189,7 @@ enum nb_status nb_cli_frames_due(struct nb_cli_frames *f, double before, double 
         drawn = 1;
         f->next++;
     }
-    f->seconds += wall_seconds() - t0;
+    f->seconds += nb_clock_seconds() - t0;
     return NB_OK;
 }
 
@@ -205,10 +197,10 @@ enum nb_status nb_cli_frames_finish(struct nb_cli_frames *f, FILE *fp, struct nb
 {
     if (!f->on)
         return NB_OK;
-    double t0 = wall_seconds();
+    double t0 = nb_clock_seconds();
     if (nb_frames_finish(f->frames, err) != NB_OK)
         return err->status;
-    f->seconds += wall_seconds() - t0;
+    f->seconds += nb_clock_seconds() - t0;
     if (fp) {
         fprintf(fp, "frames: %llu pictures of %dx%d", (unsigned long long)f->next,
                 f->opt.width, f->opt.height);

@@ -36,13 +36,6 @@ struct bench {
     json_t *rows, *skipped;
 };
 
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
 static int by_value(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;
@@ -324,10 +317,10 @@ static enum nb_status run_md(struct bench *b, enum nb_engine engine, size_t n_as
     if (st == NB_OK && b->q->warmup > 0)
         st = nb_md_step(md, (uint64_t)b->q->warmup, err);
     for (int r = 0; st == NB_OK && r < runs; r++) {
-        double t0 = now();      /* wall clock: the thermo read waits for the steps */
+        double t0 = nb_clock_seconds();      /* wall clock: the thermo read waits for the steps */
         if ((st = nb_md_step(md, NB_MD_STEPS_PER_RUN, err)) == NB_OK &&
             (st = nb_md_get_thermo(md, &th, err)) == NB_OK)
-            seconds[r] = now() - t0;
+            seconds[r] = nb_clock_seconds() - t0;
     }
     if (st == NB_OK) {
         double e = fabs(pe - pe_cpu) / fabs(pe_cpu);
