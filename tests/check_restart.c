@@ -406,6 +406,18 @@ static void assert_refused(const struct cli_run *r, int status, const char *frag
                   "not one line: %s", r->err);
 }
 
+/* Runs args and expects the refusal that assert_refused describes. */
+static void run_refused(int status, const char *fragment, const char *const *args)
+{
+    struct cli_run r;
+    run_in(&r, args);
+    assert_refused(&r, status, fragment);
+    cli_run_free(&r);
+}
+
+#define RUN_REFUSED(status, fragment, ...) \
+    run_refused((status), (fragment), (const char *const[]){ __VA_ARGS__, NULL })
+
 /* A copy of the valid checkpoint good.ck, changed by `damage`, as bad.ck. */
 static void damaged_copy(int damage)
 {
@@ -450,41 +462,32 @@ static const char *const damages[] = {
 
 START_TEST(test_corrupt_checkpoint)
 {
-    struct cli_run r;
     RUN_OK("run", "--backend", "cpu", "--n", "16", "--t-end", "0.125", "--checkpoint",
            "good.ck", "--quiet");
     damaged_copy(_i);
-    RUN(&r, "run", "--restart", "bad.ck", "--output", "out.txt", "--quiet");
-    assert_refused(&r, 1, damages[_i]);
-    cli_run_free(&r);
+    RUN_REFUSED(1, damages[_i], "run", "--restart", "bad.ck", "--output", "out.txt", "--quiet");
     char out[1200];
     test_dir_path(out, sizeof out, "out.txt");
     ck_assert_int_ne(access(out, F_OK), 0);
-    RUN(&r, "md", "--restart", "bad.ck", "--quiet");
-    assert_refused(&r, 1, damages[_i]);
-    cli_run_free(&r);
+    RUN_REFUSED(1, damages[_i], "md", "--restart", "bad.ck", "--quiet");
 }
 END_TEST
 
 START_TEST(test_checkpoint_of_other_command)
 {
-    struct cli_run r;
     RUN_OK("run", "--backend", "cpu", "--n", "16", "--t-end", "0.125", "--checkpoint",
            "run.ck", "--quiet");
     RUN_OK("md", "--backend", "cpu", "--cells", "3", "--cutoff", "2.5", "--steps", "4",
            "--checkpoint", "md.ck", "--thermo", "th.csv", "--quiet");
-    RUN(&r, "md", "--restart", "run.ck", "--quiet");
-    assert_refused(&r, 1, "run.ck: not a usable checkpoint: it was written by `glnbody "
-                   "run`, not `glnbody md`");
-    cli_run_free(&r);
-    RUN(&r, "run", "--restart", "md.ck", "--quiet");
-    assert_refused(&r, 1, "md.ck: not a usable checkpoint: it was written by `glnbody "
-                   "md`, not `glnbody run`");
-    cli_run_free(&r);
-    RUN(&r, "run", "--restart", "missing.ck", "--quiet");
-    assert_refused(&r, 1, "missing.ck: cannot read the checkpoint: No such file or "
-                   "directory");
-    cli_run_free(&r);
+    RUN_REFUSED(1, "run.ck: not a usable checkpoint: it was written by `glnbody "
+                "run`, not `glnbody md`",
+                "md", "--restart", "run.ck", "--quiet");
+    RUN_REFUSED(1, "md.ck: not a usable checkpoint: it was written by `glnbody "
+                "md`, not `glnbody run`",
+                "run", "--restart", "md.ck", "--quiet");
+    RUN_REFUSED(1, "missing.ck: cannot read the checkpoint: No such file or "
+                "directory",
+                "run", "--restart", "missing.ck", "--quiet");
 }
 END_TEST
 
@@ -494,34 +497,28 @@ START_TEST(test_trajectory_options_refused)
     struct cli_run r;
     RUN_OK("run", "--backend", "cpu", "--n", "16", "--t-end", "0.25", "--eta", "0.02",
            "--checkpoint", "run.ck", "--quiet");
-    RUN(&r, "run", "--restart", "run.ck", "--eta", "0.03", "--quiet");
-    assert_refused(&r, 2, "--eta 0.03: the run in run.ck used 0.02; an option that changes the trajectory");
-    cli_run_free(&r);
-    RUN(&r, "run", "--restart", "run.ck", "--softening", "0.1", "--quiet");
-    assert_refused(&r, 2, "an option that changes the trajectory cannot change");
-    cli_run_free(&r);
-    RUN(&r, "run", "--restart", "run.ck", "--n", "32", "--quiet");
-    assert_refused(&r, 2, "--restart excludes --input, --ic, --n and --seed");
-    cli_run_free(&r);
-    RUN(&r, "run", "--restart", "run.ck", "--t-end", "0.125", "--quiet");
-    assert_refused(&r, 2, "--t-end 0.125: the run in run.ck is already at t = 0.25");
-    cli_run_free(&r);
+    RUN_REFUSED(2, "--eta 0.03: the run in run.ck used 0.02; an option that changes the "
+                "trajectory",
+                "run", "--restart", "run.ck", "--eta", "0.03", "--quiet");
+    RUN_REFUSED(2, "an option that changes the trajectory cannot change",
+                "run", "--restart", "run.ck", "--softening", "0.1", "--quiet");
+    RUN_REFUSED(2, "--restart excludes --input, --ic, --n and --seed",
+                "run", "--restart", "run.ck", "--n", "32", "--quiet");
+    RUN_REFUSED(2, "--t-end 0.125: the run in run.ck is already at t = 0.25",
+                "run", "--restart", "run.ck", "--t-end", "0.125", "--quiet");
     RUN(&r, "run", "--restart", "run.ck", "--eta", "0.02", "--t-end", "0.5", "--quiet");
     ck_assert_msg(r.status == 0, "the same value is allowed: %s", r.err);
     cli_run_free(&r);
 
     RUN_OK("md", "--backend", "cpu", "--cells", "3", "--cutoff", "2.5", "--steps", "4",
            "--checkpoint", "md.ck", "--thermo", "th.csv", "--quiet");
-    RUN(&r, "md", "--restart", "md.ck", "--dt", "0.004", "--quiet");
-    assert_refused(&r, 2, "--dt 0.004: the run in md.ck did not give it; an option that "
-                   "sets up the system or changes its trajectory cannot change");
-    cli_run_free(&r);
-    RUN(&r, "md", "--restart", "md.ck", "--cutoff", "2", "--quiet");
-    assert_refused(&r, 2, "--cutoff 2: the run in md.ck used 2.5");
-    cli_run_free(&r);
-    RUN(&r, "md", "--restart", "md.ck", "--steps", "2", "--quiet");
-    assert_refused(&r, 2, "--steps 2: the run in md.ck is already at step 4");
-    cli_run_free(&r);
+    RUN_REFUSED(2, "--dt 0.004: the run in md.ck did not give it; an option that sets up "
+                "the system or changes its trajectory cannot change",
+                "md", "--restart", "md.ck", "--dt", "0.004", "--quiet");
+    RUN_REFUSED(2, "--cutoff 2: the run in md.ck used 2.5",
+                "md", "--restart", "md.ck", "--cutoff", "2", "--quiet");
+    RUN_REFUSED(2, "--steps 2: the run in md.ck is already at step 4",
+                "md", "--restart", "md.ck", "--steps", "2", "--quiet");
 }
 END_TEST
 
@@ -544,13 +541,11 @@ START_TEST(test_stops_name_checkpoint)
     char *rows = test_dir_read("e.csv");     /* whole rows up to the breakdown */
     ck_assert(strncmp(rows, "t,ekin", 6) == 0 && rows[strlen(rows) - 1] == '\n');
     free(rows);
-    RUN(&r, "run", "--backend", "cpu", "--n", "16", "--energy-log", "/dev/full", "--quiet");
-    assert_refused(&r, 1, "/dev/full: write error: No space left on device");
-    cli_run_free(&r);
-    RUN(&r, "md", "--backend", "cpu", "--cells", "3", "--cutoff", "2.5", "--steps", "4",
-        "--thermo", "/dev/full", "--quiet");
-    assert_refused(&r, 1, "/dev/full: write error: No space left on device");
-    cli_run_free(&r);
+    RUN_REFUSED(1, "/dev/full: write error: No space left on device",
+                "run", "--backend", "cpu", "--n", "16", "--energy-log", "/dev/full", "--quiet");
+    RUN_REFUSED(1, "/dev/full: write error: No space left on device",
+                "md", "--backend", "cpu", "--cells", "3", "--cutoff", "2.5", "--steps", "4",
+                "--thermo", "/dev/full", "--quiet");
 }
 END_TEST
 
