@@ -180,6 +180,17 @@ static enum nb_status skip(struct bench *b, enum kernel k, const char *backend,
     return NB_OK;
 }
 
+/* The same for the failure in err (cleared: the bench goes on). */
+static enum nb_status skip_failed(struct bench *b, enum kernel k, const char *backend,
+                                  const char *variant, const char *precision,
+                                  struct nb_error *err)
+{
+    char why[sizeof err->message];
+    snprintf(why, sizeof why, "%s", err->message);
+    *err = (struct nb_error){ 0 };
+    return skip(b, k, backend, variant, precision, why, err);
+}
+
 /* GA or GAJ of one configured engine on p: warmup, the timed runs, the
  * error on the sample. */
 static enum nb_status measure_forces(struct bench *b, struct nb_forces *f, enum kernel k,
@@ -232,18 +243,11 @@ static enum nb_status run_forces(struct bench *b, enum kernel k, enum nb_engine 
     if (st == NB_OK && (st = nb_forces_set_variant(f, variant, err)) == NB_OK)
         st = nb_forces_set_precision(f, mode, err);
     if (st == NB_ERR_UNSUPPORTED || st == NB_ERR_LIMIT) {
-        char why[sizeof err->message];
-        snprintf(why, sizeof why, "%s", err->message);
-        *err = (struct nb_error){ 0 };
-        st = skip(b, k, backend, variant, prec, why, err);
+        st = skip_failed(b, k, backend, variant, prec, err);
     } else if (st == NB_OK) {
         st = measure_forces(b, f, k, backend, prec, p, v, all, s, err);
-        if (st == NB_ERR_UNSUPPORTED) {     /* GAJ in a mode the engine lacks */
-            char why[sizeof err->message];
-            snprintf(why, sizeof why, "%s", err->message);
-            *err = (struct nb_error){ 0 };
-            st = skip(b, k, backend, variant, prec, why, err);
-        }
+        if (st == NB_ERR_UNSUPPORTED)       /* GAJ in a mode the engine lacks */
+            st = skip_failed(b, k, backend, variant, prec, err);
     }
     nb_forces_destroy(f);
     return st;
@@ -259,12 +263,8 @@ static enum nb_status for_variants(struct bench *b, enum kernel k, enum nb_engin
     if (strcmp(name, "all") != 0)
         return run_forces(b, k, engine, name, mode, p, v, all, s, err);
     struct nb_forces *f = NULL;
-    if (nb_forces_create(&f, b->gl, engine, err) != NB_OK) {
-        char why[sizeof err->message];
-        snprintf(why, sizeof why, "%s", err->message);
-        *err = (struct nb_error){ 0 };
-        return skip(b, k, nb_engine_name(engine), name, nb_precision_name(mode), why, err);
-    }
+    if (nb_forces_create(&f, b->gl, engine, err) != NB_OK)
+        return skip_failed(b, k, nb_engine_name(engine), name, nb_precision_name(mode), err);
     enum nb_status st = NB_OK;
     for (const char *const *list = nb_forces_variants(f); st == NB_OK && *list; list++)
         st = run_forces(b, k, engine, *list, mode, p, v, all, s, err);
@@ -300,11 +300,8 @@ static enum nb_status run_md(struct bench *b, enum nb_engine engine, size_t n_as
     double pe = 0.0, pe_cpu = 0.0;
     enum nb_status st = md_first_pe(b->gl, engine, cells, (uint64_t)b->q->seed, &md, &pe, err);
     if (st == NB_ERR_UNSUPPORTED) {
-        char why[sizeof err->message];
-        snprintf(why, sizeof why, "%s", err->message);
-        *err = (struct nb_error){ 0 };
         nb_md_destroy(md);
-        return skip(b, K_MD, backend, "auto", "A", why, err);
+        return skip_failed(b, K_MD, backend, "auto", "A", err);
     }
     if (st == NB_OK)
         st = md_first_pe(NULL, NB_ENGINE_CPU, cells, (uint64_t)b->q->seed, &ref, &pe_cpu, err);
