@@ -2,10 +2,13 @@
  * (the options as typed, the outputs' state), built here and handed to
  * nb_hermite_checkpoint or nb_md_checkpoint, read back by
  * nb_checkpoint_app. */
+#include <ctype.h>
+#include <dirent.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "ckpt_text.h"
 
@@ -100,4 +103,33 @@ void nb_ckpt_text_note(const char *command, const char *what, const char *now,
         fprintf(stderr, "glnbody %s: note: %s %s, where the run in %s used %s: the "
                 "results will differ from an uninterrupted run's\n", command, what, now,
                 path, then);
+}
+
+/* "<prefix>_" five digits "." an extension ".tmp." and mkstemp's six. */
+static int numbered_temporary(const char *name, const char *prefix)
+{
+    size_t len = strlen(prefix);
+    const char *tmp = strstr(name, ".tmp.");
+    if (strncmp(name, prefix, len) != 0 || name[len] != '_' || !tmp ||
+        strlen(tmp + 5) != 6)
+        return 0;
+    for (int k = 1; k <= 5; k++)
+        if (!isdigit((unsigned char)name[len + k]))
+            return 0;
+    return name[len + 6] == '.';
+}
+
+void nb_ckpt_remove_numbered_temporaries(const char *dir, const char *prefix)
+{
+    DIR *d = dir ? opendir(dir) : NULL;
+    struct dirent *e;
+    if (!d)
+        return;
+    while ((e = readdir(d)) != NULL) {
+        char path[4096];
+        if (numbered_temporary(e->d_name, prefix) &&
+            snprintf(path, sizeof path, "%s/%s", dir, e->d_name) < (int)sizeof path)
+            unlink(path);
+    }
+    closedir(d);
 }

@@ -30,6 +30,11 @@ void nb_ckpt_text_free(struct ckpt_text *t);
 /* On a restart, a note on stderr ("glnbody COMMAND: note: ...") where the
  * value `what` has now differs from the one the run in path saved, then
  * (NULL: not saved, no note): the results will differ. */
+/* Removes what a killed run left of its numbered outputs in dir: the
+ * temporary files "<prefix>_NNNNN.<ext>.tmp.XXXXXX" of a snapshot or frame
+ * it was writing (the finished ones are complete and are rewritten the same
+ * by the restart).  dir may be NULL. */
+void nb_ckpt_remove_numbered_temporaries(const char *dir, const char *prefix);
 void nb_ckpt_text_note(const char *command, const char *what, const char *now,
                        const char *then, const char *path);
 

@@ -177,6 +177,8 @@ int nb_cmd_md(int argc, char **argv)
     int interrupted = 0;
     nb_interrupt_catch();
     nb_outfile_remove_temporaries(c.checkpoint);   /* a killed writer's */
+    if (c.restart)
+        nb_ckpt_remove_numbered_temporaries(a.frames.on ? a.frames.dir : NULL, "frame");
     enum nb_status st = simulate(&c, &a.gl, &md, &gl, &interrupted, &err);
     nb_md_destroy(md);
     nb_gl_destroy(gl);

@@ -708,6 +708,10 @@ int nb_cmd_run(int argc, char **argv)
     int interrupted = 0;
     nb_interrupt_catch();
     nb_outfile_remove_temporaries(c.checkpoint);   /* a killed writer's */
+    if (restart) {
+        nb_ckpt_remove_numbered_temporaries(c.snapshot_dir, "snap");
+        nb_ckpt_remove_numbered_temporaries(a.frames.on ? a.frames.dir : NULL, "frame");
+    }
     simulate(&c, &gl, &a.gl, &f, &h, &interrupted, &err);
     nb_hermite_destroy(h);
     nb_forces_destroy(f);
