@@ -230,8 +230,11 @@ static void run_restart_case(const struct engine_case *e)
     free(err);
     /* What a kill in the middle of a snapshot leaves (the kill above may
      * land there or not): the restart removes it. */
-    mkdir("snaps", 0777);   /* the kill may have come before the first one */
-    FILE *cut = fopen("snaps/snap_00007.txt.tmp.Zz0k9q", "w");
+    char cut_path[2200];
+    test_dir_path(cut_path, sizeof cut_path, "snaps");
+    mkdir(cut_path, 0777);  /* the kill may have come before the first one */
+    test_dir_path(cut_path, sizeof cut_path, "snaps/snap_00007.txt.tmp.Zz0k9q");
+    FILE *cut = fopen(cut_path, "w");
     ck_assert_msg(cut && fputs("# glnbody snapshot, cut sh", cut) >= 0 && fclose(cut) == 0,
                   "cannot make a cut-short snapshot");
     RUN_OK("run", "--restart", "c.ck", "--energy-log", "c.csv",
