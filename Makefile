@@ -46,7 +46,7 @@ CLI_SRC  := $(addprefix tools/glnbody/,main.c options.c measure.c cmd_forces.c c
             cmd_compare.c cmd_shaders.c cmd_run.c cmd_precision.c cmd_md.c md_options.c md_system.c \
             md_outputs.c cmd_newton3.c man_text.c progress.c mpi_world.c frames.c \
             cmd_view.c view_input.c view_md.c view_text.c interrupt.c ckpt_text.c \
-            run_checkpoint.c md_checkpoint.c \
+            run_checkpoint.c run_outputs.c md_checkpoint.c \
             report_bench.c report_machine.c report_read.c report_plot.c cmd_report.c)
 GLSL     := $(wildcard glsl/*.glsl glsl/*.frag glsl/*.vert glsl/*.comp glsl/*.h)
 TESTS    := tests/check_host tests/check_gpu tests/check_cli_forces tests/check_cli_errors \

@@ -120,4 +120,23 @@ void nb_run_say_interrupted(const struct nb_hermite *h, const struct outputs *o)
  * stopped by a non-finite value or a failed write. */
 void nb_run_name_last_checkpoint(const struct outputs *o, struct nb_error *err);
 
+/* The outputs (run_outputs.c).  "-" is stdout, which --output may name. */
+int nb_run_is_stdout(const char *path);
+/* Opens the energy log (continued on a restart), makes the snapshot
+ * directory and checks --output, before the run; close aborts what was
+ * not committed. */
+enum nb_status nb_run_outputs_open(struct outputs *o, const struct run_config *c,
+                                   size_t n, struct nb_error *err);
+void nb_run_outputs_close(struct outputs *o);
+/* The energy-log row at t (the state predicted to t in o->x, o->v). */
+enum nb_status nb_run_write_row(struct nb_hermite *h, struct outputs *o, double t,
+                                struct nb_error *err);
+/* The log rows and snapshots due before `before`, from states predicted
+ * to their times. */
+enum nb_status nb_run_write_due(struct nb_hermite *h, struct outputs *o,
+                                double before, struct nb_error *err);
+/* The final state at t_end into --output. */
+enum nb_status nb_run_print_final(struct nb_hermite *h, struct outputs *o,
+                                  struct nb_error *err);
+
 #endif
