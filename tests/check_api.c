@@ -16,12 +16,11 @@
  *            cancel inside themselves (check_gaj_precision's argument);
  * the same for phi (with sum_j |phi_ij|) and the jerk (with the sum of the
  * magnitudes of its pair terms' two parts, >= check_gaj_precision's
- * scale sum_j m_j |v_ij| / s^3).  Hermite, MD and contexts: bounds
- * argued where they are set.  Without a GL context the CPU tests run and
+ * scale sum_j m_j |v_ij| / s^3).  Hermite and MD: bounds argued where
+ * they are set (contexts and threads: check_api_contexts.c).  Without a GL context the CPU tests run and
  * the suite exits 77 (skipped). */
 #include <check.h>
 #include <math.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -532,151 +531,6 @@ START_TEST(gl_refusals)
 }
 END_TEST
 
-/* ---- two contexts from one thread --------------------------------------------- */
-
-/* Handles of two contexts used in turn give, bit for bit, what one
- * context gives: each call makes its own context current.  The variant is
- * fixed (the automatic choice times the candidates and may differ). */
-START_TEST(two_contexts_alternate)
-{
-    struct nb_gl *gl2 = NULL;
-    struct nb_error err = { 0 };
-    /* NULL options: the defaults. */
-    ck_assert_msg(nb_gl_create(&gl2, NULL, &err) == NB_OK, "%s", err.message);
-    struct nb_forces *f0 = forces_open(g_gl, NB_ENGINE_COMPUTE, NB_PRECISION_A);
-    struct bodies b = bodies_random(101, 7);
-    size_t bytes = 4 * b.n * sizeof(double);
-    double *ref = malloc(bytes), *got = malloc(bytes);
-    ck_assert_int_eq(nb_forces_ga(f0, b.n, b.x, b.m, EPS, ref, ref + 3 * b.n, &err), NB_OK);
-    char variant[64];
-    snprintf(variant, sizeof variant, "%s", nb_forces_variant(f0));
-    struct nb_forces *fs[2] = { forces_open(g_gl, NB_ENGINE_COMPUTE, NB_PRECISION_A),
-                                forces_open(gl2, NB_ENGINE_COMPUTE, NB_PRECISION_A) };
-    for (int k = 0; k < 2; k++)
-        ck_assert_msg(nb_forces_set_variant(fs[k], variant, &err) == NB_OK, "%s",
-                      err.message);
-    for (int round = 0; round < 4; round++) {
-        struct nb_forces *f = fs[round % 2];
-        ck_assert_int_eq(nb_forces_ga(f, b.n, b.x, b.m, EPS, got, got + 3 * b.n, &err), NB_OK);
-        ck_assert_msg(memcmp(got, ref, bytes) == 0, "round %d differs", round);
-    }
-
-    /* Hermite runs on both, stepped in turn, against one run alone. */
-    struct nb_hermite *h0 = NULL, *hs[2] = { NULL, NULL };
-    ck_assert_int_eq(nb_hermite_create_plummer(&h0, f0, 33, g_seed, NULL, &err), NB_OK);
-    for (int k = 0; k < 2; k++)
-        ck_assert_int_eq(nb_hermite_create_plummer(&hs[k], fs[k], 33, g_seed, NULL, &err),
-                         NB_OK);
-    for (int step = 1; step <= 4; step++)
-        for (int k = 0; k < 2; k++)
-            ck_assert_msg(nb_hermite_integrate(hs[k], step / 32.0, &err) == NB_OK, "%s",
-                          err.message);
-    ck_assert_int_eq(nb_hermite_integrate(h0, 4 / 32.0, &err), NB_OK);
-    double x0[99], x1[99];
-    ck_assert_int_eq(nb_hermite_state(h0, x0, NULL, &err), NB_OK);
-    for (int k = 0; k < 2; k++) {
-        ck_assert_int_eq(nb_hermite_state(hs[k], x1, NULL, &err), NB_OK);
-        ck_assert_msg(memcmp(x0, x1, sizeof x0) == 0, "Hermite on context %d differs", k);
-    }
-
-    /* MD on both, stepped in turn. */
-    struct nb_md *m0 = md_fcc(g_gl, NB_ENGINE_COMPUTE);
-    struct nb_md *ms[2] = { md_fcc(g_gl, NB_ENGINE_COMPUTE), md_fcc(gl2, NB_ENGINE_COMPUTE) };
-    for (int step = 0; step < 3; step++)
-        for (int k = 0; k < 2; k++)
-            ck_assert_int_eq(nb_md_step(ms[k], 10, &err), NB_OK);
-    ck_assert_int_eq(nb_md_step(m0, 30, &err), NB_OK);
-    struct nb_md_thermo t0 = md_thermo(m0);
-    for (int k = 0; k < 2; k++) {
-        struct nb_md_thermo t1 = md_thermo(ms[k]);
-        ck_assert_msg(t1.etotal == t0.etotal && t1.press == t0.press,
-                      "MD on context %d: E %.17g vs %.17g", k, t1.etotal, t0.etotal);
-        nb_md_destroy(ms[k]);
-        nb_hermite_destroy(hs[k]);
-        nb_forces_destroy(fs[k]);
-    }
-    nb_md_destroy(m0);
-    nb_hermite_destroy(h0);
-    nb_forces_destroy(f0);
-    free(ref);
-    free(got);
-    bodies_free(&b);
-    nb_gl_destroy(gl2);
-}
-END_TEST
-
-/* ---- threads ------------------------------------------------------------------ */
-
-/* One thread's GA on the handle f of context gl, handed over (released
- * by the thread before) and released again at the end; or, with f NULL,
- * on a context and a handle of the thread's own. */
-struct ga_job {
-    const struct bodies *b;
-    const char *variant;
-    struct nb_gl *gl;
-    struct nb_forces *f;
-    double *out;                /* 4 n: acc, then pot */
-    enum nb_status status;
-};
-
-static void *ga_thread(void *arg)
-{
-    struct ga_job *job = arg;
-    struct nb_gl *own = NULL;
-    struct nb_forces *f = job->f;
-    struct nb_error err = { 0 };
-    const struct bodies *b = job->b;
-    if (!f && ((job->status = nb_gl_create(&own, NULL, &err)) != NB_OK ||
-               (job->status = nb_forces_create(&f, own, NB_ENGINE_COMPUTE, &err)) != NB_OK))
-        return NULL;
-    if ((job->status = nb_forces_set_variant(f, job->variant, &err)) == NB_OK)
-        job->status = nb_forces_ga(f, b->n, b->x, b->m, EPS, job->out, job->out + 3 * b->n,
-                                   &err);
-    if (own) {
-        nb_forces_destroy(f);
-        nb_gl_destroy(own);
-    }
-    nb_gl_release(job->gl);
-    return NULL;
-}
-
-/* Two threads at once, each on a context of its own, and a third on a
- * handle of a context made here and handed over: each result is, bit for
- * bit, the main thread's on its own context. */
-START_TEST(threads_own_and_handed_contexts)
-{
-    struct bodies b = bodies_random(97, 11);
-    struct nb_error err = { 0 };
-    struct nb_forces *ref_f = forces_open(g_gl, NB_ENGINE_COMPUTE, NB_PRECISION_A);
-    size_t bytes = 4 * b.n * sizeof(double);
-    double *ref = malloc(bytes), *out[3] = { malloc(bytes), malloc(bytes), malloc(bytes) };
-    ck_assert_int_eq(nb_forces_ga(ref_f, b.n, b.x, b.m, EPS, ref, ref + 3 * b.n, &err), NB_OK);
-    const char *variant = nb_forces_variant(ref_f);
-    struct nb_gl *handed = NULL;
-    struct nb_forces *handed_f = NULL;
-    ck_assert_int_eq(nb_gl_create(&handed, NULL, &err), NB_OK);
-    ck_assert_int_eq(nb_forces_create(&handed_f, handed, NB_ENGINE_COMPUTE, &err), NB_OK);
-    nb_gl_release(handed);
-    struct ga_job jobs[3] = { { &b, variant, NULL, NULL, out[0], NB_OK },
-                              { &b, variant, NULL, NULL, out[1], NB_OK },
-                              { &b, variant, handed, handed_f, out[2], NB_OK } };
-    pthread_t threads[3];
-    for (int k = 0; k < 3; k++)
-        ck_assert_int_eq(pthread_create(&threads[k], NULL, ga_thread, &jobs[k]), 0);
-    for (int k = 0; k < 3; k++) {
-        ck_assert_int_eq(pthread_join(threads[k], NULL), 0);
-        ck_assert_msg(jobs[k].status == NB_OK, "thread %d: status %d", k, (int)jobs[k].status);
-        ck_assert_msg(memcmp(out[k], ref, bytes) == 0, "thread %d differs", k);
-        free(out[k]);
-    }
-    nb_forces_destroy(handed_f);
-    nb_gl_destroy(handed);
-    nb_forces_destroy(ref_f);
-    free(ref);
-    bodies_free(&b);
-}
-END_TEST
-
 /* ---- the suite ----------------------------------------------------------------- */
 
 static Suite *api_suite(int with_gl)
@@ -703,8 +557,6 @@ static Suite *api_suite(int with_gl)
     tcase_add_test(gl, md_cpu_and_compute);
     tcase_add_loop_test(gl, gaj_survives_ga, 1, 3);
     tcase_add_test(gl, gl_refusals);
-    tcase_add_test(gl, two_contexts_alternate);
-    tcase_add_test(gl, threads_own_and_handed_contexts);
     suite_add_tcase(s, gl);
     return s;
 }
