@@ -82,13 +82,26 @@ START_TEST(test_output_device)
 }
 END_TEST
 
+/* The output went through the link at `link` into `target`, and the link
+ * is still a link. */
+static void assert_written_through_link(const char *link, const char *target)
+{
+    struct stat st;
+    char *text;
+
+    ck_assert_int_eq(lstat(link, &st), 0);
+    ck_assert(S_ISLNK(st.st_mode));
+    text = read_file(target);
+    ck_assert_ptr_nonnull(text);
+    ck_assert_ptr_nonnull(strstr(text, "0.125"));
+    free(text);
+}
+
 /* A link is followed: the link stays, the file it names gets the output. */
 START_TEST(test_output_symlink)
 {
     struct cli_run r;
     char link[1200], target[1200];
-    struct stat st;
-    char *text;
 
     test_dir_path(link, sizeof link, "link.txt");
     test_dir_path(target, sizeof target, "target.txt");
@@ -96,11 +109,7 @@ START_TEST(test_output_symlink)
     ck_assert_int_eq(symlink("target.txt", link), 0);
     RUN(&r, "run", RUN_FLAGS, "--output", "link.txt");
     ck_assert_int_eq(r.status, 0);
-    ck_assert_int_eq(lstat(link, &st), 0);
-    ck_assert(S_ISLNK(st.st_mode));
-    text = read_file(target);
-    ck_assert_ptr_nonnull(strstr(text, "0.125"));
-    free(text);
+    assert_written_through_link(link, target);
     assert_listing("link.txt target.txt ");
     cli_run_free(&r);
 }
@@ -112,8 +121,6 @@ START_TEST(test_output_dangling_symlink)
 {
     struct cli_run r;
     char sub[1200], link[1300], target[1200];
-    struct stat st;
-    char *text;
 
     test_dir_path(sub, sizeof sub, "sub");
     ck_assert_int_eq(mkdir(sub, 0700), 0);
@@ -122,12 +129,7 @@ START_TEST(test_output_dangling_symlink)
     test_dir_path(target, sizeof target, "made.txt");
     RUN(&r, "run", RUN_FLAGS, "--output", "sub/link.txt");
     ck_assert_msg(r.status == 0, "%s", r.err);
-    ck_assert_int_eq(lstat(link, &st), 0);
-    ck_assert(S_ISLNK(st.st_mode));
-    text = read_file(target);
-    ck_assert_ptr_nonnull(text);
-    ck_assert_ptr_nonnull(strstr(text, "0.125"));
-    free(text);
+    assert_written_through_link(link, target);
     assert_listing("made.txt sub ");
     cli_run_free(&r);
 }
