@@ -8,11 +8,13 @@
  * double eps^2).  Mode H passes m_i m_j as the mass, so the terms are
  * forces m_i m_j f_ij, computed symmetrically in i and j: the terms of
  * (i, j) and (j, i) are exact negatives and their fixed-point sum over all
- * i is exactly zero. */
+ * i is exactly zero.  A dispatch covers the i-particles from i_first on
+ * (force_precision.c splits long evaluations into several). */
 layout(local_size_x = NB_PREC_TILE) in;
 
 NB_LOCATION(NB_LOC_EPS2) uniform float eps2;
 NB_LOCATION(NB_LOC_N) uniform int n;
+NB_LOCATION(NB_LOC_PREC_I_FIRST) uniform int i_first;
 
 #if defined(NB_PRECISION_G)
 #define POS dvec4
@@ -33,7 +35,7 @@ POS load(int j)
 void main()
 {
     int lid = int(gl_LocalInvocationID.x);
-    int i = int(gl_WorkGroupID.x) * NB_PREC_TILE + lid;
+    int i = i_first + int(gl_WorkGroupID.x) * NB_PREC_TILE + lid;
     POS pi = load(i);
     nb_acc acc;
     acc_init(acc);

@@ -32,6 +32,7 @@
 #define NB_BIND_PREC_DPOS 14
 #define NB_LOC_PREC_SCALE 15
 #define NB_LOC_PREC_EPS2D 16
+#define NB_LOC_PREC_I_FIRST 18  /* ga_precision.comp: first i of this dispatch */
 
 /* Texture units of the fragment precision kernels (ga_precision.frag,
  * md_precision.frag; src/fragment_precision.c).  Streams are

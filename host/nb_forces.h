@@ -148,6 +148,10 @@ struct nb_force_backend {
      * j-set, clipped to it; (0, SIZE_MAX) restores all.  The i-particles
      * (active) may lie anywhere in the j-set; each still excludes itself. */
     void (*set_j_range)(void *state, size_t first, size_t end);
+    /* The i-particles [first, end) whose GA results the next compute must
+     * give (others may be left unspecified); (0, SIZE_MAX) restores all.
+     * Lets the ranks share the precision-G potentials (potential.c). */
+    void (*set_i_range)(void *state, size_t first, size_t end);
     /* Precision H only: the last GAJ result as its exact int64 sums, 8 per
      * active particle (acc x y z, pot, jerk x y z, 0; each m_i m_j times
      * the pair terms, scaled by 2^log2[0] for acc, 2^log2[1] for pot and

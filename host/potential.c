@@ -10,6 +10,7 @@
  */
 #include "nb_host.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 
 /* phi (n) from the backend's GA in precision G; NB_ERR_UNSUPPORTED where
@@ -39,6 +40,44 @@ static enum nb_status backend_potentials(struct nb_force_backend *b, size_t n,
     return st;
 }
 
+/* Under a partition of P > 1 ranks, each rank evaluates its i-slice of
+ * phi and the slices are gathered through the partition's sum: every
+ * entry is one rank's value plus zeros, exact in any order, so every rank
+ * holds the bits one rank alone would compute.  The scaling of a Plummer
+ * sphere and E0 then stay the same for any P, and P GPUs share the
+ * O(n^2) work (N = 1M in mode G is ~12 s on one H200).  Collective: every
+ * rank must make the same calls. */
+static enum nb_status shared_potentials(struct nb_force_backend *b, size_t n,
+                                        const double *x, const double *m,
+                                        double eps, double *acc, double *pot,
+                                        struct nb_error *err)
+{
+    const struct nb_partition *part = &b->partition;
+    struct nb_error quiet = { 0 };
+    size_t first, end;
+    enum nb_status st;
+
+    nb_partition_slice(n, part->ranks, part->rank, &first, &end);
+    b->set_i_range(b->state, first, end);
+    st = backend_potentials(b, n, x, m, eps, acc, pot, &quiet);
+    b->set_i_range(b->state, 0, SIZE_MAX);
+    if (st == NB_ERR_UNSUPPORTED)
+        st = nb_cpu_ga(n, x, m, eps, acc, pot, err);
+    else if (st != NB_OK)
+        *err = quiet;
+    if (st != NB_OK)
+        return st;
+    for (size_t i = 0; i < n; i++)
+        if (i < first || i >= end)
+            pot[i] = 0.0;
+    return part->sum_double(part->user, pot, n, err);
+}
+
+static int shared(const struct nb_force_backend *b)
+{
+    return b && b->partition.ranks > 1 && b->set_i_range && b->partition.sum_double;
+}
+
 enum nb_status nb_potential_energy(struct nb_force_backend *b, size_t n,
                                    const double *x, const double *m, double eps,
                                    double *w, struct nb_error *err)
@@ -48,7 +87,9 @@ enum nb_status nb_potential_energy(struct nb_force_backend *b, size_t n,
     struct nb_error quiet = { 0 };
     enum nb_status st = NB_ERR_NOMEM;
 
-    if (pot) {
+    if (pot && shared(b)) {
+        st = shared_potentials(b, n, x, m, eps, acc, pot, err);
+    } else if (pot) {
         st = backend_potentials(b, n, x, m, eps, acc, pot, &quiet);
         if (st == NB_ERR_UNSUPPORTED)
             st = nb_cpu_ga(n, x, m, eps, acc, pot, err);

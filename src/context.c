@@ -106,12 +106,21 @@ static const struct nb_gl_level levels[] = {
 };
 #define NB_LEVELS (sizeof levels / sizeof levels[0])
 
-static EGLContext try_level(EGLDisplay dpy, struct nb_gl_level want, int debug)
+/* A desktop context asks to be told of a GPU reset (EGL 1.5): a device
+ * that resets it (a watchdog, a fault) then answers GL_CONTEXT_LOST, which
+ * nb_gl_check reports, instead of reading back zeros as if nothing
+ * happened.  An EGL that refuses the attribute gets the plain request. */
+static EGLContext try_level_robust(EGLDisplay dpy, struct nb_gl_level want, int debug,
+                                   int robust)
 {
     if (!eglBindAPI(want.es ? EGL_OPENGL_ES_API : EGL_OPENGL_API))
         return EGL_NO_CONTEXT;
     EGLConfig config = choose_config(dpy, want.es);
     EGLint attribs[16], k = 0;
+    if (robust) {
+        attribs[k++] = EGL_CONTEXT_OPENGL_RESET_NOTIFICATION_STRATEGY;
+        attribs[k++] = EGL_LOSE_CONTEXT_ON_RESET;
+    }
     attribs[k++] = EGL_CONTEXT_MAJOR_VERSION; attribs[k++] = want.major;
     attribs[k++] = EGL_CONTEXT_MINOR_VERSION; attribs[k++] = want.minor;
     if (!want.es) {
@@ -124,6 +133,18 @@ static EGLContext try_level(EGLDisplay dpy, struct nb_gl_level want, int debug)
     }
     attribs[k] = EGL_NONE;
     return eglCreateContext(dpy, config, EGL_NO_CONTEXT, attribs);
+}
+
+static EGLContext try_level(EGLDisplay dpy, struct nb_gl_level want, int debug)
+{
+    EGLint major = 0, minor = 0;
+    EGLContext ctx = EGL_NO_CONTEXT;
+    int egl15 = eglQueryString(dpy, EGL_VERSION) &&
+                sscanf(eglQueryString(dpy, EGL_VERSION), "%d.%d", &major, &minor) == 2 &&
+                major * 10 + minor >= 15;
+    if (egl15 && !want.es)
+        ctx = try_level_robust(dpy, want, debug, 1);
+    return ctx != EGL_NO_CONTEXT ? ctx : try_level_robust(dpy, want, debug, 0);
 }
 
 /* Whether the list's level is of the API asked for. */
@@ -415,12 +436,19 @@ void nb_gl_options_default(struct nb_gl_options *opt)
 enum nb_status nb_gl_check(const char *what, struct nb_error *err)
 {
     GLenum e = glGetError(), first = e;
-    while (e != GL_NO_ERROR)
+    /* A lost context may answer GL_CONTEXT_LOST for ever: no drain then. */
+    for (int k = 0; e != GL_NO_ERROR && e != GL_CONTEXT_LOST && k < 64; k++)
         e = glGetError();
+    if (e == GL_CONTEXT_LOST)
+        first = e;
     if (first == GL_NO_ERROR)
         return NB_OK;
     if (first == GL_OUT_OF_MEMORY)
         return nb_error_set(err, NB_ERR_NOMEM, "%s: the GPU is out of memory "
                             "(GL_OUT_OF_MEMORY)", what);
+    if (first == GL_CONTEXT_LOST)
+        return nb_error_set(err, NB_ERR_GL, "%s: the GPU reset the context "
+                            "(GL_CONTEXT_LOST): the driver's watchdog stopped a long "
+                            "dispatch, or the device faulted; its results are lost", what);
     return nb_error_set(err, NB_ERR_GL, "%s: GL error 0x%04x", what, first);
 }

@@ -51,6 +51,7 @@ struct compute {
     struct nb_gaj_prec *gaj_prec;   /* GAJ in modes B..H, made by set_j/load_state */
     int gaj_prec_ran;               /* the last GAJ evaluation was gaj_prec's */
     int gaj_prec_slices;            /* its forced j-slices, 0: automatic */
+    size_t i_first, i_end;          /* set_i_range, passed on to prec */
 };
 
 static enum nb_status parse_variant(struct compute *c, const char *name,
@@ -269,6 +270,8 @@ static enum nb_status compute_set_precision(void *state, enum nb_precision mode,
         (nb_prec_supported(mode, err) != NB_OK ||
          (!c->prec && !(c->prec = nb_prec_create(c->gl, err)))))
         return err->status;
+    if (c->prec)
+        nb_prec_set_i_range(c->prec, c->i_first, c->i_end);
     c->precision = mode;
     return NB_OK;
 }
@@ -423,6 +426,17 @@ static void compute_set_j_range(void *state, size_t first, size_t end)
         nb_gaj_compute_set_j_range(g, first, end);
 }
 
+/* Only the precision kernels cut the i-particles: mode A's GA is the
+ * benchmark kernel and is left whole. */
+static void compute_set_i_range(void *state, size_t first, size_t end)
+{
+    struct compute *c = state;
+    c->i_first = first;
+    c->i_end = end;
+    if (c->prec)
+        nb_prec_set_i_range(c->prec, first, end);
+}
+
 static enum nb_status compute_read_gaj_fixed(void *state, int64_t *words, int log2[3],
                                              struct nb_error *err)
 {
@@ -520,6 +534,7 @@ enum nb_status nb_backend_compute_create(struct nb_force_backend *b,
     if (!c)
         return NB_ERR_NOMEM;
     c->gl = gl;
+    c->i_end = SIZE_MAX;
     nb_gpu_timer_init(&c->timer, gl);
     compute_set_variant(c, "auto", err);
     *b = (struct nb_force_backend){
@@ -532,7 +547,8 @@ enum nb_status nb_backend_compute_create(struct nb_force_backend *b,
         .get_precision = compute_get_precision,
         .set_j = compute_set_j,
         .compute_gaj = compute_gaj, .read_gaj = compute_read_gaj,
-        .set_j_range = compute_set_j_range, .read_gaj_fixed = compute_read_gaj_fixed,
+        .set_j_range = compute_set_j_range, .set_i_range = compute_set_i_range,
+        .read_gaj_fixed = compute_read_gaj_fixed,
         .load_state = compute_load_state, .update_state = compute_update_state,
         .predict_j = compute_predict_j, .gl_particles = compute_gl_particles,
         .gl_results = compute_gl_results,

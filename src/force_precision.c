@@ -41,6 +41,7 @@ struct nb_prec {
     enum nb_precision mode;     /* of the last run */
     size_t run_n;
     int acc_log2, pot_log2;     /* scales 2^k of the last run */
+    size_t i_first, i_end;      /* the i-particles the main pass must cover */
     struct nb_gpu_timer timer;
     double seconds;
 };
@@ -51,6 +52,7 @@ struct nb_prec *nb_prec_create(struct nb_gl *gl, struct nb_error *err)
     if (!p)
         return NULL;
     p->gl = gl;
+    p->i_end = SIZE_MAX;
     nb_gpu_timer_init(&p->timer, gl);
     return p;
 }
@@ -103,9 +105,37 @@ enum nb_status nb_prec_set_particles(struct nb_prec *p, size_t n, const double *
     return nb_gl_check("uploading particles (precision kernel)", err);
 }
 
-/* Dispatches program `name` over n particles into out_buf, timed. */
+/* Interactions one dispatch may hold.  A draw that ran for seconds came
+ * back as garbage on NVIDIA (GPU-NOTES: the driver's watchdog), and mode G
+ * runs at ~9e10 interactions/s on an H200: N = 1M in one dispatch is 12 s.
+ * 2^36 pair terms are ~0.75 s in mode G; no dispatch gets fewer than
+ * NB_PREC_MIN_CHUNK i-particles, which keep a large GPU's multiprocessors
+ * busy.  Each i sums its j in the same order whatever the cut, so the
+ * results do not depend on it. */
+#define NB_PREC_DISPATCH_PAIRS 68719476736.0
+#define NB_PREC_MIN_CHUNK 32768
+
+/* GLNBODY_DISPATCH_PAIRS=P (a driver with a shorter watchdog, or a test)
+ * sets the budget, with chunks down to one tile. */
+static size_t chunk_of(size_t n)
+{
+    const char *env = getenv("GLNBODY_DISPATCH_PAIRS");
+    double pairs = env ? strtod(env, NULL) : 0.0;
+    double floor = NB_PREC_MIN_CHUNK;
+    if (pairs >= 1.0)
+        floor = NB_PREC_TILE;
+    else
+        pairs = NB_PREC_DISPATCH_PAIRS;
+    double fit = pairs / (double)(n ? n : 1);
+    size_t chunk = fit < floor ? (size_t)floor : fit > 1e9 ? (size_t)1e9 : (size_t)fit;
+    return (chunk + NB_PREC_TILE - 1) / NB_PREC_TILE * NB_PREC_TILE;
+}
+
+/* Dispatches program `name` over the i-particles [lo, hi) (every j of the
+ * n) into out_buf, timed, in chunks of at most chunk_of(n). */
 static enum nb_status dispatch(struct nb_prec *p, const char *name, enum nb_precision mode,
-                               size_t n, double eps, double *seconds, struct nb_error *err)
+                               size_t n, size_t lo, size_t hi, double eps, double *seconds,
+                               struct nb_error *err)
 {
     GLuint program;
     if (nb_gl_program(p->gl, name, &program, err) != NB_OK)
@@ -123,7 +153,13 @@ static enum nb_status dispatch(struct nb_prec *p, const char *name, enum nb_prec
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, NB_BIND_PREC_DPOS, p->dpos_buf);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, NB_BIND_OUT, p->out_buf);
     nb_gpu_timer_start(&p->timer);
-    glDispatchCompute((GLuint)nb_gl_ceil_div((int)n, NB_PREC_TILE), 1, 1);
+    for (size_t first = lo, chunk = chunk_of(n); first < hi; first += chunk) {
+        size_t count = hi - first < chunk ? hi - first : chunk;
+        glUniform1i(nb_gl_loc(NB_LOC_PREC_I_FIRST), (int)first);
+        glDispatchCompute((GLuint)nb_gl_ceil_div((int)count, NB_PREC_TILE), 1, 1);
+        if (first + count < hi)
+            glFlush();      /* each chunk its own submission */
+    }
     *seconds += nb_gpu_timer_stop(&p->timer);
     return nb_gl_check("precision GA dispatch", err);
 }
@@ -147,7 +183,7 @@ static enum nb_status choose_scales(struct nb_prec *p, enum nb_precision mode,
     enum nb_status st = NB_OK;
     if (mode == NB_PRECISION_E || mode == NB_PRECISION_F) {
         /* As mode A for its uniforms: a float eps^2, no scale. */
-        if (dispatch(p, "ga_prec_comp_m", NB_PRECISION_A, n, eps, &p->seconds,
+        if (dispatch(p, "ga_prec_comp_m", NB_PRECISION_A, n, 0, n, eps, &p->seconds,
                      err) != NB_OK ||
             fetch(p, 16 * n, "reading the magnitude sums", err) != NB_OK)
             return err->status;
@@ -181,14 +217,21 @@ enum nb_status nb_prec_run(struct nb_prec *p, enum nb_precision mode, size_t n,
     p->mode = mode;
     if (n == 0)
         return NB_OK;
+    size_t lo = p->i_first < n ? p->i_first : n, hi = p->i_end < n ? p->i_end : n;
     if (choose_scales(p, mode, n, eps, err) != NB_OK ||
-        dispatch(p, name, mode, n, eps, &p->seconds, err) != NB_OK)
+        dispatch(p, name, mode, n, lo, hi > lo ? hi : lo, eps, &p->seconds, err) != NB_OK)
         return err->status;
     p->run_n = n;
     return NB_OK;
 }
 
 double nb_prec_seconds(const struct nb_prec *p) { return p->seconds; }
+
+void nb_prec_set_i_range(struct nb_prec *p, size_t first, size_t end)
+{
+    p->i_first = first;
+    p->i_end = end;
+}
 
 enum nb_status nb_prec_read(struct nb_prec *p, double *acc, double *pot,
                             struct nb_error *err)

@@ -231,6 +231,9 @@ enum nb_status nb_prec_read(struct nb_prec *p, double *acc, double *pot,
 enum nb_status nb_prec_read_fixed(struct nb_prec *p, int64_t *fixed, int *acc_log2,
                                   int *pot_log2, struct nb_error *err);
 double nb_prec_seconds(const struct nb_prec *p);
+/* The i-particles [first, end) whose results the next runs must give (the
+ * magnitude pre-pass of E and F still covers all); (0, SIZE_MAX): all. */
+void nb_prec_set_i_range(struct nb_prec *p, size_t first, size_t end);
 
 /* The explicit locations (below 64) of the active uniforms of program, a
  * program nb_gl_program built, as bits (0 for any other).  SPIR-V

@@ -153,6 +153,51 @@ START_TEST(fixed_point_exact)
 }
 END_TEST
 
+/* Long evaluations are cut into several dispatches (a driver's watchdog),
+ * and the ranks of a partition evaluate an i-slice each: neither may
+ * change a bit of any i's result, in the double mode G nor in the int64
+ * mode H. */
+START_TEST(cut_evaluations_same_bits)
+{
+    static const enum nb_precision modes[] = { NB_PRECISION_G, NB_PRECISION_H };
+    struct nb_force_backend b;
+    struct nb_error err = { 0 };
+    struct nb_particles p = { 0 }, other = { 0 };
+    size_t n = 1013, first = 389, end = 757;    /* prime; a slice off the tiles */
+    ga_random_system(&p, n, seed + 11, 0);
+    ga_random_system(&other, n, seed + 12, 1);
+    double *acc = malloc(24 * n), *pot = malloc(8 * n), *acc2 = malloc(24 * n),
+           *pot2 = malloc(8 * n);
+    ck_assert(acc && pot && acc2 && pot2);
+    ck_assert_msg(nb_backend_create(&b, "compute", gl, &err) == NB_OK, "%s", err.message);
+    ck_assert(b.set_i_range != NULL);
+    for (size_t k = 0; k < sizeof modes / sizeof modes[0]; k++) {
+        evaluate(&b, modes[k], &p, EPS, acc, pot);
+        /* other's results in every slot, so that none of p's is left over */
+        evaluate(&b, modes[k], &other, EPS, acc2, pot2);
+        /* 3000 pair terms a dispatch: a tile of 128 i-particles each, 8 in all */
+        setenv("GLNBODY_DISPATCH_PAIRS", "3000", 1);
+        evaluate(&b, modes[k], &p, EPS, acc2, pot2);
+        ck_assert_msg(memcmp(acc, acc2, 24 * n) == 0 && memcmp(pot, pot2, 8 * n) == 0,
+                      "mode %s: 8 dispatches differ from one (seed %llu)",
+                      nb_precision_name(modes[k]), (unsigned long long)seed);
+        evaluate(&b, modes[k], &other, EPS, acc2, pot2);
+        b.set_i_range(b.state, first, end);
+        evaluate(&b, modes[k], &p, EPS, acc2, pot2);
+        unsetenv("GLNBODY_DISPATCH_PAIRS");
+        b.set_i_range(b.state, 0, SIZE_MAX);
+        ck_assert_msg(memcmp(acc + 3 * first, acc2 + 3 * first, 24 * (end - first)) == 0 &&
+                      memcmp(pot + first, pot2 + first, 8 * (end - first)) == 0,
+                      "mode %s: the i-slice [%zu, %zu) differs from the whole (seed %llu)",
+                      nb_precision_name(modes[k]), first, end, (unsigned long long)seed);
+    }
+    b.destroy(b.state);
+    free(acc); free(pot); free(acc2); free(pot2);
+    nb_particles_free(&p);
+    nb_particles_free(&other);
+}
+END_TEST
+
 START_TEST(refusals)
 {
     struct nb_force_backend b;
@@ -208,6 +253,7 @@ static Suite *precision_suite(void)
     tcase_set_timeout(tc, 600);
     tcase_add_loop_test(tc, modes_match_cpu, 0, 2);
     tcase_add_test(tc, fixed_point_exact);
+    tcase_add_test(tc, cut_evaluations_same_bits);
     tcase_add_test(tc, refusals);
     suite_add_tcase(s, tc);
     return s;

@@ -284,7 +284,7 @@ static enum nb_status finish(struct nb_hermite *h, struct outputs *o,
 
     if (nb_hermite_predict(h, c->t_end, o->x, o->v, err) != NB_OK)
         return err->status;
-    if (!o->have_last && (o->log.fp ? nb_run_write_row(h, o, c->t_end, err)
+    if (!o->have_last && (c->log_every > 0 ? nb_run_write_row(h, o, c->t_end, err)
                           : nb_hermite_diag(h, c->t_end, o->x, o->v, o->e0, 1, &o->last,
                                             err)) != NB_OK)
         return err->status;
@@ -386,6 +386,11 @@ static enum nb_status prepare(const struct run_config *c, struct nb_gl **gl,
         nb_gl_check_particles(*gl, c->backend, fresh && c->input ? p->n : c->n,
                               err) != NB_OK)
         return err->status;
+    /* Under mpirun: this rank's j-slice, the block's sums over all ranks,
+     * and the Plummer sphere's O(n^2) scaling shared between them. */
+    if (nb_mpi_partition() &&
+        nb_forces_set_partition(*f, nb_mpi_partition(), err) != NB_OK)
+        return err->status;
     if (fresh && !c->input && nb_particles_plummer(p, c->n, c->seed, *f, err) != NB_OK)
         return err->status;
     if (nb_forces_set_variant(*f, c->variant, err) != NB_OK)
@@ -393,8 +398,7 @@ static enum nb_status prepare(const struct run_config *c, struct nb_gl **gl,
     if (c->precision != NB_PRECISION_A &&
         nb_forces_set_precision(*f, c->precision, err) != NB_OK)
         return err->status;
-    /* under mpirun: this rank's j-slice, the block's sums over all ranks */
-    return nb_mpi_partition() ? nb_forces_set_partition(*f, nb_mpi_partition(), err) : NB_OK;
+    return NB_OK;
 }
 
 static enum nb_status simulate(const struct run_config *c, struct nb_gl **gl,

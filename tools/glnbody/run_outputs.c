@@ -40,6 +40,8 @@ enum nb_status nb_run_write_row(struct nb_hermite *h, struct outputs *o, double 
         o->last = d;
         o->have_last = 1;
     }
+    if (!o->log.fp)             /* a rank other than 0: the row's sums only */
+        return NB_OK;
     nb_diag_csv_row(o->log.fp, &d);
     return nb_outfile_flush(&o->log, 0, err);  /* whole rows on disk as they go */
 }
@@ -101,7 +103,9 @@ static enum nb_status write_numbered_snapshot(struct nb_hermite *h, struct outpu
 }
 
 /* Writes every log row and snapshot due before `before` (and not after
- * t_end), each from the state predicted to its own time. */
+ * t_end), each from the state predicted to its own time.  Under mpirun
+ * every rank evaluates the rows (their potentials are shared over the
+ * ranks); rank 0 alone has the log to write them to. */
 enum nb_status nb_run_write_due(struct nb_hermite *h, struct outputs *o,
                                 double before, struct nb_error *err)
 {
@@ -109,7 +113,7 @@ enum nb_status nb_run_write_due(struct nb_hermite *h, struct outputs *o,
     double t0 = nb_clock_seconds();
     enum nb_status st = NB_OK;
 
-    while (st == NB_OK && o->log.fp) {
+    while (st == NB_OK && c->log_every > 0) {
         double t = (double)o->log_k * c->log_every;
         if (!(t < before && t <= c->t_end))
             break;
