@@ -284,3 +284,22 @@ void acc_store(int i, nb_acc a)
 #endif
 }
 #endif
+
+#if defined(NB_PRECISION_G)
+/* 1 / sqrt(r2) in double for the double laws (ga.glsl, gaj.glsl): float's
+ * inversesqrt (a few 2^-24) refined by two Newton steps, each of which
+ * squares the relative error (~1e-13, then double rounding).  NVIDIA
+ * runs the double sqrt and divide as long software sequences; these are
+ * six double FMAs and a conversion each way.  Outside float's range, the
+ * plain form. */
+double nb_rsqrt_double(double r2)
+{
+    float f = float(r2);
+    if (!(f > 1e-36 && f < 1e36))
+        return 1.0LF / sqrt(r2);
+    double y = double(inversesqrt(f));
+    y *= fma(-0.5LF * r2, y * y, 1.5LF);
+    y *= fma(-0.5LF * r2, y * y, 1.5LF);
+    return y;
+}
+#endif

@@ -43,9 +43,10 @@ void nb_gaj_pair_double(dvec4 pi, dvec4 vi, dvec4 pj, dvec4 vj, double eps2d,
     double r2 = fma(d.x, d.x, fma(d.y, d.y, fma(d.z, d.z, eps2d)));
     /* Not `excluded ? 0 : 1 / sqrt(r2)`: NVIDIA's driver 580 made that
      * infinite in the GAJ kernel (H200); a factor 0 and a harmless r2 of 1
-     * for the skipped pair, as md_law.glsl's double law does. */
+     * for the skipped pair, as md_law.glsl's double law does.  The inverse
+     * square root is accumulate.glsl's. */
     double keep = excluded ? 0.0LF : 1.0LF;
-    double rinv = keep / sqrt(excluded ? 1.0LF : r2);
+    double rinv = keep * nb_rsqrt_double(excluded ? 1.0LF : r2);
     double rinv2 = rinv * rinv;
     double mr = pj.w * rinv;
     double mr3 = mr * rinv2;
