@@ -20,9 +20,14 @@ static int has_client_extension(const char *name)
     return ext && epoxy_extension_in_string(ext, name);
 }
 
+/* EGL_EXT_device_base is the older name of device_enumeration plus
+ * device_query, and the only one NVIDIA's driver 580 lists through
+ * libglvnd 1.6: without it here every rank of a multi-GPU run landed on
+ * the default GPU. */
 static int has_device_platform(void)
 {
-    return has_client_extension("EGL_EXT_device_enumeration") &&
+    return (has_client_extension("EGL_EXT_device_enumeration") ||
+            has_client_extension("EGL_EXT_device_base")) &&
            has_client_extension("EGL_EXT_platform_device");
 }
 
@@ -72,7 +77,8 @@ static EGLDisplay open_display(int device, struct nb_error *err)
             return EGL_NO_DISPLAY;
     } else if (device >= 0) {
         nb_error_set(err, NB_ERR_ARGS, "--gpu %d: EGL has no device enumeration "
-                     "(EGL_EXT_device_enumeration) to choose a GPU", device);
+                     "(EGL_EXT_device_enumeration or EGL_EXT_device_base, with "
+                     "EGL_EXT_platform_device) to choose a GPU", device);
         return EGL_NO_DISPLAY;
     }
     if (dpy == EGL_NO_DISPLAY && has_client_extension("EGL_MESA_platform_surfaceless"))
