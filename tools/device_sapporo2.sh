@@ -25,7 +25,8 @@
 #             (mkdir -p .peer/sapporo2 && tar -x -C .peer/sapporo2)
 #         echo /.peer/ >> .git/info/exclude
 #   bash tools/device_sapporo2.sh              on the GPU machine, from the
-#       project root (about 2 minutes; .ompi because glnbody links Open MPI):
+#       project root (about 2 minutes; .ompi because glnbody links Open MPI;
+#       CUDA from $CUDA_HOME, default /usr/local/cuda):
 #         run(command="bash tools/device_sapporo2.sh",
 #             carry=[".gl", ".ompi", ".peer/sapporo2", "glnbody", "spirv",
 #                    "tools/g6/g6_bench"])
@@ -84,30 +85,37 @@ prepare() {
     tmp=$(mktemp -d) || exit 1
     cp -r "$SRC" "$tmp/s" && (sapporo2_edit "$tmp/s") || { rm -rf "$tmp"; exit 1; }
     diff -ru "$SRC/lib" "$tmp/s/lib" | grep '^[-+][^-+]' | sed 's/^/    /'
+    rm -rf "$tmp/s"
+    # Where this machine has CUDA too, the whole build is tried here as well.
+    if [ -x "${CUDA_HOME:-/usr/local/cuda}/bin/nvcc" ]; then
+        (build_sapporo2 "$tmp/s") > "$tmp/build.log" 2>&1 ||
+            { tail -5 "$tmp/build.log"; rm -rf "$tmp"; die "Sapporo2 does not build here"; }
+        echo "device_sapporo2: Sapporo2 and its g6_bench build here too ($(tail -1 "$tmp/build.log"))"
+    fi
     rm -rf "$tmp"
-    echo "device_sapporo2: ready; the three edits apply to $SRC (nvcc is needed to build it)"
+    echo "device_sapporo2: ready; the three edits apply to $SRC"
 }
 
 # build_sapporo2 DIR: Sapporo2 built in DIR (a copy), its benchmark at DIR/g6_bench.
 build_sapporo2() {
-    local cuda=/usr/local/cuda arch
+    local cuda=${CUDA_HOME:-/usr/local/cuda} arch
     command -v g++ > /dev/null || die "no C++ compiler (g++) on this machine: Sapporo2 cannot be built"
     [ -x $cuda/bin/nvcc ] || die "no nvcc at $cuda/bin: Sapporo2 cannot be built"
     [ -f $cuda/include/cuda.h ] || die "no CUDA headers ($cuda/include/cuda.h)"
     [ -f $cuda/lib64/stubs/libcuda.so ] || die "no $cuda/lib64/stubs/libcuda.so to link with"
     [ -f "$OBJ/g6_bench.o" ] && [ -f "$OBJ/g6_c_names.o" ] ||
         die "no $OBJ/*.o: run 'bash tools/device_sapporo2.sh --prepare' here and carry .gl"
-    arch=$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader | head -1 | tr -d .)
+    arch=$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2> /dev/null | head -1 | tr -d .)
     case $arch in [1-9][0-9]) arch=sm_$arch ;; *) arch=sm_90 ;; esac
     cp -r "$SRC" "$1" || die "cannot copy $SRC to $1"
     sapporo2_edit "$1"
     (
         cd "$1/lib" || exit 1
-        $cuda/bin/nvcc -arch "$arch" -O3 -I. -I./include -ptx CUDAKernels/kernels.cu \
+        $cuda/bin/nvcc -w -arch "$arch" -O3 -I. -I./include -ptx CUDAKernels/kernels.cu \
             -o CUDAKernels/kernels.ptx &&
         ptx_embed CUDAKernels/kernels.ptx include/kernels.ptxh &&
-        g++ -O3 -fopenmp -fPIC -I$cuda/include -I./include -I. -c src/sapporohostclass.cpp &&
-        g++ -O3 -fopenmp -fPIC -I$cuda/include -I./include -I. -c interfaces/sapporoG6lib.cpp &&
+        g++ -w -O3 -fopenmp -fPIC -I$cuda/include -I./include -I. -c src/sapporohostclass.cpp &&
+        g++ -w -O3 -fopenmp -fPIC -I$cuda/include -I./include -I. -c interfaces/sapporoG6lib.cpp &&
         ar rcs libsapporo.a sapporohostclass.o sapporoG6lib.o
     ) || die "building Sapporo2 failed (see the log above)"
     g++ -o "$1/g6_bench" "$OBJ/g6_bench.o" "$OBJ/g6_c_names.o" "$1/lib/libsapporo.a" \
@@ -130,8 +138,9 @@ bench() {
     rc=$?
     grep -vE '^[0-9]+,[0-9]+,' "/tmp/$1_$3.out" >> "$OUT/$1.log"
     grep -E '^[0-9]+,[0-9]+,' "/tmp/$1_$3.out" | sed "s/^/$1,/" | tee -a "$OUT/g6_peer.csv"
-    [ $rc = 0 ] || echo "$1 at N = $3: g6_bench failed (exit $rc), see $1.log" |
-        tee -a "$OUT/summary.txt" >&2
+    [ $rc = 0 ] && return
+    echo "$1 at N = $3: g6_bench failed (exit $rc), see $1.log" | tee -a "$OUT/summary.txt" >&2
+    failed=1
 }
 
 if [ "${1:-}" = --prepare ]; then
@@ -143,11 +152,13 @@ fi
 source tools/device_env.sh
 S=$OUT/summary.txt
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader > "$S"
-build_sapporo2 /tmp/sapporo2 > "$OUT/sapporo2_build.log" 2>&1 ||
+# (in a subshell, so that its refusals land in the log and then here)
+(build_sapporo2 /tmp/sapporo2) > "$OUT/sapporo2_build.log" 2>&1 ||
     { tail -5 "$OUT/sapporo2_build.log" | tee -a "$S" >&2; exit 1; }
 tail -1 "$OUT/sapporo2_build.log" >> "$S"
 
 echo "code,n,ni,us_per_block,interactions_per_s" > "$OUT/g6_peer.csv"
+failed=0
 for n in 16384 65536 262144; do
     plummer $n /tmp/plummer_$n.txt
     bench libg6gl tools/g6/g6_bench $n
@@ -162,3 +173,4 @@ awk -F, 'NR > 1 { us[$1, $2, $3] = $4; if (!(($2, $3) in seen)) { seen[$2, $3] =
                      (g != "" && s != "") ? sprintf("%.2f", s / g) : "-" } }' \
     "$OUT/g6_peer.csv" | tee -a "$S"
 echo "(ratio: Sapporo2's time over libg6gl's; above 1, libg6gl is faster)" >> "$S"
+exit $failed
