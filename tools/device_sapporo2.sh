@@ -114,8 +114,8 @@ build_sapporo2() {
         $cuda/bin/nvcc -w -arch "$arch" -O3 -I. -I./include -ptx CUDAKernels/kernels.cu \
             -o CUDAKernels/kernels.ptx &&
         ptx_embed CUDAKernels/kernels.ptx include/kernels.ptxh &&
-        g++ -w -O3 -fopenmp -fPIC -I$cuda/include -I./include -I. -c src/sapporohostclass.cpp &&
-        g++ -w -O3 -fopenmp -fPIC -I$cuda/include -I./include -I. -c interfaces/sapporoG6lib.cpp &&
+        g++ -w -O3 -fopenmp -fPIC -D__INCLUDE_KERNELS__ -I$cuda/include -I./include -I. -c src/sapporohostclass.cpp &&
+        g++ -w -O3 -fopenmp -fPIC -D__INCLUDE_KERNELS__ -I$cuda/include -I./include -I. -c interfaces/sapporoG6lib.cpp &&
         ar rcs libsapporo.a sapporohostclass.o sapporoG6lib.o
     ) || die "building Sapporo2 failed (see the log above)"
     g++ -o "$1/g6_bench" "$OBJ/g6_bench.o" "$OBJ/g6_c_names.o" "$1/lib/libsapporo.a" \
@@ -134,7 +134,9 @@ plummer() {
 # the CSV rows: Sapporo2 also prints to stdout).
 bench() {
     local rc
-    timeout 100 "$2" /tmp/plummer_$3.txt $NI $REPEATS > "/tmp/$1_$3.out" 2>> "$OUT/$1.log"
+    # One card for both: Sapporo2 spreads the j-set over every GPU it sees.
+    CUDA_VISIBLE_DEVICES=0 timeout 100 "$2" /tmp/plummer_$3.txt $NI $REPEATS \
+        > "/tmp/$1_$3.out" 2>> "$OUT/$1.log"
     rc=$?
     grep -vE '^[0-9]+,[0-9]+,' "/tmp/$1_$3.out" >> "$OUT/$1.log"
     grep -E '^[0-9]+,[0-9]+,' "/tmp/$1_$3.out" | sed "s/^/$1,/" | tee -a "$OUT/g6_peer.csv"
