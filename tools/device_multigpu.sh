@@ -16,7 +16,9 @@
 #   run(kind="nvidia-h100-x2", command="N=1048576 bash tools/device_multigpu.sh",
 #       carry=[".gl", ".ompi", "spirv"])
 # Environment: N (default 1048576), T_END (0.0625), MODES ("A H"),
-# PS (default: 1 2 4 8 up to the GPUs present), LIMIT (seconds a run, 280).
+# PS (default: 1 2 4 8 up to the GPUs present), LIMIT (seconds a run, 280),
+# OUTPUT (1: write --output and compare precision H's; 0: no final file,
+# whose text costs ~10 s a million bodies).
 # $OUT gets scaling.csv, identical.txt and each run's log.
 set -u
 [ -d .ompi ] || { echo "device_multigpu.sh: carry .ompi (GPU-NOTES.md)" >&2; exit 1; }
@@ -26,6 +28,7 @@ export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 export OMPI_MCA_btl_vader_single_copy_mechanism=none
 export NCCL_NVLS_ENABLE=0       # never NVLink multicast on shared machines
 N=${N:-1048576}; T_END=${T_END:-0.0625}; MODES=${MODES:-"A H"}; LIMIT=${LIMIT:-280}
+OUTPUT=${OUTPUT:-1}
 GPUS=$(nvidia-smi -L | wc -l)
 if [ -z "${PS:-}" ]; then
     PS=""; for p in 1 2 4 8; do [ $p -le "$GPUS" ] && PS="$PS $p"; done
@@ -40,7 +43,8 @@ echo "n,t_end,precision,gpus,wall_s,t_host_s,t_force_s,t_comm_s,pcie_s,mpi_s,dia
 for mode in $MODES; do
     for p in $PS; do
         log=$OUT/run_${N}_${mode}_${p}.log
-        args="run --n $N --seed 1 --t-end $T_END --predict gpu --backend compute --precision $mode --output /tmp/out_${mode}_$p.txt"
+        args="run --n $N --seed 1 --t-end $T_END --predict gpu --backend compute --precision $mode"
+        [ "$OUTPUT" = 1 ] && args="$args --output /tmp/out_${mode}_$p.txt"
         if [ "$p" = 1 ]; then
             cmd="timeout -k 10 $LIMIT ./glnbody $args"
         else
@@ -67,7 +71,7 @@ for mode in $MODES; do
             >> "$OUT/scaling.csv"
     done
     for p in $PS; do
-        [ "$p" = 1 ] && continue
+        [ "$p" = 1 ] || [ "$OUTPUT" != 1 ] && continue
         if cmp -s "/tmp/out_${mode}_1.txt" "/tmp/out_${mode}_$p.txt"; then same=byte-identical
         else same=DIFFERENT; fi
         echo "N $N precision $mode: $p GPUs against 1: --output $same" | tee -a "$OUT/identical.txt" >&2
