@@ -37,7 +37,7 @@ HOST_SRC := host/version.c host/accuracy.c host/error.c host/text_reader.c host/
             $(MD_SRC) $(MD_IO_SRC)
 GL_SRC   := src/context.c src/shader.c src/programs.c src/gpu_timer.c src/staging.c src/gaj_compute.c \
             src/gaj_precision.c \
-            src/force_compute.c src/force_precision.c src/force_fragment.c src/fragment_passes.c src/fragment_hermite.c src/backends.c src/gl_buffers.c src/gl_targets.c src/gl_limits.c \
+            src/force_compute.c src/force_precision.c src/force_fragment.c src/fragment_passes.c src/fragment_hermite.c src/backends.c src/gl_buffers.c src/gl_targets.c src/gl_limits.c src/gl_dispatch.c \
             src/md_compute.c src/md_compute_force.c src/md_clock.c src/md_cells.c src/md_fragment.c src/md_triangular.c src/md_precision.c \
             src/md_params.c src/fragment_precision.c src/precision.c src/shader_dir.c src/gl_level.c src/gl_info.c src/shader_names.c \
             src/api_forces.c src/api_hermite.c src/api_md.c src/api_checkpoint.c src/api_md_forces.c src/api_shaders.c src/g6_block.c \

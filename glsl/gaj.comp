@@ -18,6 +18,7 @@ layout(std430, binding = NB_BIND_OUT2) writeonly buffer Jerk { vec4 jerk[]; };
 NB_LOCATION(NB_LOC_EPS2) uniform float eps2;
 NB_LOCATION(NB_LOC_SLICE_LEN) uniform int slice_tiles;
 NB_LOCATION(NB_LOC_N_ACTIVE) uniform int n_active;
+NB_LOCATION(NB_LOC_K_FIRST) uniform int k_first;   /* a long block comes in parts */
 /* The j-particles summed: [first, end) of the n in the buffers (all n,
  * or one rank's slice of a j-parallel run; the i-particles, given by
  * index, may lie anywhere). */
@@ -29,7 +30,7 @@ shared vec4 tile_vel[NB_TILE];
 void main()
 {
     int lid = int(gl_LocalInvocationID.x);
-    int k = int(gl_WorkGroupID.x) * NB_TILE + lid;
+    int k = k_first + int(gl_WorkGroupID.x) * NB_TILE + lid;
     int i = k < n_active ? active_index[k] : -1;
     vec4 pi = i >= 0 ? pos[i] : vec4(vec3(NB_PAD_COORD), NB_PAD_MASS);
     vec4 vi = i >= 0 ? vel[i] : vec4(0.0);

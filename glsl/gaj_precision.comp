@@ -35,6 +35,7 @@ layout(local_size_x = NB_PREC_TILE) in;
 NB_LOCATION(NB_LOC_EPS2) uniform float eps2;
 NB_LOCATION(NB_LOC_N) uniform int n;
 NB_LOCATION(NB_LOC_N_ACTIVE) uniform int n_active;
+NB_LOCATION(NB_LOC_K_FIRST) uniform int k_first;   /* a long block comes in parts */
 NB_LOCATION(NB_LOC_SLICE_LEN) uniform int slice_len;     /* tiles per slice */
 /* The j-particles summed: [first, end) of the n (all n, or one rank's
  * slice of a j-parallel run; the i-particles may lie anywhere). */
@@ -108,7 +109,7 @@ void add_pair(inout nb_acc acc_ap, inout nb_acc acc_j, POS pi, POS vi, POS pj, P
 void main()
 {
     int lid = int(gl_LocalInvocationID.x);
-    int k = int(gl_WorkGroupID.x) * NB_PREC_TILE + lid;
+    int k = k_first + int(gl_WorkGroupID.x) * NB_PREC_TILE + lid;
     int i = k < n_active ? active_index[k] : -1;
     POS pi = load_pos(i), vi = load_vel(i);
     nb_acc acc_ap, acc_j;

@@ -64,6 +64,7 @@
 #define NB_LOC_N_ACTIVE 10      /* active i-particles of a block */
 #define NB_LOC_TIME 11          /* prediction time (double) */
 #define NB_LOC_J_RANGE 12       /* ivec2: the GAJ kernels' j-slice [first, end) */
+#define NB_LOC_K_FIRST 33       /* the GAJ kernels: first active index of this dispatch */
 #define NB_LOC_TIME_HI 13       /* prediction time as a float pair */
 #define NB_LOC_TIME_LO 14
 

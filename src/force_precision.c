@@ -105,34 +105,8 @@ enum nb_status nb_prec_set_particles(struct nb_prec *p, size_t n, const double *
     return nb_gl_check("uploading particles (precision kernel)", err);
 }
 
-/* Interactions one dispatch may hold.  A draw that ran for seconds came
- * back as garbage on NVIDIA (GPU-NOTES: the driver's watchdog), and mode G
- * runs at ~9e10 interactions/s on an H200: N = 1M in one dispatch is 12 s.
- * 2^36 pair terms are ~0.75 s in mode G; no dispatch gets fewer than
- * NB_PREC_MIN_CHUNK i-particles, which keep a large GPU's multiprocessors
- * busy.  Each i sums its j in the same order whatever the cut, so the
- * results do not depend on it. */
-#define NB_PREC_DISPATCH_PAIRS 68719476736.0
-#define NB_PREC_MIN_CHUNK 32768
-
-/* GLNBODY_DISPATCH_PAIRS=P (a driver with a shorter watchdog, or a test)
- * sets the budget, with chunks down to one tile. */
-static size_t chunk_of(size_t n)
-{
-    const char *env = getenv("GLNBODY_DISPATCH_PAIRS");
-    double pairs = env ? strtod(env, NULL) : 0.0;
-    double floor = NB_PREC_MIN_CHUNK;
-    if (pairs >= 1.0)
-        floor = NB_PREC_TILE;
-    else
-        pairs = NB_PREC_DISPATCH_PAIRS;
-    double fit = pairs / (double)(n ? n : 1);
-    size_t chunk = fit < floor ? (size_t)floor : fit > 1e9 ? (size_t)1e9 : (size_t)fit;
-    return (chunk + NB_PREC_TILE - 1) / NB_PREC_TILE * NB_PREC_TILE;
-}
-
 /* Dispatches program `name` over the i-particles [lo, hi) (every j of the
- * n) into out_buf, timed, in chunks of at most chunk_of(n). */
+ * n) into out_buf, timed, cut as gl_dispatch.c says. */
 static enum nb_status dispatch(struct nb_prec *p, const char *name, enum nb_precision mode,
                                size_t n, size_t lo, size_t hi, double eps, double *seconds,
                                struct nb_error *err)
@@ -153,7 +127,8 @@ static enum nb_status dispatch(struct nb_prec *p, const char *name, enum nb_prec
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, NB_BIND_PREC_DPOS, p->dpos_buf);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, NB_BIND_OUT, p->out_buf);
     nb_gpu_timer_start(&p->timer);
-    for (size_t first = lo, chunk = chunk_of(n); first < hi; first += chunk) {
+    for (size_t first = lo, chunk = nb_gl_dispatch_items(n, NB_PREC_TILE); first < hi;
+         first += chunk) {
         size_t count = hi - first < chunk ? hi - first : chunk;
         glUniform1i(nb_gl_loc(NB_LOC_PREC_I_FIRST), (int)first);
         glDispatchCompute((GLuint)nb_gl_ceil_div((int)count, NB_PREC_TILE), 1, 1);

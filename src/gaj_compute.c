@@ -204,7 +204,15 @@ enum nb_status nb_gaj_compute_run(struct nb_gaj_compute *g, int tile, double eps
                      g->buf[slices > 1 ? B_PART : B_OUT].id);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, NB_BIND_OUT2,
                      g->buf[slices > 1 ? B_PART2 : B_OUT2].id);
-    glDispatchCompute((GLuint)groups, (GLuint)slices, 1);
+    /* A long block (every particle, at start) in several dispatches. */
+    size_t per = nb_gl_dispatch_items(end - first, tile);
+    for (size_t k0 = 0; k0 < n_active; k0 += per) {
+        size_t count = n_active - k0 < per ? n_active - k0 : per;
+        glUniform1i(nb_gl_loc(NB_LOC_K_FIRST), (int)k0);
+        glDispatchCompute((GLuint)nb_gl_ceil_div((int)count, tile), (GLuint)slices, 1);
+        if (k0 + count < n_active)
+            glFlush();
+    }
     if (slices > 1) {
         glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
         reduce(red, g->buf[B_PART].id, g->buf[B_OUT].id, na, slices);

@@ -252,8 +252,16 @@ static enum nb_status dispatch(struct nb_gaj_prec *p, GLuint program, int slot,
         glBindBufferBase(GL_SHADER_STORAGE_BUFFER, NB_BIND_PREC_DVEL, p->dvel_buf);
     }
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, NB_BIND_OUT, out);
-    glDispatchCompute((GLuint)nb_gl_ceil_div((int)n_active, NB_PREC_TILE), (GLuint)slices,
-                      1);
+    /* A long block (every particle, at start) in several dispatches. */
+    size_t per = nb_gl_dispatch_items(in->j_end - in->j_first, NB_PREC_TILE);
+    for (size_t k0 = 0; k0 < n_active; k0 += per) {
+        size_t count = n_active - k0 < per ? n_active - k0 : per;
+        if (HAS(u, NB_LOC_K_FIRST))
+            glUniform1i(nb_gl_loc(NB_LOC_K_FIRST), (int)k0);
+        glDispatchCompute((GLuint)nb_gl_ceil_div((int)count, NB_PREC_TILE), (GLuint)slices, 1);
+        if (k0 + count < n_active)
+            glFlush();
+    }
     return nb_gl_check("GAJ precision dispatch", err);
 }
 

@@ -121,6 +121,9 @@ const void *nb_gl_staging_arrived(struct nb_gl_staging *s, struct nb_error *err)
 void nb_gl_staging_free(struct nb_gl_staging *s);
 
 static inline int nb_gl_ceil_div(int a, int b) { return (a + b - 1) / b; }
+/* i-particles a dispatch may take when each sums pairs_per_item pair
+ * terms, a multiple of tile (gl_dispatch.c: long evaluations are cut). */
+size_t nb_gl_dispatch_items(size_t pairs_per_item, int tile);
 
 /* One compute dispatch of `items` invocations in groups of `group`, then
  * a storage barrier so that the next pass sees its writes. */

@@ -274,6 +274,49 @@ END_TEST
  * uneven slices (3, 3, 2 tiles).  B..G (merged in slice order: double
  * sums, double-float pairs): within their bounds against the CPU, and the
  * same bits on a second run. */
+/* A long block is cut into several dispatches (gl_dispatch.c: a driver's
+ * watchdog); the cut changes no bit of any result, in the float mode A
+ * nor in the int64 mode H.  Another system's results fill every slot
+ * between the two, so that nothing is left over from the first. */
+START_TEST(cut_block_same_bits)
+{
+    static const enum nb_precision modes[] = { NB_PRECISION_A, NB_PRECISION_H };
+    const size_t n = 1013;      /* prime: the last dispatch is partial */
+    struct nb_force_backend b;
+    struct nb_error err = { 0 };
+    struct nb_particles p = { 0 }, other = { 0 };
+    struct gaj whole, cut;
+    uint32_t *all = malloc(4 * n);
+    ck_assert(all);
+    for (size_t i = 0; i < n; i++)
+        all[i] = (uint32_t)(n - 1 - i);
+    ga_moving_system(&p, n, seed + 5);
+    ga_moving_system(&other, n, seed + 6);
+    gaj_alloc(&whole, n);
+    gaj_alloc(&cut, n);
+    ck_assert_msg(nb_backend_create(&b, "compute", gl, &err) == NB_OK, "%s", err.message);
+    for (size_t m = 0; m < sizeof modes / sizeof modes[0]; m++) {
+        evaluate(&b, modes[m], &p, n, all, &whole);
+        evaluate(&b, modes[m], &other, n, all, &cut);
+        /* 3000 pair terms a dispatch: a tile of i-particles each */
+        setenv("GLNBODY_DISPATCH_PAIRS", "3000", 1);
+        evaluate(&b, modes[m], &p, n, all, &cut);
+        unsetenv("GLNBODY_DISPATCH_PAIRS");
+        ck_assert_msg(memcmp(whole.acc, cut.acc, 24 * n) == 0 &&
+                      memcmp(whole.jerk, cut.jerk, 24 * n) == 0 &&
+                      memcmp(whole.pot, cut.pot, 8 * n) == 0,
+                      "mode %s: the block in several dispatches differs from one "
+                      "(seed %llu)", nb_precision_name(modes[m]), (unsigned long long)seed);
+    }
+    b.destroy(b.state);
+    gaj_free(&whole);
+    gaj_free(&cut);
+    free(all);
+    nb_particles_free(&p);
+    nb_particles_free(&other);
+}
+END_TEST
+
 START_TEST(sliced_small_block)
 {
     const size_t n = 1000, na = 5;
@@ -544,6 +587,7 @@ static Suite *gaj_precision_suite(void)
     tcase_add_loop_test(tc, modes_match_cpu, 0, COUNT(sizes));
     tcase_add_loop_test(tc, fixed_point_order_independent, 0, 2);
     tcase_add_test(tc, sliced_small_block);
+    tcase_add_test(tc, cut_block_same_bits);
     tcase_add_test(tc, device_state_path);
     tcase_add_test(tc, refusals);
     suite_add_tcase(s, tc);

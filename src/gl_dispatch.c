@@ -1,0 +1,36 @@
+/* gl_dispatch.c - long force evaluations cut into several dispatches.
+ *
+ * One compute dispatch that runs for long can be stopped by the driver:
+ * a fragment draw of seconds came back as garbage on NVIDIA (GPU-NOTES),
+ * two ranks sharing one H100 read back zeros from 12 s precision-G
+ * dispatches, and 2 ranks on 2 H100s lost their contexts
+ * (GL_CONTEXT_LOST) in 0.33 s ones at N = 4M.  So an evaluation of many
+ * pair terms is cut along its i-particles into dispatches of at most
+ * NB_DISPATCH_PAIRS each.  Every i still sums its j in the same order, so
+ * the cut changes no bit of any result.  No dispatch gets fewer than
+ * NB_DISPATCH_MIN_ITEMS i-particles: fewer would leave a large GPU's
+ * multiprocessors idle. */
+#include <stdlib.h>
+
+#include "gl_internal.h"
+
+/* 2^35 pair terms: 0.02 s at the float kernels' 1.8e12 interactions/s on
+ * an H200, 0.08 s in precision G (4.2e11 on an H100). */
+#define NB_DISPATCH_PAIRS 34359738368.0
+#define NB_DISPATCH_MIN_ITEMS 16384
+
+size_t nb_gl_dispatch_items(size_t pairs_per_item, int tile)
+{
+    /* GLNBODY_DISPATCH_PAIRS=P (a driver with a shorter watchdog, or a
+     * test) sets the budget, with dispatches down to one tile. */
+    const char *env = getenv("GLNBODY_DISPATCH_PAIRS");
+    double pairs = env ? strtod(env, NULL) : 0.0;
+    double floor = NB_DISPATCH_MIN_ITEMS;
+    if (pairs >= 1.0)
+        floor = tile;
+    else
+        pairs = NB_DISPATCH_PAIRS;
+    double fit = pairs / (double)(pairs_per_item ? pairs_per_item : 1);
+    size_t items = fit < floor ? (size_t)floor : fit > 1e9 ? (size_t)1e9 : (size_t)fit;
+    return (items + (size_t)tile - 1) / (size_t)tile * (size_t)tile;
+}
