@@ -133,7 +133,7 @@ static enum nb_status dispatch(struct nb_prec *p, const char *name, enum nb_prec
         glUniform1i(nb_gl_loc(NB_LOC_PREC_I_FIRST), (int)first);
         glDispatchCompute((GLuint)nb_gl_ceil_div((int)count, NB_PREC_TILE), 1, 1);
         if (first + count < hi)
-            glFlush();      /* each chunk its own submission */
+            glFinish();     /* gl_dispatch.c: never much work queued */
     }
     *seconds += nb_gpu_timer_stop(&p->timer);
     return nb_gl_check("precision GA dispatch", err);

@@ -172,7 +172,11 @@ enum nb_status nb_gaj_compute_run(struct nb_gaj_compute *g, int tile, double eps
     g->n_active = n_active;
     if (n_active == 0 || n == 0)
         return NB_OK;
-    int groups = nb_gl_ceil_div(na, tile), tiles = nb_gl_ceil_div((int)(end - first), tile);
+    /* A long block comes in dispatches of `per` (gl_dispatch.c); the
+     * j-slices fill the GPU for one dispatch's groups. */
+    size_t per = nb_gl_dispatch_items(end - first, tile);
+    int chunk = (int)(per < n_active ? per : n_active);
+    int groups = nb_gl_ceil_div(chunk, tile), tiles = nb_gl_ceil_div((int)(end - first), tile);
     tiles = tiles < 1 ? 1 : tiles;      /* an empty slice: zeros, one pass */
     int per_slice = slice_tiles(groups, tiles), slices = nb_gl_ceil_div(tiles, per_slice);
     size_t out_bytes = 16 * n_active, part_bytes = out_bytes * (size_t)slices;
@@ -204,14 +208,12 @@ enum nb_status nb_gaj_compute_run(struct nb_gaj_compute *g, int tile, double eps
                      g->buf[slices > 1 ? B_PART : B_OUT].id);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, NB_BIND_OUT2,
                      g->buf[slices > 1 ? B_PART2 : B_OUT2].id);
-    /* A long block (every particle, at start) in several dispatches. */
-    size_t per = nb_gl_dispatch_items(end - first, tile);
     for (size_t k0 = 0; k0 < n_active; k0 += per) {
         size_t count = n_active - k0 < per ? n_active - k0 : per;
         glUniform1i(nb_gl_loc(NB_LOC_K_FIRST), (int)k0);
         glDispatchCompute((GLuint)nb_gl_ceil_div((int)count, tile), (GLuint)slices, 1);
         if (k0 + count < n_active)
-            glFlush();
+            glFinish();     /* gl_dispatch.c: never much work queued */
     }
     if (slices > 1) {
         glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);

@@ -260,7 +260,7 @@ static enum nb_status dispatch(struct nb_gaj_prec *p, GLuint program, int slot,
             glUniform1i(nb_gl_loc(NB_LOC_K_FIRST), (int)k0);
         glDispatchCompute((GLuint)nb_gl_ceil_div((int)count, NB_PREC_TILE), (GLuint)slices, 1);
         if (k0 + count < n_active)
-            glFlush();
+            glFinish();     /* gl_dispatch.c: never much work queued */
     }
     return nb_gl_check("GAJ precision dispatch", err);
 }
@@ -298,7 +298,10 @@ static enum nb_status run_sliced(struct nb_gaj_prec *p, GLuint program, GLuint m
                                  size_t n_active, struct nb_error *err)
 {
     int span = (int)(in->j_end - in->j_first);
-    int per_slice = slice_tiles((int)n_active, span, p->force_slices);
+    /* j-slices that fill the GPU for one dispatch's share of a long block
+     * (gl_dispatch.c; dispatch() cuts it the same way). */
+    size_t per = nb_gl_dispatch_items((size_t)span, NB_PREC_TILE);
+    int per_slice = slice_tiles((int)(per < n_active ? per : n_active), span, p->force_slices);
     int slices = nb_gl_ceil_div(nb_gl_ceil_div(span, NB_PREC_TILE), per_slice);
     p->slices = slices = slices < 1 ? 1 : slices;
     if (slices == 1)

@@ -18,7 +18,9 @@
 # Environment: N (default 1048576), T_END (0.0625), MODES ("A H"),
 # PS (default: 1 2 4 8 up to the GPUs present), LIMIT (seconds a run, 280),
 # OUTPUT (1: write --output and compare precision H's; 0: no final file,
-# whose text costs ~10 s a million bodies).
+# whose text costs ~10 s a million bodies), WATCH (1: nvidia-smi's process
+# list 20 s into each run; 0: none; at N = 4M it came while the ranks ran
+# their long precision-G evaluation, and both lost their contexts).
 # $OUT gets scaling.csv, identical.txt and each run's log.
 set -u
 [ -d .ompi ] || { echo "device_multigpu.sh: carry .ompi (GPU-NOTES.md)" >&2; exit 1; }
@@ -28,7 +30,7 @@ export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 export OMPI_MCA_btl_vader_single_copy_mechanism=none
 export NCCL_NVLS_ENABLE=0       # never NVLink multicast on shared machines
 N=${N:-1048576}; T_END=${T_END:-0.0625}; MODES=${MODES:-"A H"}; LIMIT=${LIMIT:-280}
-OUTPUT=${OUTPUT:-1}
+OUTPUT=${OUTPUT:-1}; WATCH=${WATCH:-1}
 GPUS=$(nvidia-smi -L | wc -l)
 if [ -z "${PS:-}" ]; then
     PS=""; for p in 1 2 4 8; do [ $p -le "$GPUS" ] && PS="$PS $p"; done
@@ -51,13 +53,16 @@ for mode in $MODES; do
             cmd="timeout -k 10 $LIMIT mpirun --bind-to none -np $p ./glnbody $args"
         fi
         # GL contexts are listed as graphics processes, with their GPU
-        ( sleep 20; nvidia-smi | sed -n '/Processes/,$p' ) > "$OUT/placement_${mode}_$p.txt" 2>&1 &
-        watcher=$!
+        watcher=
+        if [ "$WATCH" = 1 ]; then
+            ( sleep 20; nvidia-smi | sed -n '/Processes/,$p' ) > "$OUT/placement_${mode}_$p.txt" 2>&1 &
+            watcher=$!
+        fi
         s=$(date +%s.%N)
         $cmd > "$log" 2>&1
         rc=$?
         e=$(date +%s.%N)
-        kill $watcher 2> /dev/null
+        [ -n "$watcher" ] && kill $watcher 2> /dev/null
         wall=$(awk "BEGIN { printf \"%.2f\", $e - $s }")
         echo "== N $N, precision $mode, $p GPU(s): exit $rc, wall $wall s" >&2
         grep -E "rror|time split|j-parallel|energy error|block steps" "$log" | head -6 >&2
