@@ -315,6 +315,27 @@ START_TEST(test_other_command_refused)
 }
 END_TEST
 
+/* Rank 0 says once which GPU each rank drives (a run whose ranks all
+ * landed on one GPU looked like a slow one), and an error every rank meets
+ * is printed by each, naming its rank. */
+START_TEST(test_devices_and_rank_errors)
+{
+    struct cli_run r;
+    MPI_RUN(&r, 2, "run", "--n", "64", "--t-end", "0.03125");
+    ck_assert_msg(r.status == 0, "exit %d, stderr:\n%s", r.status, r.err);
+    static const char said[] = "glnbody: 2 ranks, EGL device of each:";
+    const char *line = strstr(r.err, said);
+    ck_assert_msg(line && !strstr(line + sizeof said - 1, said), "stderr:\n%s", r.err);
+    cli_run_free(&r);
+    MPI_RUN(&r, 2, "run", "--n", "64", "--t-end", "0.03125", "--softening", "-1");
+    ck_assert_int_eq(r.status, 2);
+    /* MPI_Abort may stop the other rank before it prints: one at least */
+    ck_assert_msg(strstr(r.err, "glnbody: rank ") && strstr(r.err, "softening") &&
+                  !strstr(r.err, "glnbody: run:"), "stderr:\n%s", r.err);
+    cli_run_free(&r);
+}
+END_TEST
+
 /* The fragment engine sums slices too (N odd: they end inside 4-blocks):
  * one rank is the run without mpirun bit for bit, two agree to float
  * rounding. */
@@ -627,6 +648,7 @@ static Suite *mpi_suite(void)
     tcase_add_test(tc, test_rank1_failure_stops_all);
     tcase_add_test(tc, test_rank0_failure_alone);
     tcase_add_test(tc, test_other_command_refused);
+    tcase_add_test(tc, test_devices_and_rank_errors);
     tcase_add_test(tc, test_fragment_agrees);
     suite_add_tcase(s, tc);
     return s;

@@ -204,6 +204,29 @@ int nb_mpi_device(void)
     return local % devices;
 }
 
+void nb_mpi_say_devices(int device, int quiet)
+{
+#ifdef NB_HAVE_MPI
+    static int devices[4096];
+
+    if (!world.active || world.ranks < 2 || world.ranks > 4096)
+        return;
+    MPI_Gather(&device, 1, MPI_INT, devices, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    if (world.rank > 0 || quiet)
+        return;
+    fprintf(stderr, "glnbody: %d ranks, EGL device of each:", world.ranks);
+    for (int r = 0; r < world.ranks; r++)
+        if (devices[r] < 0)
+            fprintf(stderr, "%s default", r ? "," : "");
+        else
+            fprintf(stderr, "%s %d", r ? "," : "", devices[r]);
+    fputc('\n', stderr);
+#else
+    (void)device;
+    (void)quiet;
+#endif
+}
+
 const struct nb_partition *nb_mpi_partition(void)
 {
     return world.active ? &world.partition : NULL;

@@ -31,6 +31,9 @@ int nb_mpi_active(void);
 int nb_mpi_device(void);
 /* The j-parallel partition over MPI_COMM_WORLD (its callbacks are
  * MPI_Allreduce of doubles and of int64 words), or NULL without MPI. */
+/* Collective: rank 0 prints which EGL device (-1: the default display)
+ * each rank opened, unless quiet; nothing without mpirun. */
+void nb_mpi_say_devices(int device, int quiet);
 const struct nb_partition *nb_mpi_partition(void);
 /* NB_ERR_ARGS for a command that does not run j-parallel (all but run
  * and forces) started on several ranks: each rank would run it alone and

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "mpi_world.h"
 
 static const struct nb_option *find(const struct nb_option *table,
                                     const char *name, size_t len)
@@ -261,6 +262,7 @@ enum nb_status nb_gl_cli_create(const struct nb_gl_cli *g, struct nb_gl **gl,
     if (!g->quiet)
         fprintf(stderr, "glnbody: renderer %s, %s shaders\n", nb_gl_renderer(*gl),
             nb_gl_uses_spirv(*gl) ? "SPIR-V" : "GLSL");
+    nb_mpi_say_devices(opt.device, g->quiet);
     return NB_OK;
 }
 
@@ -283,6 +285,10 @@ void *nb_cli_alloc(size_t count, size_t size, const char *what, struct nb_error 
 
 int nb_cli_fail(const struct nb_error *err)
 {
-    fprintf(stderr, "glnbody: %s\n", err->message);
+    /* Under mpirun every failing rank may print: each says which it is. */
+    if (nb_mpi_ranks() > 1 && strncmp(err->message, "rank ", 5) != 0)
+        fprintf(stderr, "glnbody: rank %d: %s\n", nb_mpi_rank(), err->message);
+    else
+        fprintf(stderr, "glnbody: %s\n", err->message);
     return err->status == NB_ERR_ARGS ? 2 : 1;
 }
