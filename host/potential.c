@@ -45,7 +45,7 @@ static enum nb_status backend_potentials(struct nb_force_backend *b, size_t n,
  * entry is one rank's value plus zeros, exact in any order, so every rank
  * holds the bits one rank alone would compute.  The scaling of a Plummer
  * sphere and E0 then stay the same for any P, and P GPUs share the
- * O(n^2) work (N = 1M in mode G is ~12 s on one H200).  Collective: every
+ * O(n^2) work (N = 1M in mode G: 2.6 s on one H100).  Collective: every
  * rank must make the same calls. */
 static enum nb_status shared_potentials(struct nb_force_backend *b, size_t n,
                                         const double *x, const double *m,

@@ -67,6 +67,12 @@ struct nb_gl_cli {
 /* The EGL device opened when --gpu is not given: -1 (the first that
  * works), or under mpirun this rank's (main sets it from nb_mpi_device). */
 extern int nb_gl_cli_default_device;
+/* Set by main under mpirun: this rank for error messages (-1: a single
+ * process), and what every rank does once it has made its GL context (the
+ * report of each rank's device, mpi_world.c); the parsers' fuzz drivers
+ * link this file without MPI. */
+extern int nb_cli_rank;
+extern void (*nb_cli_context_made)(int device, int quiet);
 
 /* Checks the GL options' values without opening a context. */
 enum nb_status nb_gl_cli_validate(const struct nb_gl_cli *g, struct nb_error *err);

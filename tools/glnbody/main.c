@@ -143,5 +143,7 @@ int main(int argc, char **argv)
 {
     nb_mpi_init(&argc, &argv);
     nb_gl_cli_default_device = nb_mpi_device();
+    nb_cli_rank = nb_mpi_ranks() > 1 ? nb_mpi_rank() : -1;
+    nb_cli_context_made = nb_mpi_say_devices;
     return nb_mpi_finish(finish_stdout(dispatch(argc, argv)));
 }

@@ -6,7 +6,6 @@
 #include <string.h>
 
 #include "cli.h"
-#include "mpi_world.h"
 
 static const struct nb_option *find(const struct nb_option *table,
                                     const char *name, size_t len)
@@ -212,6 +211,8 @@ static enum nb_status gl_cli_level(const struct nb_gl_cli *g, struct nb_gl_optio
 
 /* The GL options as nb_gl_options; errors name the bad value. */
 int nb_gl_cli_default_device = -1;
+int nb_cli_rank = -1;
+void (*nb_cli_context_made)(int device, int quiet);
 
 static enum nb_status gl_cli_options(const struct nb_gl_cli *g,
                                      struct nb_gl_options *opt,
@@ -262,7 +263,8 @@ enum nb_status nb_gl_cli_create(const struct nb_gl_cli *g, struct nb_gl **gl,
     if (!g->quiet)
         fprintf(stderr, "glnbody: renderer %s, %s shaders\n", nb_gl_renderer(*gl),
             nb_gl_uses_spirv(*gl) ? "SPIR-V" : "GLSL");
-    nb_mpi_say_devices(opt.device, g->quiet);
+    if (nb_cli_context_made)
+        nb_cli_context_made(opt.device, g->quiet);
     return NB_OK;
 }
 
@@ -286,8 +288,8 @@ void *nb_cli_alloc(size_t count, size_t size, const char *what, struct nb_error 
 int nb_cli_fail(const struct nb_error *err)
 {
     /* Under mpirun every failing rank may print: each says which it is. */
-    if (nb_mpi_ranks() > 1 && strncmp(err->message, "rank ", 5) != 0)
-        fprintf(stderr, "glnbody: rank %d: %s\n", nb_mpi_rank(), err->message);
+    if (nb_cli_rank >= 0 && strncmp(err->message, "rank ", 5) != 0)
+        fprintf(stderr, "glnbody: rank %d: %s\n", nb_cli_rank, err->message);
     else
         fprintf(stderr, "glnbody: %s\n", err->message);
     return err->status == NB_ERR_ARGS ? 2 : 1;
