@@ -147,14 +147,14 @@ START_TEST(passes_bit_identical)
         ck_assert_str_eq(frag.variant(frag.state), variant);
         ck_assert_int_eq(nb_backend_fragment_read_fixed(&frag, fixed, &ka, &kp, &err), NB_OK);
         ck_assert(ka == cka && kp == ckp);
-        int64_t sum[3] = { 0 };
+        uint64_t sum[3] = { 0 };   /* modulo 2^64: exact, no overflow */
         for (size_t i = 0; i < n; i++)
             for (int c = 0; c < 4; c++) {
                 ck_assert_msg(fixed[4 * i + c] == cfixed[4 * i + c], "H, P = %d: particle "
                               "%zu component %d is not the compute pipeline's (seed %llu)",
                               passes[k], i, c, (unsigned long long)seed);
                 if (c < 3)
-                    sum[c] += fixed[4 * i + c];
+                    sum[c] += (uint64_t)fixed[4 * i + c];
             }
         ck_assert_msg(sum[0] == 0 && sum[1] == 0 && sum[2] == 0, "H, P = %d: sum of forces "
                       "%lld %lld %lld (units 2^-%d), not zero", passes[k], (long long)sum[0],
@@ -224,14 +224,14 @@ static void check_md(enum nb_md_law law, size_t n, int types)
             if (m != NB_PRECISION_H)
                 continue;
             ck_assert(log2s[0] == clog2s[0] && log2s[1] == clog2s[1]);
-            int64_t sum[3] = { 0 };
+            uint64_t sum[3] = { 0 };   /* modulo 2^64: exact, no overflow */
             for (size_t i = 0; i < n; i++)
                 for (int c = 0; c < 4; c++) {
                     ck_assert_msg(fixed[4 * i + c] == cfixed[4 * i + c], "MD H, P = %d: "
                                   "particle %zu component %d differs from compute",
                                   passes[k], i, c);
                     if (c < 3)
-                        sum[c] += fixed[4 * i + c];
+                        sum[c] += (uint64_t)fixed[4 * i + c];
                 }
             ck_assert_msg(sum[0] == 0 && sum[1] == 0 && sum[2] == 0, "MD H: sum of forces "
                           "%lld %lld %lld, not zero", (long long)sum[0], (long long)sum[1],

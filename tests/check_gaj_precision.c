@@ -164,14 +164,15 @@ static void errors(const struct nb_particles *p, const struct gaj *got,
 static void check_zero_sums(struct nb_force_backend *b, size_t n)
 {
     struct nb_error err = { 0 };
-    int64_t *f = calloc(8 * n + 1, sizeof *f), sum[8] = { 0 };
+    int64_t *f = calloc(8 * n + 1, sizeof *f);
+    uint64_t sum[8] = { 0 };      /* modulo 2^64: exact, no overflow */
     int log2[3];
     ck_assert(f);
     ck_assert_msg(nb_backend_compute_read_gaj_fixed(b, f, log2, &err) == NB_OK, "%s",
                   err.message);
     for (size_t i = 0; i < n; i++)
         for (int c = 0; c < 8; c++)
-            sum[c] += f[8 * i + c];
+            sum[c] += (uint64_t)f[8 * i + c];
     for (int c = 0; c < 8; c++)
         ck_assert_msg(c == 3 || sum[c] == 0, "N = %zu: int64 sum of component %d is "
                       "%lld (units 2^-%d), not 0 (seed %llu)", n, c, (long long)sum[c],

@@ -96,9 +96,9 @@ static void check_fixed(const struct nb_md_system *sys, const double *x,
     int all_log2[2];
     ck_assert(all && f && pe);
     for (int a = 0; a < 3; a++) {
-        int64_t sum = 0;
+        uint64_t sum = 0;           /* modulo 2^64: exact, no overflow */
         for (size_t i = 0; i < n; i++)
-            sum += fixed[4 * i + a];
+            sum += (uint64_t)fixed[4 * i + a];
         ck_assert_msg(sum == 0, "%s: sum of F[%d] in fixed point: %lld (seed %llu)", what, a,
                       (long long)sum, (unsigned long long)seed);
     }

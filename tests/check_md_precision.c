@@ -145,9 +145,9 @@ START_TEST(fixed_point_exact)
     ck_assert_int_eq(nb_md_prec_forces(gl, &sys, p.x, NB_PRECISION_H, f, pe, seconds, fixed,
                                        log2s, &err), NB_OK);
     for (int a = 0; a < 3; a++) {
-        int64_t sum = 0;
+        uint64_t sum = 0;           /* modulo 2^64: exact, no overflow */
         for (size_t i = 0; i < n; i++)
-            sum += fixed[4 * i + a];
+            sum += (uint64_t)fixed[4 * i + a];
         ck_assert_msg(sum == 0, "sum of F[%d] in fixed point: %lld", a, (long long)sum);
     }
     ck_assert_int_eq(nb_particles_alloc(&r, n, &err), NB_OK);

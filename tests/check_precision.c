@@ -134,14 +134,14 @@ START_TEST(fixed_point_exact)
     evaluate(&b, NB_PRECISION_H, &r, EPS, acc, pot);
     ck_assert_int_eq(nb_backend_compute_read_fixed(&b, g, &ka2, &kp2, &err), NB_OK);
     ck_assert_int_eq(ka, ka2);
-    int64_t sum[3] = { 0 };
+    uint64_t sum[3] = { 0 };   /* modulo 2^64: exact, no overflow */
     for (size_t i = 0; i < n; i++)
         for (int c = 0; c < 4; c++) {
             ck_assert_msg(f[4 * i + c] == g[4 * (n - 1 - i) + c], "particle %zu "
                           "component %d differs with the order reversed (seed %llu)", i, c,
                           (unsigned long long)seed);
             if (c < 3)
-                sum[c] += f[4 * i + c];
+                sum[c] += (uint64_t)f[4 * i + c];
         }
     ck_assert_msg(sum[0] == 0 && sum[1] == 0 && sum[2] == 0, "sum of forces %lld %lld %lld "
                   "(units 2^-%d), not zero (seed %llu)", (long long)sum[0],
