@@ -128,6 +128,33 @@ static void same_bytes_for_any_p(const char *predict)
         free(out[p]), free(log[p]);
 }
 
+/* A run stopped at a checkpoint and restarted on 2 ranks ends, log rows
+ * and final state, byte for byte as one process that never stopped: every
+ * rank evaluates the rows after the restart (their potentials are shared
+ * over the ranks), with the same row indices as rank 0. */
+START_TEST(test_h_restart_identical)
+{
+    struct cli_run r;
+    MPI_RUN(&r, 2, "run", "--n", "300", "--precision", "H", "--t-end", "0.125",
+            "--energy-log", "e2.csv", "--log-every", "0.03125", "--checkpoint", "c2.ck");
+    expect_ok(&r, "run to a checkpoint on 2 ranks");
+    cli_run_free(&r);
+    MPI_RUN(&r, 2, "run", "--restart", "c2.ck", "--t-end", "0.25", "--output", "o2.txt");
+    expect_ok(&r, "restart on 2 ranks");
+    cli_run_free(&r);
+    MPI_RUN(&r, 0, "run", "--n", "300", "--precision", "H", "--t-end", "0.25",
+            "--energy-log", "e1.csv", "--log-every", "0.03125", "--output", "o1.txt");
+    expect_ok(&r, "run as one process");
+    cli_run_free(&r);
+    char *o1 = test_dir_read("o1.txt"), *o2 = test_dir_read("o2.txt"),
+         *e1 = test_dir_read("e1.csv"), *e2 = test_dir_read("e2.csv");
+    ck_assert_int_eq(count(e1, "\n"), 10);     /* header, t = 0, 1/32, ..., 1/4 */
+    ck_assert_msg(strcmp(o1, o2) == 0, "the restarted final state differs");
+    ck_assert_msg(strcmp(e1, e2) == 0, "the restarted energy log differs:\n%s\n%s", e1, e2);
+    free(o1), free(o2), free(e1), free(e2);
+}
+END_TEST
+
 START_TEST(test_h_identical_predict_host)
 {
     same_bytes_for_any_p("host");
@@ -649,6 +676,7 @@ static Suite *mpi_suite(void)
     tcase_add_test(tc, test_rank0_failure_alone);
     tcase_add_test(tc, test_other_command_refused);
     tcase_add_test(tc, test_devices_and_rank_errors);
+    tcase_add_test(tc, test_h_restart_identical);
     tcase_add_test(tc, test_fragment_agrees);
     suite_add_tcase(s, tc);
     return s;
