@@ -19,7 +19,18 @@
  * adds the slices (acc_merge, in slice order).  Group x = 0 also writes the
  * predicted j-set (float x, y, z, id bits) to NB_BIND_G6_JP for the
  * neighbour search.  The nearest neighbour is by unsoftened distance, the
- * self pair (same id) excluded, as Sapporo2 does. */
+ * self pair (same id) excluded, as Sapporo2 does; on a tie the lower
+ * address, as one scan in address order finds.
+ *
+ * Small blocks (mode A): NB_LANES invocations share one i-particle, each
+ * taking every NB_LANES-th j of a tile, and a fixed-order tree in shared
+ * memory adds the lanes.  A group then holds NB_TILE / NB_LANES
+ * i-particles, so that a block of one particle does not pay for a tile of
+ * padding. */
+#if !defined(NB_LANES)
+#define NB_LANES 1
+#endif
+#define NB_GROUP_I (NB_TILE / NB_LANES)
 layout(local_size_x = NB_TILE) in;
 
 layout(std430, binding = NB_BIND_G6_JX) readonly buffer JX { dvec4 jx[]; };
@@ -78,10 +89,33 @@ void predict(int j, out POS p, out POS v)
 #endif
 }
 
+#if NB_LANES > 1
+shared vec4 lane_n[NB_TILE];        /* ds2, nearest id bits, address bits */
+
+/* Adds the lanes of each i-particle (tile_pos: a and phi, tile_vel: jerk,
+ * lane_n: the nearest), pairwise in a fixed order; lane 0 ends with the sum. */
+void add_lanes(int lid, int lane)
+{
+    for (int half_ = NB_LANES / 2; half_ > 0; half_ /= 2) {
+        if (lane < half_) {
+            tile_pos[lid] += tile_pos[lid + half_];
+            tile_vel[lid] += tile_vel[lid + half_];
+            vec4 m = lane_n[lid], o = lane_n[lid + half_];
+            int jm = floatBitsToInt(m.z), jo = floatBitsToInt(o.z);
+            if (o.x < m.x || (o.x == m.x && uint(jo) < uint(jm)))
+                lane_n[lid] = o;
+        }
+        memoryBarrierShared();
+        barrier();
+    }
+}
+#endif
+
 void main()
 {
     int lid = int(gl_LocalInvocationID.x);
-    int k = int(gl_WorkGroupID.x) * NB_TILE + lid;
+    int lane = lid % NB_LANES;
+    int k = int(gl_WorkGroupID.x) * NB_GROUP_I + lid / NB_LANES;
     bool live = k < n_active;
     dvec4 ix = live ? ipart[2 * k] : dvec4(NB_PAD_COORD);
     dvec4 iv = live ? ipart[2 * k + 1] : dvec4(0.0, 0.0, 0.0, double(NB_G6_PAD_ID));
@@ -99,7 +133,7 @@ void main()
     acc_init(acc_j);
 #endif
     float ds2_min = 1.0e30;
-    int nearest = -1;
+    int nearest = -1, nearest_j = -1;
 
     int tiles = (n + NB_TILE - 1) / NB_TILE;
     int t0 = int(gl_WorkGroupID.y) * slice_tiles;
@@ -118,7 +152,7 @@ void main()
         /* Each tile summed apart, then added, as gaj.comp does. */
         float tx = 0.0, ty = 0.0, tz = 0.0, ux = 0.0, uy = 0.0, uz = 0.0, tp = 0.0;
 #endif
-        for (int q = 0; q < NB_TILE; ++q) {
+        for (int q = lane; q < NB_TILE; q += NB_LANES) {
             POS pj = tile_pos[q], vj = tile_vel[q];
             int id_j = id_of(vj);
             bool self = id_j == id_i;
@@ -127,6 +161,7 @@ void main()
             if (!self && ds2 < ds2_min) {
                 ds2_min = ds2;
                 nearest = id_j;
+                nearest_j = t * NB_TILE + q;
             }
 #endif
 #if defined(NB_PRECISION_A)
@@ -156,14 +191,29 @@ void main()
 #endif
         barrier();
     }
+#if NB_LANES > 1
+    tile_pos[lid] = vec4(ax, ay, az, ap);
+    tile_vel[lid] = vec4(jx_, jy_, jz_, 0.0);
+    lane_n[lid] = vec4(ds2_min, intBitsToFloat(nearest), intBitsToFloat(nearest_j), 0.0);
+    memoryBarrierShared();
+    barrier();
+    add_lanes(lid, lane);
+    if (lane != 0 || !live)
+        return;
+    int at = 3 * (int(gl_WorkGroupID.y) * n_active + k);
+    result[at] = tile_pos[lid];
+    result[at + 1] = tile_vel[lid];
+    result[at + 2] = vec4(lane_n[lid].xy, 0.0, 0.0);
+#else
     if (!live)
         return;
-#if defined(NB_PRECISION_A)
+#endif
+#if defined(NB_PRECISION_A) && NB_LANES == 1
     int at = 3 * (int(gl_WorkGroupID.y) * n_active + k);
     result[at] = vec4(ax, ay, az, ap);
     result[at + 1] = vec4(jx_, jy_, jz_, 0.0);
     result[at + 2] = vec4(ds2_min, intBitsToFloat(nearest), 0.0, 0.0);
-#else
+#elif !defined(NB_PRECISION_A)
     int at = 5 * (int(gl_WorkGroupID.y) * n_active + k);
     uvec4 w0, w1;
     acc_pack(acc_ap, w0, w1);

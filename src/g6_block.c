@@ -379,12 +379,22 @@ static enum nb_status send_i(struct nb_g6_block *g, size_t ni, const int32_t *id
 /* Sets a uniform only where the program kept it (SPIR-V drops unused ones). */
 #define HAS(mask, loc) ((mask) >> (loc) & 1u)
 
+/* Invocations per i-particle in mode A (g6_block.comp's NB_LANES): a block
+ * of ni under the 64-wide tile spreads each tile's j over this many, so
+ * that the work group holds no padding i-particles. */
+static int lanes_for(int ni)
+{
+    return ni <= 1 ? 64 : ni <= 4 ? 16 : ni <= 16 ? 4 : 1;
+}
+
 static enum nb_status dispatch(struct nb_forces *f, struct nb_g6_block *g, double ti,
                                double eps2, struct nb_error *err)
 {
     int a = g->mode == NB_PRECISION_A, ni = (int)g->ni, nj = (int)g->nj;
     int tile = !a ? 128 : ni <= 64 ? 64 : 256;
-    int groups = nb_gl_ceil_div(ni, tile), tiles = nb_gl_ceil_div(nj > 0 ? nj : 1, tile);
+    int lanes = a ? lanes_for(ni) : 1;
+    int groups = nb_gl_ceil_div(ni, tile / lanes);
+    int tiles = nb_gl_ceil_div(nj > 0 ? nj : 1, tile);
     int slices = nb_gl_ceil_div(FILL_GROUPS, groups);
     slices = slices < 1 ? 1 : slices > tiles ? tiles : slices;
     int per_slice = nb_gl_ceil_div(tiles, slices);
@@ -392,7 +402,9 @@ static enum nb_status dispatch(struct nb_forces *f, struct nb_g6_block *g, doubl
     char name[40];
     GLuint prog, red = 0;
     const char *nn = g->flags & NB_BLOCK_NEAREST ? "_nn" : "";
-    if (a)
+    if (a && lanes > 1)
+        snprintf(name, sizeof name, "g6_block_a_t64_l%d%s", lanes, nn);
+    else if (a)
         snprintf(name, sizeof name, "g6_block_a_t%d%s", tile, nn);
     else
         snprintf(name, sizeof name, "g6_block_%c%s", 'a' + (int)g->mode, nn);
@@ -487,8 +499,11 @@ enum nb_status nb_forces_block_start(struct nb_forces *f, size_t nj, double ti, 
     g->flags = flags;
     g->has_h2 = h2 != NULL;
     g->mode = f->precision;
+    int scattered = g->queued > 0;
     if (flush_queue(f, g, &e) != NB_OK)
         return nb_api_fail(err, &e, func);
+    if (scattered)
+        glFlush();          /* the GPU scatters while the host packs the block */
     if (ni == 0 || nj == 0) {
         g->started = 1;
         return NB_OK;

@@ -113,11 +113,11 @@ static void cpu_forces(const struct jset *s, double ti, double eps2, const doubl
     }
 }
 
-/* One block of ni i-particles (j-particles 0..ni-1, predicted in double,
- * and one foreign particle of id -5) on a j-set of n, through
- * firsthalf/lasthalf2, against cpu_forces; tol relative to the sums of
- * |terms|. */
-static void check_forces(int n, double tol)
+/* One block of ni i-particles (ni - 1 j-particles, predicted in double,
+ * and one foreign particle of id -5; ni 0: n + 1, at most 41) on a j-set
+ * of n, through firsthalf/lasthalf2, against cpu_forces; tol relative to
+ * the sums of |terms|. */
+static void check_block(int n, int ni, double tol)
 {
     uint64_t rng = g_seed ^ (uint64_t)n * 7919;
     struct jset s;
@@ -125,7 +125,7 @@ static void check_forces(int n, double tol)
     jset_make(&s, n, ti, &rng);
     ck_assert_int_eq(g6_open(0), 0);
     send_all(&s, 0);
-    int ni = n < 40 ? n + 1 : 41;
+    ni = ni > 0 ? ni : n < 40 ? n + 1 : 41;
     double (*xi)[3] = malloc(sizeof *xi * (size_t)ni), (*vi)[3] = malloc(sizeof *vi * (size_t)ni);
     double (*acc)[3] = malloc(sizeof *acc * (size_t)ni), (*jer)[3] = malloc(sizeof *jer * (size_t)ni);
     double *pot = malloc(sizeof *pot * (size_t)ni), *h2 = calloc((size_t)ni, sizeof *h2);
@@ -175,11 +175,32 @@ static void check_forces(int n, double tol)
     jset_free(&s);
 }
 
+static void check_forces(int n, double tol)
+{
+    check_block(n, 0, tol);
+}
+
 START_TEST(forces_mode_a)
 {
     static const int sizes[] = { 1, 2, 3, 97, 1031 };
     unsetenv("GLNBODY_G6_PRECISION");
     check_forces(sizes[_i], 2e-6);
+}
+END_TEST
+
+/* Blocks around the widths where mode A changes lanes per i-particle
+ * (64, 16, 4, 1: g6_block.comp) and tiles (64, 256), on prime j-sets.
+ * The tolerance is 5x forces_mode_a's: float differences of positions
+ * near 1 err by ~6e-8 |x| / r in a close pair's terms, and the largest of
+ * 257 particles' errors reached 2.5e-6 of the sums of |terms|. */
+START_TEST(small_blocks_mode_a)
+{
+    static const int blocks[] = { 1, 2, 4, 5, 13, 16, 17, 64, 65, 257 };
+    unsetenv("GLNBODY_G6_PRECISION");
+    for (size_t b = 0; b < sizeof blocks / sizeof *blocks; b++) {
+        check_block(1031, blocks[b], 1e-5);
+        check_block(263, blocks[b], 1e-5);
+    }
 }
 END_TEST
 
@@ -466,6 +487,7 @@ static Suite *g6_suite(void)
     TCase *tc = tcase_create("g6");
     tcase_set_timeout(tc, 120);
     tcase_add_loop_test(tc, forces_mode_a, 0, 5);
+    tcase_add_test(tc, small_blocks_mode_a);
     tcase_add_loop_test(tc, forces_mode_h, 0, 4);
     tcase_add_test(tc, forces_mode_g);
     tcase_add_test(tc, neighbour_lists);
