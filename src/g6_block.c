@@ -27,10 +27,16 @@
 #define BLOCK_MAX 16384
 /* Work groups that fill a large GPU; mode A's j-slices aim at this many. */
 #define FILL_GROUPS 1024
+/* A block of one i-particle (64 lanes) adds its slices in its own
+ * dispatch, the last group reading all of them: fewer, longer slices than
+ * FILL_GROUPS keep that last step short. */
+#define FUSED_LANES 64
+#define FUSED_SLICES 256
 /* Doubles per queued update: four dvec4 (g6_scatter.comp). */
 #define UPDATE_DOUBLES 16
 
-enum { J_X, J_V, J_A, J_J, J_P, B_I, B_OUT, B_PART, B_UPDATE, B_COUNT, B_LIST, BUFFERS };
+enum { J_X, J_V, J_A, J_J, J_P, B_I, B_OUT, B_PART, B_FUSED, B_UPDATE, B_COUNT, B_LIST,
+       BUFFERS };
 
 struct nb_g6_block {
     GLuint buf[BUFFERS];
@@ -379,6 +385,50 @@ static enum nb_status send_i(struct nb_g6_block *g, size_t ni, const int32_t *id
 /* Sets a uniform only where the program kept it (SPIR-V drops unused ones). */
 #define HAS(mask, loc) ((mask) >> (loc) & 1u)
 
+static void set_uniforms(const struct nb_g6_block *g, uint64_t mask, double ti, double eps2,
+                         int per_slice)
+{
+    if (HAS(mask, NB_LOC_EPS2))
+        glUniform1f(nb_gl_loc(NB_LOC_EPS2), (float)eps2);
+    if (HAS(mask, NB_LOC_N))
+        glUniform1i(nb_gl_loc(NB_LOC_N), (int)g->nj);
+    if (HAS(mask, NB_LOC_N_ACTIVE))
+        glUniform1i(nb_gl_loc(NB_LOC_N_ACTIVE), (int)g->ni);
+    if (HAS(mask, NB_LOC_SLICE_LEN))
+        glUniform1i(nb_gl_loc(NB_LOC_SLICE_LEN), per_slice);
+    if (HAS(mask, NB_LOC_TIME))
+        glUniform1d(nb_gl_loc(NB_LOC_TIME), ti);
+    if (HAS(mask, NB_LOC_PREC_EPS2D))
+        glUniform1d(nb_gl_loc(NB_LOC_PREC_EPS2D), eps2);
+    if (HAS(mask, NB_LOC_PREC_SCALE)) {
+        float s = ldexpf(1.0f, g->log2[0]);
+        glUniform4f(nb_gl_loc(NB_LOC_PREC_SCALE), s, s, s, ldexpf(1.0f, g->log2[1]));
+    }
+    if (HAS(mask, NB_LOC_PREC_SCALE_J)) {
+        float s = ldexpf(1.0f, g->log2[2]);
+        glUniform4f(nb_gl_loc(NB_LOC_PREC_SCALE_J), s, s, s, s);
+    }
+}
+
+/* The slices of a block added in its own dispatch (g6_block.comp, lanes
+ * FUSED_LANES): a 16-byte header whose first word counts the groups done, zero
+ * between blocks (the last group resets it), then the slices. */
+static enum nb_status fused_slices(struct nb_g6_block *g, size_t part_bytes,
+                                   struct nb_error *err)
+{
+    GLuint before = g->buf[B_FUSED];
+    size_t size_before = g->size[B_FUSED];
+    if (nb_gl_ensure_buffer(&g->buf[B_FUSED], &g->size[B_FUSED], 16 + part_bytes,
+                            "block slices", err) != NB_OK)
+        return err->status;
+    if (g->buf[B_FUSED] != before || g->size[B_FUSED] != size_before) {
+        glBindBuffer(GL_SHADER_STORAGE_BUFFER, g->buf[B_FUSED]);
+        glClearBufferSubData(GL_SHADER_STORAGE_BUFFER, GL_RGBA32UI, 0, 16, GL_RGBA_INTEGER,
+                             GL_UNSIGNED_INT, NULL);
+    }
+    return NB_OK;
+}
+
 /* Invocations per i-particle in mode A (g6_block.comp's NB_LANES): a block
  * of ni under the 64-wide tile spreads each tile's j over this many, so
  * that the work group holds no padding i-particles. */
@@ -395,7 +445,8 @@ static enum nb_status dispatch(struct nb_forces *f, struct nb_g6_block *g, doubl
     int lanes = a ? lanes_for(ni) : 1;
     int groups = nb_gl_ceil_div(ni, tile / lanes);
     int tiles = nb_gl_ceil_div(nj > 0 ? nj : 1, tile);
-    int slices = nb_gl_ceil_div(FILL_GROUPS, groups);
+    int fused = lanes == FUSED_LANES;
+    int slices = fused ? FUSED_SLICES : nb_gl_ceil_div(FILL_GROUPS, groups);
     slices = slices < 1 ? 1 : slices > tiles ? tiles : slices;
     int per_slice = nb_gl_ceil_div(tiles, slices);
     slices = nb_gl_ceil_div(tiles, per_slice);
@@ -411,50 +462,39 @@ static enum nb_status dispatch(struct nb_forces *f, struct nb_g6_block *g, doubl
     size_t out_bytes = (a ? 48 : 80) * (size_t)ni;
     char reduce_name[24];
     snprintf(reduce_name, sizeof reduce_name, "g6_reduce_%c", 'a' + (int)g->mode);
+    size_t part_bytes = out_bytes * (size_t)slices;
     if ((!a && nb_prec_supported(g->mode, err) != NB_OK) ||
         nb_gl_program(f->gl, name, &prog, err) != NB_OK ||
-        (slices > 1 && nb_gl_program(f->gl, reduce_name, &red, err) != NB_OK) ||
+        (!fused && slices > 1 &&
+         nb_gl_program(f->gl, reduce_name, &red, err) != NB_OK) ||
         nb_gl_staging_reserve(&g->down, out_bytes, err) != NB_OK)
         return err->status;
     /* the results straight into the mapped buffer, else into B_OUT */
     GLuint out = g->down.buffer;
     if ((!out && nb_gl_ensure_buffer(&g->buf[B_OUT], &g->size[B_OUT], out_bytes,
                                      "block results", err) != NB_OK) ||
-        (slices > 1 && nb_gl_ensure_buffer(&g->buf[B_PART], &g->size[B_PART],
-                                           out_bytes * (size_t)slices, "block slices",
-                                           err) != NB_OK))
+        (fused && fused_slices(g, part_bytes, err) != NB_OK) ||
+        (!fused && slices > 1 &&
+         nb_gl_ensure_buffer(&g->buf[B_PART], &g->size[B_PART], part_bytes,
+                             "block slices", err) != NB_OK))
         return err->status;
-    uint64_t mask = nb_gl_use_program(f->gl, name);
-    if (HAS(mask, NB_LOC_EPS2))
-        glUniform1f(nb_gl_loc(NB_LOC_EPS2), (float)eps2);
-    if (HAS(mask, NB_LOC_N))
-        glUniform1i(nb_gl_loc(NB_LOC_N), nj);
-    if (HAS(mask, NB_LOC_N_ACTIVE))
-        glUniform1i(nb_gl_loc(NB_LOC_N_ACTIVE), ni);
-    if (HAS(mask, NB_LOC_SLICE_LEN))
-        glUniform1i(nb_gl_loc(NB_LOC_SLICE_LEN), per_slice);
-    if (HAS(mask, NB_LOC_TIME))
-        glUniform1d(nb_gl_loc(NB_LOC_TIME), ti);
-    if (HAS(mask, NB_LOC_PREC_EPS2D))
-        glUniform1d(nb_gl_loc(NB_LOC_PREC_EPS2D), eps2);
-    if (HAS(mask, NB_LOC_PREC_SCALE)) {
-        float s = ldexpf(1.0f, g->log2[0]);
-        glUniform4f(nb_gl_loc(NB_LOC_PREC_SCALE), s, s, s, ldexpf(1.0f, g->log2[1]));
-    }
-    if (HAS(mask, NB_LOC_PREC_SCALE_J)) {
-        float s = ldexpf(1.0f, g->log2[2]);
-        glUniform4f(nb_gl_loc(NB_LOC_PREC_SCALE_J), s, s, s, s);
-    }
+    set_uniforms(g, nb_gl_use_program(f->gl, name), ti, eps2, per_slice);
     for (int k = J_X; k <= J_J; k++)
         glBindBufferBase(GL_SHADER_STORAGE_BUFFER, NB_BIND_G6_JX + (GLuint)k, g->buf[k]);
     out = out ? out : g->buf[B_OUT];
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, NB_BIND_G6_I, g->i_buffer);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, NB_BIND_G6_JP, g->buf[J_P]);
-    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, NB_BIND_G6_OUT,
-                     slices > 1 ? g->buf[B_PART] : out);
-    glDispatchCompute((GLuint)groups, (GLuint)slices, 1);
+    if (fused) {                /* the slices added in the same dispatch */
+        glBindBufferBase(GL_SHADER_STORAGE_BUFFER, NB_BIND_G6_PART, g->buf[B_FUSED]);
+        glBindBufferBase(GL_SHADER_STORAGE_BUFFER, NB_BIND_G6_OUT, out);
+        glDispatchCompute(1, (GLuint)slices, 1);
+    } else {
+        glBindBufferBase(GL_SHADER_STORAGE_BUFFER, NB_BIND_G6_OUT,
+                         slices > 1 ? g->buf[B_PART] : out);
+        glDispatchCompute((GLuint)groups, (GLuint)slices, 1);
+    }
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
-    if (slices > 1) {
+    if (!fused && slices > 1) {
         glUseProgram(red);
         glUniform1i(nb_gl_loc(NB_LOC_N_ACTIVE), ni);
         glUniform1i(nb_gl_loc(NB_LOC_SLICES), slices);

@@ -101,16 +101,18 @@
 
 /* The GRAPE-6 style block step (issue 15, src/g6_block.c): mode A at two
  * tile widths and, for blocks under a tile, with 4, 16 or 64 lanes per
- * i-particle; the other modes at NB_PREC_TILE; each with and without the
+ * i-particle (64: one i-particle, its slices added in the same dispatch);
+ * the other modes at NB_PREC_TILE; each with and without the
  * nearest-neighbour search. */
 #define G6_BLOCK_A(T, NAME, NN)                                             \
     { "g6_block_a_t" #T NAME, "#define NB_PRECISION_A\n#define NB_TILE " #T "\n" NN, \
       { 0 }, { "gaj.glsl", "g6_block.comp" }, NB_STAGE_COMPUTE }
-#define G6_BLOCK_LANES(L, NAME, NN)                                         \
+#define G6_BLOCK_LANES(L, NAME, NN, FUSED)                                  \
     { "g6_block_a_t64_l" #L NAME, "#define NB_PRECISION_A\n#define NB_TILE 64\n" \
-      "#define NB_LANES " #L "\n" NN, { 0 }, { "gaj.glsl", "g6_block.comp" },  \
+      "#define NB_LANES " #L "\n" NN FUSED, { 0 }, { "gaj.glsl", "g6_block.comp" }, \
       NB_STAGE_COMPUTE }
-#define G6_LANES(L) G6_BLOCK_LANES(L, "", ""), G6_BLOCK_LANES(L, "_nn", G6_NN)
+#define G6_LANES(L, FUSED) \
+    G6_BLOCK_LANES(L, "", "", FUSED), G6_BLOCK_LANES(L, "_nn", G6_NN, FUSED)
 #define G6_BLOCK_MODE(m, M, NAME, NN)                                       \
     { "g6_block_" m NAME, "#define NB_PRECISION_" M "\n#define NB_PREC_NO_BUFFER\n" \
       "#define NB_TILE 128\n" NN, { 0 },                                     \
@@ -143,7 +145,7 @@ static const struct nb_program_desc catalogue[] = {
     { "scatter_comp", "", { 0 }, { "scatter.comp" }, NB_STAGE_COMPUTE },
     G6_BLOCK_A(64, "", ""), G6_BLOCK_A(64, "_nn", G6_NN),
     G6_BLOCK_A(256, "", ""), G6_BLOCK_A(256, "_nn", G6_NN),
-    G6_LANES(4), G6_LANES(16), G6_LANES(64),
+    G6_LANES(4, ""), G6_LANES(16, ""), G6_LANES(64, "#define NB_G6_FUSED\n"),
     G6_BLOCK("b", "B"), G6_BLOCK("c", "C"), G6_BLOCK("d", "D"), G6_BLOCK("e", "E"),
     G6_BLOCK("f", "F"), G6_BLOCK("g", "G"), G6_BLOCK("h", "H"),
     { "g6_reduce_a", "#define NB_PRECISION_A\n", { 0 }, { "g6_reduce.comp" }, NB_STAGE_COMPUTE },
