@@ -293,7 +293,6 @@ static enum nb_status flush_queue(struct nb_forces *f, struct nb_g6_block *g,
         glBindBufferBase(GL_SHADER_STORAGE_BUFFER, NB_BIND_G6_JX + (GLuint)k, g->buf[k]);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, NB_BIND_G6_UPDATE, updates);
     nb_gl_dispatch(g->queued, 256);
-    nb_gl_staging_sent(&g->up_queue);      /* the area is free once this ran */
     for (size_t q = 0; q < g->queued; q++)
         g->slot[(size_t)g->queue[UPDATE_DOUBLES * q + 15]] = -1;
     g->queued = 0;
@@ -502,7 +501,9 @@ static enum nb_status dispatch(struct nb_forces *f, struct nb_g6_block *g, doubl
         glBindBufferBase(GL_SHADER_STORAGE_BUFFER, NB_BIND_G6_OUT, out);
         glDispatchCompute((GLuint)(a ? ni : nb_gl_ceil_div(ni, 64)), 1, 1);
     }
-    nb_gl_staging_sent(&g->up_i);          /* the i-area is free once this ran */
+    /* up_i and up_queue need no fences of their own (each costs the GPU
+     * ~5 us): the next start writes them only after this block's results
+     * have arrived (finish, or start's own wait), so after every read. */
     if (g->down.buffer) {
         glMemoryBarrier(GL_CLIENT_MAPPED_BUFFER_BARRIER_BIT);
     } else {
@@ -539,12 +540,10 @@ enum nb_status nb_forces_block_start(struct nb_forces *f, size_t nj, double ti, 
     g->flags = flags;
     g->has_h2 = h2 != NULL;
     g->mode = f->precision;
-    int scattered = g->queued > 0;
     if (flush_queue(f, g, &e) != NB_OK)
         return nb_api_fail(err, &e, func);
-    if (scattered)
-        glFlush();          /* the GPU scatters while the host packs the block */
-    if (ni == 0 || nj == 0) {
+    if (ni == 0 || nj == 0) {  /* no results to wait for: fence the updates */
+        nb_gl_staging_sent(&g->up_queue);
         g->started = 1;
         return NB_OK;
     }
