@@ -31,18 +31,16 @@
  * slice in NB_BIND_G6_PART and counts itself done, and the last group adds
  * the slices, lane l taking slices l, l + NB_LANES, ..., then the lane
  * tree, the same order whichever group comes last (the threadfence
- * reduction of the CUDA samples).  One dispatch fewer is ~11 us on an H100. */
+ * reduction of the CUDA samples).  One dispatch fewer is ~11 us on an H100.
+ * The tile-64 kernels of mode A also take a block's j-updates with it
+ * (NB_G6_INLINE, g6_jmemory.glsl): their addresses wait in shared memory,
+ * and each predicted address looks itself up there. */
 #if !defined(NB_LANES)
 #define NB_LANES 1
 #endif
 #define NB_GROUP_I (NB_TILE / NB_LANES)
 layout(local_size_x = NB_TILE) in;
 
-layout(std430, binding = NB_BIND_G6_JX) readonly buffer JX { dvec4 jx[]; };
-layout(std430, binding = NB_BIND_G6_JV) readonly buffer JV { dvec4 jv[]; };
-layout(std430, binding = NB_BIND_G6_JA) readonly buffer JA { dvec4 ja[]; };
-layout(std430, binding = NB_BIND_G6_JJ) readonly buffer JJ { dvec4 jj[]; };
-layout(std430, binding = NB_BIND_G6_I) readonly buffer IParticles { dvec4 ipart[]; };
 layout(std430, binding = NB_BIND_G6_JP) writeonly buffer JPredicted { vec4 jp[]; };
 #if defined(NB_PRECISION_A)
 layout(std430, binding = NB_BIND_G6_OUT) writeonly buffer Out { vec4 result[]; };
@@ -69,6 +67,24 @@ int id_of(vec4 v) { return floatBitsToInt(v.w); }
 shared POS tile_pos[NB_TILE];
 shared POS tile_vel[NB_TILE];       /* w: the id */
 
+#if defined(NB_G6_INLINE)
+shared int update_address[NB_G6_INLINE_MAX];
+
+/* The update of address j riding with the block (its index), or -1. */
+int update_of(int j)
+{
+    int lo = 0, hi = n_updates;
+    while (lo < hi) {
+        int mid = (lo + hi) >> 1;
+        if (update_address[mid] < j)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < n_updates && update_address[lo] == j ? lo : -1;
+}
+#endif
+
 /* j-particle j predicted to ti: (x, m) and (v, id); padding beyond n. */
 void predict(int j, out POS p, out POS v)
 {
@@ -81,7 +97,23 @@ void predict(int j, out POS p, out POS v)
 #endif
         return;
     }
-    dvec4 x = jx[j], vm = jv[j], a2 = ja[j], j6 = jj[j];
+    dvec4 x, vm, a2, j6;
+#if defined(NB_G6_INLINE)
+    int u = update_of(j);
+    if (u >= 0) {
+        int at = updates_at + 4 * u;
+        x = ipart[at];
+        vm = ipart[at + 1];
+        a2 = ipart[at + 2];
+        j6 = ipart[at + 3];
+    } else
+#endif
+    {
+        x = jx[j];
+        vm = jv[j];
+        a2 = ja[j];
+        j6 = jj[j];
+    }
     double dt = ti - x.w;
     dvec3 xp = x.xyz + dt * (vm.xyz + dt * (a2.xyz + dt * j6.xyz));
     dvec3 vp = vm.xyz + dt * (2.0LF * a2.xyz + (3.0LF * dt) * j6.xyz);
@@ -157,6 +189,12 @@ void main()
     float ds2_min = 1.0e30;
     int nearest = -1, nearest_j = -1;
 
+#if defined(NB_G6_INLINE)
+    if (lid < n_updates)
+        update_address[lid] = int(ipart[updates_at + 4 * lid + 3].w);
+    memoryBarrierShared();
+    barrier();
+#endif
     int tiles = (n + NB_TILE - 1) / NB_TILE;
     int t0 = int(gl_WorkGroupID.y) * slice_tiles;
     int t1 = min(t0 + slice_tiles, tiles);
@@ -258,6 +296,7 @@ void main()
     add_lanes(lid, lane);
     if (lid == 0)
         groups_done = 0u;           /* ready for the next block */
+    write_updates(lid, NB_TILE);    /* every group has read the j-memory */
     if (lane != 0 || !live)
         return;
     result[3 * k] = tile_pos[lid];

@@ -165,5 +165,11 @@
 #define NB_LOC_G6_NB_MAX 32
 /* Invocations of the slice reduction per i-particle. */
 #define NB_G6_REDUCE_GROUP 64
+/* g6_jmemory.glsl: at most this many j-updates ride with a small block
+ * (mode A, tile 64) instead of a scatter dispatch; their count and first
+ * dvec4 in the i-area. */
+#define NB_G6_INLINE_MAX 64
+#define NB_LOC_G6_UPDATES 34
+#define NB_LOC_G6_UPDATES_AT 35
 
 #endif

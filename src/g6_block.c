@@ -57,6 +57,7 @@ struct nb_g6_block {
     struct nb_gpu_timer timer;
     /* The block in flight or finished. */
     int started, finished, has_h2;
+    size_t carried;             /* j-updates riding in the i-area */
     size_t ni, nj;
     unsigned flags;
     enum nb_precision mode;
@@ -265,6 +266,33 @@ enum nb_status nb_forces_jmem_put(struct nb_forces *f, size_t count, const uint3
     return NB_OK;
 }
 
+static void empty_queue(struct nb_g6_block *g)
+{
+    for (size_t q = 0; q < g->queued; q++)
+        g->slot[(size_t)g->queue[UPDATE_DOUBLES * q + 15]] = -1;
+    g->queued = 0;
+}
+
+/* The queued updates (at most NB_G6_INLINE_MAX) into dst, ascending by
+ * address, for the block to carry (g6_jmemory.glsl); then an empty queue. */
+static void carry_queue(struct nb_g6_block *g, double *dst)
+{
+    int order[NB_G6_INLINE_MAX];
+    int n = (int)g->queued;
+    for (int q = 0; q < n; q++) {       /* insertion sort: a few dozen at most */
+        int k = q;
+        double at = g->queue[UPDATE_DOUBLES * (size_t)q + 15];
+        for (; k > 0 && g->queue[UPDATE_DOUBLES * (size_t)order[k - 1] + 15] > at; k--)
+            order[k] = order[k - 1];
+        order[k] = q;
+    }
+    for (int q = 0; q < n; q++)
+        memcpy(dst + UPDATE_DOUBLES * (size_t)q, g->queue + UPDATE_DOUBLES * (size_t)order[q],
+               UPDATE_DOUBLES * sizeof(double));
+    g->carried = g->queued;
+    empty_queue(g);
+}
+
 /* The queued updates onto the device, then an empty queue. */
 static enum nb_status flush_queue(struct nb_forces *f, struct nb_g6_block *g,
                                   struct nb_error *err)
@@ -293,9 +321,7 @@ static enum nb_status flush_queue(struct nb_forces *f, struct nb_g6_block *g,
         glBindBufferBase(GL_SHADER_STORAGE_BUFFER, NB_BIND_G6_JX + (GLuint)k, g->buf[k]);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, NB_BIND_G6_UPDATE, updates);
     nb_gl_dispatch(g->queued, 256);
-    for (size_t q = 0; q < g->queued; q++)
-        g->slot[(size_t)g->queue[UPDATE_DOUBLES * q + 15]] = -1;
-    g->queued = 0;
+    empty_queue(g);
     return nb_gl_check("scattering j-updates", err);
 }
 
@@ -350,25 +376,31 @@ static enum nb_status check_block(struct nb_g6_block *g, size_t nj, double ti, d
     return NB_OK;
 }
 
-/* The i-particles, two dvec4 each: (x, h2), (v, id). */
+/* The i-particles, two dvec4 each: (x, h2), (v, id), then the queued
+ * updates where they ride along (carry).  The mapped area is only written:
+ * reading it back (write-combined memory) is slow. */
 static enum nb_status send_i(struct nb_g6_block *g, size_t ni, const int32_t *id,
                              const double *x, const double *v, const double *h2,
-                             double *vi_max, struct nb_error *err)
+                             int carry, double *vi_max, struct nb_error *err)
 {
-    size_t bytes = 64 * ni;
-    double *d;
-    if (!(d = nb_gl_staging_write(&g->up_i, bytes, err)))
+    size_t bytes = 64 * ni + (carry ? UPDATE_DOUBLES * sizeof(double) * g->queued : 0);
+    double *d, *area;
+    if (!(d = area = nb_gl_staging_write(&g->up_i, bytes, err)))
         return err->status;
     *vi_max = 0.0;
     for (size_t k = 0; k < ni; k++, d += 8) {
+        const double *vk = v + 3 * k;
         for (int c = 0; c < 3; c++) {
             d[c] = x[3 * k + c];
-            d[4 + c] = v[3 * k + c];
+            d[4 + c] = vk[c];
         }
         d[3] = h2 ? h2[k] : 0.0;
         d[7] = (double)id[k];
-        *vi_max = fmax(*vi_max, sqrt(d[4] * d[4] + d[5] * d[5] + d[6] * d[6]));
+        *vi_max = fmax(*vi_max, sqrt(vk[0] * vk[0] + vk[1] * vk[1] + vk[2] * vk[2]));
     }
+    g->carried = 0;
+    if (carry)
+        carry_queue(g, area + 8 * ni);
     g->i_buffer = g->up_i.buffer;
     if (!g->i_buffer) {         /* no buffer storage: a copy into B_I */
         if (nb_gl_ensure_buffer(&g->buf[B_I], &g->size[B_I], bytes, "the i-particles",
@@ -436,83 +468,115 @@ static int lanes_for(int ni)
     return ni <= 1 ? 64 : ni <= 4 ? 16 : ni <= 16 ? 4 : 1;
 }
 
-static enum nb_status dispatch(struct nb_forces *f, struct nb_g6_block *g, double ti,
-                               double eps2, struct nb_error *err)
+/* How a block runs on the device. */
+struct block_plan {
+    int tile, lanes, groups, slices, per_slice;
+    int fused;          /* its slices added in its own dispatch */
+    int carry;          /* the queued j-updates ride in its i-area */
+};
+
+static struct block_plan plan_block(const struct nb_g6_block *g)
 {
+    struct block_plan p;
     int a = g->mode == NB_PRECISION_A, ni = (int)g->ni, nj = (int)g->nj;
-    int tile = !a ? 128 : ni <= 64 ? 64 : 256;
-    int lanes = a ? lanes_for(ni) : 1;
-    int groups = nb_gl_ceil_div(ni, tile / lanes);
-    int tiles = nb_gl_ceil_div(nj > 0 ? nj : 1, tile);
-    int fused = lanes == FUSED_LANES;
-    int slices = fused ? FUSED_SLICES : nb_gl_ceil_div(FILL_GROUPS, groups);
+    p.tile = !a ? 128 : ni <= 64 ? 64 : 256;
+    p.lanes = a ? lanes_for(ni) : 1;
+    p.groups = nb_gl_ceil_div(ni, p.tile / p.lanes);
+    p.fused = p.lanes == FUSED_LANES;
+    int tiles = nb_gl_ceil_div(nj > 0 ? nj : 1, p.tile);
+    int slices = p.fused ? FUSED_SLICES : nb_gl_ceil_div(FILL_GROUPS, p.groups);
     slices = slices < 1 ? 1 : slices > tiles ? tiles : slices;
-    int per_slice = nb_gl_ceil_div(tiles, slices);
-    slices = nb_gl_ceil_div(tiles, per_slice);
-    char name[40];
-    GLuint prog, red = 0;
+    p.per_slice = nb_gl_ceil_div(tiles, slices);
+    p.slices = nb_gl_ceil_div(tiles, p.per_slice);
+    /* a pass after the block's last read of the j-memory writes them in:
+     * the fused block's last group, or the reduction */
+    p.carry = a && p.tile == 64 && g->queued <= NB_G6_INLINE_MAX &&
+              (p.fused || p.slices > 1);
+    return p;
+}
+
+static void set_carried(const struct nb_g6_block *g, uint64_t mask)
+{
+    if (HAS(mask, NB_LOC_G6_UPDATES))
+        glUniform1i(nb_gl_loc(NB_LOC_G6_UPDATES), (int)g->carried);
+    if (HAS(mask, NB_LOC_G6_UPDATES_AT))
+        glUniform1i(nb_gl_loc(NB_LOC_G6_UPDATES_AT), 2 * (int)g->ni);
+}
+
+static void program_name(const struct nb_g6_block *g, const struct block_plan *p, char *name,
+                         size_t size)
+{
     const char *nn = g->flags & NB_BLOCK_NEAREST ? "_nn" : "";
-    if (a && lanes > 1)
-        snprintf(name, sizeof name, "g6_block_a_t64_l%d%s", lanes, nn);
-    else if (a)
-        snprintf(name, sizeof name, "g6_block_a_t%d%s", tile, nn);
+    if (g->mode != NB_PRECISION_A)
+        snprintf(name, size, "g6_block_%c%s", 'a' + (int)g->mode, nn);
+    else if (p->lanes > 1)
+        snprintf(name, size, "g6_block_a_t64_l%d%s", p->lanes, nn);
     else
-        snprintf(name, sizeof name, "g6_block_%c%s", 'a' + (int)g->mode, nn);
-    size_t out_bytes = (a ? 48 : 80) * (size_t)ni;
-    char reduce_name[24];
+        snprintf(name, size, "g6_block_a_t%d%s", p->tile, nn);
+}
+
+static enum nb_status dispatch(struct nb_forces *f, struct nb_g6_block *g,
+                               const struct block_plan *p, double ti, double eps2,
+                               struct nb_error *err)
+{
+    int a = g->mode == NB_PRECISION_A, ni = (int)g->ni;
+    int reduce = !p->fused && p->slices > 1;
+    char name[40], reduce_name[24];
+    GLuint prog, red = 0;
+    program_name(g, p, name, sizeof name);
     snprintf(reduce_name, sizeof reduce_name, "g6_reduce_%c", 'a' + (int)g->mode);
-    size_t part_bytes = out_bytes * (size_t)slices;
+    size_t out_bytes = (a ? 48 : 80) * (size_t)ni;
+    size_t part_bytes = out_bytes * (size_t)p->slices;
     if ((!a && nb_prec_supported(g->mode, err) != NB_OK) ||
         nb_gl_program(f->gl, name, &prog, err) != NB_OK ||
-        (!fused && slices > 1 &&
-         nb_gl_program(f->gl, reduce_name, &red, err) != NB_OK) ||
+        (reduce && nb_gl_program(f->gl, reduce_name, &red, err) != NB_OK) ||
         nb_gl_staging_reserve(&g->down, out_bytes, err) != NB_OK)
         return err->status;
     /* the results straight into the mapped buffer, else into B_OUT */
     GLuint out = g->down.buffer;
     if ((!out && nb_gl_ensure_buffer(&g->buf[B_OUT], &g->size[B_OUT], out_bytes,
                                      "block results", err) != NB_OK) ||
-        (fused && fused_slices(g, part_bytes, err) != NB_OK) ||
-        (!fused && slices > 1 &&
-         nb_gl_ensure_buffer(&g->buf[B_PART], &g->size[B_PART], part_bytes,
-                             "block slices", err) != NB_OK))
+        (p->fused && fused_slices(g, part_bytes, err) != NB_OK) ||
+        (reduce && nb_gl_ensure_buffer(&g->buf[B_PART], &g->size[B_PART], part_bytes,
+                                       "block slices", err) != NB_OK))
         return err->status;
-    set_uniforms(g, nb_gl_use_program(f->gl, name), ti, eps2, per_slice);
+    out = out ? out : g->buf[B_OUT];
+    uint64_t mask = nb_gl_use_program(f->gl, name);
+    set_uniforms(g, mask, ti, eps2, p->per_slice);
+    set_carried(g, mask);
     for (int k = J_X; k <= J_J; k++)
         glBindBufferBase(GL_SHADER_STORAGE_BUFFER, NB_BIND_G6_JX + (GLuint)k, g->buf[k]);
-    out = out ? out : g->buf[B_OUT];
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, NB_BIND_G6_I, g->i_buffer);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, NB_BIND_G6_JP, g->buf[J_P]);
-    if (fused) {                /* the slices added in the same dispatch */
+    if (p->fused)               /* the slices added in the same dispatch */
         glBindBufferBase(GL_SHADER_STORAGE_BUFFER, NB_BIND_G6_PART, g->buf[B_FUSED]);
-        glBindBufferBase(GL_SHADER_STORAGE_BUFFER, NB_BIND_G6_OUT, out);
-        glDispatchCompute(1, (GLuint)slices, 1);
-    } else {
-        glBindBufferBase(GL_SHADER_STORAGE_BUFFER, NB_BIND_G6_OUT,
-                         slices > 1 ? g->buf[B_PART] : out);
-        glDispatchCompute((GLuint)groups, (GLuint)slices, 1);
-    }
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, NB_BIND_G6_OUT, reduce ? g->buf[B_PART] : out);
+    glDispatchCompute((GLuint)p->groups, (GLuint)p->slices, 1);
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
-    if (!fused && slices > 1) {
-        glUseProgram(red);
+    if (reduce) {
+        mask = nb_gl_use_program(f->gl, reduce_name);
         glUniform1i(nb_gl_loc(NB_LOC_N_ACTIVE), ni);
-        glUniform1i(nb_gl_loc(NB_LOC_SLICES), slices);
+        glUniform1i(nb_gl_loc(NB_LOC_SLICES), p->slices);
+        set_carried(g, mask);
         glBindBufferBase(GL_SHADER_STORAGE_BUFFER, NB_BIND_G6_PART, g->buf[B_PART]);
         glBindBufferBase(GL_SHADER_STORAGE_BUFFER, NB_BIND_G6_OUT, out);
         glDispatchCompute((GLuint)(a ? ni : nb_gl_ceil_div(ni, 64)), 1, 1);
     }
     /* up_i and up_queue need no fences of their own (each costs the GPU
      * ~5 us): the next start writes them only after this block's results
-     * have arrived (finish, or start's own wait), so after every read. */
+     * have arrived (finish, or start's own wait), so after every read.
+     * Carried updates were written into the j-memory by the last pass. */
+    GLbitfield jmem = g->carried ? GL_SHADER_STORAGE_BARRIER_BIT : 0;
     if (g->down.buffer) {
-        glMemoryBarrier(GL_CLIENT_MAPPED_BUFFER_BARRIER_BIT);
+        glMemoryBarrier(GL_CLIENT_MAPPED_BUFFER_BARRIER_BIT | jmem);
     } else {
-        glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
+        glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT | jmem);
         if (nb_gl_staging_fetch(&g->down, out, 0, out_bytes, "reading block results",
                                 err) != NB_OK)
             return err->status;
     }
-    snprintf(f->variant, sizeof f->variant, "g6-%s-s%d", name + 9, slices);
+    snprintf(f->variant, sizeof f->variant, "g6-%s-s%d%s", name + 9, p->slices,
+             g->carried ? "-carry" : "");
     return nb_gl_check("the block step", err);
 }
 
@@ -540,17 +604,21 @@ enum nb_status nb_forces_block_start(struct nb_forces *f, size_t nj, double ti, 
     g->flags = flags;
     g->has_h2 = h2 != NULL;
     g->mode = f->precision;
-    if (flush_queue(f, g, &e) != NB_OK)
-        return nb_api_fail(err, &e, func);
+    g->carried = 0;
     if (ni == 0 || nj == 0) {  /* no results to wait for: fence the updates */
+        if (flush_queue(f, g, &e) != NB_OK)
+            return nb_api_fail(err, &e, func);
         nb_gl_staging_sent(&g->up_queue);
         g->started = 1;
         return NB_OK;
     }
+    struct block_plan plan = plan_block(g);
+    if (!plan.carry && flush_queue(f, g, &e) != NB_OK)
+        return nb_api_fail(err, &e, func);
     nb_gpu_timer_start(&g->timer);
-    if (send_i(g, ni, id, x, v, h2, &vi_max, &e) != NB_OK ||
+    if (send_i(g, ni, id, x, v, h2, plan.carry, &vi_max, &e) != NB_OK ||
         choose_scales(g, eps2, vi_max, &e) != NB_OK ||
-        dispatch(f, g, ti, eps2, &e) != NB_OK)
+        dispatch(f, g, &plan, ti, eps2, &e) != NB_OK)
         return nb_api_fail(err, &e, func);
     nb_gpu_timer_end(&g->timer);
     glFlush();              /* the GPU starts now; the host goes on */

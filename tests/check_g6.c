@@ -117,14 +117,10 @@ static void cpu_forces(const struct jset *s, double ti, double eps2, const doubl
  * and one foreign particle of id -5; ni 0: n + 1, at most 41) on a j-set
  * of n, through firsthalf/lasthalf2, against cpu_forces; tol relative to
  * the sums of |terms|. */
-static void check_block(int n, int ni, double tol)
+static void check_sent_block(struct jset *s, int ni, double tol)
 {
-    uint64_t rng = g_seed ^ (uint64_t)n * 7919;
-    struct jset s;
+    int n = s->n;
     double ti = 0.5, eps2 = 1e-4;
-    jset_make(&s, n, ti, &rng);
-    ck_assert_int_eq(g6_open(0), 0);
-    send_all(&s, 0);
     ni = ni > 0 ? ni : n < 40 ? n + 1 : 41;
     double (*xi)[3] = malloc(sizeof *xi * (size_t)ni), (*vi)[3] = malloc(sizeof *vi * (size_t)ni);
     double (*acc)[3] = malloc(sizeof *acc * (size_t)ni), (*jer)[3] = malloc(sizeof *jer * (size_t)ni);
@@ -133,7 +129,7 @@ static void check_block(int n, int ni, double tol)
     for (int k = 0; k < ni; k++) {
         index[k] = k < ni - 1 ? (k * 7) % n : -5;
         if (index[k] >= 0) {
-            predict(&s, index[k], ti, xi[k], vi[k]);
+            predict(s, index[k], ti, xi[k], vi[k]);
         } else {
             for (int c = 0; c < 3; c++)
                 xi[k][c] = 0.1 * c, vi[k][c] = 0.05;
@@ -145,7 +141,7 @@ static void check_block(int n, int ni, double tol)
     for (int k = 0; k < ni; k++) {
         double ra[3], rj[3], rp, sc[3], r2;
         int nn;
-        cpu_forces(&s, ti, eps2, xi[k], vi[k], index[k], ra, rj, &rp, sc, &nn, &r2);
+        cpu_forces(s, ti, eps2, xi[k], vi[k], index[k], ra, rj, &rp, sc, &nn, &r2);
         for (int c = 0; c < 3; c++) {
             ck_assert_msg(fabs(acc[k][c] - ra[c]) <= tol * sc[0] + 1e-300,
                           "n %d, i %d: acc %.9g, CPU %.9g (scale %g)", n, k, acc[k][c], ra[c],
@@ -163,15 +159,25 @@ static void check_block(int n, int ni, double tol)
             ck_assert_int_ge(nnb[k], 0);
             ck_assert_int_lt(nnb[k], n);
             ck_assert_int_ne(nnb[k], index[k]);
-            predict(&s, nnb[k], ti, xp, vp);
+            predict(s, nnb[k], ti, xp, vp);
             for (int c = 0; c < 3; c++)
                 d2 += (xp[c] - xi[k][c]) * (xp[c] - xi[k][c]);
             ck_assert_msg(d2 <= r2 * (1 + 1e-5) + 1e-12, "n %d, i %d: nearest %d at r2 %g, "
                           "CPU %d at %g", n, k, nnb[k], d2, nn, r2);
         }
     }
-    ck_assert_int_eq(g6_close(0), 0);
     free(xi), free(vi), free(acc), free(jer), free(pot), free(h2), free(index), free(nnb);
+}
+
+static void check_block(int n, int ni, double tol)
+{
+    uint64_t rng = g_seed ^ (uint64_t)n * 7919;
+    struct jset s;
+    jset_make(&s, n, 0.5, &rng);
+    ck_assert_int_eq(g6_open(0), 0);
+    send_all(&s, 0);
+    check_sent_block(&s, ni, tol);
+    ck_assert_int_eq(g6_close(0), 0);
     jset_free(&s);
 }
 
@@ -201,6 +207,42 @@ START_TEST(small_blocks_mode_a)
         check_block(1031, blocks[b], 1e-5);
         check_block(263, blocks[b], 1e-5);
     }
+}
+END_TEST
+
+/* Small blocks after a few j-updates (they ride with the block instead of
+ * a scatter pass up to 64 of them, g6_jmemory.glsl), then a block with
+ * none: the first must see the new coefficients, the second must find
+ * them written into the j-memory. */
+START_TEST(updates_before_small_blocks)
+{
+    static const int updates[] = { 1, 7, 64, 65 }, blocks[] = { 1, 5, 40 };
+    uint64_t rng = g_seed ^ 0x9e37;
+    struct jset s, fresh;
+    double k18[3] = { 0, 0, 0 };
+    unsetenv("GLNBODY_G6_PRECISION");
+    jset_make(&s, 1031, 0.5, &rng);
+    ck_assert_int_eq(g6_open(0), 0);
+    send_all(&s, 0);
+    check_sent_block(&s, 3, 2e-6);
+    for (size_t u = 0; u < sizeof updates / sizeof *updates; u++) {
+        jset_make(&fresh, updates[u], 0.5, &rng);
+        for (int k = 0; k < updates[u]; k++) {
+            int j = (int)((97 * (size_t)k + 13 * u) % (size_t)s.n);
+            memcpy(s.x[j], fresh.x[k], sizeof s.x[j]);
+            memcpy(s.v[j], fresh.v[k], sizeof s.v[j]);
+            memcpy(s.a2[j], fresh.a2[k], sizeof s.a2[j]);
+            memcpy(s.j6[j], fresh.j6[k], sizeof s.j6[j]);
+            s.t[j] = fresh.t[k];
+            ck_assert_int_eq(g6_set_j_particle(0, j, j, s.t[j], 0.01, s.m[j], k18, s.j6[j],
+                                               s.a2[j], s.v[j], s.x[j]), 0);
+        }
+        jset_free(&fresh);
+        for (size_t b = 0; b < sizeof blocks / sizeof *blocks; b++)
+            check_sent_block(&s, blocks[b], 2e-6);
+    }
+    ck_assert_int_eq(g6_close(0), 0);
+    jset_free(&s);
 }
 END_TEST
 
@@ -488,6 +530,7 @@ static Suite *g6_suite(void)
     tcase_set_timeout(tc, 120);
     tcase_add_loop_test(tc, forces_mode_a, 0, 5);
     tcase_add_test(tc, small_blocks_mode_a);
+    tcase_add_test(tc, updates_before_small_blocks);
     tcase_add_loop_test(tc, forces_mode_h, 0, 4);
     tcase_add_test(tc, forces_mode_g);
     tcase_add_test(tc, neighbour_lists);

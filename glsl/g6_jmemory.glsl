@@ -1,0 +1,41 @@
+/* g6_jmemory.glsl - the j-memory of the GRAPE-6 style block step (issue
+ * 15) as g6_block.comp and g6_reduce.comp see it: four dvec4 per address,
+ * (x, t), (v, m), (a/2, id), (jerk/6, 0); and a block's i-area, two dvec4
+ * per i-particle, (x, h2), (v, id), followed, when they ride along
+ * (NB_G6_INLINE), by the block's queued j-updates: four dvec4 each, (x, t),
+ * (v, m), (a/2, id), (jerk/6, address), ascending by address.  A small
+ * block then needs no scatter dispatch (g6_scatter.comp, ~10 us of an
+ * H100): its prediction takes an updated address's coefficients from the
+ * i-area, and a pass that runs after every read of the j-memory (the last
+ * group of a fused block, or g6_reduce.comp) writes them in. */
+#if defined(NB_G6_WRITES_J)
+#define NB_G6_J_ACCESS
+#else
+#define NB_G6_J_ACCESS readonly
+#endif
+layout(std430, binding = NB_BIND_G6_JX) NB_G6_J_ACCESS buffer JX { dvec4 jx[]; };
+layout(std430, binding = NB_BIND_G6_JV) NB_G6_J_ACCESS buffer JV { dvec4 jv[]; };
+layout(std430, binding = NB_BIND_G6_JA) NB_G6_J_ACCESS buffer JA { dvec4 ja[]; };
+layout(std430, binding = NB_BIND_G6_JJ) NB_G6_J_ACCESS buffer JJ { dvec4 jj[]; };
+layout(std430, binding = NB_BIND_G6_I) readonly buffer IParticles { dvec4 ipart[]; };
+
+#if defined(NB_G6_INLINE) || defined(NB_G6_WRITES_J)
+NB_LOCATION(NB_LOC_G6_UPDATES) uniform int n_updates;     /* 0..NB_G6_INLINE_MAX */
+NB_LOCATION(NB_LOC_G6_UPDATES_AT) uniform int updates_at; /* their first dvec4 */
+#endif
+
+#if defined(NB_G6_WRITES_J)
+/* Updates first, first + stride, ... into the j-memory. */
+void write_updates(int first, int stride)
+{
+    for (int u = first; u < n_updates; u += stride) {
+        int at = updates_at + 4 * u;
+        dvec4 j6 = ipart[at + 3];
+        int j = int(j6.w);
+        jx[j] = ipart[at];
+        jv[j] = ipart[at + 1];
+        ja[j] = ipart[at + 2];
+        jj[j] = dvec4(j6.xyz, 0.0);
+    }
+}
+#endif
