@@ -1,0 +1,68 @@
+/* g6_internal.h - what g6_block.c (the j-memory) and g6_launch.c (the
+ * block steps) share. */
+#ifndef NB_G6_INTERNAL_H
+#define NB_G6_INTERNAL_H
+
+#include "api_internal.h"
+#include "nb_precision.h"
+
+/* The most addresses: 2^26 x 128 bytes of coefficients = 8 GiB. */
+#define JMEM_MAX ((size_t)1 << 26)
+/* i-particles per block: the block size that fills a large GPU (the
+ * forces of 16384 i-particles on 64k j-particles keep an H200 busy for a
+ * millisecond), and the most a start takes. */
+#define BLOCK_MAX 16384
+/* Work groups that fill a large GPU; mode A's j-slices aim at this many. */
+#define FILL_GROUPS 1024
+/* A block of one i-particle (64 lanes) adds its slices in its own
+ * dispatch, the last group reading all of them: fewer, longer slices than
+ * FILL_GROUPS keep that last step short. */
+#define FUSED_LANES 64
+#define FUSED_SLICES 256
+/* Doubles per queued update: four dvec4 (g6_scatter.comp). */
+#define UPDATE_DOUBLES 16
+
+enum { J_X, J_V, J_A, J_J, J_P, B_I, B_OUT, B_PART, B_FUSED, B_UPDATE, B_COUNT, B_LIST,
+       BUFFERS };
+
+struct nb_g6_block {
+    GLuint buf[BUFFERS];
+    size_t size[BUFFERS];
+    size_t capacity;            /* addresses */
+    /* The queue: UPDATE_DOUBLES per update, and each address's slot in it
+     * (-1: none), so that a later update replaces an earlier one. */
+    double *queue;
+    size_t queued, queue_room;
+    int32_t *slot;
+    /* Per address, for the fixed-point bounds of E, F, H. */
+    double *mass, mass_sum, v_max;
+    /* Persistently mapped where GL 4.4 buffer storage is there: the
+     * shaders then read the i-particles and the updates from, and write
+     * the results into, these very buffers (no copy, no extra pass). */
+    struct nb_gl_staging up_i, up_queue, down;
+    GLuint i_buffer;            /* the i-particles' buffer: up_i's or B_I */
+    struct nb_gpu_timer timer;
+    /* The block in flight or finished. */
+    int started, finished, has_h2;
+    size_t carried;             /* j-updates riding in the i-area */
+    size_t ni, nj;
+    unsigned flags;
+    enum nb_precision mode;
+    int log2[3];                /* E, F, H: scales of (a), (phi), (jerk) */
+};
+
+/* Sets a uniform only where the program kept it (SPIR-V drops unused ones). */
+#define HAS(mask, loc) ((mask) >> (loc) & 1u)
+
+enum nb_status nb_g6_need_compute(const struct nb_forces *f, const char *func,
+                                  struct nb_error *err);
+/* f's j-memory, made empty on first use; NULL (err set) without memory. */
+struct nb_g6_block *nb_g6_block_of(struct nb_forces *f, struct nb_error *err);
+/* The queued updates onto the device (a scatter pass), then an empty queue. */
+enum nb_status nb_g6_flush_queue(struct nb_forces *f, struct nb_g6_block *g,
+                                 struct nb_error *err);
+/* The queued updates (at most NB_G6_INLINE_MAX) into dst, ascending by
+ * address, for the block to carry; g->carried their count; an empty queue. */
+void nb_g6_carry_queue(struct nb_g6_block *g, double *dst);
+
+#endif

@@ -1,0 +1,402 @@
+/* g6_launch.c - one block step on the j-memory (issue 15; g6_block.c
+ * keeps the j-memory): one upload of the block's i-particles (and of its
+ * j-updates when they ride along), one dispatch that predicts each j-tile
+ * as it loads it and evaluates the forces (g6_block.comp), in mode A one
+ * reduction of the j-slices (g6_reduce.comp) unless the block adds them
+ * itself, and the results written into a persistently mapped buffer
+ * (staging.c); start flushes and returns, finish waits on the results'
+ * fence. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "g6_internal.h"
+
+/* E, F, H: the scales 2^k from bounds on every partial sum (eps > 0):
+ * |a| <= M 0.385 / eps^2 (the largest m r / (r^2 + eps^2)^{3/2}),
+ * |phi| <= M / eps, |jerk| <= M 1.56 v / eps^3 for relative speeds up to
+ * v, taken as twice the fastest j (its prediction may speed it up) plus
+ * the fastest i. */
+static enum nb_status choose_scales(struct nb_g6_block *g, double eps2, double vi_max,
+                                    struct nb_error *err)
+{
+    enum nb_precision m = g->mode;
+    int bits = m == NB_PRECISION_H ? NB_PREC_BITS_FIXED : NB_PREC_BITS_LARGE;
+    if (m != NB_PRECISION_E && m != NB_PRECISION_F && m != NB_PRECISION_H)
+        return NB_OK;
+    if (!(eps2 > 0.0))
+        return nb_error_set(err, NB_ERR_UNSUPPORTED, "precision %s needs a softening "
+                            "eps2 > 0 (its fixed-point range is set by M / eps^2)",
+                            nb_precision_name(m));
+    double eps = sqrt(eps2), mass = fmax(g->mass_sum, 1e-300);
+    double v = 2.0 * g->v_max + vi_max;
+    double bound[3] = { mass * 0.385 / eps2, mass / eps,
+                        mass * 1.56 * fmax(v, 1e-300) / (eps2 * eps) };
+    static const char *what[3] = { "force", "potential", "jerk" };
+    for (int k = 0; k < 3; k++)
+        if (nb_prec_scale(m, what[k], bound[k], bits, &g->log2[k], err) != NB_OK)
+            return err->status;
+    return NB_OK;
+}
+
+static enum nb_status check_block(struct nb_g6_block *g, size_t nj, double ti, double eps2,
+                                  size_t ni, const int32_t *id, const double *x,
+                                  const double *v, const double *h2, const char *func,
+                                  struct nb_error *err)
+{
+    if (nj > g->capacity)
+        return nb_error_set(err, NB_ERR_ARGS, "%s: nj = %zu is above the j-memory's %zu "
+                            "addresses", func, nj, g->capacity);
+    if (ni > BLOCK_MAX)
+        return nb_error_set(err, NB_ERR_ARGS, "%s: ni = %zu is above the block size %d",
+                            func, ni, BLOCK_MAX);
+    if (!isfinite(ti) || !isfinite(eps2) || eps2 < 0.0)
+        return nb_error_set(err, NB_ERR_ARGS, "%s: ti = %g, eps2 = %g (finite, eps2 >= 0)",
+                            func, ti, eps2);
+    if (ni && (nb_api_need(id, func, "id", err) != NB_OK ||
+               nb_api_need(x, func, "x", err) != NB_OK ||
+               nb_api_need(v, func, "v", err) != NB_OK ||
+               nb_api_finite(x, 3 * ni, func, "x", err) != NB_OK ||
+               nb_api_finite(v, 3 * ni, func, "v", err) != NB_OK ||
+               (h2 && nb_api_finite(h2, ni, func, "h2", err) != NB_OK)))
+        return err->status;
+    return NB_OK;
+}
+
+/* The i-particles, two dvec4 each: (x, h2), (v, id), then the queued
+ * updates where they ride along (carry).  The mapped area is only written:
+ * reading it back (write-combined memory) is slow. */
+static enum nb_status send_i(struct nb_g6_block *g, size_t ni, const int32_t *id,
+                             const double *x, const double *v, const double *h2,
+                             int carry, double *vi_max, struct nb_error *err)
+{
+    size_t bytes = 64 * ni + (carry ? UPDATE_DOUBLES * sizeof(double) * g->queued : 0);
+    double *d, *area;
+    if (!(d = area = nb_gl_staging_write(&g->up_i, bytes, err)))
+        return err->status;
+    *vi_max = 0.0;
+    for (size_t k = 0; k < ni; k++, d += 8) {
+        const double *vk = v + 3 * k;
+        for (int c = 0; c < 3; c++) {
+            d[c] = x[3 * k + c];
+            d[4 + c] = vk[c];
+        }
+        d[3] = h2 ? h2[k] : 0.0;
+        d[7] = (double)id[k];
+        *vi_max = fmax(*vi_max, sqrt(vk[0] * vk[0] + vk[1] * vk[1] + vk[2] * vk[2]));
+    }
+    g->carried = 0;
+    if (carry)
+        nb_g6_carry_queue(g, area + 8 * ni);
+    g->i_buffer = g->up_i.buffer;
+    if (!g->i_buffer) {         /* no buffer storage: a copy into B_I */
+        if (nb_gl_ensure_buffer(&g->buf[B_I], &g->size[B_I], bytes, "the i-particles",
+                                err) != NB_OK ||
+            nb_gl_staging_send(&g->up_i, g->buf[B_I], 0, bytes, "sending the i-particles",
+                               err) != NB_OK)
+            return err->status;
+        g->i_buffer = g->buf[B_I];
+    }
+    return NB_OK;
+}
+
+
+static void set_uniforms(const struct nb_g6_block *g, uint64_t mask, double ti, double eps2,
+                         int per_slice)
+{
+    if (HAS(mask, NB_LOC_EPS2))
+        glUniform1f(nb_gl_loc(NB_LOC_EPS2), (float)eps2);
+    if (HAS(mask, NB_LOC_N))
+        glUniform1i(nb_gl_loc(NB_LOC_N), (int)g->nj);
+    if (HAS(mask, NB_LOC_N_ACTIVE))
+        glUniform1i(nb_gl_loc(NB_LOC_N_ACTIVE), (int)g->ni);
+    if (HAS(mask, NB_LOC_SLICE_LEN))
+        glUniform1i(nb_gl_loc(NB_LOC_SLICE_LEN), per_slice);
+    if (HAS(mask, NB_LOC_TIME))
+        glUniform1d(nb_gl_loc(NB_LOC_TIME), ti);
+    if (HAS(mask, NB_LOC_PREC_EPS2D))
+        glUniform1d(nb_gl_loc(NB_LOC_PREC_EPS2D), eps2);
+    if (HAS(mask, NB_LOC_PREC_SCALE)) {
+        float s = ldexpf(1.0f, g->log2[0]);
+        glUniform4f(nb_gl_loc(NB_LOC_PREC_SCALE), s, s, s, ldexpf(1.0f, g->log2[1]));
+    }
+    if (HAS(mask, NB_LOC_PREC_SCALE_J)) {
+        float s = ldexpf(1.0f, g->log2[2]);
+        glUniform4f(nb_gl_loc(NB_LOC_PREC_SCALE_J), s, s, s, s);
+    }
+}
+
+/* The slices of a block added in its own dispatch (g6_block.comp, lanes
+ * FUSED_LANES): a 16-byte header whose first word counts the groups done, zero
+ * between blocks (the last group resets it), then the slices. */
+static enum nb_status fused_slices(struct nb_g6_block *g, size_t part_bytes,
+                                   struct nb_error *err)
+{
+    GLuint before = g->buf[B_FUSED];
+    size_t size_before = g->size[B_FUSED];
+    if (nb_gl_ensure_buffer(&g->buf[B_FUSED], &g->size[B_FUSED], 16 + part_bytes,
+                            "block slices", err) != NB_OK)
+        return err->status;
+    if (g->buf[B_FUSED] != before || g->size[B_FUSED] != size_before) {
+        glBindBuffer(GL_SHADER_STORAGE_BUFFER, g->buf[B_FUSED]);
+        glClearBufferSubData(GL_SHADER_STORAGE_BUFFER, GL_RGBA32UI, 0, 16, GL_RGBA_INTEGER,
+                             GL_UNSIGNED_INT, NULL);
+    }
+    return NB_OK;
+}
+
+/* Invocations per i-particle in mode A (g6_block.comp's NB_LANES): a block
+ * of ni under the 64-wide tile spreads each tile's j over this many, so
+ * that the work group holds no padding i-particles. */
+static int lanes_for(int ni)
+{
+    return ni <= 1 ? 64 : ni <= 4 ? 16 : ni <= 16 ? 4 : 1;
+}
+
+/* How a block runs on the device. */
+struct block_plan {
+    int tile, lanes, groups, slices, per_slice;
+    int fused;          /* its slices added in its own dispatch */
+    int carry;          /* the queued j-updates ride in its i-area */
+};
+
+static struct block_plan plan_block(const struct nb_g6_block *g)
+{
+    struct block_plan p;
+    int a = g->mode == NB_PRECISION_A, ni = (int)g->ni, nj = (int)g->nj;
+    p.tile = !a ? 128 : ni <= 64 ? 64 : 256;
+    p.lanes = a ? lanes_for(ni) : 1;
+    p.groups = nb_gl_ceil_div(ni, p.tile / p.lanes);
+    p.fused = p.lanes == FUSED_LANES;
+    int tiles = nb_gl_ceil_div(nj > 0 ? nj : 1, p.tile);
+    int slices = p.fused ? FUSED_SLICES : nb_gl_ceil_div(FILL_GROUPS, p.groups);
+    slices = slices < 1 ? 1 : slices > tiles ? tiles : slices;
+    p.per_slice = nb_gl_ceil_div(tiles, slices);
+    p.slices = nb_gl_ceil_div(tiles, p.per_slice);
+    /* a pass after the block's last read of the j-memory writes them in:
+     * the fused block's last group, or the reduction */
+    p.carry = a && p.tile == 64 && g->queued <= NB_G6_INLINE_MAX &&
+              (p.fused || p.slices > 1);
+    return p;
+}
+
+static void set_carried(const struct nb_g6_block *g, uint64_t mask)
+{
+    if (HAS(mask, NB_LOC_G6_UPDATES))
+        glUniform1i(nb_gl_loc(NB_LOC_G6_UPDATES), (int)g->carried);
+    if (HAS(mask, NB_LOC_G6_UPDATES_AT))
+        glUniform1i(nb_gl_loc(NB_LOC_G6_UPDATES_AT), 2 * (int)g->ni);
+}
+
+static void program_name(const struct nb_g6_block *g, const struct block_plan *p, char *name,
+                         size_t size)
+{
+    const char *nn = g->flags & NB_BLOCK_NEAREST ? "_nn" : "";
+    if (g->mode != NB_PRECISION_A)
+        snprintf(name, size, "g6_block_%c%s", 'a' + (int)g->mode, nn);
+    else if (p->lanes > 1)
+        snprintf(name, size, "g6_block_a_t64_l%d%s", p->lanes, nn);
+    else
+        snprintf(name, size, "g6_block_a_t%d%s", p->tile, nn);
+}
+
+static enum nb_status dispatch(struct nb_forces *f, struct nb_g6_block *g,
+                               const struct block_plan *p, double ti, double eps2,
+                               struct nb_error *err)
+{
+    int a = g->mode == NB_PRECISION_A, ni = (int)g->ni;
+    int reduce = !p->fused && p->slices > 1;
+    char name[40], reduce_name[24];
+    GLuint prog, red = 0;
+    program_name(g, p, name, sizeof name);
+    snprintf(reduce_name, sizeof reduce_name, "g6_reduce_%c", 'a' + (int)g->mode);
+    size_t out_bytes = (a ? 48 : 80) * (size_t)ni;
+    size_t part_bytes = out_bytes * (size_t)p->slices;
+    if ((!a && nb_prec_supported(g->mode, err) != NB_OK) ||
+        nb_gl_program(f->gl, name, &prog, err) != NB_OK ||
+        (reduce && nb_gl_program(f->gl, reduce_name, &red, err) != NB_OK) ||
+        nb_gl_staging_reserve(&g->down, out_bytes, err) != NB_OK)
+        return err->status;
+    /* the results straight into the mapped buffer, else into B_OUT */
+    GLuint out = g->down.buffer;
+    if ((!out && nb_gl_ensure_buffer(&g->buf[B_OUT], &g->size[B_OUT], out_bytes,
+                                     "block results", err) != NB_OK) ||
+        (p->fused && fused_slices(g, part_bytes, err) != NB_OK) ||
+        (reduce && nb_gl_ensure_buffer(&g->buf[B_PART], &g->size[B_PART], part_bytes,
+                                       "block slices", err) != NB_OK))
+        return err->status;
+    out = out ? out : g->buf[B_OUT];
+    uint64_t mask = nb_gl_use_program(f->gl, name);
+    set_uniforms(g, mask, ti, eps2, p->per_slice);
+    set_carried(g, mask);
+    for (int k = J_X; k <= J_J; k++)
+        glBindBufferBase(GL_SHADER_STORAGE_BUFFER, NB_BIND_G6_JX + (GLuint)k, g->buf[k]);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, NB_BIND_G6_I, g->i_buffer);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, NB_BIND_G6_JP, g->buf[J_P]);
+    if (p->fused)               /* the slices added in the same dispatch */
+        glBindBufferBase(GL_SHADER_STORAGE_BUFFER, NB_BIND_G6_PART, g->buf[B_FUSED]);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, NB_BIND_G6_OUT, reduce ? g->buf[B_PART] : out);
+    glDispatchCompute((GLuint)p->groups, (GLuint)p->slices, 1);
+    glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+    if (reduce) {
+        mask = nb_gl_use_program(f->gl, reduce_name);
+        glUniform1i(nb_gl_loc(NB_LOC_N_ACTIVE), ni);
+        glUniform1i(nb_gl_loc(NB_LOC_SLICES), p->slices);
+        set_carried(g, mask);
+        glBindBufferBase(GL_SHADER_STORAGE_BUFFER, NB_BIND_G6_PART, g->buf[B_PART]);
+        glBindBufferBase(GL_SHADER_STORAGE_BUFFER, NB_BIND_G6_OUT, out);
+        glDispatchCompute((GLuint)(a ? ni : nb_gl_ceil_div(ni, 64)), 1, 1);
+    }
+    /* up_i and up_queue need no fences of their own (each costs the GPU
+     * ~5 us): the next start writes them only after this block's results
+     * have arrived (finish, or start's own wait), so after every read.
+     * Carried updates were written into the j-memory by the last pass. */
+    GLbitfield jmem = g->carried ? GL_SHADER_STORAGE_BARRIER_BIT : 0;
+    if (g->down.buffer) {
+        glMemoryBarrier(GL_CLIENT_MAPPED_BUFFER_BARRIER_BIT | jmem);
+    } else {
+        glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT | jmem);
+        if (nb_gl_staging_fetch(&g->down, out, 0, out_bytes, "reading block results",
+                                err) != NB_OK)
+            return err->status;
+    }
+    snprintf(f->variant, sizeof f->variant, "g6-%s-s%d%s", name + 9, p->slices,
+             g->carried ? "-carry" : "");
+    return nb_gl_check("the block step", err);
+}
+
+enum nb_status nb_forces_block_start(struct nb_forces *f, size_t nj, double ti, double eps2,
+                                     size_t ni, const int32_t *id, const double *x,
+                                     const double *v, const double *h2, unsigned flags,
+                                     struct nb_error *err)
+{
+    const char *func = "nb_forces_block_start";
+    struct nb_error e = { 0 };
+    struct nb_g6_block *g;
+    double vi_max = 0.0;
+    if (nb_api_need(f, func, "f", &e) != NB_OK || nb_g6_need_compute(f, func, &e) != NB_OK ||
+        nb_api_forces_enter(f, &e) != NB_OK || !(g = nb_g6_block_of(f, &e)) ||
+        check_block(g, nj, ti, eps2, ni, id, x, v, h2, func, &e) != NB_OK)
+        return nb_api_fail(err, &e, func);
+    if (g->started) {           /* a block never finished: let its copy land */
+        if (!nb_gl_staging_arrived(&g->down, &e))
+            return nb_api_fail(err, &e, func);
+        g->started = 0;
+    }
+    g->finished = 0;
+    g->ni = ni;
+    g->nj = nj;
+    g->flags = flags;
+    g->has_h2 = h2 != NULL;
+    g->mode = f->precision;
+    g->carried = 0;
+    if (ni == 0 || nj == 0) {  /* no results to wait for: fence the updates */
+        if (nb_g6_flush_queue(f, g, &e) != NB_OK)
+            return nb_api_fail(err, &e, func);
+        nb_gl_staging_sent(&g->up_queue);
+        g->started = 1;
+        return NB_OK;
+    }
+    struct block_plan plan = plan_block(g);
+    if (!plan.carry && nb_g6_flush_queue(f, g, &e) != NB_OK)
+        return nb_api_fail(err, &e, func);
+    nb_gpu_timer_start(&g->timer);
+    if (send_i(g, ni, id, x, v, h2, plan.carry, &vi_max, &e) != NB_OK ||
+        choose_scales(g, eps2, vi_max, &e) != NB_OK ||
+        dispatch(f, g, &plan, ti, eps2, &e) != NB_OK)
+        return nb_api_fail(err, &e, func);
+    nb_gpu_timer_end(&g->timer);
+    glFlush();              /* the GPU starts now; the host goes on */
+    g->started = 1;
+    return NB_OK;
+}
+
+/* Component c of accumulator q (0: a and phi, 1: jerk) of one i-particle's
+ * words in modes B..H. */
+static double finish_word(const struct nb_g6_block *g, const uint32_t *w, int q, int c)
+{
+    int k = g->mode == NB_PRECISION_H || g->mode == NB_PRECISION_E ||
+            g->mode == NB_PRECISION_F ? g->log2[q ? 2 : c == 3 ? 1 : 0] : 0;
+    return nb_prec_finish(g->mode, w + 8 * q, c, k);
+}
+
+static void unpack(const struct nb_g6_block *g, const void *raw, size_t k, double *acc,
+                   double *jerk, double *pot, int32_t *nearest, double *nearest_r2)
+{
+    float ds2;
+    int32_t nn;
+    if (g->mode == NB_PRECISION_A) {
+        const float *r = (const float *)raw + 12 * k;
+        for (int c = 0; c < 3; c++) {
+            if (acc)
+                acc[3 * k + c] = r[c];
+            if (jerk)
+                jerk[3 * k + c] = r[4 + c];
+        }
+        if (pot)
+            pot[k] = r[3];
+        ds2 = r[8];
+        memcpy(&nn, &r[9], 4);
+    } else {
+        const uint32_t *w = (const uint32_t *)raw + 20 * k;
+        for (int c = 0; c < 3; c++) {
+            if (acc)
+                acc[3 * k + c] = finish_word(g, w, 0, c);
+            if (jerk)
+                jerk[3 * k + c] = finish_word(g, w, 1, c);
+        }
+        if (pot)
+            pot[k] = finish_word(g, w, 0, 3);
+        memcpy(&ds2, &w[16], 4);
+        memcpy(&nn, &w[17], 4);
+    }
+    if (nearest)
+        nearest[k] = nn;
+    if (nearest_r2)
+        nearest_r2[k] = nn < 0 ? INFINITY : ds2;
+}
+
+enum nb_status nb_forces_block_finish(struct nb_forces *f, double *acc, double *jerk,
+                                      double *pot, int32_t *nearest, double *nearest_r2,
+                                      struct nb_error *err)
+{
+    const char *func = "nb_forces_block_finish";
+    struct nb_error e = { 0 };
+    struct nb_g6_block *g;
+    const void *raw = NULL;
+    if (nb_api_need(f, func, "f", &e) != NB_OK || nb_g6_need_compute(f, func, &e) != NB_OK)
+        return nb_api_fail(err, &e, func);
+    g = f->g6;
+    if (!g || !g->started)
+        return nb_error_set(err, NB_ERR_ARGS, "%s: no block was started "
+                            "(nb_forces_block_start)", func);
+    if ((nearest || nearest_r2) && !(g->flags & NB_BLOCK_NEAREST))
+        return nb_error_set(err, NB_ERR_ARGS, "%s: the block was started without "
+                            "NB_BLOCK_NEAREST", func);
+    if (nb_api_forces_enter(f, &e) != NB_OK)
+        return nb_api_fail(err, &e, func);
+    g->started = 0;
+    if (g->ni && g->nj && !(raw = nb_gl_staging_arrived(&g->down, &e)))
+        return nb_api_fail(err, &e, func);
+    for (size_t k = 0; k < g->ni; k++) {
+        if (raw) {
+            unpack(g, raw, k, acc, jerk, pot, nearest, nearest_r2);
+            continue;
+        }
+        for (int c = 0; c < 3; c++) {   /* nothing to feel: no j-particle */
+            if (acc)
+                acc[3 * k + c] = 0.0;
+            if (jerk)
+                jerk[3 * k + c] = 0.0;
+        }
+        if (pot)
+            pot[k] = 0.0;
+        if (nearest)
+            nearest[k] = -1;
+        if (nearest_r2)
+            nearest_r2[k] = INFINITY;
+    }
+    f->seconds = raw ? nb_gpu_timer_result(&g->timer) : 0.0;
+    g->finished = 1;
+    return NB_OK;
+}
