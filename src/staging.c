@@ -21,7 +21,8 @@ static int have_buffer_storage(void)
 }
 
 /* Fences are polled (no sleep in the driver) for up to SPIN_SECONDS, then
- * waited on; GLNBODY_WAIT=block waits at once.  A Hermite block step waits
+ * waited on; GLNBODY_WAIT=block waits at once (poll, or any other value:
+ * the default; the program refuses other values).  A Hermite block step waits
  * once per block, and NVIDIA's wait added ~100 us a block at N = 65536
  * (H100: t_comm + t_host of glnbody run 0.51 s blocking, 0.31 s polling). */
 #define SPIN_SECONDS 0.01

@@ -435,6 +435,22 @@ START_TEST(test_shaders_env_refused)
 }
 END_TEST
 
+/* An unknown GLNBODY_WAIT is refused, not taken for the default. */
+START_TEST(test_wait_env_refused)
+{
+    static const char *const env[] = { "GLNBODY_WAIT=sleep", NULL };
+    static const char *const args[] = { "compare", "--n", "64", "--backends", "cpu",
+                                        NULL };
+    struct cli_run r;
+
+    cli_run_in(&r, g_dir, env, args);
+    ck_assert_int_eq(r.status, 2);
+    ck_assert_str_eq(r.err, "glnbody: GLNBODY_WAIT: 'sleep' is not poll or block\n");
+    ck_assert_str_eq(r.out, "");
+    cli_run_free(&r);
+}
+END_TEST
+
 /* ---- the suite ----------------------------------------------------------- */
 
 static Suite *hostile_suite(void)
@@ -463,6 +479,7 @@ static Suite *hostile_suite(void)
     tcase_add_loop_test(tc, test_nan_refused, 0,
                         (int)(sizeof nan_cases / sizeof nan_cases[0]));
     tcase_add_test(tc, test_shaders_env_refused);
+    tcase_add_test(tc, test_wait_env_refused);
     tcase_add_loop_test(tc, test_option_refused, 0,
                         (int)(sizeof option_refusals / sizeof option_refusals[0]));
     suite_add_tcase(s, tc);

@@ -65,7 +65,8 @@ static void usage(FILE *out)
                   "its section of the manual page glnbody(1)");
     fprintf(out, "\nenvironment: GLNBODY_SHADER_DIR (where glsl/ and spirv/ are),\n"
                  "  GLNBODY_SHADERS=spirv|glsl, GLNBODY_DEBUG=1 (GL debug output),\n"
-                 "  GLNBODY_DISPATCH_PAIRS=P (pair terms a compute dispatch, default 2^35)\n");
+                 "  GLNBODY_DISPATCH_PAIRS=P (pair terms a compute dispatch, default 2^35),\n"
+                 "  GLNBODY_WAIT=poll|block (how the host waits for GPU results)\n");
     if (nb_mpi_built())
         fprintf(out, "\nOpen MPI: mpirun -np P glnbody run|forces ... shares the forces over P\n"
                  "  ranks, one GPU each (Harfst et al. 2007); rank 0 writes and reports\n");

@@ -226,6 +226,10 @@ static enum nb_status gl_cli_options(const struct nb_gl_cli *g,
         strcmp(env, "glsl") != 0 && strcmp(env, "auto") != 0)
         return nb_error_set(err, NB_ERR_ARGS, "GLNBODY_SHADERS: '%s' is not auto, "
                             "spirv or glsl", env);
+    const char *wait = getenv("GLNBODY_WAIT");
+    if (wait && *wait && strcmp(wait, "poll") != 0 && strcmp(wait, "block") != 0)
+        return nb_error_set(err, NB_ERR_ARGS, "GLNBODY_WAIT: '%s' is not poll or block",
+                            wait);
     opt->device = nb_gl_cli_default_device;
     if (g->gpu) {
         long device;
