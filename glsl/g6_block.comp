@@ -26,12 +26,14 @@
  * taking every NB_LANES-th j of a tile, and a fixed-order tree in shared
  * memory adds the lanes.  A group then holds NB_TILE / NB_LANES
  * i-particles, so that a block of one particle does not pay for a tile of
- * padding.  With NB_G6_FUSED (one i-particle) the block also adds its
- * j-slices in this dispatch, not in g6_reduce.comp: each group leaves its
- * slice in NB_BIND_G6_PART and counts itself done, and the last group adds
- * the slices, lane l taking slices l, l + NB_LANES, ..., then the lane
- * tree, the same order whichever group comes last (the threadfence
- * reduction of the CUDA samples).  One dispatch fewer is ~11 us on an H100.
+ * padding.  These tile-64 kernels (NB_G6_FUSED, blocks of up to 64) also
+ * add their j-slices in this dispatch, not in g6_reduce.comp: each group
+ * leaves its sums in NB_BIND_G6_PART and counts its arrival; the last of
+ * each batch of NB_G6_FUSED_BATCH slices adds the batch, and the last of
+ * the batches adds those (the threadfence reduction of the CUDA samples,
+ * on two levels so that no group adds more than NB_G6_FUSED_BATCH sums a
+ * particle), in the same order whichever group comes last.  One dispatch
+ * fewer is ~11 us on an H100.
  * The tile-64 kernels of mode A also take a block's j-updates with it
  * (NB_G6_INLINE, g6_jmemory.glsl): their addresses wait in shared memory,
  * and each predicted address looks itself up there. */
@@ -128,16 +130,18 @@ void predict(int j, out POS p, out POS v)
 
 #if defined(NB_G6_FUSED)
 shared bool last_group;
-
-/* The slices: a counter of groups done, then three vec4 per (slice, i). */
-layout(std430, binding = NB_BIND_G6_PART) coherent buffer Partial {
-    uint groups_done;
-    uint pad_[3];
-    vec4 partial[];
-};
-#endif
 #if NB_LANES > 1
 shared vec4 lane_n[NB_TILE];        /* ds2, nearest id bits, address bits */
+#endif
+
+/* Arrival counters: one per batch of NB_G6_FUSED_BATCH slices, and the
+ * last one for the batches; then three vec4 per (slice, i), (a, phi),
+ * (jerk, 0), (ds2, nearest id bits, its address bits, 0), then three per
+ * (batch, i). */
+layout(std430, binding = NB_BIND_G6_PART) coherent buffer Partial {
+    uint arrivals[NB_G6_FUSED_COUNTERS];
+    vec4 partial[];
+};
 
 /* best becomes c where c is nearer, or as near at a lower address. */
 void keep_nearer(inout vec4 best, vec4 c)
@@ -147,10 +151,16 @@ void keep_nearer(inout vec4 best, vec4 c)
         best = c;
 }
 
-/* Adds the lanes of each i-particle (tile_pos: a and phi, tile_vel: jerk,
- * lane_n: the nearest), pairwise in a fixed order; lane 0 ends with the sum. */
-void add_lanes(int lid, int lane)
+/* The sums of each i-particle's lanes, added pairwise in a fixed order,
+ * for every lane of it (tile_pos, tile_vel and lane_n as scratch). */
+void add_lanes(int lid, int lane, inout vec4 ap, inout vec4 jk, inout vec4 nn)
 {
+#if NB_LANES > 1
+    tile_pos[lid] = ap;
+    tile_vel[lid] = jk;
+    lane_n[lid] = nn;
+    memoryBarrierShared();
+    barrier();
     for (int half_ = NB_LANES / 2; half_ > 0; half_ /= 2) {
         if (lane < half_) {
             tile_pos[lid] += tile_pos[lid + half_];
@@ -162,6 +172,82 @@ void add_lanes(int lid, int lane)
         memoryBarrierShared();
         barrier();
     }
+    ap = tile_pos[lid - lane];
+    jk = tile_vel[lid - lane];
+    nn = lane_n[lid - lane];
+    barrier();
+#endif
+}
+
+/* Whether this group is the last of `expected` to arrive at counter c,
+ * after writing its partial sums; the last one then sees all of them. */
+bool arrive(int c, uint expected)
+{
+    memoryBarrierBuffer();
+    barrier();
+    if (gl_LocalInvocationID.x == 0u)
+        last_group = atomicAdd(arrivals[c], 1u) == expected - 1u;
+    memoryBarrierShared();
+    barrier();
+    return last_group;
+}
+
+void put_partial(int at, vec4 ap, vec4 jk, vec4 nn)
+{
+    partial[at] = ap;
+    partial[at + 1] = jk;
+    partial[at + 2] = nn;
+}
+
+/* Adds count (at most NB_G6_FUSED_BATCH) partial sums from `first`,
+ * `stride` vec4 apart: lane l takes l, l + NB_LANES, ... */
+void add_partials(int first, int stride, int count, int lane, inout vec4 ap,
+                  inout vec4 jk, inout vec4 nn)
+{
+    for (int q = lane; q < NB_G6_FUSED_BATCH; q += NB_LANES)
+        if (q < count) {
+            int at = first + q * stride;
+            ap += partial[at];
+            jk += partial[at + 1];
+            keep_nearer(nn, partial[at + 2]);
+        }
+}
+
+/* The block's sums for i-particle k from this group's, through the two
+ * levels of last arrivals; false for every group but the very last. */
+bool add_slices(int lid, int lane, int k, bool live, inout vec4 ap, inout vec4 jk,
+                inout vec4 nn)
+{
+    int y = int(gl_WorkGroupID.y), slices = int(gl_NumWorkGroups.y);
+    int batch = y / NB_G6_FUSED_BATCH, first = batch * NB_G6_FUSED_BATCH;
+    int batches = (slices + NB_G6_FUSED_BATCH - 1) / NB_G6_FUSED_BATCH;
+    int in_batch = min(NB_G6_FUSED_BATCH, slices - first), level2 = 3 * slices * n_active;
+    add_lanes(lid, lane, ap, jk, nn);
+    if (lane == 0 && live)
+        put_partial(3 * (y * n_active + k), ap, jk, nn);
+    if (!arrive(batch, uint(in_batch)))
+        return false;
+    ap = vec4(0.0);
+    jk = vec4(0.0);
+    nn = vec4(1.0e30, intBitsToFloat(-1), intBitsToFloat(-1), 0.0);
+    if (live)
+        add_partials(3 * (first * n_active + k), 3 * n_active, in_batch, lane, ap, jk, nn);
+    add_lanes(lid, lane, ap, jk, nn);
+    if (lane == 0 && live)
+        put_partial(level2 + 3 * (batch * n_active + k), ap, jk, nn);
+    if (lid == 0)
+        arrivals[batch] = 0u;           /* ready for the next block */
+    if (!arrive(NB_G6_FUSED_COUNTERS - 1, uint(batches)))
+        return false;
+    ap = vec4(0.0);
+    jk = vec4(0.0);
+    nn = vec4(1.0e30, intBitsToFloat(-1), intBitsToFloat(-1), 0.0);
+    if (live)
+        add_partials(level2 + 3 * k, 3 * n_active, batches, lane, ap, jk, nn);
+    add_lanes(lid, lane, ap, jk, nn);
+    if (lid == 0)
+        arrivals[NB_G6_FUSED_COUNTERS - 1] = 0u;
+    return true;
 }
 #endif
 
@@ -251,63 +337,22 @@ void main()
 #endif
         barrier();
     }
-#if NB_LANES > 1
-    tile_pos[lid] = vec4(ax, ay, az, ap);
-    tile_vel[lid] = vec4(jx_, jy_, jz_, 0.0);
-    lane_n[lid] = vec4(ds2_min, intBitsToFloat(nearest), intBitsToFloat(nearest_j), 0.0);
-    memoryBarrierShared();
-    barrier();
-    add_lanes(lid, lane);
-#if !defined(NB_G6_FUSED)
-    if (lane != 0 || !live)
+#if defined(NB_G6_FUSED)
+    vec4 sum_ap = vec4(ax, ay, az, ap), sum_j = vec4(jx_, jy_, jz_, 0.0);
+    vec4 near = vec4(ds2_min, intBitsToFloat(nearest), intBitsToFloat(nearest_j), 0.0);
+    if (!add_slices(lid, lane, k, live, sum_ap, sum_j, near))
         return;
-    int at = 3 * (int(gl_WorkGroupID.y) * n_active + k);
-    result[at] = tile_pos[lid];
-    result[at + 1] = tile_vel[lid];
-    result[at + 2] = vec4(lane_n[lid].xy, 0.0, 0.0);
-#else
-    if (lane == 0 && live) {
-        int at = 3 * (int(gl_WorkGroupID.y) * n_active + k);
-        partial[at] = tile_pos[lid];
-        partial[at + 1] = tile_vel[lid];
-        partial[at + 2] = lane_n[lid];
-    }
-    memoryBarrierBuffer();
-    barrier();
-    if (lid == 0)
-        last_group = atomicAdd(groups_done, 1u) == gl_NumWorkGroups.y - 1u;
-    memoryBarrierShared();
-    barrier();
-    if (!last_group)
-        return;
-    vec4 sum_ap = vec4(0.0), sum_j = vec4(0.0);
-    vec4 near = vec4(1.0e30, intBitsToFloat(-1), intBitsToFloat(-1), 0.0);
-    for (int y = lane; live && y < int(gl_NumWorkGroups.y); y += NB_LANES) {
-        int at = 3 * (y * n_active + k);
-        sum_ap += partial[at];
-        sum_j += partial[at + 1];
-        keep_nearer(near, partial[at + 2]);
-    }
-    tile_pos[lid] = sum_ap;
-    tile_vel[lid] = sum_j;
-    lane_n[lid] = near;
-    memoryBarrierShared();
-    barrier();
-    add_lanes(lid, lane);
-    if (lid == 0)
-        groups_done = 0u;           /* ready for the next block */
     write_updates(lid, NB_TILE);    /* every group has read the j-memory */
     if (lane != 0 || !live)
         return;
-    result[3 * k] = tile_pos[lid];
-    result[3 * k + 1] = tile_vel[lid];
-    result[3 * k + 2] = vec4(lane_n[lid].xy, 0.0, 0.0);
-#endif
+    result[3 * k] = sum_ap;
+    result[3 * k + 1] = sum_j;
+    result[3 * k + 2] = vec4(near.xy, 0.0, 0.0);
 #else
     if (!live)
         return;
 #endif
-#if defined(NB_PRECISION_A) && NB_LANES == 1
+#if defined(NB_PRECISION_A) && !defined(NB_G6_FUSED)
     int at = 3 * (int(gl_WorkGroupID.y) * n_active + k);
     result[at] = vec4(ax, ay, az, ap);
     result[at + 1] = vec4(jx_, jy_, jz_, 0.0);

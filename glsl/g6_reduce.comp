@@ -4,8 +4,7 @@
  * a block's result does not depend on timing.  The other modes: invocation
  * k merges k's accumulator states in slice order (acc_merge: exact in H,
  * deterministic in all).  The nearest neighbour is the slice minimum (the
- * lower slice on a tie, as one slice would find).  In mode A, group 0
- * also writes the j-updates that rode with the block (g6_jmemory.glsl). */
+ * lower slice on a tie, as one slice would find). */
 #if !defined(NB_PRECISION_A)
 layout(local_size_x = 64) in;
 
@@ -84,8 +83,6 @@ void main()
         memoryBarrierShared();
         barrier();
     }
-    if (k == 0)
-        write_updates(lid, NB_G6_REDUCE_GROUP);
     if (lid == 0) {
         result[3 * k] = sum_ap[0];
         result[3 * k + 1] = sum_j[0];

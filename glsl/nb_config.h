@@ -169,6 +169,10 @@
  * (mode A, tile 64) instead of a scatter dispatch; their count and first
  * dvec4 in the i-area. */
 #define NB_G6_INLINE_MAX 64
+/* g6_block.comp's fused kernels: slices added in batches of this many,
+ * arrival counters ahead of the sums (at most FUSED_BATCH^2 slices). */
+#define NB_G6_FUSED_BATCH 16
+#define NB_G6_FUSED_COUNTERS 32
 #define NB_LOC_G6_UPDATES 34
 #define NB_LOC_G6_UPDATES_AT 35
 

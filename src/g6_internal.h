@@ -14,10 +14,9 @@
 #define BLOCK_MAX 16384
 /* Work groups that fill a large GPU; mode A's j-slices aim at this many. */
 #define FILL_GROUPS 1024
-/* A block of one i-particle (64 lanes) adds its slices in its own
- * dispatch, the last group reading all of them: fewer, longer slices than
- * FILL_GROUPS keep that last step short. */
-#define FUSED_LANES 64
+/* Slices of a block that adds them itself (mode A, up to 64 i-particles;
+ * at most NB_G6_FUSED_BATCH^2): fewer, longer slices than FILL_GROUPS keep
+ * its last groups' sums short. */
 #define FUSED_SLICES 256
 /* Doubles per queued update: four dvec4 (g6_scatter.comp). */
 #define UPDATE_DOUBLES 16

@@ -126,21 +126,21 @@ static void set_uniforms(const struct nb_g6_block *g, uint64_t mask, double ti, 
     }
 }
 
-/* The slices of a block added in its own dispatch (g6_block.comp, lanes
- * FUSED_LANES): a 16-byte header whose first word counts the groups done, zero
- * between blocks (the last group resets it), then the slices. */
-static enum nb_status fused_slices(struct nb_g6_block *g, size_t part_bytes,
+/* The sums of a block that adds its own slices (g6_block.comp's
+ * NB_G6_FUSED): NB_G6_FUSED_COUNTERS arrival counters, zero between blocks
+ * (the last arrivals reset them), then the slices' and the batches' sums. */
+static enum nb_status fused_slices(struct nb_g6_block *g, size_t sum_bytes,
                                    struct nb_error *err)
 {
     GLuint before = g->buf[B_FUSED];
-    size_t size_before = g->size[B_FUSED];
-    if (nb_gl_ensure_buffer(&g->buf[B_FUSED], &g->size[B_FUSED], 16 + part_bytes,
+    size_t size_before = g->size[B_FUSED], header = 4 * NB_G6_FUSED_COUNTERS;
+    if (nb_gl_ensure_buffer(&g->buf[B_FUSED], &g->size[B_FUSED], header + sum_bytes,
                             "block slices", err) != NB_OK)
         return err->status;
     if (g->buf[B_FUSED] != before || g->size[B_FUSED] != size_before) {
         glBindBuffer(GL_SHADER_STORAGE_BUFFER, g->buf[B_FUSED]);
-        glClearBufferSubData(GL_SHADER_STORAGE_BUFFER, GL_RGBA32UI, 0, 16, GL_RGBA_INTEGER,
-                             GL_UNSIGNED_INT, NULL);
+        glClearBufferSubData(GL_SHADER_STORAGE_BUFFER, GL_RGBA32UI, 0, (GLsizeiptr)header,
+                             GL_RGBA_INTEGER, GL_UNSIGNED_INT, NULL);
     }
     return NB_OK;
 }
@@ -167,16 +167,14 @@ static struct block_plan plan_block(const struct nb_g6_block *g)
     p.tile = !a ? 128 : ni <= 64 ? 64 : 256;
     p.lanes = a ? lanes_for(ni) : 1;
     p.groups = nb_gl_ceil_div(ni, p.tile / p.lanes);
-    p.fused = p.lanes == FUSED_LANES;
+    p.fused = a && p.tile == 64;
     int tiles = nb_gl_ceil_div(nj > 0 ? nj : 1, p.tile);
     int slices = p.fused ? FUSED_SLICES : nb_gl_ceil_div(FILL_GROUPS, p.groups);
     slices = slices < 1 ? 1 : slices > tiles ? tiles : slices;
     p.per_slice = nb_gl_ceil_div(tiles, slices);
     p.slices = nb_gl_ceil_div(tiles, p.per_slice);
-    /* a pass after the block's last read of the j-memory writes them in:
-     * the fused block's last group, or the reduction */
-    p.carry = a && p.tile == 64 && g->queued <= NB_G6_INLINE_MAX &&
-              (p.fused || p.slices > 1);
+    /* the fused block's last group writes them in, after every read */
+    p.carry = p.fused && g->queued <= NB_G6_INLINE_MAX;
     return p;
 }
 
@@ -212,6 +210,8 @@ static enum nb_status dispatch(struct nb_forces *f, struct nb_g6_block *g,
     snprintf(reduce_name, sizeof reduce_name, "g6_reduce_%c", 'a' + (int)g->mode);
     size_t out_bytes = (a ? 48 : 80) * (size_t)ni;
     size_t part_bytes = out_bytes * (size_t)p->slices;
+    size_t fused_bytes = out_bytes * (size_t)(p->slices + nb_gl_ceil_div(p->slices,
+                                                                        NB_G6_FUSED_BATCH));
     if ((!a && nb_prec_supported(g->mode, err) != NB_OK) ||
         nb_gl_program(f->gl, name, &prog, err) != NB_OK ||
         (reduce && nb_gl_program(f->gl, reduce_name, &red, err) != NB_OK) ||
@@ -221,7 +221,7 @@ static enum nb_status dispatch(struct nb_forces *f, struct nb_g6_block *g,
     GLuint out = g->down.buffer;
     if ((!out && nb_gl_ensure_buffer(&g->buf[B_OUT], &g->size[B_OUT], out_bytes,
                                      "block results", err) != NB_OK) ||
-        (p->fused && fused_slices(g, part_bytes, err) != NB_OK) ||
+        (p->fused && fused_slices(g, fused_bytes, err) != NB_OK) ||
         (reduce && nb_gl_ensure_buffer(&g->buf[B_PART], &g->size[B_PART], part_bytes,
                                        "block slices", err) != NB_OK))
         return err->status;

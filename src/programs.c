@@ -101,8 +101,8 @@
 
 /* The GRAPE-6 style block step (issue 15, src/g6_block.c): mode A at two
  * tile widths and, for blocks under a tile, with 4, 16 or 64 lanes per
- * i-particle (64: one i-particle, its slices added in the same dispatch);
- * tile 64 takes up to NB_G6_INLINE_MAX j-updates along (g6_jmemory.glsl);
+ * i-particle; the tile-64 kernels add their slices in the same dispatch and
+ * take up to NB_G6_INLINE_MAX j-updates along (g6_jmemory.glsl);
  * the other modes at NB_PREC_TILE; each with and without the
  * nearest-neighbour search. */
 #define G6_INLINE "#define NB_G6_INLINE\n"
@@ -114,8 +114,8 @@
     { "g6_block_a_t64_l" #L NAME, "#define NB_PRECISION_A\n#define NB_TILE 64\n" \
       "#define NB_LANES " #L "\n" G6_INLINE NN FUSED, { 0 },                \
       { "gaj.glsl", "g6_jmemory.glsl", "g6_block.comp" }, NB_STAGE_COMPUTE }
-#define G6_LANES(L, FUSED) \
-    G6_BLOCK_LANES(L, "", "", FUSED), G6_BLOCK_LANES(L, "_nn", G6_NN, FUSED)
+#define G6_LANES(L) \
+    G6_BLOCK_LANES(L, "", "", G6_FUSED), G6_BLOCK_LANES(L, "_nn", G6_NN, G6_FUSED)
 #define G6_BLOCK_MODE(m, M, NAME, NN)                                       \
     { "g6_block_" m NAME, "#define NB_PRECISION_" M "\n#define NB_PREC_NO_BUFFER\n" \
       "#define NB_TILE 128\n" NN, { 0 },                                     \
@@ -147,13 +147,12 @@ static const struct nb_program_desc catalogue[] = {
     GAJ_COMPUTE(64), GAJ_COMPUTE(128), GAJ_COMPUTE(256),
     { "predict_comp", "", { 0 }, { "predict.comp" }, NB_STAGE_COMPUTE },
     { "scatter_comp", "", { 0 }, { "scatter.comp" }, NB_STAGE_COMPUTE },
-    G6_BLOCK_A(64, "", "", G6_INLINE), G6_BLOCK_A(64, "_nn", G6_NN, G6_INLINE),
+    G6_BLOCK_A(64, "", "", G6_INLINE G6_FUSED), G6_BLOCK_A(64, "_nn", G6_NN, G6_INLINE G6_FUSED),
     G6_BLOCK_A(256, "", "", ""), G6_BLOCK_A(256, "_nn", G6_NN, ""),
-    G6_LANES(4, ""), G6_LANES(16, ""), G6_LANES(64, G6_FUSED),
+    G6_LANES(4), G6_LANES(16), G6_LANES(64),
     G6_BLOCK("b", "B"), G6_BLOCK("c", "C"), G6_BLOCK("d", "D"), G6_BLOCK("e", "E"),
     G6_BLOCK("f", "F"), G6_BLOCK("g", "G"), G6_BLOCK("h", "H"),
-    { "g6_reduce_a", "#define NB_PRECISION_A\n#define NB_G6_WRITES_J\n", { 0 },
-      { "g6_jmemory.glsl", "g6_reduce.comp" }, NB_STAGE_COMPUTE },
+    { "g6_reduce_a", "#define NB_PRECISION_A\n", { 0 }, { "g6_reduce.comp" }, NB_STAGE_COMPUTE },
     G6_REDUCE("b", "B"), G6_REDUCE("c", "C"), G6_REDUCE("d", "D"), G6_REDUCE("e", "E"),
     G6_REDUCE("f", "F"), G6_REDUCE("g", "G"), G6_REDUCE("h", "H"),
     { "g6_scatter", "", { 0 }, { "g6_scatter.comp" }, NB_STAGE_COMPUTE },

@@ -195,7 +195,9 @@ START_TEST(forces_mode_a)
 END_TEST
 
 /* Blocks around the widths where mode A changes lanes per i-particle
- * (64, 16, 4, 1: g6_block.comp) and tiles (64, 256), on prime j-sets.
+ * (64, 16, 4, 1: g6_block.comp) and tiles (64, 256), on prime j-sets: 263
+ * (one batch of slices), 1031 (a full batch and one slice) and 4099 (five
+ * batches, the last of one slice; g6_block.comp adds slices in batches).
  * The tolerance is 5x forces_mode_a's: float differences of positions
  * near 1 err by ~6e-8 |x| / r in a close pair's terms, and the largest of
  * 257 particles' errors reached 2.5e-6 of the sums of |terms|. */
@@ -207,6 +209,8 @@ START_TEST(small_blocks_mode_a)
         check_block(1031, blocks[b], 1e-5);
         check_block(263, blocks[b], 1e-5);
     }
+    for (size_t b = 0; b < 4; b++)
+        check_block(4099, blocks[3 * b], 1e-5);
 }
 END_TEST
 
