@@ -171,8 +171,8 @@
 #define NB_G6_INLINE_MAX 64
 /* g6_block.comp's fused kernels: slices added in batches of this many,
  * arrival counters ahead of the sums (at most FUSED_BATCH^2 slices). */
-#define NB_G6_FUSED_BATCH 16
-#define NB_G6_FUSED_COUNTERS 32
+#define NB_G6_FUSED_BATCH 32
+#define NB_G6_FUSED_COUNTERS 64
 #define NB_LOC_G6_UPDATES 34
 #define NB_LOC_G6_UPDATES_AT 35
 

@@ -15,9 +15,9 @@
 /* Work groups that fill a large GPU; mode A's j-slices aim at this many. */
 #define FILL_GROUPS 1024
 /* Slices of a block that adds them itself (mode A, up to 64 i-particles;
- * at most NB_G6_FUSED_BATCH^2): fewer, longer slices than FILL_GROUPS keep
- * its last groups' sums short. */
-#define FUSED_SLICES 256
+ * at most NB_G6_FUSED_BATCH^2): with lanes (up to 16 i-particles) fewer,
+ * longer slices than FILL_GROUPS keep its last groups' sums short. */
+#define FUSED_SLICES_LANES 256
 /* Doubles per queued update: four dvec4 (g6_scatter.comp). */
 #define UPDATE_DOUBLES 16
 

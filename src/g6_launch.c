@@ -169,7 +169,7 @@ static struct block_plan plan_block(const struct nb_g6_block *g)
     p.groups = nb_gl_ceil_div(ni, p.tile / p.lanes);
     p.fused = a && p.tile == 64;
     int tiles = nb_gl_ceil_div(nj > 0 ? nj : 1, p.tile);
-    int slices = p.fused ? FUSED_SLICES : nb_gl_ceil_div(FILL_GROUPS, p.groups);
+    int slices = p.lanes > 1 ? FUSED_SLICES_LANES : nb_gl_ceil_div(FILL_GROUPS, p.groups);
     slices = slices < 1 ? 1 : slices > tiles ? tiles : slices;
     p.per_slice = nb_gl_ceil_div(tiles, slices);
     p.slices = nb_gl_ceil_div(tiles, p.per_slice);

@@ -196,8 +196,8 @@ END_TEST
 
 /* Blocks around the widths where mode A changes lanes per i-particle
  * (64, 16, 4, 1: g6_block.comp) and tiles (64, 256), on prime j-sets: 263
- * (one batch of slices), 1031 (a full batch and one slice) and 4099 (five
- * batches, the last of one slice; g6_block.comp adds slices in batches).
+ * and 1031 (one batch of slices) and 4099 (three batches, the last of one
+ * slice: g6_block.comp adds slices in batches of NB_G6_FUSED_BATCH).
  * The tolerance is 5x forces_mode_a's: float differences of positions
  * near 1 err by ~6e-8 |x| / r in a close pair's terms, and the largest of
  * 257 particles' errors reached 2.5e-6 of the sums of |terms|. */
