@@ -422,6 +422,14 @@ void nb_gl_release(struct nb_gl *gl)
 
 const char *nb_gl_renderer(const struct nb_gl *gl) { return gl->renderer; }
 int nb_gl_is_nvidia(const struct nb_gl *gl) { return gl->nvidia; }
+
+/* Mesa's CPU renderers: no GPU clock, and no GPU to wait for apart from
+ * the host's own threads. */
+int nb_gl_is_software(const struct nb_gl *gl)
+{
+    return strstr(gl->renderer, "llvmpipe") || strstr(gl->renderer, "softpipe") ||
+           strstr(gl->renderer, "SWR");
+}
 int nb_gl_uses_spirv(const struct nb_gl *gl) { return gl->use_spirv; }
 
 void nb_gl_options_default(struct nb_gl_options *opt)

@@ -7,11 +7,6 @@
 
 #include "gl_internal.h"
 
-static int software_renderer(const char *renderer)
-{
-    return strstr(renderer, "llvmpipe") || strstr(renderer, "softpipe") ||
-           strstr(renderer, "SWR");
-}
 
 /* Time queries: core in desktop GL 3.3; OpenGL ES has them only through
  * EXT_disjoint_timer_query. */
@@ -22,7 +17,7 @@ static int have_time_queries(void)
 
 void nb_gpu_timer_init(struct nb_gpu_timer *t, const struct nb_gl *gl)
 {
-    t->use_query = !software_renderer(nb_gl_renderer(gl)) && have_time_queries();
+    t->use_query = !nb_gl_is_software(gl) && have_time_queries();
     t->query = 0;
     if (t->use_query)
         glGenQueries(1, &t->query);

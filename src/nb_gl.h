@@ -17,6 +17,7 @@ enum nb_status nb_gl_make_current(struct nb_gl *gl, struct nb_error *err);
 
 /* 1 when the renderer is NVIDIA's (GL timer queries measure compute). */
 int nb_gl_is_nvidia(const struct nb_gl *gl);
+int nb_gl_is_software(const struct nb_gl *gl);
 
 /* ---- programs ---------------------------------------------------------- */
 

@@ -20,9 +20,11 @@ static int have_buffer_storage(void)
     return epoxy_gl_version() >= 44 || epoxy_has_gl_extension("GL_ARB_buffer_storage");
 }
 
-/* Fences are polled (no sleep in the driver) for up to SPIN_SECONDS, then
- * waited on; GLNBODY_WAIT=block waits at once (poll, or any other value:
- * the default; the program refuses other values).  A Hermite block step waits
+/* On a GPU, fences are polled (no sleep in the driver) for up to
+ * SPIN_SECONDS, then waited on; GLNBODY_WAIT=block waits at once (poll, or
+ * any other value: the default; the program refuses other values).  A
+ * software renderer is always waited on: a polling thread would take a
+ * core from the threads that do the work.  A Hermite block step waits
  * once per block, and NVIDIA's wait added ~100 us a block at N = 65536
  * (H100: t_comm + t_host of glnbody run 0.51 s blocking, 0.31 s polling). */
 #define SPIN_SECONDS 0.01
@@ -42,7 +44,7 @@ static GLenum client_wait(GLsync fence)
     GLenum done = glClientWaitSync(fence, 0, 0);
     if (done != GL_TIMEOUT_EXPIRED)
         return done;            /* most often: no flush needed */
-    if (spin_wait()) {
+    if (spin_wait() && nb_gl_current && !nb_gl_is_software(nb_gl_current)) {
         glFlush();
         double t0 = nb_clock_seconds();
         do {
