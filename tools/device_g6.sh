@@ -8,7 +8,7 @@
 #       carry=[".gl", "glnbody", "spirv", "tools/g6/g6_bench", "tests/g6_driver",
 #              "tests/g6_driver_f", "tests/check_g6"])
 # ($OUT gets: summary.txt, the card, the suite's tally, the g6gl statistics
-# (GLNBODY_G6_STATS) of each run and the two codes' largest position
+# (GLNBODY_G6_STATS, in a run of its own) of each run and the two codes' largest position
 # difference; check_g6.log; g6_bench.csv, Sapporo2's protocol: per block the
 # ni corrected j-particles sent, g6_set_ti, firsthalf + lasthalf in chunks of
 # g6_npipes(), median of 21 blocks; g6_bench_H.csv the same in mode H;
@@ -23,7 +23,7 @@ nvidia-smi --query-gpu=name,driver_version --format=csv,noheader > "$S"
 
 NB_TEST_SEED=7 tests/check_g6 > "$OUT/check_g6.log" 2>&1
 echo "check_g6: exit $? -- $(grep -E '^[0-9]+%' "$OUT/check_g6.log")" | tee -a "$S" >&2
-export GLNBODY_G6_STATS=1
+# GLNBODY_G6_STATS reads the clock twice a g6_set_j_particle: never while timing
 
 # plummer N FILE: glnbody's Plummer sphere (seed 1) as the drivers read it.
 plummer() {
@@ -61,6 +61,9 @@ for n in 16384 65536 262144; do
             tee -a "$OUT/hermite.csv"
     done
     for code in g6_driver; do
+        # once with GLNBODY_G6_STATS for the device seconds, once timed
+        GLNBODY_G6_STATS=1 tests/$code /tmp/plummer_$n.txt /tmp/out_$n.txt $t 0.02 0.01 \
+            0.125 2>&1 | grep '^g6gl:' | sed "s/^/$code $n: /" >> "$S"
         r=$(tests/$code /tmp/plummer_$n.txt /tmp/out_$n.txt $t 0.02 0.01 0.125 2>&1)
         echo "$r" | sed "s/^/$code $n: /" >> "$S"
         echo "$r" | awk -v n=$n -v t=$t -v c=$code '/^blocks/ {

@@ -44,6 +44,9 @@
  *   GLNBODY_G6_STATS=1    g6_close prints the blocks, the wall seconds
  *                         spent in the calls and the device seconds of
  *                         the force passes (GL timer queries) on stderr.
+ *                         It reads the clock around every call, which
+ *                         costs g6_set_j_particle more than its own work:
+ *                         time a code without it.
  * The Fortran names (g6_open_, ...) take every argument by reference. */
 #ifndef G6GL_H
 #define G6GL_H
