@@ -161,16 +161,23 @@ def fit_driver(path, out, block):
     """The g6_driver lines of the summary: blocks, i-particles, wall seconds
     in the three calls, device seconds of the force passes; and the seconds
     in the calls that the one-block model (block: t_lat, t_j, tau_i, R)
-    predicts for the same blocks."""
+    predicts for the same blocks.  Where the driver's own timed run is there
+    too ("g6_driver N: blocks ... g6 S", without GLNBODY_G6_STATS, whose
+    clock reads slow the calls down), its S is the seconds in the calls."""
     pattern = re.compile(r"^g6_driver (\d+): g6gl: (\d+) blocks, (\d+) i-particles: wall seconds "
                          r"in g6_set_j_particle ([\d.]+), g6calc_firsthalf ([\d.]+), "
                          r"g6calc_lasthalf ([\d.]+); device seconds ([\d.]+)")
+    timed = re.compile(r"^g6_driver (\d+): blocks \d+ particle_steps \d+ wall [\d.]+ g6 ([\d.]+)")
     try:
         with open(path) as f:
-            found = [pattern.match(line) for line in f]
+            lines = f.readlines()
     except OSError as e:
         fail(f"{path}: {e.strerror}")
-    runs = [[float(v) for v in m.groups()] for m in found if m]
+    runs = [[float(v) for v in m.groups()] for m in map(pattern.match, lines) if m]
+    seconds = {float(m.group(1)): float(m.group(2)) for m in map(timed.match, lines) if m}
+    for r in runs:              # the calls' seconds as the timed run measured them
+        if r[0] in seconds:
+            r[3], r[4], r[5] = seconds[r[0]], 0.0, 0.0
     if len(runs) < 2:
         out.append(f"== g6 driver: {os.path.basename(path)} has fewer than two runs; not fitted")
         return None
