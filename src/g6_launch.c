@@ -100,7 +100,6 @@ static enum nb_status send_i(struct nb_g6_block *g, size_t ni, const int32_t *id
     return NB_OK;
 }
 
-
 static void set_uniforms(const struct nb_g6_block *g, uint64_t mask, double ti, double eps2,
                          int per_slice)
 {
@@ -170,6 +169,8 @@ static struct block_plan plan_block(const struct nb_g6_block *g)
     p.fused = a && p.tile == 64;
     int tiles = nb_gl_ceil_div(nj > 0 ? nj : 1, p.tile);
     int slices = p.lanes > 1 ? FUSED_SLICES_LANES : nb_gl_ceil_div(FILL_GROUPS, p.groups);
+    int most = p.fused ? NB_G6_FUSED_BATCH * NB_G6_FUSED_BATCH : tiles;   /* two levels */
+    slices = slices > most ? most : slices;
     slices = slices < 1 ? 1 : slices > tiles ? tiles : slices;
     p.per_slice = nb_gl_ceil_div(tiles, slices);
     p.slices = nb_gl_ceil_div(tiles, p.per_slice);
