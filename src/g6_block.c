@@ -13,8 +13,9 @@
 #include <string.h>
 
 #include "g6_internal.h"
+
 enum nb_status nb_g6_need_compute(const struct nb_forces *f, const char *func,
-                                   struct nb_error *err)
+                                  struct nb_error *err)
 {
     if (f->engine == NB_ENGINE_COMPUTE)
         return NB_OK;
@@ -244,7 +245,7 @@ void nb_g6_carry_queue(struct nb_g6_block *g, double *dst)
 
 /* The queued updates onto the device, then an empty queue. */
 enum nb_status nb_g6_flush_queue(struct nb_forces *f, struct nb_g6_block *g,
-                                  struct nb_error *err)
+                                 struct nb_error *err)
 {
     size_t bytes = UPDATE_DOUBLES * sizeof(double) * g->queued;
     GLuint prog;
