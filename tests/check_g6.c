@@ -269,23 +269,19 @@ START_TEST(forces_mode_g)
 }
 END_TEST
 
-/* Neighbour lists of a block against a CPU search; pairs within 1e-5 of
- * the radius either way may go either way (float distances). */
-START_TEST(neighbour_lists)
+/* One block of 37 i-particles (i-particle k at j-address 3k) on the j-set
+ * s as sent, its neighbour lists against a CPU search; pairs within 1e-5
+ * of the radius either way may go either way (float distances). */
+static void check_neighbour_block(const struct jset *s, uint64_t *rng)
 {
-    uint64_t rng = g_seed ^ 0x6e6e;
-    struct jset s;
-    int n = 509, ni = 37;
+    int n = s->n, ni = 37;
     double ti = 0.25, eps2 = 1e-6;
-    jset_make(&s, n, ti, &rng);
-    ck_assert_int_eq(g6_open(0), 0);
-    send_all(&s, 0);
     double xi[37][3], vi[37][3], acc[37][3], jer[37][3], pot[37], h2[37];
     int index[37];
     for (int k = 0; k < ni; k++) {
         index[k] = 3 * k;
-        predict(&s, index[k], ti, xi[k], vi[k]);
-        h2[k] = k == 0 ? 10.0 : 0.05 * uniform(&rng);      /* k = 0: everyone */
+        predict(s, index[k], ti, xi[k], vi[k]);
+        h2[k] = k == 0 ? 10.0 : 0.05 * uniform(rng);       /* k = 0: everyone */
     }
     ck_assert_int_eq(g6_set_ti(0, ti), 0);
     ck_assert_int_eq(g6calc_firsthalf(0, n, ni, index, xi, vi, acc, jer, pot, eps2, h2), 0);
@@ -305,7 +301,7 @@ START_TEST(neighbour_lists)
             ck_assert_int_lt(list[q - 1], list[q]);         /* ascending */
         for (int j = 0; j < n; j++) {
             double xp[3], vp[3], d2 = 0;
-            predict(&s, j, ti, xp, vp);
+            predict(s, j, ti, xp, vp);
             for (int c = 0; c < 3; c++)
                 d2 += (xp[c] - xi[k][c]) * (xp[c] - xi[k][c]);
             int listed = 0;
@@ -327,7 +323,31 @@ START_TEST(neighbour_lists)
             ck_assert_int_eq(few[0], list[0]);
         }
     }
+}
+
+/* Neighbour lists after the whole j-set was sent (a scatter pass), and
+ * again after 20 j-particles moved (their updates ride with the block). */
+START_TEST(neighbour_lists)
+{
+    uint64_t rng = g_seed ^ 0x6e6e;
+    struct jset s, moved;
+    double k18[3] = { 0, 0, 0 };
+    jset_make(&s, 509, 0.25, &rng);
+    ck_assert_int_eq(g6_open(0), 0);
+    send_all(&s, 0);
+    check_neighbour_block(&s, &rng);
+    jset_make(&moved, 20, 0.25, &rng);
+    for (int k = 0; k < 20; k++) {
+        int j = 1 + 5 * k;
+        memcpy(s.x[j], moved.x[k], sizeof s.x[j]);
+        memcpy(s.v[j], moved.v[k], sizeof s.v[j]);
+        s.t[j] = moved.t[k];
+        ck_assert_int_eq(g6_set_j_particle(0, j, j, s.t[j], 0.01, s.m[j], k18, s.j6[j],
+                                           s.a2[j], s.v[j], s.x[j]), 0);
+    }
+    check_neighbour_block(&s, &rng);
     ck_assert_int_eq(g6_close(0), 0);
+    jset_free(&moved);
     jset_free(&s);
 }
 END_TEST
