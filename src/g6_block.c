@@ -35,8 +35,7 @@ static void block_free(struct nb_g6_block *g)
     nb_gl_staging_free(&g->down);
     nb_gpu_timer_free(&g->timer);
     free(g->queue);
-    free(g->slot);
-    free(g->mass);
+    free(g->address);
     free(g);
 }
 
@@ -51,6 +50,7 @@ struct nb_g6_block *nb_g6_block_of(struct nb_forces *f, struct nb_error *err)
     nb_gl_staging_init(&g->up_queue, 0);
     nb_gl_staging_init(&g->down, 1);
     nb_gpu_timer_init(&g->timer, f->gl);
+    g->batch = 1;               /* new addresses have batch 0: not queued */
     f->g6_free = block_free;
     return f->g6 = g;
 }
@@ -126,14 +126,11 @@ static enum nb_status reserve(struct nb_forces *f, size_t capacity, struct nb_er
         if (regrow(g, k, 32 * capacity, 32 * old, err) != NB_OK)
             return err->status;
     if (regrow(g, J_P, 16 * capacity, 0, err) != NB_OK ||
-        grow_host((void **)&g->slot, capacity, sizeof *g->slot, err) != NB_OK ||
-        grow_host((void **)&g->mass, capacity, sizeof *g->mass, err) != NB_OK)
+        grow_host((void **)&g->address, capacity, sizeof *g->address, err) != NB_OK)
         return err->status;
     clear_addresses(g, old, capacity);
-    for (size_t a = old; a < capacity; a++) {
-        g->slot[a] = -1;
-        g->mass[a] = 0.0;
-    }
+    for (size_t a = old; a < capacity; a++)
+        g->address[a] = (struct nb_g6_address){ 0.0, 0, 0 };
     g->capacity = capacity;
     return nb_gl_check("clearing the j-memory", err);
 }
@@ -166,9 +163,12 @@ static enum nb_status check_jparticle(const struct nb_jparticle *p, size_t k,
 
 static void queue_one(struct nb_g6_block *g, uint32_t address, const struct nb_jparticle *p)
 {
-    if (g->slot[address] < 0)
-        g->slot[address] = (int32_t)g->queued++;
-    double *u = g->queue + UPDATE_DOUBLES * (size_t)g->slot[address];
+    struct nb_g6_address *a = &g->address[address];
+    if (a->batch != g->batch) {
+        a->batch = g->batch;
+        a->slot = (uint32_t)g->queued++;
+    }
+    double *u = g->queue + UPDATE_DOUBLES * (size_t)a->slot;
     for (int c = 0; c < 3; c++) {
         u[c] = p->x[c];
         u[4 + c] = p->v[c];
@@ -179,10 +179,9 @@ static void queue_one(struct nb_g6_block *g, uint32_t address, const struct nb_j
     u[7] = p->mass;
     u[11] = (double)p->id;
     u[15] = (double)address;
-    g->mass_sum += p->mass - g->mass[address];
-    g->mass[address] = p->mass;
-    g->v_max = fmax(g->v_max, sqrt(p->v[0] * p->v[0] + p->v[1] * p->v[1] +
-                                   p->v[2] * p->v[2]));
+    g->mass_sum += p->mass - a->mass;
+    a->mass = p->mass;
+    g->v2_max = fmax(g->v2_max, p->v[0] * p->v[0] + p->v[1] * p->v[1] + p->v[2] * p->v[2]);
 }
 
 enum nb_status nb_forces_jmem_put(struct nb_forces *f, size_t count, const uint32_t *address,
@@ -216,11 +215,16 @@ enum nb_status nb_forces_jmem_put(struct nb_forces *f, size_t count, const uint3
     return NB_OK;
 }
 
+/* A new batch: no address is queued in it (after 2^32 - 1 batches the
+ * count starts again, every address marked afresh). */
 static void empty_queue(struct nb_g6_block *g)
 {
-    for (size_t q = 0; q < g->queued; q++)
-        g->slot[(size_t)g->queue[UPDATE_DOUBLES * q + 15]] = -1;
     g->queued = 0;
+    if (++g->batch == 0) {
+        for (size_t a = 0; a < g->capacity; a++)
+            g->address[a].batch = 0;
+        g->batch = 1;
+    }
 }
 
 /* The queued updates (at most NB_G6_INLINE_MAX) into dst, ascending by

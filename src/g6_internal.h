@@ -24,17 +24,27 @@
 enum { J_X, J_V, J_A, J_J, J_P, B_I, B_OUT, B_PART, B_FUSED, B_UPDATE, B_COUNT, B_LIST,
        BUFFERS };
 
+/* What the host keeps per j-address, in one place so that a put touches
+ * one cache line: its mass (for the fixed-point bounds of E, F, H) and its
+ * slot in the queue, valid while `batch` is the queue's. */
+struct nb_g6_address {
+    double mass;
+    uint32_t slot, batch;
+};
+
 struct nb_g6_block {
     GLuint buf[BUFFERS];
     size_t size[BUFFERS];
     size_t capacity;            /* addresses */
-    /* The queue: UPDATE_DOUBLES per update, and each address's slot in it
-     * (-1: none), so that a later update replaces an earlier one. */
+    /* The queue: UPDATE_DOUBLES per update; an address queued in this
+     * batch has its slot in it, so that a later update replaces an earlier
+     * one, and emptying the queue is starting a new batch. */
     double *queue;
     size_t queued, queue_room;
-    int32_t *slot;
-    /* Per address, for the fixed-point bounds of E, F, H. */
-    double *mass, mass_sum, v_max;
+    uint32_t batch;
+    struct nb_g6_address *address;
+    /* The total mass and the largest squared speed, for E, F, H. */
+    double mass_sum, v2_max;
     /* Persistently mapped where GL 4.4 buffer storage is there: the
      * shaders then read the i-particles and the updates from, and write
      * the results into, these very buffers (no copy, no extra pass). */

@@ -29,7 +29,7 @@ static enum nb_status choose_scales(struct nb_g6_block *g, double eps2, double v
                             "eps2 > 0 (its fixed-point range is set by M / eps^2)",
                             nb_precision_name(m));
     double eps = sqrt(eps2), mass = fmax(g->mass_sum, 1e-300);
-    double v = 2.0 * g->v_max + vi_max;
+    double v = 2.0 * sqrt(g->v2_max) + vi_max;
     double bound[3] = { mass * 0.385 / eps2, mass / eps,
                         mass * 1.56 * fmax(v, 1e-300) / (eps2 * eps) };
     static const char *what[3] = { "force", "potential", "jerk" };

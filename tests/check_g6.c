@@ -218,7 +218,8 @@ END_TEST
  * a scatter pass up to 64 of them, g6_jmemory.glsl), then a block with
  * none: the first must see the new coefficients, the second must find
  * them written into the j-memory.  The updated particles are made 50x
- * heavier than the rest, so that a stale one moves the forces by percents. */
+ * heavier than the rest, so that a stale one moves the forces by percents;
+ * each is sent twice, a heavy decoy first, which the second must replace. */
 START_TEST(updates_before_small_blocks)
 {
     static const int updates[] = { 1, 7, 64, 65 }, blocks[] = { 1, 5, 40 };
@@ -240,6 +241,9 @@ START_TEST(updates_before_small_blocks)
             memcpy(s.j6[j], fresh.j6[k], sizeof s.j6[j]);
             s.t[j] = fresh.t[k];
             s.m[j] = 0.05;          /* heavy: a stale update shows at once */
+            double decoy[3] = { 0.3, -0.2, 0.1 };       /* replaced by the next */
+            ck_assert_int_eq(g6_set_j_particle(0, j, j, s.t[j], 0.01, 1.0, k18, s.j6[j],
+                                               s.a2[j], decoy, decoy), 0);
             ck_assert_int_eq(g6_set_j_particle(0, j, j, s.t[j], 0.01, s.m[j], k18, s.j6[j],
                                                s.a2[j], s.v[j], s.x[j]), 0);
         }
