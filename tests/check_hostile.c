@@ -417,37 +417,35 @@ START_TEST(test_option_refused)
 }
 END_TEST
 
-/* An unknown GLNBODY_SHADERS is refused as --shaders would be, not taken
- * for auto. */
-START_TEST(test_shaders_env_refused)
+/* `glnbody compare` under one environment setting: exit 2, nothing on
+ * standard output, and exactly `message` on standard error. */
+static void assert_env_refused(const char *setting, const char *message)
 {
-    static const char *const env[] = { "GLNBODY_SHADERS=hlsl", NULL };
+    const char *const env[] = { setting, NULL };
     static const char *const args[] = { "compare", "--n", "64", "--backends", "cpu",
                                         NULL };
     struct cli_run r;
 
     cli_run_in(&r, g_dir, env, args);
     ck_assert_int_eq(r.status, 2);
-    ck_assert_str_eq(r.err, "glnbody: GLNBODY_SHADERS: 'hlsl' is not auto, spirv "
-                     "or glsl\n");
+    ck_assert_str_eq(r.err, message);
     ck_assert_str_eq(r.out, "");
     cli_run_free(&r);
 }
+
+/* An unknown GLNBODY_SHADERS is refused as --shaders would be, not taken
+ * for auto; an unknown GLNBODY_WAIT is refused, not taken for the default. */
+START_TEST(test_shaders_env_refused)
+{
+    assert_env_refused("GLNBODY_SHADERS=hlsl",
+                       "glnbody: GLNBODY_SHADERS: 'hlsl' is not auto, spirv or glsl\n");
+}
 END_TEST
 
-/* An unknown GLNBODY_WAIT is refused, not taken for the default. */
 START_TEST(test_wait_env_refused)
 {
-    static const char *const env[] = { "GLNBODY_WAIT=sleep", NULL };
-    static const char *const args[] = { "compare", "--n", "64", "--backends", "cpu",
-                                        NULL };
-    struct cli_run r;
-
-    cli_run_in(&r, g_dir, env, args);
-    ck_assert_int_eq(r.status, 2);
-    ck_assert_str_eq(r.err, "glnbody: GLNBODY_WAIT: 'sleep' is not poll or block\n");
-    ck_assert_str_eq(r.out, "");
-    cli_run_free(&r);
+    assert_env_refused("GLNBODY_WAIT=sleep",
+                       "glnbody: GLNBODY_WAIT: 'sleep' is not poll or block\n");
 }
 END_TEST
 
