@@ -493,7 +493,10 @@ NB_API enum nb_status nb_forces_jmem_put(struct nb_forces *f, size_t count,
 
 /* What nb_forces_block_start computes besides acc, jerk and potential. */
 enum nb_block_flags {
-    NB_BLOCK_NEAREST = 1u << 0     /* the nearest j-particle of each i */
+    NB_BLOCK_NEAREST = 1u << 0,    /* the nearest j-particle of each i */
+    NB_BLOCK_TIMED = 1u << 1       /* its device seconds, for nb_forces_seconds
+                                      (a GL timer query: ~3.5 us a block on
+                                      an H100, so only when asked for) */
 };
 
 /* Starts a block and returns without waiting for it: sends the queued
@@ -511,8 +514,10 @@ NB_API enum nb_status nb_forces_block_start(struct nb_forces *f, size_t nj, doub
 /* Waits for the block started last and writes acc, jerk (3 ni each), pot
  * (ni) and, when it was started with NB_BLOCK_NEAREST, nearest (ni ids;
  * -1 where no other j-particle exists) and nearest_r2 (ni squared
- * unsoftened distances); any pointer may be NULL.  NB_ERR_ARGS without a
- * started block, or for nearest without NB_BLOCK_NEAREST. */
+ * unsoftened distances); any pointer may be NULL.  nb_forces_seconds is
+ * then the block's device time where it was started with NB_BLOCK_TIMED,
+ * else 0.  NB_ERR_ARGS without a started block, or for nearest without
+ * NB_BLOCK_NEAREST. */
 NB_API enum nb_status nb_forces_block_finish(struct nb_forces *f, double *acc, double *jerk,
                                              double *pot, int32_t *nearest,
                                              double *nearest_r2, struct nb_error *err);

@@ -301,12 +301,14 @@ enum nb_status nb_forces_block_start(struct nb_forces *f, size_t nj, double ti, 
     struct block_plan plan = plan_block(g);
     if (!plan.carry && nb_g6_flush_queue(f, g, &e) != NB_OK)
         return nb_api_fail(err, &e, func);
-    nb_gpu_timer_start(&g->timer);
+    if (flags & NB_BLOCK_TIMED)
+        nb_gpu_timer_start(&g->timer);
     if (send_i(g, ni, id, x, v, h2, plan.carry, &vi_max, &e) != NB_OK ||
         choose_scales(g, eps2, vi_max, &e) != NB_OK ||
         dispatch(f, g, &plan, ti, eps2, &e) != NB_OK)
         return nb_api_fail(err, &e, func);
-    nb_gpu_timer_end(&g->timer);
+    if (flags & NB_BLOCK_TIMED)
+        nb_gpu_timer_end(&g->timer);
     glFlush();              /* the GPU starts now; the host goes on */
     g->started = 1;
     return NB_OK;
@@ -397,7 +399,7 @@ enum nb_status nb_forces_block_finish(struct nb_forces *f, double *acc, double *
         if (nearest_r2)
             nearest_r2[k] = INFINITY;
     }
-    f->seconds = raw ? nb_gpu_timer_result(&g->timer) : 0.0;
+    f->seconds = raw && (g->flags & NB_BLOCK_TIMED) ? nb_gpu_timer_result(&g->timer) : 0.0;
     g->finished = 1;
     return NB_OK;
 }

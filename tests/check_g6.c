@@ -553,6 +553,31 @@ START_TEST(api_refusals)
 }
 END_TEST
 
+/* A block's device seconds come with NB_BLOCK_TIMED only (the timer query
+ * costs every block otherwise). */
+START_TEST(block_seconds)
+{
+    struct nb_error e = { 0 };
+    struct nb_forces *f;
+    double x[3] = { 0, 0, 0 }, acc[3];
+    int32_t id = 0;
+    ck_assert_int_eq(nb_forces_create(&f, g_gl, NB_ENGINE_COMPUTE, &e), NB_OK);
+    ck_assert_int_eq(nb_forces_jmem_reserve(f, 4099, &e), NB_OK);
+    for (int timed = 1; timed >= 0; timed--) {
+        ck_assert_int_eq(nb_forces_block_start(f, 4099, 0.0, 0.01, 1, &id, x, x, NULL,
+                                               timed ? NB_BLOCK_TIMED : 0u, &e), NB_OK);
+        ck_assert_int_eq(nb_forces_block_finish(f, acc, NULL, NULL, NULL, NULL, &e), NB_OK);
+        if (timed)
+            ck_assert_msg(nb_forces_seconds(f) > 0.0, "timed block: %g s",
+                          nb_forces_seconds(f));
+        else
+            ck_assert_msg(nb_forces_seconds(f) == 0.0, "untimed block: %g s",
+                          nb_forces_seconds(f));
+    }
+    nb_forces_destroy(f);
+}
+END_TEST
+
 static Suite *g6_suite(void)
 {
     Suite *s = suite_create("g6");
@@ -568,6 +593,7 @@ static Suite *g6_suite(void)
     tcase_add_test(tc, driver_fortran);
     tcase_add_test(tc, bad_calls);
     tcase_add_test(tc, api_refusals);
+    tcase_add_test(tc, block_seconds);
     suite_add_tcase(s, tc);
     return s;
 }

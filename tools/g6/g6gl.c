@@ -291,6 +291,8 @@ static int start(const char *func, int nj, int ni, int index[], double xi[][3],
     }
     if (ni > 0 && (!index || !xi || !vi))
         return fail(func, "index, xi or vi is NULL");
+    if (g6.stats)               /* the device seconds it reports */
+        flags |= NB_BLOCK_TIMED;
     if (nb_forces_block_start(g6.f, (size_t)nj, g6.ti, eps2, (size_t)ni,
                               (const int32_t *)index, ni ? &xi[0][0] : NULL,
                               ni ? &vi[0][0] : NULL, h2, flags, &e) != NB_OK)
