@@ -538,6 +538,18 @@ START_TEST(api_refusals)
     uint32_t at = 8;
     ck_assert_int_eq(nb_forces_jmem_put(f, 1, &at, &p, &e), NB_ERR_ARGS);
     ck_assert_msg(strstr(e.message, "address 8 out of range"), "%s", e.message);
+    at = 3;
+    for (int k = 0; k < 14; k++) {      /* each number of a j-particle, bad */
+        struct nb_jparticle q = { .mass = 1.0 };
+        double *slot = k < 12 ? (k < 3 ? q.x : k < 6 ? q.v : k < 9 ? q.a2 : q.j6) + k % 3
+                     : k == 12 ? &q.t : &q.mass;
+        *slot = k % 2 ? NAN : -INFINITY;
+        ck_assert_int_eq(nb_forces_jmem_put(f, 1, &at, &q, &e), NB_ERR_ARGS);
+        ck_assert_msg(strstr(e.message, k < 12 ? "non-finite" : "mass"), "%s", e.message);
+    }
+    p.mass = -1.0;
+    ck_assert_int_eq(nb_forces_jmem_put(f, 1, &at, &p, &e), NB_ERR_ARGS);
+    p.mass = 1.0;
     double x[3] = { 0, 0, 0 };
     int32_t id = 0;
     ck_assert_int_eq(nb_forces_block_start(f, 9, 0.0, 0.01, 1, &id, x, x, NULL, 0, &e),
