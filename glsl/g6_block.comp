@@ -199,39 +199,18 @@ void put_partial(int at, vec4 ap, vec4 jk, vec4 nn)
     partial[at + 2] = nn;
 }
 
-/* Partial sums a lane loads before it adds them: one after another, each
- * add waited for its load from L2 (~0.3 us on an H100), and a lane of a
- * 64-particle block, which adds 32 per level, spent ~15 us so. */
-#if NB_LANES >= NB_G6_FUSED_BATCH
-#define NB_G6_LOADS 1
-#elif NB_LANES * 8 >= NB_G6_FUSED_BATCH
-#define NB_G6_LOADS (NB_G6_FUSED_BATCH / NB_LANES)
-#else
-#define NB_G6_LOADS 8
-#endif
-
 /* Adds count (at most NB_G6_FUSED_BATCH) partial sums from `first`,
- * `stride` vec4 apart: lane l takes l, l + NB_LANES, ... in that order,
- * NB_G6_LOADS loads in flight at a time. */
+ * `stride` vec4 apart: lane l takes l, l + NB_LANES, ... */
 void add_partials(int first, int stride, int count, int lane, inout vec4 ap,
                   inout vec4 jk, inout vec4 nn)
 {
-    const int step = NB_G6_LOADS * NB_LANES;
-    for (int q0 = lane; q0 < NB_G6_FUSED_BATCH; q0 += step) {
-        vec4 a[NB_G6_LOADS], b[NB_G6_LOADS], c[NB_G6_LOADS];
-        for (int u = 0; u < NB_G6_LOADS; u++) {
-            int at = first + min(q0 + u * NB_LANES, count - 1) * stride;
-            a[u] = partial[at];
-            b[u] = partial[at + 1];
-            c[u] = partial[at + 2];
+    for (int q = lane; q < NB_G6_FUSED_BATCH; q += NB_LANES)
+        if (q < count) {
+            int at = first + q * stride;
+            ap += partial[at];
+            jk += partial[at + 1];
+            keep_nearer(nn, partial[at + 2]);
         }
-        for (int u = 0; u < NB_G6_LOADS; u++)
-            if (q0 + u * NB_LANES < count) {
-                ap += a[u];
-                jk += b[u];
-                keep_nearer(nn, c[u]);
-            }
-    }
 }
 
 /* The block's sums for i-particle k from this group's, through the two
