@@ -26,15 +26,17 @@
  * taking every NB_LANES-th j of a tile, and a fixed-order tree in shared
  * memory adds the lanes.  A group then holds NB_TILE / NB_LANES
  * i-particles, so that a block of one particle does not pay for a tile of
- * padding.  These tile-64 kernels (NB_G6_FUSED, blocks of up to 64) also
- * add their j-slices in this dispatch, not in g6_reduce.comp: each group
+ * padding.  These kernels (NB_G6_FUSED, blocks of up to 64 in one group)
+ * also add their j-slices in this dispatch, not in g6_reduce.comp: each group
  * leaves its sums in NB_BIND_G6_PART and counts its arrival; the last of
  * each batch of NB_G6_FUSED_BATCH slices adds the batch, and the last of
  * the batches adds those (the threadfence reduction of the CUDA samples,
  * on two levels so that no group adds more than NB_G6_FUSED_BATCH sums a
  * particle), in the same order whichever group comes last.  One dispatch
- * fewer is ~11 us on an H100.
- * The tile-64 kernels of mode A also take a block's j-updates with it
+ * fewer is ~11 us on an H100.  Lanes also shorten those sums, each lane
+ * adding every NB_LANES-th slice: on an H100 at N = 65536, blocks of 24 to
+ * 64 took 41-42 us of GPU time with one lane, 32-33 us with two.
+ * The fused kernels also take a block's j-updates with them
  * (NB_G6_INLINE, g6_jmemory.glsl): their addresses wait in shared memory,
  * and each predicted address looks itself up there. */
 #if !defined(NB_LANES)

@@ -14,10 +14,12 @@
 #define BLOCK_MAX 16384
 /* Work groups that fill a large GPU; mode A's j-slices aim at this many. */
 #define FILL_GROUPS 1024
-/* Slices of a block that adds them itself (mode A, up to 64 i-particles;
- * at most NB_G6_FUSED_BATCH^2): with lanes (up to 16 i-particles) fewer,
- * longer slices than FILL_GROUPS keep its last groups' sums short. */
-#define FUSED_SLICES_LANES 256
+/* The largest block that adds its slices itself (mode A): one work group
+ * holds all its i-particles. */
+#define FUSED_MAX 64
+/* Slices of such a block (at most NB_G6_FUSED_BATCH^2): fewer, longer
+ * slices than FILL_GROUPS keep its last groups' sums short. */
+#define FUSED_SLICES 256
 /* Doubles per queued update: four dvec4 (g6_scatter.comp). */
 #define UPDATE_DOUBLES 16
 

@@ -144,14 +144,6 @@ static enum nb_status fused_slices(struct nb_g6_block *g, size_t sum_bytes,
     return NB_OK;
 }
 
-/* Invocations per i-particle in mode A (g6_block.comp's NB_LANES): a block
- * of ni under the 64-wide tile spreads each tile's j over this many, so
- * that the work group holds no padding i-particles. */
-static int lanes_for(int ni)
-{
-    return ni <= 1 ? 64 : ni <= 4 ? 16 : ni <= 16 ? 4 : 1;
-}
-
 /* How a block runs on the device. */
 struct block_plan {
     int tile, lanes, groups, slices, per_slice;
@@ -159,16 +151,34 @@ struct block_plan {
     int carry;          /* the queued j-updates ride in its i-area */
 };
 
+/* A mode-A block of up to FUSED_MAX i-particles is one work group of
+ * `tile` invocations, `lanes` (g6_block.comp's NB_LANES) to an i-particle,
+ * each taking every lanes-th j of a tile: no padding i-particles, and
+ * short sums of slices where lanes share them. */
+static void small_block_shape(int ni, struct block_plan *p)
+{
+    static const int shape[][3] = {     /* up to ni: tile, lanes */
+        { 1, 64, 64 }, { 4, 64, 16 }, { 16, 64, 4 }, { 32, 64, 2 }, { FUSED_MAX, 128, 2 },
+    };
+    int k = 0;
+    while (ni > shape[k][0])
+        k++;
+    p->tile = shape[k][1];
+    p->lanes = shape[k][2];
+}
+
 static struct block_plan plan_block(const struct nb_g6_block *g)
 {
-    struct block_plan p;
+    struct block_plan p = { .tile = 256, .lanes = 1 };
     int a = g->mode == NB_PRECISION_A, ni = (int)g->ni, nj = (int)g->nj;
-    p.tile = !a ? 128 : ni <= 64 ? 64 : 256;
-    p.lanes = a ? lanes_for(ni) : 1;
+    p.fused = a && ni <= FUSED_MAX;
+    if (!a)
+        p.tile = 128;
+    else if (p.fused)
+        small_block_shape(ni, &p);
     p.groups = nb_gl_ceil_div(ni, p.tile / p.lanes);
-    p.fused = a && p.tile == 64;
     int tiles = nb_gl_ceil_div(nj > 0 ? nj : 1, p.tile);
-    int slices = p.lanes > 1 ? FUSED_SLICES_LANES : nb_gl_ceil_div(FILL_GROUPS, p.groups);
+    int slices = p.fused ? FUSED_SLICES : nb_gl_ceil_div(FILL_GROUPS, p.groups);
     int most = p.fused ? NB_G6_FUSED_BATCH * NB_G6_FUSED_BATCH : tiles;   /* two levels */
     slices = slices > most ? most : slices;
     slices = slices < 1 ? 1 : slices > tiles ? tiles : slices;
@@ -193,8 +203,8 @@ static void program_name(const struct nb_g6_block *g, const struct block_plan *p
     const char *nn = g->flags & NB_BLOCK_NEAREST ? "_nn" : "";
     if (g->mode != NB_PRECISION_A)
         snprintf(name, size, "g6_block_%c%s", 'a' + (int)g->mode, nn);
-    else if (p->lanes > 1)
-        snprintf(name, size, "g6_block_a_t64_l%d%s", p->lanes, nn);
+    else if (p->fused)
+        snprintf(name, size, "g6_block_a_t%d_l%d%s", p->tile, p->lanes, nn);
     else
         snprintf(name, size, "g6_block_a_t%d%s", p->tile, nn);
 }
@@ -309,6 +319,10 @@ enum nb_status nb_forces_block_start(struct nb_forces *f, size_t nj, double ti, 
         return nb_api_fail(err, &e, func);
     if (flags & NB_BLOCK_TIMED)
         nb_gpu_timer_end(&g->timer);
+    /* The results' fence travels with the block: made in finish, it took
+     * a submission of its own (H100: the wait outlasted the GPU's work by
+     * ~19 us a block). */
+    nb_gl_staging_sent(&g->down);
     glFlush();              /* the GPU starts now; the host goes on */
     g->started = 1;
     return NB_OK;

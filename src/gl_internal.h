@@ -100,7 +100,9 @@ struct nb_gl_panel nb_gl_buffer_panel(const char *name, const char *w_name, unsi
  * Upload: p = write(bytes); fill p; send(dst, offset in p, bytes) for each
  * piece; sent().  The next write waits until the GPU has copied.
  * Download: reserve(bytes); fetch(src, offset in the area, bytes) for each
- * piece; arrived() waits and returns the area. */
+ * piece (or shaders write the mapped buffer); arrived() waits and returns
+ * the area.  sent() on a download fences it at once, so that the fence
+ * goes to the GPU with the work before it (arrived() then makes none). */
 struct nb_gl_staging {
     GLuint buffer;          /* 0: the fallback, map is malloc'd */
     void *map;

@@ -99,23 +99,22 @@
     MD_PRECISION_FRAG(law, LAW, "f", "F"), MD_PRECISION_FRAG(law, LAW, "h", "H"), \
     MD_PRECISION_FRAG(law, LAW, "m", "M")
 
-/* The GRAPE-6 style block step (issue 15, src/g6_block.c): mode A at two
- * tile widths and, for blocks under a tile, with 4, 16 or 64 lanes per
- * i-particle; the tile-64 kernels add their slices in the same dispatch and
- * take up to NB_G6_INLINE_MAX j-updates along (g6_jmemory.glsl);
- * the other modes at NB_PREC_TILE; each with and without the
- * nearest-neighbour search. */
+/* The GRAPE-6 style block step (issue 15, src/g6_block.c): mode A's large
+ * blocks at tile 256; its blocks of up to 64 at tile 64 or 128 with 2 to 64
+ * lanes per i-particle (g6_launch.c's small_block_shape), which add their
+ * slices in the same dispatch and take up to NB_G6_INLINE_MAX j-updates
+ * along (g6_jmemory.glsl); the other modes at NB_PREC_TILE; each with and
+ * without the nearest-neighbour search. */
 #define G6_INLINE "#define NB_G6_INLINE\n"
 #define G6_FUSED "#define NB_G6_FUSED\n#define NB_G6_WRITES_J\n"
-#define G6_BLOCK_A(T, NAME, NN, INLINE)                                     \
-    { "g6_block_a_t" #T NAME, "#define NB_PRECISION_A\n#define NB_TILE " #T "\n" NN INLINE, \
+#define G6_BLOCK_A(T, NAME, NN)                                             \
+    { "g6_block_a_t" #T NAME, "#define NB_PRECISION_A\n#define NB_TILE " #T "\n" NN, \
       { 0 }, { "gaj.glsl", "g6_jmemory.glsl", "g6_block.comp" }, NB_STAGE_COMPUTE }
-#define G6_BLOCK_LANES(L, NAME, NN, FUSED)                                  \
-    { "g6_block_a_t64_l" #L NAME, "#define NB_PRECISION_A\n#define NB_TILE 64\n" \
-      "#define NB_LANES " #L "\n" G6_INLINE NN FUSED, { 0 },                \
+#define G6_BLOCK_LANES(T, L, NAME, NN)                                      \
+    { "g6_block_a_t" #T "_l" #L NAME, "#define NB_PRECISION_A\n#define NB_TILE " #T "\n" \
+      "#define NB_LANES " #L "\n" G6_INLINE NN G6_FUSED, { 0 },             \
       { "gaj.glsl", "g6_jmemory.glsl", "g6_block.comp" }, NB_STAGE_COMPUTE }
-#define G6_LANES(L) \
-    G6_BLOCK_LANES(L, "", "", G6_FUSED), G6_BLOCK_LANES(L, "_nn", G6_NN, G6_FUSED)
+#define G6_LANES(T, L) G6_BLOCK_LANES(T, L, "", ""), G6_BLOCK_LANES(T, L, "_nn", G6_NN)
 #define G6_BLOCK_MODE(m, M, NAME, NN)                                       \
     { "g6_block_" m NAME, "#define NB_PRECISION_" M "\n#define NB_PREC_NO_BUFFER\n" \
       "#define NB_TILE 128\n" NN, { 0 },                                     \
@@ -147,9 +146,8 @@ static const struct nb_program_desc catalogue[] = {
     GAJ_COMPUTE(64), GAJ_COMPUTE(128), GAJ_COMPUTE(256),
     { "predict_comp", "", { 0 }, { "predict.comp" }, NB_STAGE_COMPUTE },
     { "scatter_comp", "", { 0 }, { "scatter.comp" }, NB_STAGE_COMPUTE },
-    G6_BLOCK_A(64, "", "", G6_INLINE G6_FUSED), G6_BLOCK_A(64, "_nn", G6_NN, G6_INLINE G6_FUSED),
-    G6_BLOCK_A(256, "", "", ""), G6_BLOCK_A(256, "_nn", G6_NN, ""),
-    G6_LANES(4), G6_LANES(16), G6_LANES(64),
+    G6_BLOCK_A(256, "", ""), G6_BLOCK_A(256, "_nn", G6_NN),
+    G6_LANES(64, 2), G6_LANES(64, 4), G6_LANES(64, 16), G6_LANES(64, 64), G6_LANES(128, 2),
     G6_BLOCK("b", "B"), G6_BLOCK("c", "C"), G6_BLOCK("d", "D"), G6_BLOCK("e", "E"),
     G6_BLOCK("f", "F"), G6_BLOCK("g", "G"), G6_BLOCK("h", "H"),
     { "g6_reduce_a", "#define NB_PRECISION_A\n", { 0 }, { "g6_reduce.comp" }, NB_STAGE_COMPUTE },

@@ -174,7 +174,7 @@ enum nb_status nb_gl_staging_fetch(struct nb_gl_staging *s, GLuint src, size_t o
 
 const void *nb_gl_staging_arrived(struct nb_gl_staging *s, struct nb_error *err)
 {
-    if (s->buffer)
+    if (s->buffer && !s->fence)
         s->fence = glFenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
     return wait_fence(s, err) == NB_OK ? s->map : NULL;
 }

@@ -194,23 +194,25 @@ START_TEST(forces_mode_a)
 }
 END_TEST
 
-/* Blocks around the widths where mode A changes lanes per i-particle
- * (64, 16, 4, 1: g6_block.comp) and tiles (64, 256), on prime j-sets: 263
- * and 1031 (one batch of slices) and 4099 (three batches, the last of one
- * slice: g6_block.comp adds slices in batches of NB_G6_FUSED_BATCH).
+/* Blocks around the widths where mode A changes lanes per i-particle and
+ * tiles (64, 16, 4 and 2 lanes at tile 64, 2 at tile 128, then tile 256:
+ * g6_launch.c's small_block_shape), on prime j-sets: 263 and 1031 (one
+ * batch of slices) and 4099 (two or three batches, the last of one slice:
+ * g6_block.comp adds slices in batches of NB_G6_FUSED_BATCH).
  * The tolerance is 5x forces_mode_a's: float differences of positions
  * near 1 err by ~6e-8 |x| / r in a close pair's terms, and the largest of
  * 257 particles' errors reached 2.5e-6 of the sums of |terms|. */
 START_TEST(small_blocks_mode_a)
 {
-    static const int blocks[] = { 1, 2, 4, 5, 13, 16, 17, 64, 65, 257 };
+    static const int blocks[] = { 1, 2, 4, 5, 13, 16, 17, 32, 33, 64, 65, 257 };
+    static const int across[] = { 1, 5, 17, 33, 257 };
     unsetenv("GLNBODY_G6_PRECISION");
     for (size_t b = 0; b < sizeof blocks / sizeof *blocks; b++) {
         check_block(1031, blocks[b], 1e-5);
         check_block(263, blocks[b], 1e-5);
     }
-    for (size_t b = 0; b < 4; b++)
-        check_block(4099, blocks[3 * b], 1e-5);
+    for (size_t b = 0; b < sizeof across / sizeof *across; b++)
+        check_block(4099, across[b], 1e-5);
 }
 END_TEST
 
