@@ -45,53 +45,58 @@ static double now(void)
 
 static double norm(const double u[3]) { return sqrt(u[0] * u[0] + u[1] * u[1] + u[2] * u[2]); }
 
-static void send_j(int i)
+/* The block's arguments, gathered before the g6 calls so that only the
+ * calls are timed (n of each). */
+static double (*bx)[3], (*bv)[3], (*ba2)[3], (*bj6)[3], *bh2;
+static int *bnnb;
+
+static void send_j(int i, int k)
 {
-    double a2[3], j6[3], k18[3] = { 0, 0, 0 };
-    for (int c = 0; c < 3; c++) {
-        a2[c] = a[i][c] / 2;
-        j6[c] = jk[i][c] / 6;
-    }
-    CHECK(g6_set_j_particle(0, i, i, t0[i], dt[i], m[i], k18, j6, a2, v[i], x[i]));
+    double k18[3] = { 0, 0, 0 };
+    CHECK(g6_set_j_particle(0, i, i, t0[i], dt[i], m[i], k18, bj6[k], ba2[k], bv[k], bx[k]));
 }
 
-/* The corrected block list[0..count) to the j-memory, timed as one: a
- * clock read around each call would cost more than the call. */
+/* The corrected block list[0..count) to the j-memory, the calls timed as
+ * one: a clock read around each would cost more than the call. */
 static void send_block(int count, const int *list)
 {
+    for (int k = 0; k < count; k++)
+        for (int c = 0; c < 3; c++) {
+            int i = list[k];
+            bx[k][c] = x[i][c];
+            bv[k][c] = v[i][c];
+            ba2[k][c] = a[i][c] / 2;
+            bj6[k][c] = jk[i][c] / 6;
+        }
     double w = now();
     for (int k = 0; k < count; k++)
-        send_j(list[k]);
+        send_j(list[k], k);
     g6_seconds += now() - w;
 }
 
 /* Forces at time t on the count particles list[] (predicted: xp, vp), in
  * chunks of g6_npipes(); results into acc, jer, pot (block order). */
-static void forces(double t, int count, const int *list, double (*acc)[3], double (*jer)[3],
+static void forces(double t, int count, int *list, double (*acc)[3], double (*jer)[3],
                    double *pot)
 {
-    double (*xi)[3] = malloc(sizeof *xi * (size_t)npipes), (*vi)[3] = malloc(sizeof *vi * (size_t)npipes);
-    double *h2 = calloc((size_t)npipes, sizeof *h2);
-    int *index = malloc(sizeof *index * (size_t)npipes), *nnb = malloc(sizeof *nnb * (size_t)npipes);
+    for (int k = 0; k < count; k++) {
+        memcpy(bx[k], xp[list[k]], sizeof bx[k]);
+        memcpy(bv[k], vp[list[k]], sizeof bv[k]);
+    }
     double w = now();
     CHECK(g6_set_ti(0, t));
     for (int at = 0; at < count; at += npipes) {
         int ni = count - at < npipes ? count - at : npipes;
-        for (int k = 0; k < ni; k++) {
-            index[k] = list[at + k];
-            memcpy(xi[k], xp[index[k]], sizeof xi[k]);
-            memcpy(vi[k], vp[index[k]], sizeof vi[k]);
-        }
-        CHECK(g6calc_firsthalf(0, n, ni, index, xi, vi, acc + at, jer + at, pot + at, eps2, h2));
+        CHECK(g6calc_firsthalf(0, n, ni, list + at, bx + at, bv + at, acc + at, jer + at,
+                               pot + at, eps2, bh2));
         if (nearest_mode)
-            CHECK(g6calc_lasthalf2(0, n, ni, index, xi, vi, eps2, h2, acc + at, jer + at,
-                                   pot + at, nnb));
+            CHECK(g6calc_lasthalf2(0, n, ni, list + at, bx + at, bv + at, eps2, bh2, acc + at,
+                                   jer + at, pot + at, bnnb));
         else
-            CHECK(g6calc_lasthalf(0, n, ni, index, xi, vi, eps2, h2, acc + at, jer + at,
-                                  pot + at));
+            CHECK(g6calc_lasthalf(0, n, ni, list + at, bx + at, bv + at, eps2, bh2, acc + at,
+                                  jer + at, pot + at));
     }
     g6_seconds += now() - w;
-    free(xi), free(vi), free(h2), free(index), free(nnb);
 }
 
 static double first_step(double crit, double dt_max)
@@ -136,6 +141,9 @@ int main(int argc, char **argv)
     xp = malloc(sizeof *xp * (size_t)n), vp = malloc(sizeof *vp * (size_t)n);
     double (*ba)[3] = malloc(sizeof *ba * (size_t)n), (*bj)[3] = malloc(sizeof *bj * (size_t)n);
     double *bpot = malloc(sizeof *bpot * (size_t)n);
+    bx = malloc(sizeof *bx * (size_t)n), bv = malloc(sizeof *bv * (size_t)n);
+    ba2 = malloc(sizeof *ba2 * (size_t)n), bj6 = malloc(sizeof *bj6 * (size_t)n);
+    bh2 = calloc((size_t)n, sizeof *bh2), bnnb = malloc(sizeof *bnnb * (size_t)n);
     for (int i = 0; i < n; i++)
         if (fscanf(in, "%lf %lf %lf %lf %lf %lf %lf", &m[i], &x[i][0], &x[i][1], &x[i][2],
                    &v[i][0], &v[i][1], &v[i][2]) != 7) {
@@ -152,11 +160,11 @@ int main(int argc, char **argv)
         memset(a[i], 0, sizeof a[i]);
         memset(jk[i], 0, sizeof jk[i]);
         dt[i] = 0;
-        send_j(i);
         memcpy(xp[i], x[i], sizeof xp[i]);
         memcpy(vp[i], v[i], sizeof vp[i]);
         block[i] = i;
     }
+    send_block(n, block);
     forces(0.0, n, block, a, jk, bpot);
     double t_next = INFINITY;
     for (int i = 0; i < n; i++) {
@@ -165,8 +173,8 @@ int main(int argc, char **argv)
                     : an > 0 ? eta * sqrt(phi) / an : jn > 0 ? eta * sqrt(sqrt(phi) / jn) : INFINITY;
         dt[i] = first_step(crit, dt_max);
         t_next = fmin(t_next, dt[i]);
-        send_j(i);
     }
+    send_block(n, block);
     long blocks = 0, steps = 0;
     double wall = now();
     g6_seconds = 0;
