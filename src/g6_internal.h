@@ -17,10 +17,15 @@
 /* The largest block that adds its slices itself (mode A): one work group
  * holds all its i-particles. */
 #define FUSED_MAX 64
-/* Slices of such a block (at most NB_G6_FUSED_BATCH^2).  GPU time on an
- * H100 (N = 262144, blocks of 1 to 64): 26-55 us with 512 slices, 32-65
- * with 256, 46-106 with 128; at N = 65536 512 and 256 are within 2 us. */
+/* Slices of such a block: at least FUSED_SLICES, and more where a slice
+ * would pass FUSED_SLICE_TILES tiles (up to NB_G6_FUSED_BATCH^2).  GPU
+ * time on an H100 at N = 262144, blocks of 1 to 64: 26-55 us with 512
+ * slices, 32-65 with 256, 46-106 with 128; 1024 slices (4 tiles of 64
+ * each) took 25-43 us for blocks of 1-32 against 27-48 with 512, and blocks
+ * of 48-64 (tile 128) 61 against 53-57.  At N = 65536 256, 512 and 1024
+ * are within 2 us. */
 #define FUSED_SLICES 512
+#define FUSED_SLICE_TILES 4
 /* Doubles per queued update: four dvec4 (g6_scatter.comp). */
 #define UPDATE_DOUBLES 16
 

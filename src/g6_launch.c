@@ -178,7 +178,9 @@ static struct block_plan plan_block(const struct nb_g6_block *g)
         small_block_shape(ni, &p);
     p.groups = nb_gl_ceil_div(ni, p.tile / p.lanes);
     int tiles = nb_gl_ceil_div(nj > 0 ? nj : 1, p.tile);
-    int slices = p.fused ? FUSED_SLICES : nb_gl_ceil_div(FILL_GROUPS, p.groups);
+    int slices = !p.fused ? nb_gl_ceil_div(FILL_GROUPS, p.groups)
+               : tiles > FUSED_SLICES * FUSED_SLICE_TILES ? tiles / FUSED_SLICE_TILES
+               : FUSED_SLICES;
     int most = p.fused ? NB_G6_FUSED_BATCH * NB_G6_FUSED_BATCH : tiles;   /* two levels */
     slices = slices > most ? most : slices;
     slices = slices < 1 ? 1 : slices > tiles ? tiles : slices;

@@ -230,6 +230,7 @@ START_TEST(small_blocks_mode_a)
     }
     for (size_t b = 0; b < sizeof across / sizeof *across; b++)
         check_block(4099, across[b], 1e-5);
+    check_block(139999, 5, 1e-5);       /* past 2048 tiles: 1024 slices, 32 batches */
 }
 END_TEST
 
