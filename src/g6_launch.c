@@ -158,7 +158,7 @@ struct block_plan {
 static void small_block_shape(int ni, struct block_plan *p)
 {
     static const int shape[][3] = {     /* up to ni: tile, lanes */
-        { 1, 64, 64 }, { 4, 64, 16 }, { 16, 64, 4 }, { 32, 64, 2 }, { FUSED_MAX, 128, 2 },
+        { 1, 64, 64 }, { 4, 64, 16 }, { 16, 64, 4 }, { 32, 128, 4 }, { FUSED_MAX, 128, 2 },
     };
     int k = 0;
     while (ni > shape[k][0])

@@ -212,7 +212,7 @@ START_TEST(forces_mode_a)
 END_TEST
 
 /* Blocks around the widths where mode A changes lanes per i-particle and
- * tiles (64, 16, 4 and 2 lanes at tile 64, 2 at tile 128, then tile 256:
+ * tiles (64, 16 and 4 lanes at tile 64, 4 and 2 at tile 128, then tile 256:
  * g6_launch.c's small_block_shape), on prime j-sets: 263 and 1031 (one
  * batch of slices) and 4099 (two or three batches, the last of one slice:
  * g6_block.comp adds slices in batches of NB_G6_FUSED_BATCH).
