@@ -31,10 +31,10 @@ static void block_free(struct nb_g6_block *g)
         if (g->buf[k])
             glDeleteBuffers(1, &g->buf[k]);
     nb_gl_staging_free(&g->up_i);
-    nb_gl_staging_free(&g->up_queue);
+    nb_gl_staging_free(&g->area[0]);
+    nb_gl_staging_free(&g->area[1]);
     nb_gl_staging_free(&g->down);
     nb_gpu_timer_free(&g->timer);
-    free(g->queue);
     free(g->address);
     free(g);
 }
@@ -47,7 +47,8 @@ struct nb_g6_block *nb_g6_block_of(struct nb_forces *f, struct nb_error *err)
     if (!g)
         return NULL;
     nb_gl_staging_init(&g->up_i, 0);
-    nb_gl_staging_init(&g->up_queue, 0);
+    nb_gl_staging_init(&g->area[0], 0);
+    nb_gl_staging_init(&g->area[1], 0);
     nb_gl_staging_init(&g->down, 1);
     nb_gpu_timer_init(&g->timer, f->gl);
     g->batch = 1;               /* new addresses have batch 0: not queued */
@@ -173,6 +174,22 @@ static enum nb_status check_jparticle(const struct nb_jparticle *p, size_t k,
     return NB_OK;
 }
 
+/* Room in the batch's transfer area for `count` updates; the first time,
+ * the updates waiting in `first` move there. */
+static enum nb_status area_room(struct nb_g6_block *g, size_t count, struct nb_error *err)
+{
+    const size_t each = UPDATE_DOUBLES * sizeof(double);
+    size_t keep = g->in_area ? each * g->queued : 0;
+    void *map = nb_gl_staging_grow(&g->area[g->batch & 1], each * count, keep, err);
+    if (!map)
+        return err->status;
+    if (!g->in_area)
+        memcpy(map, g->first, each * g->queued);
+    g->area_map = map;
+    g->in_area = 1;
+    return NB_OK;
+}
+
 static void queue_one(struct nb_g6_block *g, uint32_t address, const struct nb_jparticle *p)
 {
     struct nb_g6_address *a = &g->address[address];
@@ -180,17 +197,12 @@ static void queue_one(struct nb_g6_block *g, uint32_t address, const struct nb_j
         a->batch = g->batch;
         a->slot = (uint32_t)g->queued++;
     }
-    double *u = g->queue + UPDATE_DOUBLES * (size_t)a->slot;
-    for (int c = 0; c < 3; c++) {
-        u[c] = p->x[c];
-        u[4 + c] = p->v[c];
-        u[8 + c] = p->a2[c];
-        u[12 + c] = p->j6[c];
-    }
-    u[3] = p->t;
-    u[7] = p->mass;
-    u[11] = (double)p->id;
-    u[15] = (double)address;
+    /* in address order: the area is write-combined memory */
+    double *u = (g->in_area ? g->area_map : g->first) + UPDATE_DOUBLES * (size_t)a->slot;
+    u[0] = p->x[0], u[1] = p->x[1], u[2] = p->x[2], u[3] = p->t;
+    u[4] = p->v[0], u[5] = p->v[1], u[6] = p->v[2], u[7] = p->mass;
+    u[8] = p->a2[0], u[9] = p->a2[1], u[10] = p->a2[2], u[11] = (double)p->id;
+    u[12] = p->j6[0], u[13] = p->j6[1], u[14] = p->j6[2], u[15] = (double)address;
     g->mass_sum += p->mass - a->mass;
     a->mass = p->mass;
     g->v2_max = fmax(g->v2_max, p->v[0] * p->v[0] + p->v[1] * p->v[1] + p->v[2] * p->v[2]);
@@ -215,13 +227,10 @@ enum nb_status nb_forces_jmem_put(struct nb_forces *f, size_t count, const uint3
         if (check_jparticle(&jp[k], k, &e) != NB_OK)
             return nb_api_fail(err, &e, func);
     }
-    if (g->queued + count > g->queue_room) {
-        size_t room = g->queued + count;
-        room = room < g->capacity ? (room * 2 < g->capacity ? room * 2 : g->capacity) : room;
-        if (grow_host((void **)&g->queue, room, UPDATE_DOUBLES * sizeof(double), &e) != NB_OK)
-            return nb_api_fail(err, &e, func);
-        g->queue_room = room;
-    }
+    size_t most = g->queued + count;    /* no more slots than addresses */
+    most = most < g->capacity ? most : g->capacity;
+    if (most > NB_G6_INLINE_MAX && area_room(g, most, &e) != NB_OK)
+        return nb_api_fail(err, &e, func);
     for (size_t k = 0; k < count; k++)
         queue_one(g, address[k], &jp[k]);
     return NB_OK;
@@ -232,6 +241,7 @@ enum nb_status nb_forces_jmem_put(struct nb_forces *f, size_t count, const uint3
 static void empty_queue(struct nb_g6_block *g)
 {
     g->queued = 0;
+    g->in_area = 0;
     if (++g->batch == 0) {
         for (size_t a = 0; a < g->capacity; a++)
             g->address[a].batch = 0;
@@ -245,39 +255,39 @@ void nb_g6_carry_queue(struct nb_g6_block *g, double *dst)
 {
     int order[NB_G6_INLINE_MAX];
     int n = (int)g->queued;
+    const double *queue = g->first;
     for (int q = 0; q < n; q++) {       /* insertion sort: a few dozen at most */
         int k = q;
-        double at = g->queue[UPDATE_DOUBLES * (size_t)q + 15];
-        for (; k > 0 && g->queue[UPDATE_DOUBLES * (size_t)order[k - 1] + 15] > at; k--)
+        double at = queue[UPDATE_DOUBLES * (size_t)q + 15];
+        for (; k > 0 && queue[UPDATE_DOUBLES * (size_t)order[k - 1] + 15] > at; k--)
             order[k] = order[k - 1];
         order[k] = q;
     }
     for (int q = 0; q < n; q++)
-        memcpy(dst + UPDATE_DOUBLES * (size_t)q, g->queue + UPDATE_DOUBLES * (size_t)order[q],
+        memcpy(dst + UPDATE_DOUBLES * (size_t)q, queue + UPDATE_DOUBLES * (size_t)order[q],
                UPDATE_DOUBLES * sizeof(double));
     g->carried = g->queued;
     empty_queue(g);
 }
 
 /* The queued updates onto the device, then an empty queue. */
-enum nb_status nb_g6_flush_queue(struct nb_forces *f, struct nb_g6_block *g,
+enum nb_status nb_g6_flush_queue(struct nb_forces *f, struct nb_g6_block *g, int fence,
                                  struct nb_error *err)
 {
     size_t bytes = UPDATE_DOUBLES * sizeof(double) * g->queued;
+    struct nb_gl_staging *area = &g->area[g->batch & 1];
     GLuint prog;
-    char *area;
     if (g->queued == 0)
         return NB_OK;
     if (nb_gl_program(f->gl, "g6_scatter", &prog, err) != NB_OK ||
-        !(area = nb_gl_staging_write(&g->up_queue, bytes, err)))
+        (!g->in_area && area_room(g, g->queued, err) != NB_OK))
         return err->status;
-    memcpy(area, g->queue, bytes);
-    GLuint updates = g->up_queue.buffer;
+    GLuint updates = area->buffer;
     if (!updates) {             /* no buffer storage: a copy into B_UPDATE */
         if (nb_gl_ensure_buffer(&g->buf[B_UPDATE], &g->size[B_UPDATE], bytes, "j-updates",
                                 err) != NB_OK ||
-            nb_gl_staging_send(&g->up_queue, g->buf[B_UPDATE], 0, bytes,
-                               "sending j-updates", err) != NB_OK)
+            nb_gl_staging_send(area, g->buf[B_UPDATE], 0, bytes, "sending j-updates",
+                               err) != NB_OK)
             return err->status;
         updates = g->buf[B_UPDATE];
     }
@@ -287,6 +297,8 @@ enum nb_status nb_g6_flush_queue(struct nb_forces *f, struct nb_g6_block *g,
         glBindBufferBase(GL_SHADER_STORAGE_BUFFER, NB_BIND_G6_JX + (GLuint)k, g->buf[k]);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, NB_BIND_G6_UPDATE, updates);
     nb_gl_dispatch(g->queued, 256);
+    if (fence)
+        nb_gl_staging_sent(area);
     empty_queue(g);
     return nb_gl_check("scattering j-updates", err);
 }

@@ -46,9 +46,15 @@ struct nb_g6_block {
     size_t capacity;            /* addresses */
     /* The queue: UPDATE_DOUBLES per update; an address queued in this
      * batch has its slot in it, so that a later update replaces an earlier
-     * one, and emptying the queue is starting a new batch. */
-    double *queue;
-    size_t queued, queue_room;
+     * one, and emptying the queue is starting a new batch.  Up to
+     * NB_G6_INLINE_MAX updates wait in `first` (host memory, for a small
+     * block to carry sorted); past that the batch writes straight into its
+     * transfer area, area[batch & 1] (in_area, at area_map): the host fills
+     * one while the GPU may still read the other's scatter. */
+    double first[UPDATE_DOUBLES * NB_G6_INLINE_MAX];
+    double *area_map;
+    int in_area;
+    size_t queued;
     uint32_t batch;
     struct nb_g6_address *address;
     /* The total mass and the largest squared speed, for E, F, H. */
@@ -56,7 +62,7 @@ struct nb_g6_block {
     /* Persistently mapped where GL 4.4 buffer storage is there: the
      * shaders then read the i-particles and the updates from, and write
      * the results into, these very buffers (no copy, no extra pass). */
-    struct nb_gl_staging up_i, up_queue, down;
+    struct nb_gl_staging up_i, area[2], down;
     GLuint i_buffer;            /* the i-particles' buffer: up_i's or B_I */
     struct nb_gpu_timer timer;
     /* The block in flight or finished. */
@@ -75,9 +81,15 @@ enum nb_status nb_g6_need_compute(const struct nb_forces *f, const char *func,
                                   struct nb_error *err);
 /* f's j-memory, made empty on first use; NULL (err set) without memory. */
 struct nb_g6_block *nb_g6_block_of(struct nb_forces *f, struct nb_error *err);
-/* The queued updates onto the device (a scatter pass), then an empty queue. */
-enum nb_status nb_g6_flush_queue(struct nb_forces *f, struct nb_g6_block *g,
+/* The queued updates onto the device (a scatter pass), then an empty
+ * queue; with `fence`, the area is fenced (no block's results will be). */
+enum nb_status nb_g6_flush_queue(struct nb_forces *f, struct nb_g6_block *g, int fence,
                                  struct nb_error *err);
+/* Whether the queued updates can ride with a small block (in `first`). */
+static inline int nb_g6_queue_carriable(const struct nb_g6_block *g)
+{
+    return !g->in_area;
+}
 /* The queued updates (at most NB_G6_INLINE_MAX) into dst, ascending by
  * address, for the block to carry; g->carried their count; an empty queue. */
 void nb_g6_carry_queue(struct nb_g6_block *g, double *dst);

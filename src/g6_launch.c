@@ -187,7 +187,7 @@ static struct block_plan plan_block(const struct nb_g6_block *g)
     p.per_slice = nb_gl_ceil_div(tiles, slices);
     p.slices = nb_gl_ceil_div(tiles, p.per_slice);
     /* the fused block's last group writes them in, after every read */
-    p.carry = p.fused && g->queued <= NB_G6_INLINE_MAX;
+    p.carry = p.fused && nb_g6_queue_carriable(g);
     return p;
 }
 
@@ -260,10 +260,11 @@ static enum nb_status dispatch(struct nb_forces *f, struct nb_g6_block *g,
         glBindBufferBase(GL_SHADER_STORAGE_BUFFER, NB_BIND_G6_OUT, out);
         glDispatchCompute((GLuint)(a ? ni : nb_gl_ceil_div(ni, 64)), 1, 1);
     }
-    /* up_i and up_queue need no fences of their own (each costs the GPU
-     * ~5 us): the next start writes them only after this block's results
-     * have arrived (finish, or start's own wait), so after every read.
-     * Carried updates were written into the j-memory by the last pass. */
+    /* No fences of their own for the uploads (each costs the GPU ~5 us):
+     * the next start writes up_i only after this block's results have
+     * arrived (finish, or start's own wait), and this batch's queue area
+     * is written again two batches on, later still.  Carried updates were
+     * written into the j-memory by the last pass. */
     GLbitfield jmem = g->carried ? GL_SHADER_STORAGE_BARRIER_BIT : 0;
     if (g->down.buffer) {
         glMemoryBarrier(GL_CLIENT_MAPPED_BUFFER_BARRIER_BIT | jmem);
@@ -304,14 +305,13 @@ enum nb_status nb_forces_block_start(struct nb_forces *f, size_t nj, double ti, 
     g->mode = f->precision;
     g->carried = 0;
     if (ni == 0 || nj == 0) {  /* no results to wait for: fence the updates */
-        if (nb_g6_flush_queue(f, g, &e) != NB_OK)
+        if (nb_g6_flush_queue(f, g, 1, &e) != NB_OK)
             return nb_api_fail(err, &e, func);
-        nb_gl_staging_sent(&g->up_queue);
         g->started = 1;
         return NB_OK;
     }
     struct block_plan plan = plan_block(g);
-    if (!plan.carry && nb_g6_flush_queue(f, g, &e) != NB_OK)
+    if (!plan.carry && nb_g6_flush_queue(f, g, 0, &e) != NB_OK)
         return nb_api_fail(err, &e, func);
     if (flags & NB_BLOCK_TIMED)
         nb_gpu_timer_start(&g->timer);

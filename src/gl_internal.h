@@ -112,6 +112,10 @@ struct nb_gl_staging {
 };
 void nb_gl_staging_init(struct nb_gl_staging *s, int download);
 void *nb_gl_staging_write(struct nb_gl_staging *s, size_t bytes, struct nb_error *err);
+/* As write, but the first `keep` bytes written before stay (an area that
+ * fills while the host writes it). */
+void *nb_gl_staging_grow(struct nb_gl_staging *s, size_t bytes, size_t keep,
+                         struct nb_error *err);
 enum nb_status nb_gl_staging_send(struct nb_gl_staging *s, GLuint dst, size_t offset,
                                   size_t bytes, const char *what, struct nb_error *err);
 void nb_gl_staging_sent(struct nb_gl_staging *s);

@@ -128,6 +128,38 @@ void *nb_gl_staging_write(struct nb_gl_staging *s, size_t bytes, struct nb_error
     return reserve(s, bytes, err) == NB_OK ? s->map : NULL;
 }
 
+void *nb_gl_staging_grow(struct nb_gl_staging *s, size_t bytes, size_t keep,
+                         struct nb_error *err)
+{
+    if (wait_fence(s, err) != NB_OK)
+        return NULL;
+    if (s->capacity >= bytes)
+        return s->map;
+    struct nb_gl_staging old = *s;
+    s->buffer = 0;
+    s->map = NULL;
+    s->capacity = 0;
+    if (reserve(s, bytes, err) != NB_OK) {
+        release(s);
+        *s = old;
+        return NULL;
+    }
+    if (keep && s->buffer && old.buffer) {
+        /* on the GPU: reading write-combined memory back is slow */
+        glBindBuffer(GL_COPY_READ_BUFFER, old.buffer);
+        glBindBuffer(GL_COPY_WRITE_BUFFER, s->buffer);
+        glCopyBufferSubData(GL_COPY_READ_BUFFER, GL_COPY_WRITE_BUFFER, 0, 0,
+                            (GLsizeiptr)keep);
+        glFinish();             /* before the host writes the new area */
+    } else if (keep) {
+        memcpy(s->map, old.map, keep);
+    }
+    release(&old);
+    if (nb_gl_check("growing a transfer area", err) != NB_OK)
+        return NULL;
+    return s->map;
+}
+
 enum nb_status nb_gl_staging_send(struct nb_gl_staging *s, GLuint dst, size_t offset,
                                   size_t bytes, const char *what, struct nb_error *err)
 {

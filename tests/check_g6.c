@@ -587,6 +587,86 @@ START_TEST(api_refusals)
 }
 END_TEST
 
+/* Puts of j-set s's addresses [from, to) through the library; decoy:
+ * fifty times the mass, elsewhere (a later put must replace it). */
+static void put_range(struct nb_forces *f, const struct jset *s, int from, int to, int decoy)
+{
+    struct nb_error e = { 0 };
+    for (int j = from; j < to; j++) {
+        struct nb_jparticle p = { .t = s->t[j], .mass = s->m[j] * (decoy ? 50 : 1), .id = j };
+        uint32_t at = (uint32_t)j;
+        for (int c = 0; c < 3; c++) {
+            p.x[c] = s->x[j][c] + (decoy ? 0.3 : 0.0);
+            p.v[c] = s->v[j][c];
+            p.a2[c] = s->a2[j][c];
+            p.j6[c] = s->j6[j][c];
+        }
+        ck_assert_int_eq(nb_forces_jmem_put(f, 1, &at, &p, &e), NB_OK);
+    }
+}
+
+/* A block of ni of s's particles (every 7th) through the library, against
+ * the CPU, as check_sent_block. */
+static void check_library_block(struct nb_forces *f, const struct jset *s, int ni, double tol)
+{
+    struct nb_error e = { 0 };
+    double ti = 0.5, eps2 = 1e-4, *x = malloc(sizeof *x * 3 * (size_t)ni);
+    double *v = malloc(sizeof *v * 3 * (size_t)ni), *acc = malloc(sizeof *acc * 3 * (size_t)ni);
+    double *jer = malloc(sizeof *jer * 3 * (size_t)ni), *pot = malloc(sizeof *pot * (size_t)ni);
+    int32_t *id = malloc(sizeof *id * (size_t)ni);
+    for (int k = 0; k < ni; k++) {
+        id[k] = (k * 7) % s->n;
+        predict(s, id[k], ti, x + 3 * k, v + 3 * k);
+    }
+    ck_assert_int_eq(nb_forces_block_start(f, (size_t)s->n, ti, eps2, (size_t)ni, id, x, v,
+                                           NULL, 0, &e), NB_OK);
+    ck_assert_int_eq(nb_forces_block_finish(f, acc, jer, pot, NULL, NULL, &e), NB_OK);
+    for (int k = 0; k < ni; k++) {
+        double ra[3], rj[3], rp, sc[3], ro[3], r2;
+        int nn;
+        cpu_forces(s, ti, eps2, x + 3 * k, v + 3 * k, id[k], ra, rj, &rp, sc, ro, &nn, &r2);
+        for (int c = 0; c < 3; c++)
+            ck_assert_msg(fabs(acc[3 * k + c] - ra[c]) <= tol * sc[0] + ro[0],
+                          "n %d, ni %d, i %d: acc %.9g, CPU %.9g", s->n, ni, k,
+                          acc[3 * k + c], ra[c]);
+        ck_assert_msg(fabs(pot[k] - rp) <= tol * sc[2] + ro[2], "n %d, ni %d, i %d: pot "
+                      "%.9g, CPU %.9g", s->n, ni, k, pot[k], rp);
+    }
+    free(x), free(v), free(acc), free(jer), free(pot), free(id);
+}
+
+/* The queue past NB_G6_INLINE_MAX updates: a batch moves from host memory
+ * into its transfer area, which grows while it fills, keeping what it
+ * holds; an address put again lands in its slot wherever that is; the
+ * next batches alternate between two areas. */
+START_TEST(queue_grows_in_batch)
+{
+    struct nb_error e = { 0 };
+    struct nb_forces *f;
+    uint64_t rng = g_seed ^ 0x51ed;
+    struct jset s;
+    jset_make(&s, 3001, 0.5, &rng);
+    ck_assert_int_eq(nb_forces_create(&f, g_gl, NB_ENGINE_COMPUTE, &e), NB_OK);
+    ck_assert_int_eq(nb_forces_jmem_reserve(f, 3001, &e), NB_OK);
+    put_range(f, &s, 0, 20, 1);         /* decoys, in host memory */
+    put_range(f, &s, 20, 40, 0);        /* in host memory, then moved */
+    put_range(f, &s, 40, 140, 0);       /* into the area */
+    put_range(f, &s, 140, 3001, 0);     /* the area grows */
+    put_range(f, &s, 0, 20, 0);         /* the decoys' slots, now in the area */
+    check_library_block(f, &s, 5, 1e-5);
+    for (int batch = 0; batch < 3; batch++) {   /* 70 moved particles each */
+        int from = 100 + 500 * batch;
+        for (int j = from; j < from + 70; j++)
+            s.x[j][batch % 3] += 0.05;
+        put_range(f, &s, from, from + 70, 1);
+        put_range(f, &s, from, from + 70, 0);
+        check_library_block(f, &s, batch == 1 ? 100 : 3, 1e-5);
+    }
+    nb_forces_destroy(f);
+    jset_free(&s);
+}
+END_TEST
+
 /* A block's device seconds come with NB_BLOCK_TIMED only (the timer query
  * costs every block otherwise). */
 START_TEST(block_seconds)
@@ -628,6 +708,7 @@ static Suite *g6_suite(void)
     tcase_add_test(tc, bad_calls);
     tcase_add_test(tc, api_refusals);
     tcase_add_test(tc, block_seconds);
+    tcase_add_test(tc, queue_grows_in_batch);
     suite_add_tcase(s, tc);
     return s;
 }
