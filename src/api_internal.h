@@ -36,6 +36,14 @@ enum nb_status nb_api_forces_enter(struct nb_forces *f, struct nb_error *err);
 enum nb_status nb_api_gaj_mode_check(const struct nb_forces *f, const char *func,
                                      struct nb_error *err);
 
+/* An empty error for a call made once per particle or block: `= { 0 }`
+ * clears all of its 1 KB message each time. */
+static inline void nb_error_empty(struct nb_error *e)
+{
+    e->status = NB_OK;
+    e->message[0] = '\0';
+}
+
 /* Copies e into out (if not NULL) and returns e's status.  An argument
  * refusal (NB_ERR_ARGS) gets "func: " before its message where it does
  * not start with it: a caller learns which call refused what.  Every other

@@ -186,6 +186,7 @@ static enum nb_status area_room(struct nb_g6_block *g, size_t count, struct nb_e
     if (!g->in_area)
         memcpy(map, g->first, each * g->queued);
     g->area_map = map;
+    g->area_slots = g->area[g->batch & 1].capacity / each;
     g->in_area = 1;
     return NB_OK;
 }
@@ -212,8 +213,9 @@ enum nb_status nb_forces_jmem_put(struct nb_forces *f, size_t count, const uint3
                                   const struct nb_jparticle *jp, struct nb_error *err)
 {
     const char *func = "nb_forces_jmem_put";
-    struct nb_error e = { 0 };
+    struct nb_error e;
     struct nb_g6_block *g;
+    nb_error_empty(&e);
     if (nb_api_need(f, func, "f", &e) != NB_OK || nb_g6_need_compute(f, func, &e) != NB_OK ||
         (count && (nb_api_need(address, func, "address", &e) != NB_OK ||
                    nb_api_need(jp, func, "jp", &e) != NB_OK)) ||
@@ -229,7 +231,8 @@ enum nb_status nb_forces_jmem_put(struct nb_forces *f, size_t count, const uint3
     }
     size_t most = g->queued + count;    /* no more slots than addresses */
     most = most < g->capacity ? most : g->capacity;
-    if (most > NB_G6_INLINE_MAX && area_room(g, most, &e) != NB_OK)
+    if (most > NB_G6_INLINE_MAX && (!g->in_area || most > g->area_slots) &&
+        (nb_api_forces_enter(f, &e) != NB_OK || area_room(g, most, &e) != NB_OK))
         return nb_api_fail(err, &e, func);
     for (size_t k = 0; k < count; k++)
         queue_one(g, address[k], &jp[k]);

@@ -53,6 +53,7 @@ struct nb_g6_block {
      * one while the GPU may still read the other's scatter. */
     double first[UPDATE_DOUBLES * NB_G6_INLINE_MAX];
     double *area_map;
+    size_t area_slots;          /* updates the area holds */
     int in_area;
     size_t queued;
     uint32_t batch;

@@ -285,9 +285,10 @@ enum nb_status nb_forces_block_start(struct nb_forces *f, size_t nj, double ti, 
                                      struct nb_error *err)
 {
     const char *func = "nb_forces_block_start";
-    struct nb_error e = { 0 };
+    struct nb_error e;
     struct nb_g6_block *g;
     double vi_max = 0.0;
+    nb_error_empty(&e);
     if (nb_api_need(f, func, "f", &e) != NB_OK || nb_g6_need_compute(f, func, &e) != NB_OK ||
         nb_api_forces_enter(f, &e) != NB_OK || !(g = nb_g6_block_of(f, &e)) ||
         check_block(g, nj, ti, eps2, ni, id, x, v, h2, func, &e) != NB_OK)
@@ -380,9 +381,10 @@ enum nb_status nb_forces_block_finish(struct nb_forces *f, double *acc, double *
                                       struct nb_error *err)
 {
     const char *func = "nb_forces_block_finish";
-    struct nb_error e = { 0 };
+    struct nb_error e;
     struct nb_g6_block *g;
     const void *raw = NULL;
+    nb_error_empty(&e);
     if (nb_api_need(f, func, "f", &e) != NB_OK || nb_g6_need_compute(f, func, &e) != NB_OK)
         return nb_api_fail(err, &e, func);
     g = f->g6;

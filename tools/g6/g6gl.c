@@ -29,11 +29,6 @@ static struct {
     uint32_t *count;
     int32_t *list;
     int32_t *nearest;
-    /* g6_set_j_particle's particles, handed to the library in one call
-     * (nb_forces_jmem_put) by the next firsthalf */
-    struct nb_jparticle *pending;
-    uint32_t *pending_at;
-    size_t pending_count, pending_room;
     /* GLNBODY_G6_STATS: wall seconds in the calls, the device seconds of
      * the blocks (GL timer queries), blocks and i-particles, reported on
      * stderr by g6_close. */
@@ -95,11 +90,6 @@ static void release(void)
     free(g6.count);
     free(g6.list);
     free(g6.nearest);
-    free(g6.pending);
-    free(g6.pending_at);
-    g6.pending = NULL;
-    g6.pending_at = NULL;
-    g6.pending_count = g6.pending_room = 0;
     g6.f = NULL;
     g6.gl = NULL;
     g6.count = NULL;
@@ -239,26 +229,17 @@ int g6_set_j_particle(int cluster_id, int address, int index, double tj, double 
     if (make_room(func, (size_t)address))
         return G6GL_ERROR;
     double w = g6.stats ? nb_clock_seconds() : 0;
-    if (g6.pending_count == g6.pending_room) {
-        size_t room = g6.pending_room ? 2 * g6.pending_room : 4096;
-        struct nb_jparticle *p = realloc(g6.pending, room * sizeof *p);
-        uint32_t *at = p ? realloc(g6.pending_at, room * sizeof *at) : NULL;
-        if (p)
-            g6.pending = p;
-        if (!p || !at)
-            return fail(func, "out of memory for %zu queued j-particles", room);
-        g6.pending_at = at;
-        g6.pending_room = room;
-    }
-    struct nb_jparticle *p = &g6.pending[g6.pending_count];
-    memcpy(p->x, x, sizeof p->x);
-    memcpy(p->v, v, sizeof p->v);
-    memcpy(p->a2, a2, sizeof p->a2);
-    memcpy(p->j6, j6, sizeof p->j6);
-    p->t = tj;
-    p->mass = mass;
-    p->id = index;
-    g6.pending_at[g6.pending_count++] = (uint32_t)address;
+    struct nb_jparticle p = { .t = tj, .mass = mass, .id = index };
+    memcpy(p.x, x, sizeof p.x);
+    memcpy(p.v, v, sizeof p.v);
+    memcpy(p.a2, a2, sizeof p.a2);
+    memcpy(p.j6, j6, sizeof p.j6);
+    uint32_t at = (uint32_t)address;
+    struct nb_error e;          /* not `= { 0 }`: that clears 1 KB a call */
+    e.status = NB_OK;
+    /* the library queues it until the next firsthalf */
+    if (nb_forces_jmem_put(g6.f, 1, &at, &p, &e) != NB_OK)
+        return fail_nb(func, &e);
     if (g6.stats)
         g6.wall_set_j += nb_clock_seconds() - w;
     return 0;
@@ -282,13 +263,6 @@ static int start(const char *func, int nj, int ni, int index[], double xi[][3],
     struct nb_error e = { 0 };
     if (make_room(func, nj > 0 ? (size_t)nj - 1 : 0))
         return G6GL_ERROR;
-    if (g6.pending_count) {
-        enum nb_status st = nb_forces_jmem_put(g6.f, g6.pending_count, g6.pending_at,
-                                               g6.pending, &e);
-        g6.pending_count = 0;       /* sent, or refused: either way not again */
-        if (st != NB_OK)
-            return fail("g6_set_j_particle", "%s", e.message);
-    }
     if (ni > 0 && (!index || !xi || !vi))
         return fail(func, "index, xi or vi is NULL");
     if (g6.stats)               /* the device seconds it reports */
