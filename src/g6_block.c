@@ -3,9 +3,10 @@
  *
  * The j-memory lives on the device as Taylor coefficients in double, four
  * dvec4 per address: (x, t), (v, m), (a/2, id), (jerk/6, 0).  Updates
- * queue on the host, one per address, and go out with the next block:
- * carried in its i-area when it is small (g6_jmemory.glsl), else as one
- * upload and one scatter dispatch (g6_scatter.comp).  The block itself is
+ * queue, one per address, and go out with the next block: up to 64 in
+ * host memory, carried in a small block's i-area (g6_jmemory.glsl); more
+ * straight in a mapped transfer area that one scatter dispatch reads
+ * (g6_scatter.comp).  The block itself is
  * g6_launch.c's.  Neighbour lists are a second pass (g6_neighbours.comp)
  * over the j-set the block predicted, run only when asked for. */
 #include <math.h>

@@ -4,8 +4,8 @@
  * as it loads it and evaluates the forces (g6_block.comp), in mode A one
  * reduction of the j-slices (g6_reduce.comp) unless the block adds them
  * itself, and the results written into a persistently mapped buffer
- * (staging.c); start flushes and returns, finish waits on the results'
- * fence. */
+ * (staging.c); start fences the results, flushes and returns, finish
+ * waits on that fence. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
