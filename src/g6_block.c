@@ -24,6 +24,14 @@ enum nb_status nb_g6_need_compute(const struct nb_forces *f, const char *func,
                         "engine (the %s engine has none)", func, f->b.name);
 }
 
+struct nb_g6_block *nb_g6_block_called(struct nb_forces *f, const char *func,
+                                       struct nb_error *err)
+{
+    if (nb_api_need(f, func, "f", err) != NB_OK || nb_g6_need_compute(f, func, err) != NB_OK)
+        return NULL;
+    return f->g6;
+}
+
 static void block_free(struct nb_g6_block *g)
 {
     if (!g)
@@ -356,11 +364,11 @@ enum nb_status nb_forces_block_neighbours(struct nb_forces *f, size_t room, uint
                                           int32_t *list, struct nb_error *err)
 {
     const char *func = "nb_forces_block_neighbours";
-    struct nb_error e = { 0 };
-    struct nb_g6_block *g;
-    if (nb_api_need(f, func, "f", &e) != NB_OK || nb_g6_need_compute(f, func, &e) != NB_OK)
+    struct nb_error e;
+    nb_error_empty(&e);
+    struct nb_g6_block *g = nb_g6_block_called(f, func, &e);
+    if (e.status != NB_OK)
         return nb_api_fail(err, &e, func);
-    g = f->g6;
     if (!g || !g->finished)
         return nb_error_set(err, NB_ERR_ARGS, "%s: no block was finished "
                             "(nb_forces_block_finish)", func);

@@ -80,6 +80,11 @@ struct nb_g6_block {
 
 enum nb_status nb_g6_need_compute(const struct nb_forces *f, const char *func,
                                   struct nb_error *err);
+/* f's j-memory for a call on its last block (finish, neighbours): NULL
+ * with err set where f is NULL or not the compute engine, and NULL with
+ * err untouched where f has none yet (no block was started). */
+struct nb_g6_block *nb_g6_block_called(struct nb_forces *f, const char *func,
+                                       struct nb_error *err);
 /* f's j-memory, made empty on first use; NULL (err set) without memory. */
 struct nb_g6_block *nb_g6_block_of(struct nb_forces *f, struct nb_error *err);
 /* The queued updates onto the device (a scatter pass), then an empty

@@ -382,12 +382,11 @@ enum nb_status nb_forces_block_finish(struct nb_forces *f, double *acc, double *
 {
     const char *func = "nb_forces_block_finish";
     struct nb_error e;
-    struct nb_g6_block *g;
     const void *raw = NULL;
     nb_error_empty(&e);
-    if (nb_api_need(f, func, "f", &e) != NB_OK || nb_g6_need_compute(f, func, &e) != NB_OK)
+    struct nb_g6_block *g = nb_g6_block_called(f, func, &e);
+    if (e.status != NB_OK)
         return nb_api_fail(err, &e, func);
-    g = f->g6;
     if (!g || !g->started)
         return nb_error_set(err, NB_ERR_ARGS, "%s: no block was started "
                             "(nb_forces_block_start)", func);
