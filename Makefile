@@ -77,7 +77,7 @@ deps:
 
 # Each layer sees only the headers of the layers below it:
 # tools/glnbody -> src -> host, and src -> glsl.
-HOST_H   := $(wildcard host/*.h)
+HOST_H   := $(wildcard host/*.h host/glnbody/*.h)
 GL_H     := $(wildcard src/*.h) glsl/nb_config.h glsl/nb_precision.h
 
 # (The library's objects also depend on the Makefile, so that a change of
@@ -89,11 +89,13 @@ src/%.o: src/%.c $(HOST_H) $(GL_H) Makefile
 	$(CC) $(CFLAGS) $(LIB_CFLAGS) -Ihost -Isrc -Iglsl $$(pkg-config --cflags $(PKGS)) -c -o $@ $<
 
 # The program is a client of the public API like any other: it sees one
-# project header, glnbody.h, alone in build/include (check-layers checks
-# its includes and that every library symbol it uses is exported).
+# project header, glnbody.h (with the sections it includes from glnbody/),
+# alone in build/include (check-layers checks its includes and that every
+# library symbol it uses is exported).
 PUBLIC_H := build/include/glnbody.h
-$(PUBLIC_H): host/glnbody.h
-	@mkdir -p $(@D)
+$(PUBLIC_H): host/glnbody.h $(wildcard host/glnbody/*.h)
+	@mkdir -p $(@D)/glnbody
+	cp host/glnbody/*.h $(@D)/glnbody/
 	cp host/glnbody.h $@
 
 # Beside it the system headers of jansson (reports) and cairo (plots).
@@ -175,7 +177,7 @@ tests/check_report: TEST_PKGS := jansson
 G6_SONAME := libg6gl.so.$(call nb_version_part,MAJOR)
 G6_SOFILE := libg6gl.so.$(VERSION)
 
-tools/g6/g6gl.o: tools/g6/g6gl.c tools/g6/g6gl.h host/glnbody.h Makefile
+tools/g6/g6gl.o: tools/g6/g6gl.c tools/g6/g6gl.h $(HOST_H) Makefile
 	$(CC) $(CFLAGS) -fPIC -Ihost -Itools/g6 -c -o $@ $<
 
 libg6gl.a: tools/g6/g6gl.o
@@ -234,7 +236,7 @@ check-symbols: libglnbody.a
 check-layers: glnbody libglnbody.so
 	@tools/check_layers.sh $(SOFILE)
 
-# The .so exports exactly the NB_API names of host/glnbody.h.
+# The .so exports exactly the NB_API names of host/glnbody.h and its parts.
 check-exports: libglnbody.so
 	@tools/check_exports.sh $(SOFILE) host/glnbody.h
 

@@ -1,6 +1,7 @@
 #!/bin/sh
 # check_exports.sh LIB.so HEADER - the shared library exports exactly the
-# functions HEADER declares NB_API: none of the library's internal names
+# functions HEADER declares NB_API, in itself and in the parts it includes
+# as "glnbody/NAME.h" (beside it): none of the library's internal names
 # leaks (they are compiled -fvisibility=hidden), and none of the declared
 # ones is missing.  Exits 1, listing both kinds, otherwise 0.
 set -u
@@ -11,8 +12,16 @@ header=${2:?usage: check_exports.sh LIB.so HEADER}
 
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
-# The declared names: on each NB_API line, the identifier before the "(".
-sed -n 's/^NB_API[^(]*[^A-Za-z0-9_(]\([A-Za-z_][A-Za-z0-9_]*\)(.*/\1/p' "$header" |
+# The header's parts, then the declared names: on each NB_API line, the
+# identifier before the "(".
+dir=$(dirname "$header")
+files=$header
+for part in $(sed -n 's/^#include "\(glnbody\/[a-z_]*\.h\)"$/\1/p' "$header"); do
+    [ -r "$dir/$part" ] || { echo "check_exports: $header includes $part, not in $dir" >&2; exit 1; }
+    files="$files $dir/$part"
+done
+# shellcheck disable=SC2086  # the file names hold no spaces: they are ours
+sed -n 's/^NB_API[^(]*[^A-Za-z0-9_(]\([A-Za-z_][A-Za-z0-9_]*\)(.*/\1/p' $files |
     sort -u > "$tmp/declared"
 # The exported names: the dynamic symbols the library defines.
 nm -D --defined-only "$lib" | awk 'NF == 3 { print $3 }' | sort -u > "$tmp/exported"

@@ -6,7 +6,7 @@
 # in the environment.  The one list of installed files is install_all below:
 # uninstall runs the same list with remove() in place of put().
 #
-#   PREFIX/include/glnbody.h
+#   PREFIX/include/glnbody.h and its parts, PREFIX/include/glnbody/*.h
 #   PREFIX/lib/libglnbody.so.X.Y.Z, libglnbody.so.X, libglnbody.so, libglnbody.a
 #   PREFIX/lib/pkgconfig/glnbody.pc
 #   PREFIX/include/g6gl.h, PREFIX/lib/libg6gl.so.X.Y.Z, libg6gl.so.X, libg6gl.so,
@@ -44,6 +44,7 @@ unlink_() { msg=$(rm -f "$root/$2/$3" 2>&1) || fail "cannot remove $root/$2/$3: 
 # The installed files, as "put"/"link" calls (or their inverses).
 install_all() {
     $put 644 host/glnbody.h include
+    for f in host/glnbody/*.h; do $put 644 "$f" include/glnbody; done
     $put 755 "$SOFILE" lib
     $link "$SOFILE" lib "$SONAME"
     $link "$SONAME" lib libglnbody.so
@@ -64,7 +65,7 @@ install_all() {
 # The directories install may have created, deepest first: uninstall
 # removes those left empty (and $root itself only under a DESTDIR).
 DIRS="share/glnbody/glsl share/glnbody/spirv share/glnbody share/man/man1 share/man share
-      lib/pkgconfig lib include bin"
+      lib/pkgconfig lib include/glnbody include bin"
 
 case $action in
 install)
