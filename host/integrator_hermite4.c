@@ -413,20 +413,26 @@ static double collect_block(const struct nb_sim *s, struct hermite4 *h, double t
     return rest;
 }
 
-/* Corrects the block at t1 and gives each particle its new step (shared
- * steps after all are corrected); rest is the next time of everyone else,
- * so s->t_next needs no scan of all n.  The first failure in block order
- * is reported, as a serial loop would. */
-static enum nb_status correct_block(struct nb_sim *s, struct hermite4 *h,
-                                    double t1, double rest, struct nb_error *err)
+/* What correcting block slots found: the first slot whose result is not
+ * finite, the first whose step fell below the floor (n_active: none),
+ * and the earliest next time among them and the rest. */
+struct corrected {
+    size_t bad, small;
+    double next;
+};
+
+/* Corrects block slots [k0, k1) at t1 and gives each particle its new
+ * step (shared steps wait for the whole block: finish_block). */
+static void correct_slots(struct nb_sim *s, struct hermite4 *h, size_t k0, size_t k1,
+                          double t1, struct corrected *c)
 {
-    size_t na = h->n_active, bad = na, small = na;
+    size_t bad = c->bad, small = c->small;
     int own = !s->par.shared_dt;
-    double next = rest;
+    double next = c->next;
 
     #pragma omp parallel for schedule(static) reduction(min : bad, small, next) \
-        if (na > BLOCK_PARALLEL_MIN)
-    for (size_t k = 0; k < na; k++) {
+        if (k1 - k0 > BLOCK_PARALLEL_MIN)
+    for (size_t k = k0; k < k1; k++) {
         size_t i = h->active[k];
         double dt;
 
@@ -440,16 +446,85 @@ static enum nb_status correct_block(struct nb_sim *s, struct hermite4 *h,
             next = t1 + dt < next ? t1 + dt : next;
         }
     }
-    if (bad < na && bad <= small)
-        return not_finite(s, h->active[bad], t1, err);
-    if (small < na)
-        return step_too_small(s, h->active[small], h->crit[small], t1, err);
+    c->bad = bad;
+    c->small = small;
+    c->next = next;
+}
+
+/* After every slot is corrected: the first failure in block order is
+ * reported, as a serial loop would; shared steps are given; s->t_next
+ * needs no scan of all n. */
+static enum nb_status finish_block(struct nb_sim *s, struct hermite4 *h, double t1,
+                                   const struct corrected *c, struct nb_error *err)
+{
+    size_t na = h->n_active;
+
+    if (c->bad < na && c->bad <= c->small)
+        return not_finite(s, h->active[c->bad], t1, err);
+    if (c->small < na)
+        return step_too_small(s, h->active[c->small], h->crit[c->small], t1, err);
     if (na == s->p.n)                       /* block order = index order */
         sync_potential(s, h, t1);
-    if (!own)
+    if (s->par.shared_dt)
         return shared_steps(s, h, t1, err);
-    s->t_next = next;
+    s->t_next = c->next;
     return NB_OK;
+}
+
+/* GAJ of the block in the pieces the backend cuts it into, each corrected
+ * as soon as it is back while the device computes the pieces after it.
+ * The wall time from the queueing to the last piece's arrival counts as
+ * backend time: the corrector's work inside it is hidden behind the
+ * device's, and only the last piece's shows in t_host. */
+static enum nb_status evaluate_in_pieces(struct nb_sim *s, struct hermite4 *h, double t1,
+                                         struct corrected *c, struct split *sp,
+                                         struct nb_error *err)
+{
+    struct nb_force_backend *b = s->backend;
+    double t0 = nb_clock_seconds();
+    size_t done = 0, first, count;
+    int pieces;
+    enum nb_status st = b->compute_gaj_pieces(b->state, s->par.eps, h->n_active,
+                                              h->active, &pieces, err);
+
+    for (int k = 0; st == NB_OK && k < pieces; k++) {
+        st = b->read_gaj_piece(b->state, k, h->ba, h->bj, h->bpot, &first, &count, err);
+        if (k == pieces - 1)
+            sp->wall += nb_clock_seconds() - t0;
+        if (st == NB_OK && (first != done || count > h->n_active - done))
+            st = nb_error_set(err, NB_ERR_GL, "GAJ piece %d of %d: block slots "
+                              "%zu..%zu, expected from %zu", k, pieces, first,
+                              first + count, done);
+        if (st == NB_OK)
+            correct_slots(s, h, first, first + count, t1, c);
+        done += count;
+    }
+    if (st == NB_OK && done != h->n_active)
+        st = nb_error_set(err, NB_ERR_GL, "GAJ pieces: %zu of the block's %zu "
+                          "slots", done, h->n_active);
+    if (st == NB_OK)
+        sp->device += b->last_seconds(b->state);
+    return st;
+}
+
+/* GAJ of the block at t1 and its correction: in pieces where the backend
+ * cuts blocks (and no j-parallel partition sums them), else whole. */
+static enum nb_status evaluate_and_correct(struct nb_sim *s, struct hermite4 *h,
+                                           double t1, double rest, struct split *sp,
+                                           struct nb_error *err)
+{
+    struct nb_force_backend *b = s->backend;
+    struct corrected c = { h->n_active, h->n_active, rest };
+    enum nb_status st;
+
+    if (b->compute_gaj_pieces && b->partition.ranks == 0) {
+        st = evaluate_in_pieces(s, h, t1, &c, sp, err);
+    } else {
+        st = evaluate(s, h, sp, err);
+        if (st == NB_OK)
+            correct_slots(s, h, 0, h->n_active, t1, &c);
+    }
+    return st == NB_OK ? finish_block(s, h, t1, &c, err) : st;
 }
 
 static void add_split(struct nb_sim *s, double wall0, const struct split *sp)
@@ -469,9 +544,7 @@ static enum nb_status hermite_step(struct nb_sim *s, void *state, struct nb_erro
     enum nb_status st = feed_j(s, h, t1, &sp, err);
 
     if (st == NB_OK)
-        st = evaluate(s, h, &sp, err);
-    if (st == NB_OK)
-        st = correct_block(s, h, t1, rest, err);
+        st = evaluate_and_correct(s, h, t1, rest, &sp, err);
     if (st == NB_OK && s->par.predict == NB_PREDICT_GPU)
         st = push_block(s, h, &sp, err);
     if (st == NB_OK) {

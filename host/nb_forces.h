@@ -141,6 +141,19 @@ struct nb_force_backend {
      * (3 n_active), pot (n_active). */
     enum nb_status (*read_gaj)(void *state, double *acc, double *jerk,
                                double *pot, struct nb_error *err);
+    /* Optional (NULL: whole blocks only): compute_gaj cut into pieces of
+     * the block that finish one after another, so that the caller can
+     * correct piece k while the device computes the rest; *pieces gets
+     * their number (1 where the backend keeps the block whole).  Then
+     * read_gaj_piece(k) for each k in order waits for piece k alone and
+     * writes its slots [*first, *first + *count) of acc, jerk and pot,
+     * arrays that span the block as read_gaj's do. */
+    enum nb_status (*compute_gaj_pieces)(void *state, double eps, size_t n_active,
+                                         const uint32_t *active, int *pieces,
+                                         struct nb_error *err);
+    enum nb_status (*read_gaj_piece)(void *state, int k, double *acc, double *jerk,
+                                     double *pot, size_t *first, size_t *count,
+                                     struct nb_error *err);
 
     /* ---- optional: a j-parallel decomposition (nb_partition.h) ----
      * NULL where a backend does not offer it. */

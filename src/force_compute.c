@@ -50,6 +50,7 @@ struct compute {
     struct nb_prec *prec;           /* modes B..H, created on first use */
     struct nb_gaj_prec *gaj_prec;   /* GAJ in modes B..H, made by set_j/load_state */
     int gaj_prec_ran;               /* the last GAJ evaluation was gaj_prec's */
+    size_t gaj_active;              /* particles of the last GAJ block */
     int gaj_prec_slices;            /* its forced j-slices, 0: automatic */
     size_t i_first, i_end;          /* set_i_range, passed on to prec */
 };
@@ -380,14 +381,17 @@ static enum nb_status compute_set_j(void *state, size_t n, const double *x,
     return c->precision == NB_PRECISION_A ? NB_OK : err->status;
 }
 
-static enum nb_status compute_gaj(void *state, double eps, size_t n_active,
-                                  const uint32_t *active, struct nb_error *err)
+/* The block in `pieces` pieces (gaj_compute.c); the precision modes run
+ * it whole. */
+static enum nb_status run_gaj(void *state, double eps, size_t n_active,
+                              const uint32_t *active, int pieces, struct nb_error *err)
 {
     struct compute *c = state;
     struct nb_gaj_compute *g = gaj_of(c, err);
     struct nb_gaj_inputs in;
     c->last_gaj = 0;
     c->gaj_prec_ran = c->precision != NB_PRECISION_A;
+    c->gaj_active = n_active;
     if (!g)
         return err->status;
     if (c->gaj_prec_ran && !c->gaj_prec)
@@ -395,7 +399,7 @@ static enum nb_status compute_gaj(void *state, double eps, size_t n_active,
                             "load_state after set_precision",
                             nb_precision_name(c->precision));
     if (!c->gaj_prec_ran) {
-        if (nb_gaj_compute_run(g, c->tile, eps, n_active, active, err) != NB_OK)
+        if (nb_gaj_compute_run(g, c->tile, eps, n_active, active, pieces, err) != NB_OK)
             return err->status;
     } else {
         nb_gaj_prec_set_slices(c->gaj_prec, c->gaj_prec_slices);
@@ -408,6 +412,25 @@ static enum nb_status compute_gaj(void *state, double eps, size_t n_active,
     return NB_OK;
 }
 
+static enum nb_status compute_gaj(void *state, double eps, size_t n_active,
+                                  const uint32_t *active, struct nb_error *err)
+{
+    return run_gaj(state, eps, n_active, active, 1, err);
+}
+
+static enum nb_status compute_gaj_pieces(void *state, double eps, size_t n_active,
+                                         const uint32_t *active, int *pieces,
+                                         struct nb_error *err)
+{
+    struct compute *c = state;
+    *pieces = 1;
+    if (run_gaj(state, eps, n_active, active, 0, err) != NB_OK)
+        return err->status;
+    if (!c->gaj_prec_ran)
+        *pieces = nb_gaj_compute_pieces(c->gaj);
+    return NB_OK;
+}
+
 static enum nb_status compute_read_gaj(void *state, double *acc, double *jerk,
                                        double *pot, struct nb_error *err)
 {
@@ -416,6 +439,21 @@ static enum nb_status compute_read_gaj(void *state, double *acc, double *jerk,
     if (c->gaj_prec_ran)        /* no driver: its compute_gaj failed, nothing to read */
         return c->gaj_prec ? nb_gaj_prec_read(c->gaj_prec, acc, jerk, pot, err) : NB_OK;
     return g ? nb_gaj_compute_read(g, acc, jerk, pot, err) : NB_ERR_NOMEM;
+}
+
+static enum nb_status compute_read_gaj_piece(void *state, int k, double *acc,
+                                             double *jerk, double *pot, size_t *first,
+                                             size_t *count, struct nb_error *err)
+{
+    struct compute *c = state;
+    if (c->gaj_prec_ran || !c->gaj) {
+        if (k != 0)
+            return nb_error_set(err, NB_ERR_ARGS, "GAJ piece %d of 1", k);
+        *first = 0;
+        *count = c->gaj_active;
+        return compute_read_gaj(state, acc, jerk, pot, err);
+    }
+    return nb_gaj_compute_read_piece(c->gaj, k, acc, jerk, pot, first, count, err);
 }
 
 static void compute_set_j_range(void *state, size_t first, size_t end)
@@ -547,6 +585,7 @@ enum nb_status nb_backend_compute_create(struct nb_force_backend *b,
         .get_precision = compute_get_precision,
         .set_j = compute_set_j,
         .compute_gaj = compute_gaj, .read_gaj = compute_read_gaj,
+        .compute_gaj_pieces = compute_gaj_pieces, .read_gaj_piece = compute_read_gaj_piece,
         .set_j_range = compute_set_j_range, .set_i_range = compute_set_i_range,
         .read_gaj_fixed = compute_read_gaj_fixed,
         .load_state = compute_load_state, .update_state = compute_update_state,

@@ -13,6 +13,12 @@
 
 /* Work groups that fill a large GPU; j-slices aim at this many. */
 #define NB_GAJ_FILL_GROUPS 1024
+/* A block of pieces (nb_gaj_compute_run_pieces): at most this many, none
+ * below NB_GAJ_PIECE_MIN particles, each a multiple of NB_GAJ_PIECE_ALIGN
+ * (256 bytes of indices: the largest SSBO offset alignment GL allows). */
+#define NB_GAJ_PIECES_MAX 8
+#define NB_GAJ_PIECE_MIN 1024
+#define NB_GAJ_PIECE_ALIGN 64
 
 enum {
     B_POS, B_VEL, B_ACTIVE, B_OUT, B_OUT2, B_PART, B_PART2,
@@ -27,6 +33,9 @@ struct nb_gaj_compute {
     size_t n, n_active;
     size_t j_first, j_end;          /* the j-slice summed (set_j_range) */
     int tile, slices;               /* of the last evaluation */
+    int pieces;                     /* of the last evaluation, >= 1 */
+    size_t piece_at[NB_GAJ_PIECES_MAX + 1];   /* piece k: slots [at[k], at[k+1]) */
+    GLsync piece_fence[NB_GAJ_PIECES_MAX];    /* its results in `down` */
     /* Transfers, one area per purpose so that none waits for another's
      * copy: the j-set (set_j), the block's indices (run), the corrected
      * block (update_state), the results (read). */
@@ -137,13 +146,22 @@ static int slice_tiles(int groups, int tiles)
     return nb_gl_ceil_div(tiles, s);
 }
 
-static void reduce(GLuint program, GLuint partial, GLuint out, int count, int slices)
+static void bind_range(GLuint binding, GLuint buffer, size_t at, size_t bytes)
+{
+    glBindBufferRange(GL_SHADER_STORAGE_BUFFER, binding, buffer, (GLintptr)at,
+                      (GLsizeiptr)(bytes ? bytes : 16));
+}
+
+/* Sums `slices` partial results of count particles (at byte part_at of
+ * partial) into the count vec4 at byte out_at of out. */
+static void reduce(GLuint program, GLuint partial, size_t part_at, GLuint out,
+                   size_t out_at, int count, int slices)
 {
     glUseProgram(program);
     glUniform1i(nb_gl_loc(NB_LOC_N), count);
     glUniform1i(nb_gl_loc(NB_LOC_SLICES), slices);
-    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, NB_BIND_PARTIAL, partial);
-    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, NB_BIND_OUT, out);
+    bind_range(NB_BIND_PARTIAL, partial, part_at, 16 * (size_t)count * (size_t)slices);
+    bind_range(NB_BIND_OUT, out, out_at, 16 * (size_t)count);
     glDispatchCompute((GLuint)nb_gl_ceil_div(count, 256), 1, 1);
 }
 
@@ -160,69 +178,175 @@ static void j_range(const struct nb_gaj_compute *g, size_t *first, size_t *end)
     *first = g->j_first < *end ? g->j_first : *end;
 }
 
+/* Cuts the block into pieces: `wanted` of them (0: GLNBODY_BLOCK_PIECES,
+ * or where it is unset or auto one per NB_GAJ_PIECE_MIN particles on a
+ * GPU, one on a CPU renderer), at most
+ * NB_GAJ_PIECES_MAX, all but the last a multiple of NB_GAJ_PIECE_ALIGN. */
+static void cut_block(struct nb_gaj_compute *g, size_t n_active, int wanted)
+{
+    const char *env = getenv("GLNBODY_BLOCK_PIECES");
+    long pieces = wanted;
+    if (pieces <= 0 && env && *env && strcmp(env, "auto") != 0)
+        pieces = strtol(env, NULL, 10);     /* the program refuses others */
+    else if (pieces <= 0)       /* a CPU renderer corrects on its own cores */
+        pieces = nb_gl_is_software(g->gl) ? 1 : (long)(n_active / NB_GAJ_PIECE_MIN);
+    pieces = pieces < 1 ? 1 : pieces > NB_GAJ_PIECES_MAX ? NB_GAJ_PIECES_MAX : pieces;
+    size_t step = (n_active + (size_t)pieces - 1) / (size_t)pieces;
+    step = (step + NB_GAJ_PIECE_ALIGN - 1) / NB_GAJ_PIECE_ALIGN * NB_GAJ_PIECE_ALIGN;
+    int k = 0;
+    g->piece_at[0] = 0;
+    do {
+        size_t next = g->piece_at[k] + step;
+        g->piece_at[++k] = next < n_active ? next : n_active;
+    } while (g->piece_at[k] < n_active);
+    g->pieces = k;
+}
+
+/* How one piece runs: its dispatches of `per` particles, their j-slices,
+ * and where its partial sums lie in B_PART and B_PART2. */
+struct piece_plan {
+    size_t first, count, per, part_at;
+    int per_slice, slices;
+};
+
+/* A long piece comes in dispatches of `per` (gl_dispatch.c); the j-slices
+ * fill the GPU for one dispatch's groups. */
+static void plan_piece(int tile, size_t j_count, size_t first, size_t count,
+                       size_t part_at, struct piece_plan *p)
+{
+    size_t per = nb_gl_dispatch_items(j_count, tile);
+    int chunk = (int)(per < count ? per : count);
+    int groups = nb_gl_ceil_div(chunk, tile), tiles = nb_gl_ceil_div((int)j_count, tile);
+    tiles = tiles < 1 ? 1 : tiles;      /* an empty slice: zeros, one pass */
+    *p = (struct piece_plan){ first, count, per, part_at, 0, 0 };
+    p->per_slice = slice_tiles(groups, tiles);
+    p->slices = nb_gl_ceil_div(tiles, p->per_slice);
+}
+
+static void dispatch_piece(struct nb_gaj_compute *g, GLuint gaj, GLuint red,
+                           const struct piece_plan *p)
+{
+    int split = p->slices > 1;
+    size_t out_at = 16 * p->first, out_bytes = 16 * p->count;
+    size_t at = split ? p->part_at : out_at;
+    size_t bytes = split ? out_bytes * (size_t)p->slices : out_bytes;
+    glUseProgram(gaj);
+    glUniform1i(nb_gl_loc(NB_LOC_SLICE_LEN), p->per_slice);
+    glUniform1i(nb_gl_loc(NB_LOC_N_ACTIVE), (int)p->count);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, NB_BIND_POS, g->buf[B_POS].id);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, NB_BIND_VEL, g->buf[B_VEL].id);
+    bind_range(NB_BIND_ACTIVE, g->buf[B_ACTIVE].id, 4 * p->first, 4 * p->count);
+    bind_range(NB_BIND_OUT, g->buf[split ? B_PART : B_OUT].id, at, bytes);
+    bind_range(NB_BIND_OUT2, g->buf[split ? B_PART2 : B_OUT2].id, at, bytes);
+    for (size_t k0 = 0; k0 < p->count; k0 += p->per) {
+        size_t count = p->count - k0 < p->per ? p->count - k0 : p->per;
+        glUniform1i(nb_gl_loc(NB_LOC_K_FIRST), (int)k0);
+        glDispatchCompute((GLuint)nb_gl_ceil_div((int)count, g->tile), (GLuint)p->slices, 1);
+        if (k0 + count < p->count)
+            glFinish();     /* gl_dispatch.c: never much work queued */
+    }
+    if (split) {
+        glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+        reduce(red, g->buf[B_PART].id, p->part_at, g->buf[B_OUT].id, out_at,
+               (int)p->count, p->slices);
+        reduce(red, g->buf[B_PART2].id, p->part_at, g->buf[B_OUT2].id, out_at,
+               (int)p->count, p->slices);
+    }
+}
+
+/* A piece's results on their way to `down` (at 32 bytes a slot: its
+ * accelerations, then its jerks), fenced so that the host can wait for
+ * this piece alone. */
+static enum nb_status send_back_piece(struct nb_gaj_compute *g, int k,
+                                      struct nb_error *err)
+{
+    size_t first = g->piece_at[k], count = g->piece_at[k + 1] - first;
+    glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
+    if (nb_gl_staging_fetch_from(&g->down, g->buf[B_OUT].id, 16 * first, 32 * first,
+                                 16 * count, "reading GAJ results", err) != NB_OK ||
+        nb_gl_staging_fetch_from(&g->down, g->buf[B_OUT2].id, 16 * first,
+                                 32 * first + 16 * count, 16 * count,
+                                 "reading GAJ results", err) != NB_OK)
+        return err->status;
+    if (g->down.buffer)
+        g->piece_fence[k] = glFenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
+    return NB_OK;
+}
+
+static void forget_pieces(struct nb_gaj_compute *g)
+{
+    for (int k = 0; k < NB_GAJ_PIECES_MAX; k++)
+        if (g->piece_fence[k]) {
+            glDeleteSync(g->piece_fence[k]);
+            g->piece_fence[k] = NULL;
+        }
+}
+
+/* Grows B_OUT, B_OUT2 and, where a piece has j-slices, B_PART and
+ * B_PART2 for the plans. */
+static enum nb_status grow_outputs(struct nb_gaj_compute *g, const struct piece_plan *plan,
+                                   struct nb_error *err)
+{
+    size_t out_bytes = 16 * g->n_active, part_bytes = 0;
+    for (int k = 0; k < g->pieces; k++)
+        if (plan[k].slices > 1)
+            part_bytes = plan[k].part_at + 16 * plan[k].count * (size_t)plan[k].slices;
+    if (grow(g, B_OUT, out_bytes, "GAJ results", err) != NB_OK ||
+        grow(g, B_OUT2, out_bytes, "GAJ results", err) != NB_OK ||
+        (part_bytes && (grow(g, B_PART, part_bytes, "GAJ slices", err) != NB_OK ||
+                        grow(g, B_PART2, part_bytes, "GAJ slices", err) != NB_OK)))
+        return err->status;
+    return NB_OK;
+}
+
 enum nb_status nb_gaj_compute_run(struct nb_gaj_compute *g, int tile, double eps,
-                                  size_t n_active, const uint32_t *active,
+                                  size_t n_active, const uint32_t *active, int pieces,
                                   struct nb_error *err)
 {
     char name[32];
     GLuint gaj, red;
-    int n = (int)g->n, na = (int)n_active;
-    size_t first, end;
+    struct piece_plan plan[NB_GAJ_PIECES_MAX];
+    size_t first, end, part_at = 0;
     j_range(g, &first, &end);
+    forget_pieces(g);
     g->n_active = n_active;
-    if (n_active == 0 || n == 0)
+    g->pieces = 1;
+    if (n_active == 0 || g->n == 0)
         return NB_OK;
-    /* A long block comes in dispatches of `per` (gl_dispatch.c); the
-     * j-slices fill the GPU for one dispatch's groups. */
-    size_t per = nb_gl_dispatch_items(end - first, tile);
-    int chunk = (int)(per < n_active ? per : n_active);
-    int groups = nb_gl_ceil_div(chunk, tile), tiles = nb_gl_ceil_div((int)(end - first), tile);
-    tiles = tiles < 1 ? 1 : tiles;      /* an empty slice: zeros, one pass */
-    int per_slice = slice_tiles(groups, tiles), slices = nb_gl_ceil_div(tiles, per_slice);
-    size_t out_bytes = 16 * n_active, part_bytes = out_bytes * (size_t)slices;
+    cut_block(g, n_active, pieces);
+    for (int k = 0; k < g->pieces; k++) {
+        plan_piece(tile, end - first, g->piece_at[k], g->piece_at[k + 1] - g->piece_at[k],
+                   part_at, &plan[k]);
+        if (plan[k].slices > 1)
+            part_at += align256(16 * plan[k].count * (size_t)plan[k].slices);
+    }
     snprintf(name, sizeof name, "gaj_comp_t%d", tile);
     g->tile = tile;
-    g->slices = slices;
+    g->slices = plan[0].slices;
     /* gaj.comp: positions and velocities of a j-tile in shared memory,
      * five storage blocks (ES 3.1 promises only four). */
     if (nb_gl_compute_fits(g->gl, "the compute GAJ kernel", tile, 32 * tile, 5, err) != NB_OK ||
         upload_indices(g, n_active, active, err) != NB_OK ||
         nb_gl_program(g->gl, name, &gaj, err) != NB_OK ||
         nb_gl_program(g->gl, "reduce_comp", &red, err) != NB_OK ||
-        grow(g, B_OUT, out_bytes, "GAJ results", err) != NB_OK ||
-        grow(g, B_OUT2, out_bytes, "GAJ results", err) != NB_OK ||
-        (slices > 1 && (grow(g, B_PART, part_bytes, "GAJ slices", err) != NB_OK ||
-                        grow(g, B_PART2, part_bytes, "GAJ slices", err) != NB_OK)))
+        grow_outputs(g, plan, err) != NB_OK ||
+        (g->pieces > 1 && nb_gl_staging_reserve(&g->down, 32 * n_active, err) != NB_OK))
         return err->status;
 
     nb_gpu_timer_start(&g->timer);
     glUseProgram(gaj);
     glUniform1f(nb_gl_loc(NB_LOC_EPS2), (float)(eps * eps));
-    glUniform1i(nb_gl_loc(NB_LOC_SLICE_LEN), per_slice);
-    glUniform1i(nb_gl_loc(NB_LOC_N_ACTIVE), na);
     glUniform2i(nb_gl_loc(NB_LOC_J_RANGE), (int)first, (int)end);
-    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, NB_BIND_POS, g->buf[B_POS].id);
-    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, NB_BIND_VEL, g->buf[B_VEL].id);
-    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, NB_BIND_ACTIVE, g->buf[B_ACTIVE].id);
-    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, NB_BIND_OUT,
-                     g->buf[slices > 1 ? B_PART : B_OUT].id);
-    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, NB_BIND_OUT2,
-                     g->buf[slices > 1 ? B_PART2 : B_OUT2].id);
-    for (size_t k0 = 0; k0 < n_active; k0 += per) {
-        size_t count = n_active - k0 < per ? n_active - k0 : per;
-        glUniform1i(nb_gl_loc(NB_LOC_K_FIRST), (int)k0);
-        glDispatchCompute((GLuint)nb_gl_ceil_div((int)count, tile), (GLuint)slices, 1);
-        if (k0 + count < n_active)
-            glFinish();     /* gl_dispatch.c: never much work queued */
-    }
-    if (slices > 1) {
-        glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
-        reduce(red, g->buf[B_PART].id, g->buf[B_OUT].id, na, slices);
-        reduce(red, g->buf[B_PART2].id, g->buf[B_OUT2].id, na, slices);
+    for (int k = 0; k < g->pieces; k++) {
+        dispatch_piece(g, gaj, red, &plan[k]);
+        if (g->pieces > 1 && send_back_piece(g, k, err) != NB_OK)
+            return err->status;
     }
     /* The result is fetched after the read-back, which waits anyway: one
      * CPU-GPU round trip per block step, not two. */
     nb_gpu_timer_end(&g->timer);
+    if (g->pieces > 1)
+        glFlush();          /* the first piece starts while the host waits */
     return nb_gl_check("GAJ dispatch", err);
 }
 
@@ -257,26 +381,69 @@ int nb_gaj_compute_results(const struct nb_gaj_compute *g, struct nb_gl_results 
     out->panel[0] = nb_gl_buffer_panel("acceleration", "potential", g->buf[B_OUT].id, na, 1, 0);
     out->panel[1] = nb_gl_buffer_panel("jerk", "", g->buf[B_OUT2].id, na, 1, 0);
     out->count = 2;
-    if (g->slices > 1) {        /* the j-slices' partial sums, before the reduction */
+    if (g->slices > 1 && g->pieces == 1) {  /* the j-slices' partial sums */
         out->panel[2] = nb_gl_buffer_panel("partial accelerations, slice after slice",
                                      "partial potentials", g->buf[B_PART].id,
                                      na * (size_t)g->slices, 1, 0);
         out->count = 3;
     }
-    snprintf(out->shape, sizeof out->shape, "compute GAJ gaj-t%d-s%d: %zu active of %zu, "
-             "one i a thread, j in shared-memory tiles of %d, %d j-slice%s summed by a "
-             "reduction pass", g->tile, g->slices, na, g->n, g->tile, g->slices,
-             g->slices > 1 ? "s" : "");
+    snprintf(out->shape, sizeof out->shape, "compute GAJ gaj-t%d-s%d: %zu active of %zu "
+             "in %d piece%s, one i a thread, j in shared-memory tiles of %d, %d j-slice%s "
+             "summed by a reduction pass", g->tile, g->slices, na, g->n, g->pieces,
+             g->pieces > 1 ? "s" : "", g->tile, g->slices, g->slices > 1 ? "s" : "");
     return 1;
+}
+
+/* count results as `down` holds them (accelerations with potentials,
+ * then jerks) into slots [0, count) of acc, jerk, pot. */
+static void unpack_results(const float *f, size_t count, double *acc, double *jerk,
+                           double *pot)
+{
+    for (size_t k = 0; k < count; k++)
+        for (int d = 0; d < 3; d++) {
+            acc[3 * k + d] = f[4 * k + d];
+            jerk[3 * k + d] = f[4 * (count + k) + d];
+        }
+    for (size_t k = 0; k < count; k++)
+        pot[k] = f[4 * k + 3];
+}
+
+int nb_gaj_compute_pieces(const struct nb_gaj_compute *g)
+{
+    return g->pieces;
+}
+
+enum nb_status nb_gaj_compute_read_piece(struct nb_gaj_compute *g, int k, double *acc,
+                                         double *jerk, double *pot, size_t *first,
+                                         size_t *count, struct nb_error *err)
+{
+    if (k < 0 || k >= g->pieces)
+        return nb_error_set(err, NB_ERR_ARGS, "GAJ piece %d of %d", k, g->pieces);
+    *first = g->piece_at[k];
+    *count = g->piece_at[k + 1] - *first;
+    if (g->pieces == 1)
+        return nb_gaj_compute_read(g, acc, jerk, pot, err);
+    if (nb_gl_fence_wait(&g->piece_fence[k], err) != NB_OK)
+        return err->status;
+    unpack_results((const float *)((const char *)g->down.map + 32 * *first), *count,
+                   acc + 3 * *first, jerk + 3 * *first, pot + *first);
+    return NB_OK;
 }
 
 enum nb_status nb_gaj_compute_read(struct nb_gaj_compute *g, double *acc,
                                    double *jerk, double *pot, struct nb_error *err)
 {
-    size_t na = g->n_active;
+    size_t na = g->n_active, first, count;
     const float *f;
     if (na == 0)
         return NB_OK;
+    if (g->pieces > 1) {
+        for (int k = 0; k < g->pieces; k++)
+            if (nb_gaj_compute_read_piece(g, k, acc, jerk, pot, &first, &count,
+                                          err) != NB_OK)
+                return err->status;
+        return NB_OK;
+    }
     glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
     if (nb_gl_staging_reserve(&g->down, 32 * na, err) != NB_OK ||
         nb_gl_staging_fetch(&g->down, g->buf[B_OUT].id, 0, 16 * na, "reading GAJ results",
@@ -285,13 +452,7 @@ enum nb_status nb_gaj_compute_read(struct nb_gaj_compute *g, double *acc,
                             "reading GAJ results", err) != NB_OK ||
         !(f = nb_gl_staging_arrived(&g->down, err)))
         return err->status;
-    for (size_t k = 0; k < na; k++)
-        for (int d = 0; d < 3; d++) {
-            acc[3 * k + d] = f[4 * k + d];
-            jerk[3 * k + d] = f[4 * (na + k) + d];
-        }
-    for (size_t k = 0; k < na; k++)
-        pot[k] = f[4 * k + 3];
+    unpack_results(f, na, acc, jerk, pot);
     return NB_OK;
 }
 
@@ -406,6 +567,7 @@ struct nb_gaj_compute *nb_gaj_compute_create(struct nb_gl *gl, struct nb_error *
         return NULL;
     g->gl = gl;
     g->j_end = SIZE_MAX;
+    g->pieces = 1;
     nb_gpu_timer_init(&g->timer, gl);
     nb_gl_staging_init(&g->up_j, 0);
     nb_gl_staging_init(&g->up_index, 0);
@@ -421,6 +583,7 @@ void nb_gaj_compute_destroy(struct nb_gaj_compute *g)
     for (int k = 0; k < B_COUNT; k++)
         if (g->buf[k].id)
             glDeleteBuffers(1, &g->buf[k].id);
+    forget_pieces(g);
     nb_gpu_timer_free(&g->timer);
     nb_gl_staging_free(&g->up_j);
     nb_gl_staging_free(&g->up_index);

@@ -123,8 +123,15 @@ enum nb_status nb_gl_staging_reserve(struct nb_gl_staging *s, size_t bytes,
                                      struct nb_error *err);
 enum nb_status nb_gl_staging_fetch(struct nb_gl_staging *s, GLuint src, size_t offset,
                                    size_t bytes, const char *what, struct nb_error *err);
+/* As fetch, from src_offset of src rather than its start. */
+enum nb_status nb_gl_staging_fetch_from(struct nb_gl_staging *s, GLuint src,
+                                        size_t src_offset, size_t offset, size_t bytes,
+                                        const char *what, struct nb_error *err);
 const void *nb_gl_staging_arrived(struct nb_gl_staging *s, struct nb_error *err);
 void nb_gl_staging_free(struct nb_gl_staging *s);
+/* Waits for *fence (polled on a GPU, as staging's own), deletes it and
+ * sets it to NULL; NB_OK at once for NULL. */
+enum nb_status nb_gl_fence_wait(GLsync *fence, struct nb_error *err);
 
 static inline int nb_gl_ceil_div(int a, int b) { return (a + b - 1) / b; }
 /* i-particles a dispatch may take when each sums pairs_per_item pair
@@ -147,9 +154,21 @@ void nb_gaj_compute_destroy(struct nb_gaj_compute *g);
 enum nb_status nb_gaj_compute_set_j(struct nb_gaj_compute *g, size_t n,
                                     const double *x, const double *v,
                                     const double *m, struct nb_error *err);
+/* GAJ of the block active[0..n_active) in `pieces` pieces (0: as the
+ * block's size says, GLNBODY_BLOCK_PIECES=P to choose; 1: whole), all
+ * queued at once; each piece's results come back on their own, so that
+ * read_piece(k) waits for piece k alone. */
 enum nb_status nb_gaj_compute_run(struct nb_gaj_compute *g, int tile, double eps,
-                                  size_t n_active, const uint32_t *active,
+                                  size_t n_active, const uint32_t *active, int pieces,
                                   struct nb_error *err);
+/* Pieces of the last run (1 before any). */
+int nb_gaj_compute_pieces(const struct nb_gaj_compute *g);
+/* Piece k's results into block slots [*first, *first + *count) of acc
+ * (3 a slot), jerk (3) and pot (1), which span the whole block. */
+enum nb_status nb_gaj_compute_read_piece(struct nb_gaj_compute *g, int k, double *acc,
+                                         double *jerk, double *pot, size_t *first,
+                                         size_t *count, struct nb_error *err);
+/* Every piece's results. */
 enum nb_status nb_gaj_compute_read(struct nb_gaj_compute *g, double *acc,
                                    double *jerk, double *pot, struct nb_error *err);
 /* The j-particles the next runs sum: [first, end) clipped to the j-set

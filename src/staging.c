@@ -56,17 +56,22 @@ static GLenum client_wait(GLsync fence)
     return glClientWaitSync(fence, GL_SYNC_FLUSH_COMMANDS_BIT, UINT64_MAX);
 }
 
-/* Waits for the GPU to be done with the staging buffer's last use. */
-static enum nb_status wait_fence(struct nb_gl_staging *s, struct nb_error *err)
+enum nb_status nb_gl_fence_wait(GLsync *fence, struct nb_error *err)
 {
-    if (!s->fence)
+    if (!*fence)
         return NB_OK;
-    GLenum r = client_wait(s->fence);
-    glDeleteSync(s->fence);
-    s->fence = NULL;
+    GLenum r = client_wait(*fence);
+    glDeleteSync(*fence);
+    *fence = NULL;
     if (r == GL_WAIT_FAILED)
         return nb_error_set(err, NB_ERR_GL, "waiting for a GPU transfer failed");
     return NB_OK;
+}
+
+/* Waits for the GPU to be done with the staging buffer's last use. */
+static enum nb_status wait_fence(struct nb_gl_staging *s, struct nb_error *err)
+{
+    return nb_gl_fence_wait(&s->fence, err);
 }
 
 static void release(struct nb_gl_staging *s)
@@ -192,15 +197,21 @@ enum nb_status nb_gl_staging_reserve(struct nb_gl_staging *s, size_t bytes,
 enum nb_status nb_gl_staging_fetch(struct nb_gl_staging *s, GLuint src, size_t offset,
                                    size_t bytes, const char *what, struct nb_error *err)
 {
+    return nb_gl_staging_fetch_from(s, src, 0, offset, bytes, what, err);
+}
+
+enum nb_status nb_gl_staging_fetch_from(struct nb_gl_staging *s, GLuint src,
+                                        size_t src_offset, size_t offset, size_t bytes,
+                                        const char *what, struct nb_error *err)
+{
+    glBindBuffer(GL_COPY_READ_BUFFER, src);
     if (!s->buffer) {
-        glBindBuffer(GL_COPY_READ_BUFFER, src);
-        nb_gl_get_buffer(GL_COPY_READ_BUFFER, 0, bytes, (char *)s->map + offset);
+        nb_gl_get_buffer(GL_COPY_READ_BUFFER, src_offset, bytes, (char *)s->map + offset);
         return nb_gl_check(what, err);
     }
-    glBindBuffer(GL_COPY_READ_BUFFER, src);
     glBindBuffer(GL_COPY_WRITE_BUFFER, s->buffer);
-    glCopyBufferSubData(GL_COPY_READ_BUFFER, GL_COPY_WRITE_BUFFER, 0, (GLintptr)offset,
-                        (GLsizeiptr)bytes);
+    glCopyBufferSubData(GL_COPY_READ_BUFFER, GL_COPY_WRITE_BUFFER, (GLintptr)src_offset,
+                        (GLintptr)offset, (GLsizeiptr)bytes);
     return nb_gl_check(what, err);
 }
 

@@ -338,6 +338,109 @@ START_TEST(gaj_matches_cpu)
 }
 END_TEST
 
+/* The pieces cut_block (gaj_compute.c) should give: all but the last a
+ * multiple of 64 particles, at most 8, none empty. */
+static int expected_pieces(size_t na, const char *wanted)
+{
+    long p = strcmp(wanted, "auto") ? strtol(wanted, NULL, 10)
+             : nb_gl_is_software(gl) ? 1 : (long)(na / 1024);
+    p = p < 1 ? 1 : p > 8 ? 8 : p;
+    size_t step = ((na + (size_t)p - 1) / (size_t)p + 63) / 64 * 64;
+    return (int)((na + step - 1) / step);
+}
+
+/* Reads each piece of the last compute_gaj_pieces in order: piece k must
+ * begin where piece k - 1 ended, and together they must cover the block. */
+static void read_pieces(struct nb_force_backend *b, int pieces, size_t na, double *acc,
+                        double *jerk, double *pot, const char *what)
+{
+    struct nb_error err = { 0 };
+    size_t done = 0, first, count;
+    for (int k = 0; k < pieces; k++) {
+        ck_assert_msg(b->read_gaj_piece(b->state, k, acc, jerk, pot, &first, &count,
+                                        &err) == NB_OK, "%s: %s", what, err.message);
+        ck_assert_msg(first == done && count > 0 && (k == pieces - 1 || count % 64 == 0),
+                      "%s: piece %d is slots %zu..%zu after %zu", what, k, first,
+                      first + count, done);
+        done += count;
+    }
+    ck_assert_msg(done == na, "%s: pieces cover %zu of %zu", what, done, na);
+    ck_assert_int_eq(b->read_gaj_piece(b->state, pieces, acc, jerk, pot, &first, &count,
+                                       &err), NB_ERR_ARGS);
+}
+
+/* One block cut into pieces: each read on its own, then the whole block
+ * read at once after the same cut, both against the CPU. */
+static void pieces_round(struct nb_force_backend *b, const struct nb_particles *p,
+                         const uint32_t *active, size_t na, const char *wanted,
+                         int expected, const char *what)
+{
+    struct nb_error err = { 0 };
+    double *acc = malloc(3 * na * sizeof(double)), *jerk = malloc(3 * na * sizeof(double));
+    double *pot = malloc(na * sizeof(double));
+    int pieces;
+    ck_assert(acc && jerk && pot);
+    setenv("GLNBODY_BLOCK_PIECES", wanted, 1);
+    for (int whole = 0; whole < 2; whole++) {
+        for (size_t k = 0; k < 3 * na; k++)
+            acc[k] = jerk[k] = NAN;
+        ck_assert_msg(b->compute_gaj_pieces(b->state, 0.01, na, active, &pieces,
+                                            &err) == NB_OK, "%s: %s", what, err.message);
+        ck_assert_msg(pieces == expected, "%s: %d pieces, expected %d", what, pieces,
+                      expected);
+        if (whole)
+            ck_assert_int_eq(b->read_gaj(b->state, acc, jerk, pot, &err), NB_OK);
+        else
+            read_pieces(b, pieces, na, acc, jerk, pot, what);
+        gaj_compare(p, 0.01, active, na, acc, jerk, pot, 0.0, TOLERANCE, seed, what);
+    }
+    unsetenv("GLNBODY_BLOCK_PIECES");
+    free(acc); free(jerk); free(pot);
+}
+
+/* Blocks in pieces (compute backend), each piece corrected while the
+ * next computes in a Hermite step: odd and prime sizes, every block
+ * particle and a sparse block, dispatches cut inside a piece, and a
+ * precision mode, which keeps the block whole. */
+START_TEST(gaj_pieces_match_cpu)
+{
+    static const size_t sizes[] = { 1, 2, 3, 97, 1031, 4099 };
+    static const char *const wanted[] = { "1", "2", "3", "8", "auto" };
+    struct nb_force_backend b;
+    struct nb_error err = { 0 };
+    ck_assert_int_eq(nb_backend_create(&b, "compute", gl, &err), NB_OK);
+    for (size_t s = 0; s < COUNT(sizes); s++) {
+        struct nb_particles p = { 0 };
+        size_t n = sizes[s];
+        uint32_t *active = malloc(n * sizeof *active);
+        ga_moving_system(&p, n, seed + 500 + s);
+        ck_assert_int_eq(b.set_j(b.state, n, p.x, p.v, p.m, &err), NB_OK);
+        for (size_t w = 0; w < COUNT(wanted); w++) {
+            char what[96];
+            size_t na = make_active(active, n, (int)(w % 2));
+            snprintf(what, sizeof what, "GAJ N=%zu active=%zu pieces=%s", n, na, wanted[w]);
+            pieces_round(&b, &p, active, na, wanted[w], expected_pieces(na, wanted[w]), what);
+        }
+        if (n == 1031) {        /* 3000 pair terms: dispatches of one tile */
+            setenv("GLNBODY_DISPATCH_PAIRS", "3000", 1);
+            pieces_round(&b, &p, active, make_active(active, n, 0), "3", 3,
+                         "GAJ N=1031 in 3 pieces of short dispatches");
+            unsetenv("GLNBODY_DISPATCH_PAIRS");
+        }
+        if (n == 4099) {        /* precision H: one piece */
+            ck_assert_int_eq(b.set_precision(b.state, NB_PRECISION_H, &err), NB_OK);
+            ck_assert_int_eq(b.set_j(b.state, n, p.x, p.v, p.m, &err), NB_OK);
+            pieces_round(&b, &p, active, make_active(active, n, 0), "8", 1,
+                         "GAJ N=4099 precision H");
+            ck_assert_int_eq(b.set_precision(b.state, NB_PRECISION_A, &err), NB_OK);
+        }
+        free(active);
+        nb_particles_free(&p);
+    }
+    b.destroy(b.state);
+}
+END_TEST
+
 /* The device-resident state: predicting on the GPU gives the j-set the
  * host would have made, and a scattered block replaces exactly its
  * particles (compute: predict.comp and scatter.comp; fragment:
@@ -464,6 +567,7 @@ static Suite *gpu_suite(void)
     tcase_add_test(tc, broken_shader_reported);
     tcase_add_test(tc, texture_limit_refused);
     tcase_add_test(tc, gaj_matches_cpu);
+    tcase_add_test(tc, gaj_pieces_match_cpu);
     tcase_add_loop_test(tc, device_prediction_matches_host, 0, COUNT(device_backends));
     tcase_add_loop_test(tc, device_state_survives_growth, 0, COUNT(device_backends));
     suite_add_tcase(s, tc);

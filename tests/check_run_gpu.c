@@ -127,6 +127,43 @@ START_TEST(test_predict_host_vs_gpu)
 }
 END_TEST
 
+/* Blocks in pieces on the compute backend (the host corrects piece k
+ * while the GPU computes the rest) against whole blocks, with host and
+ * device prediction: the same trajectory up to float rounding (a piece
+ * sums its j-slices in other groups), bound 1e-4 on positions at
+ * t = 0.0625 as above, the same energy within 1e-5.  N = 1031 (prime),
+ * five pieces a block (forced: a block of 64 or fewer stays whole). */
+START_TEST(test_pieces_vs_whole)
+{
+    struct nb_particles p;
+    struct nb_sim_params par = params(0.01, 0.01);
+    struct run whole, cut;
+    make_plummer(&p, 1031, 17);
+    par.predict = _i ? NB_PREDICT_GPU : NB_PREDICT_HOST;
+    struct nb_gl *gl = gl_open();
+    run_start_gl(&whole, "compute", &p, &par, gl);
+    run_start_gl(&cut, "compute", &p, &par, gl);
+    setenv("GLNBODY_BLOCK_PIECES", "1", 1);
+    advance_to(&whole, 0.0625);
+    setenv("GLNBODY_BLOCK_PIECES", "5", 1);
+    advance_to(&cut, 0.0625);
+    unsetenv("GLNBODY_BLOCK_PIECES");
+    double dmax = 0.0, e0 = energy(p.n, p.m, p.x, p.v, 0.01);
+    for (size_t k = 0; k < 3 * p.n; k++)
+        dmax = fmax(dmax, fabs(whole.x[k] - cut.x[k]));
+    ck_assert_msg(dmax <= 1e-4, "predict %d: whole blocks and pieces differ by %.3e", _i,
+                  dmax);
+    ck_assert(fabs(run_energy(&cut) / e0 - 1) <= 1e-5);
+    ck_assert_msg(cut.s.stats.block_steps > 10 && cut.s.stats.t_force > 0.0,
+                  "%llu block steps, t_force %g", (unsigned long long)cut.s.stats.block_steps,
+                  cut.s.stats.t_force);
+    run_end(&whole);
+    run_end(&cut);
+    nb_gl_destroy(gl);
+    nb_particles_free(&p);
+}
+END_TEST
+
 /* nb_potential_energy on each GPU backend (compute: its precision-G
  * kernel; fragment: none, so the CPU) and with no backend, against the
  * pair sum above, on unequal masses at odd sizes: 1e-13 relative (double
@@ -213,6 +250,7 @@ static Suite *run_gpu_suite(void)
     tcase_add_loop_test(tc, test_kepler_gpu, 0, COUNT(gpu_backends));
     tcase_add_loop_test(tc, test_plummer_gpu, 0, 4);
     tcase_add_loop_test(tc, test_predict_host_vs_gpu, 0, COUNT(gpu_backends));
+    tcase_add_loop_test(tc, test_pieces_vs_whole, 0, 2);
     tcase_add_loop_test(tc, test_potential_energy, 0, COUNT(gpu_backends));
     suite_add_tcase(s, tc);
     return s;
