@@ -165,6 +165,11 @@
 #define NB_LOC_G6_NB_MAX 32
 /* Invocations of the slice reduction per i-particle. */
 #define NB_G6_REDUCE_GROUP 64
+/* reduce.comp: a work group of NB_REDUCE_GROUP invocations sums the
+ * slices of NB_REDUCE_ITEMS particles, NB_REDUCE_LANES invocations each. */
+#define NB_REDUCE_GROUP 256
+#define NB_REDUCE_ITEMS 32
+#define NB_REDUCE_LANES 8
 /* g6_jmemory.glsl: at most this many j-updates ride with a small block
  * (mode A, tile 64) instead of a scatter dispatch; their count and first
  * dvec4 in the i-area. */

@@ -540,8 +540,12 @@ static enum nb_status hermite_step(struct nb_sim *s, void *state, struct nb_erro
     struct hermite4 *h = state;
     struct split sp = {0.0, 0.0, 0.0};
     double wall0 = nb_clock_seconds(), t1 = s->t_next;
-    double rest = collect_block(s, h, t1, s->par.predict == NB_PREDICT_GPU);
-    enum nb_status st = feed_j(s, h, t1, &sp, err);
+    int on_device = s->par.predict == NB_PREDICT_GPU;
+    /* The device predicts while the host finds the block. */
+    enum nb_status st = on_device ? feed_j(s, h, t1, &sp, err) : NB_OK;
+    double rest = collect_block(s, h, t1, on_device);
+    if (st == NB_OK && !on_device)
+        st = feed_j(s, h, t1, &sp, err);
 
     if (st == NB_OK)
         st = evaluate_and_correct(s, h, t1, rest, &sp, err);

@@ -188,7 +188,7 @@ static void dispatch_ga(const struct compute *c, const struct plan *pl, float ep
         glUniform1i(nb_gl_loc(NB_LOC_SLICES), pl->slices);
         glBindBufferBase(GL_SHADER_STORAGE_BUFFER, NB_BIND_PARTIAL, c->partial_buf);
         glBindBufferBase(GL_SHADER_STORAGE_BUFFER, NB_BIND_OUT, c->out_buf);
-        glDispatchCompute((GLuint)nb_gl_ceil_div(n, 256), 1, 1);
+        glDispatchCompute((GLuint)nb_gl_ceil_div(n, NB_REDUCE_ITEMS), 1, 1);
     }
 }
 

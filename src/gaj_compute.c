@@ -12,10 +12,18 @@
 #include "gl_internal.h"
 
 /* Work groups that fill a large GPU; j-slices aim at this many. */
-#define NB_GAJ_FILL_GROUPS 1024
-/* A block of pieces (nb_gaj_compute_run_pieces): at most this many, none
- * below NB_GAJ_PIECE_MIN particles, each a multiple of NB_GAJ_PIECE_ALIGN
- * (256 bytes of indices: the largest SSBO offset alignment GL allows). */
+#define NB_GAJ_FILL_GROUPS 4096
+/* Packing or unpacking more block particles than this is shared among
+ * the host's threads (a block of 3,703 took 45 us to pack on one core of
+ * the H200's host). */
+#define NB_GAJ_PARALLEL_MIN 2048
+/* A block in pieces (nb_gaj_compute_run): at most NB_GAJ_PIECES_MAX, and
+ * with GLNBODY_BLOCK_PIECES=auto one per NB_GAJ_PIECE_MIN particles; each
+ * but the last a multiple of NB_GAJ_PIECE_ALIGN (256 bytes of indices:
+ * the largest SSBO offset alignment GL allows).  Whole blocks unless asked:
+ * on the H200 each piece past the first cost 25-35 us of GPU time at
+ * N = 16k-64k (its own dispatches, barriers and copy back), more than the
+ * host's corrector work that it hid. */
 #define NB_GAJ_PIECES_MAX 8
 #define NB_GAJ_PIECE_MIN 1024
 #define NB_GAJ_PIECE_ALIGN 64
@@ -43,7 +51,7 @@ struct nb_gaj_compute {
     struct nb_gpu_timer timer;
 };
 
-/* Offsets of the pieces in a staging area, 256-byte aligned. */
+/* Offsets of the transfers in a staging area, 256-byte aligned. */
 static size_t align256(size_t bytes) { return (bytes + 255) & ~(size_t)255; }
 
 static enum nb_status grow(struct nb_gaj_compute *g, int which, size_t bytes,
@@ -64,16 +72,16 @@ static void pack_vec4(float *dst, size_t count, const double *v3, const double *
     }
 }
 
-/* One piece of a staged upload: `bytes` for buffer `which`, at offset `at`
+/* One part of a staged upload: `bytes` for buffer `which`, at offset `at`
  * of the staging area (set by stage()). */
-struct piece {
+struct transfer {
     int which;
     size_t bytes, at;
 };
 
-/* Lays the pieces out 256-byte aligned in area s, grows their buffers, and
- * returns the area for the caller to fill. */
-static char *stage(struct nb_gaj_compute *g, struct nb_gl_staging *s, struct piece *p,
+/* Lays the transfers out 256-byte aligned in area s, grows their buffers,
+ * and returns the area for the caller to fill. */
+static char *stage(struct nb_gaj_compute *g, struct nb_gl_staging *s, struct transfer *p,
                    size_t count, const char *what, struct nb_error *err)
 {
     size_t total = 0;
@@ -87,7 +95,7 @@ static char *stage(struct nb_gaj_compute *g, struct nb_gl_staging *s, struct pie
 }
 
 static enum nb_status send(struct nb_gaj_compute *g, struct nb_gl_staging *s,
-                           const struct piece *p, size_t count, const char *what,
+                           const struct transfer *p, size_t count, const char *what,
                            struct nb_error *err)
 {
     for (size_t k = 0; k < count; k++)
@@ -113,7 +121,7 @@ static enum nb_status check_indices(const struct nb_gaj_compute *g, size_t count
 static enum nb_status upload_indices(struct nb_gaj_compute *g, size_t count,
                                      const uint32_t *index, struct nb_error *err)
 {
-    struct piece p[] = { { B_ACTIVE, 4 * count, 0 } };
+    struct transfer p[] = { { B_ACTIVE, 4 * count, 0 } };
     char *area;
     if (check_indices(g, count, index, err) != NB_OK ||
         !(area = stage(g, &g->up_index, p, 1, "active indices", err)))
@@ -126,7 +134,7 @@ enum nb_status nb_gaj_compute_set_j(struct nb_gaj_compute *g, size_t n,
                                     const double *x, const double *v,
                                     const double *m, struct nb_error *err)
 {
-    struct piece p[] = { { B_POS, 16 * n, 0 }, { B_VEL, 16 * n, 0 } };
+    struct transfer p[] = { { B_POS, 16 * n, 0 }, { B_VEL, 16 * n, 0 } };
     char *area;
     if (n > (size_t)INT32_MAX / 64)
         return nb_error_set(err, NB_ERR_LIMIT, "%zu particles: too many to index", n);
@@ -162,7 +170,7 @@ static void reduce(GLuint program, GLuint partial, size_t part_at, GLuint out,
     glUniform1i(nb_gl_loc(NB_LOC_SLICES), slices);
     bind_range(NB_BIND_PARTIAL, partial, part_at, 16 * (size_t)count * (size_t)slices);
     bind_range(NB_BIND_OUT, out, out_at, 16 * (size_t)count);
-    glDispatchCompute((GLuint)nb_gl_ceil_div(count, 256), 1, 1);
+    glDispatchCompute((GLuint)nb_gl_ceil_div(count, NB_REDUCE_ITEMS), 1, 1);
 }
 
 void nb_gaj_compute_set_j_range(struct nb_gaj_compute *g, size_t first, size_t end)
@@ -178,18 +186,17 @@ static void j_range(const struct nb_gaj_compute *g, size_t *first, size_t *end)
     *first = g->j_first < *end ? g->j_first : *end;
 }
 
-/* Cuts the block into pieces: `wanted` of them (0: GLNBODY_BLOCK_PIECES,
- * or where it is unset or auto one per NB_GAJ_PIECE_MIN particles on a
- * GPU, one on a CPU renderer), at most
- * NB_GAJ_PIECES_MAX, all but the last a multiple of NB_GAJ_PIECE_ALIGN. */
+/* Cuts the block into pieces: `wanted` of them, or for 0 as
+ * GLNBODY_BLOCK_PIECES says (unset: 1; auto: one per NB_GAJ_PIECE_MIN
+ * particles on a GPU, one on a CPU renderer, whose cores also correct). */
 static void cut_block(struct nb_gaj_compute *g, size_t n_active, int wanted)
 {
     const char *env = getenv("GLNBODY_BLOCK_PIECES");
     long pieces = wanted;
-    if (pieces <= 0 && env && *env && strcmp(env, "auto") != 0)
-        pieces = strtol(env, NULL, 10);     /* the program refuses others */
-    else if (pieces <= 0)       /* a CPU renderer corrects on its own cores */
+    if (pieces <= 0 && env && strcmp(env, "auto") == 0)
         pieces = nb_gl_is_software(g->gl) ? 1 : (long)(n_active / NB_GAJ_PIECE_MIN);
+    else if (pieces <= 0)       /* the program refuses values but 1-8 and auto */
+        pieces = env && *env ? strtol(env, NULL, 10) : 1;
     pieces = pieces < 1 ? 1 : pieces > NB_GAJ_PIECES_MAX ? NB_GAJ_PIECES_MAX : pieces;
     size_t step = (n_active + (size_t)pieces - 1) / (size_t)pieces;
     step = (step + NB_GAJ_PIECE_ALIGN - 1) / NB_GAJ_PIECE_ALIGN * NB_GAJ_PIECE_ALIGN;
@@ -399,13 +406,14 @@ int nb_gaj_compute_results(const struct nb_gaj_compute *g, struct nb_gl_results 
 static void unpack_results(const float *f, size_t count, double *acc, double *jerk,
                            double *pot)
 {
-    for (size_t k = 0; k < count; k++)
+    #pragma omp parallel for schedule(static) if (count > NB_GAJ_PARALLEL_MIN)
+    for (size_t k = 0; k < count; k++) {
         for (int d = 0; d < 3; d++) {
             acc[3 * k + d] = f[4 * k + d];
             jerk[3 * k + d] = f[4 * (count + k) + d];
         }
-    for (size_t k = 0; k < count; k++)
         pot[k] = f[4 * k + 3];
+    }
 }
 
 int nb_gaj_compute_pieces(const struct nb_gaj_compute *g)
@@ -462,7 +470,7 @@ enum nb_status nb_gaj_compute_load_state(struct nb_gaj_compute *g, size_t n,
                                          const double *t0, const double *m,
                                          struct nb_error *err)
 {
-    struct piece p[] = { { B_SX, 24 * n, 0 }, { B_ST0, 8 * n, 0 }, { B_SV, 16 * n, 0 },
+    struct transfer p[] = { { B_SX, 24 * n, 0 }, { B_ST0, 8 * n, 0 }, { B_SV, 16 * n, 0 },
                          { B_SA, 16 * n, 0 }, { B_SJ, 16 * n, 0 } };
     /* predict.comp keeps positions and times in double. */
     if (nb_gl_require(g->gl, "--predict gpu on the compute backend (double positions "
@@ -481,13 +489,37 @@ enum nb_status nb_gaj_compute_load_state(struct nb_gaj_compute *g, size_t n,
     return send(g, &g->up_j, p, 5, "Hermite state", err);
 }
 
+/* The corrected block into its transfer area (transfers p of update_state):
+ * indices, x and t0 as they are, v, a and jerk as three vec4 a particle. */
+static void pack_block(char *area, const struct transfer *p, size_t nb, const uint32_t *idx,
+                       const double *x, const double *v, const double *a,
+                       const double *jerk, const double *t0)
+{
+    uint32_t *ia = (uint32_t *)(area + p[0].at);
+    double *xa = (double *)(area + p[1].at), *ta = (double *)(area + p[2].at);
+    float *vaj = (float *)(area + p[3].at);
+
+    #pragma omp parallel for schedule(static) if (nb > NB_GAJ_PARALLEL_MIN)
+    for (size_t k = 0; k < nb; k++) {
+        ia[k] = idx[k];
+        ta[k] = t0[k];
+        for (int d = 0; d < 3; d++) {
+            xa[3 * k + d] = x[3 * k + d];
+            vaj[12 * k + d] = (float)v[3 * k + d];
+            vaj[12 * k + 4 + d] = (float)a[3 * k + d];
+            vaj[12 * k + 8 + d] = (float)jerk[3 * k + d];
+        }
+        vaj[12 * k + 3] = vaj[12 * k + 7] = vaj[12 * k + 11] = 0.0f;
+    }
+}
+
 enum nb_status nb_gaj_compute_update_state(struct nb_gaj_compute *g, size_t nb,
                                            const uint32_t *idx, const double *x,
                                            const double *v, const double *a,
                                            const double *jerk, const double *t0,
                                            struct nb_error *err)
 {
-    struct piece p[] = { { B_ACTIVE, 4 * nb, 0 }, { B_BX, 24 * nb, 0 },
+    struct transfer p[] = { { B_ACTIVE, 4 * nb, 0 }, { B_BX, 24 * nb, 0 },
                          { B_BT0, 8 * nb, 0 }, { B_BVAJ, 48 * nb, 0 } };
     GLuint prog;
     char *area;
@@ -499,15 +531,7 @@ enum nb_status nb_gaj_compute_update_state(struct nb_gaj_compute *g, size_t nb,
         nb_gl_program(g->gl, "scatter_comp", &prog, err) != NB_OK ||
         !(area = stage(g, &g->up_block, p, 4, "corrected block", err)))
         return err->status;
-    memcpy(area + p[0].at, idx, 4 * nb);
-    memcpy(area + p[1].at, x, 24 * nb);
-    memcpy(area + p[2].at, t0, 8 * nb);
-    float *vaj = (float *)(area + p[3].at);     /* v, a, jerk: three vec4 each */
-    for (size_t k = 0; k < nb; k++) {
-        pack_vec4(vaj + 12 * k, 1, v + 3 * k, NULL);
-        pack_vec4(vaj + 12 * k + 4, 1, a + 3 * k, NULL);
-        pack_vec4(vaj + 12 * k + 8, 1, jerk + 3 * k, NULL);
-    }
+    pack_block(area, p, nb, idx, x, v, a, jerk, t0);
     if (send(g, &g->up_block, p, 4, "corrected block", err) != NB_OK)
         return err->status;
     static const struct { int binding, which; } bind[] = {
@@ -547,6 +571,7 @@ enum nb_status nb_gaj_compute_predict(struct nb_gaj_compute *g, double t,
                          g->buf[bind[k].which].id);
     glDispatchCompute((GLuint)nb_gl_ceil_div((int)g->n, 256), 1, 1);
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+    glFlush();      /* the GPU predicts while the host finds the block */
     return nb_gl_check("device prediction", err);
 }
 

@@ -154,9 +154,9 @@ void nb_gaj_compute_destroy(struct nb_gaj_compute *g);
 enum nb_status nb_gaj_compute_set_j(struct nb_gaj_compute *g, size_t n,
                                     const double *x, const double *v,
                                     const double *m, struct nb_error *err);
-/* GAJ of the block active[0..n_active) in `pieces` pieces (0: as the
- * block's size says, GLNBODY_BLOCK_PIECES=P to choose; 1: whole), all
- * queued at once; each piece's results come back on their own, so that
+/* GAJ of the block active[0..n_active) in `pieces` pieces (1: whole; 0:
+ * as GLNBODY_BLOCK_PIECES says, whole where it is unset), all queued at
+ * once; each piece's results come back on their own, so that
  * read_piece(k) waits for piece k alone. */
 enum nb_status nb_gaj_compute_run(struct nb_gaj_compute *g, int tile, double eps,
                                   size_t n_active, const uint32_t *active, int pieces,

@@ -449,6 +449,15 @@ START_TEST(test_wait_env_refused)
 }
 END_TEST
 
+START_TEST(test_pieces_env_refused)
+{
+    assert_env_refused("GLNBODY_BLOCK_PIECES=9",
+                       "glnbody: GLNBODY_BLOCK_PIECES: '9' is not auto or 1 to 8\n");
+    assert_env_refused("GLNBODY_BLOCK_PIECES=2x",
+                       "glnbody: GLNBODY_BLOCK_PIECES: '2x' is not auto or 1 to 8\n");
+}
+END_TEST
+
 /* ---- the suite ----------------------------------------------------------- */
 
 static Suite *hostile_suite(void)
@@ -478,6 +487,7 @@ static Suite *hostile_suite(void)
                         (int)(sizeof nan_cases / sizeof nan_cases[0]));
     tcase_add_test(tc, test_shaders_env_refused);
     tcase_add_test(tc, test_wait_env_refused);
+    tcase_add_test(tc, test_pieces_env_refused);
     tcase_add_loop_test(tc, test_option_refused, 0,
                         (int)(sizeof option_refusals / sizeof option_refusals[0]));
     suite_add_tcase(s, tc);

@@ -27,7 +27,7 @@ for n in ${PIECES_SIZES:-16384 65536 262144}; do
         for p in ${PIECES_LIST:-1 2 4 8 auto}; do
             row=$(GLNBODY_BLOCK_PIECES=$p run $n compute gpu 0.02 $t)
             echo "$p,$rep,$row" | awk -F, '{ w = $11 + $12 + $13
-                printf "%s,%.3f\n", $0, w > 0 ? $12 / w : 0 }'
+                printf "%s,%.3f\n", $0, (w > 0 ? $12 / w : 0) }'
         done
     done
 done | tee -a "$OUT/pieces.csv"

@@ -66,7 +66,8 @@ static void usage(FILE *out)
     fprintf(out, "\nenvironment: GLNBODY_SHADER_DIR (where glsl/ and spirv/ are),\n"
                  "  GLNBODY_SHADERS=spirv|glsl, GLNBODY_DEBUG=1 (GL debug output),\n"
                  "  GLNBODY_DISPATCH_PAIRS=P (pair terms a compute dispatch, default 2^35),\n"
-                 "  GLNBODY_WAIT=poll|block (how the host waits for GPU results)\n");
+                 "  GLNBODY_WAIT=poll|block (how the host waits for GPU results),\n"
+                 "  GLNBODY_BLOCK_PIECES=1-8|auto (a block step's forces in pieces)\n");
     if (nb_mpi_built())
         fprintf(out, "\nOpen MPI: mpirun -np P glnbody run|forces ... shares the forces over P\n"
                  "  ranks, one GPU each (Harfst et al. 2007); rank 0 writes and reports\n");

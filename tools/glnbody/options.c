@@ -230,6 +230,11 @@ static enum nb_status gl_cli_options(const struct nb_gl_cli *g,
     if (wait && *wait && strcmp(wait, "poll") != 0 && strcmp(wait, "block") != 0)
         return nb_error_set(err, NB_ERR_ARGS, "GLNBODY_WAIT: '%s' is not poll or block",
                             wait);
+    const char *pieces = getenv("GLNBODY_BLOCK_PIECES");
+    if (pieces && *pieces && strcmp(pieces, "auto") != 0 &&
+        !(strlen(pieces) == 1 && pieces[0] >= '1' && pieces[0] <= '8'))
+        return nb_error_set(err, NB_ERR_ARGS, "GLNBODY_BLOCK_PIECES: '%s' is not auto "
+                            "or 1 to 8", pieces);
     opt->device = nb_gl_cli_default_device;
     if (g->gpu) {
         long device;
