@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""fit_block_latency.py [-o OUT] [BENCH_CSV RUNS_CSV SUMMARY_TXT] - the
+"""fit_block_latency.py [-o OUT] [BENCH_CSV RUNS_CSV SUMMARY_TXT | --runs RUNS_CSV] - the
 per-block latency term of the block-step performance model (Belleman et
 al. 2008 eq. 10; Portegies Zwart et al. 2007 eq. 10 is the split
 t_host + t_force + t_comm that `glnbody run` prints), fitted to the
@@ -21,7 +21,9 @@ g6_hermite_h100.csv, g6_summary_h100.txt).
        t_force = B L_force + P N / R_run
        t_comm  = B L_comm  + P tau_comm
        t_host  = B L_host  + P tau_host
-   each by least squares without intercept over the runs of one code.
+   each by least squares without intercept over the runs of one code
+   (repeated runs at one N enter as their medians).  --runs fits these
+   alone, from a CSV of tools/device_block_step.sh.
    Printed: the terms, the force share t_force / (t_force + t_comm +
    t_host) the model gives against the measured one, and the per-particle
    cost tau_comm + tau_host that would leave a share of 0.8 and of 0.9
@@ -38,6 +40,7 @@ temporary name, renamed when complete."""
 import csv
 import os
 import re
+import statistics
 import sys
 
 RESULTS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "results")
@@ -114,19 +117,37 @@ def fit_bench(path, out):
     return lat, tj, tau, 1 / inv_r
 
 
+def run_code(row):
+    """device_g6.sh names its code; device_block_step.sh its build and pieces."""
+    if "code" in row:
+        return row["code"]
+    return f"glnbody-run-{row['build']}-pieces-{row['pieces']}"
+
+
+def median_runs(runs):
+    """Repeated runs of one code at one N as one run of their medians."""
+    by_n = {}
+    for r in runs:
+        by_n.setdefault(r["N"], []).append(r)
+    return [{k: statistics.median(r[k] for r in group) for k in group[0]}
+            for group in by_n.values()]
+
+
 def fit_runs(path, out):
-    rows = read_csv(path, ["n", "code", "block_steps", "particle_steps", "t_host", "t_force",
-                           "t_comm"])
+    rows = read_csv(path, ["n", "block_steps", "particle_steps", "t_host", "t_force", "t_comm"])
+    if "code" not in rows[0] and not ("build" in rows[0] and "pieces" in rows[0]):
+        fail(f"{path}: expected a code column, or build and pieces")
     codes = {}
     for r in rows:
         if r["t_force"] == "":
             continue                      # a run without the split (the g6 driver)
-        codes.setdefault(r["code"], []).append(
+        codes.setdefault(run_code(r), []).append(
             {k: number(path, r, c) for k, c in (("N", "n"), ("B", "block_steps"),
                                                  ("P", "particle_steps"), ("host", "t_host"),
                                                  ("force", "t_force"), ("comm", "t_comm"))})
     if not codes:
         fail(f"{path}: no run with the t_host/t_force/t_comm split")
+    codes = {code: median_runs(runs) for code, runs in codes.items()}
     fits = {}
     for code, runs in sorted(codes.items()):
         if len(runs) < 2:
@@ -204,6 +225,13 @@ def main():
         if len(args) < 2:
             fail("-o needs a file name")
         target, args = args[1], args[2:]
+    if args[:1] == ["--runs"]:          # whole runs alone (device_block_step.sh)
+        if len(args) != 2:
+            fail("--runs needs one CSV file")
+        out = [f"# fit_block_latency.py: whole runs of {os.path.basename(args[1])} "
+               f"(Belleman et al. 2008 eq. 10 with a per-block term)"]
+        fit_runs(args[1], out)
+        return write(target, "\n".join(out) + "\n")
     if args and len(args) != 3:
         sys.exit(__doc__.split("\n\n")[0])
     bench, runs, summary = args or [os.path.join(RESULTS, f) for f in
@@ -216,7 +244,10 @@ def main():
     block = fit_bench(bench, out)
     fit_runs(runs, out)
     fit_driver(summary, out, block)
-    text = "\n".join(out) + "\n"
+    write(target, "\n".join(out) + "\n")
+
+
+def write(target, text):
     if target is None:
         sys.stdout.write(text)
         return

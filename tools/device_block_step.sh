@@ -1,0 +1,57 @@
+#!/bin/bash
+# device_block_step.sh - the Hermite block step of `glnbody run --predict
+# gpu` on the GPU machine: the GAJ and Hermite suites, then the same
+# Plummer sphere at N = 16k, 64k and 256k, five runs each, with whole
+# blocks, with blocks in pieces (GLNBODY_BLOCK_PIECES=auto: the host
+# corrects piece k while the GPU computes the rest) and, where a baseline
+# build is carried in build/old (glnbody, glsl/, spirv/ of an earlier
+# commit), with that build, runs interleaved so that drifts of the card
+# or host hit all alike; each row has the t_host/t_force/t_comm split
+# (Portegies Zwart et al. 2007 eq. 10) and the force share t_force /
+# (t_host + t_force + t_comm).  Then the GA benchmark of both builds.
+# Run from the project root (about 6 minutes on an H100/H200):
+#   run(command="bash tools/device_block_step.sh",
+#       carry=[".gl", "glnbody", "spirv", "tests/check_gpu", "tests/check_run_gpu",
+#              "tests/check_precision", "build/old"])
+# ($OUT gets summary.txt, the suites' logs, block_step.csv and ga_bench.csv.)
+set -u
+source tools/device_env.sh
+source tools/hermite_lib.sh
+S=$OUT/summary.txt
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader > "$S"
+for t in check_gpu check_run_gpu check_precision; do
+    [ -x tests/$t ] || continue
+    tests/$t > "$OUT/$t.log" 2>&1
+    echo "$t: exit $? -- $(grep -E '^[0-9]+%' "$OUT/$t.log")" | tee -a "$S" >&2
+done
+builds="new"
+[ -x build/old/glnbody ] && builds="old new"
+# variant: build pieces
+variants="new:1 new:auto"
+[ -x build/old/glnbody ] && variants="old:1 $variants"
+echo "build,pieces,rep,$HERMITE_CSV_HEADER,force_share" > "$OUT/block_step.csv"
+for n in ${BLOCK_SIZES:-16384 65536 262144}; do
+    t=0.25
+    [ $n -ge 262144 ] && t=0.125
+    for rep in 1 2 3 4 5; do
+        for v in $variants; do
+            b=${v%%:*} p=${v#*:}
+            if [ $b = old ]; then
+                row=$(cd build/old && GLNBODY_SHADER_DIR=$PWD run $n compute gpu 0.02 $t)
+            else
+                row=$(GLNBODY_BLOCK_PIECES=$p run $n compute gpu 0.02 $t)
+            fi
+            echo "$b,$p,$rep,$row" | awk -F, '{ w = $12 + $13 + $14
+                printf "%s,%.3f\n", $0, (w > 0 ? $13 / w : 0) }'
+        done
+    done
+done | tee -a "$OUT/block_step.csv"
+for b in $builds; do
+    if [ $b = old ]; then
+        (cd build/old && GLNBODY_SHADER_DIR=$PWD ./glnbody bench --kernel ga --backend compute \
+            --n 16384,65536,262144 --quiet --csv "$OUT/ga_bench_old.csv" > /dev/null)
+    else
+        ./glnbody bench --kernel ga --backend compute --n 16384,65536,262144 --quiet \
+            --csv "$OUT/ga_bench_new.csv" > /dev/null
+    fi
+done
