@@ -58,7 +58,9 @@ struct nb_sim_stats {
     double t_force;     /* device seconds of compute_gaj (last_seconds) */
     double t_comm;      /* wall seconds in backend calls minus t_force and
                            t_reduce: uploads, predict_j, readback, waiting
-                           (PCIe) */
+                           (PCIe); a block in pieces counts from its
+                           queueing to its last piece, the host's
+                           correction of the others inside (hidden) */
     double t_reduce;    /* wall seconds in the j-parallel partition's
                            callbacks (the MPI_Allreduce), 0 without one */
 };

@@ -106,7 +106,10 @@ struct nb_hermite_stats {
     double t_host;              /* wall s on the host: predict, correct, steps */
     double t_force;             /* device s of the GAJ kernel */
     double t_comm;              /* wall s in engine calls less t_force and
-                                   t_reduce: uploads, read-back (PCIe) */
+                                   t_reduce: uploads, read-back (PCIe); with
+                                   GLNBODY_BLOCK_PIECES, the correction of
+                                   every piece but the last, done while the
+                                   GPU computes, falls in here, not t_host */
     double t_reduce;            /* wall s in a partition's callbacks (the
                                    MPI_Allreduce of section 13), else 0 */
 };
