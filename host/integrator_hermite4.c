@@ -28,12 +28,17 @@
 /* Correcting a block particle is ~200 flops and four square roots: threads
  * pay from a few hundred on. */
 #define BLOCK_PARALLEL_MIN 256
+/* A step dt = 2^k has level k + LEVEL_OF_ONE: NB_DT_FLOOR (2^-40) is level
+ * 0, NB_T_MAX (2^13) level 53, so that the levels fit a 64-bit set. */
+#define LEVEL_OF_ONE 40
+#define LEVELS 64
 
 struct hermite4 {
     double *a, *jerk;       /* at t0, 3n each */
     double *a2, *a3;        /* 2nd, 3rd derivative of a at t0 from the last
                                correction (0 before the first), 3n each */
     double *xp, *vp;        /* predicted positions and velocities, 3n */
+    uint8_t *level;         /* log2 dt + LEVEL_OF_ONE of each particle */
     uint32_t *active;       /* the block, ascending */
     size_t n_active;
     double *ba, *bj, *bpot; /* the block's GAJ result, in block order */
@@ -58,7 +63,7 @@ static void hermite_free(void *state)
     if (!h)
         return;
     free(h->a), free(h->jerk), free(h->a2), free(h->a3);
-    free(h->xp), free(h->vp), free(h->active);
+    free(h->xp), free(h->vp), free(h->active), free(h->level);
     free(h->ba), free(h->bj), free(h->bpot);
     free(h->bx), free(h->bv), free(h->bt), free(h->crit);
     free(h->range_hits);
@@ -81,6 +86,7 @@ static struct hermite4 *hermite_alloc(size_t n, struct nb_error *err)
         if (!(*scalar[k] = nb_alloc(n, sizeof(double), "Hermite arrays", err)))
             goto fail;
     if (!(h->active = nb_alloc(n, sizeof *h->active, "the block list", err)) ||
+        !(h->level = nb_alloc(n, sizeof *h->level, "the block list", err)) ||
         !(h->range_hits = nb_alloc((size_t)omp_get_max_threads(),
                                    sizeof *h->range_hits, "the block list", err)))
         goto fail;
@@ -91,6 +97,14 @@ fail:
 }
 
 /* ---- time steps -------------------------------------------------------- */
+
+/* Particle i's step, and its level for collect_block; dt a power of two
+ * in NB_DT_FLOOR..NB_T_MAX. */
+static void set_step(struct nb_sim *s, struct hermite4 *h, size_t i, double dt)
+{
+    s->dt[i] = dt;
+    h->level[i] = (uint8_t)(ilogb(dt) + LEVEL_OF_ONE);
+}
 
 static double norm3(const double *u)
 {
@@ -197,7 +211,7 @@ static enum nb_status shared_steps(struct nb_sim *s, struct hermite4 *h,
     if (dt < NB_DT_FLOOR)
         return step_too_small(s, h->active[worst], h->crit[worst], t1, err);
     for (size_t k = 0; k < h->n_active; k++)
-        s->dt[h->active[k]] = dt;
+        set_step(s, h, h->active[k], dt);
     s->t_next = t1 + dt;
     return NB_OK;
 }
@@ -371,8 +385,35 @@ static void sync_potential(struct nb_sim *s, const struct hermite4 *h,
 
 /* ---- the step ---------------------------------------------------------- */
 
+/* The level of the largest power of two that divides t1 (> 0, a multiple
+ * of NB_DT_FLOOR below NB_T_MAX, so t1 2^40 is an integer below 2^53). */
+static int dividing_level(double t1)
+{
+    return __builtin_ctzll((unsigned long long)ldexp(t1, LEVEL_OF_ONE));
+}
+
+/* The earliest time after t1 that a step of each level in `levels` (a
+ * bit set) ends at: the next multiple of the step; infinite for none. */
+static double next_ends(uint64_t levels, double t1)
+{
+    double next = INFINITY;
+
+    for (int l = 0; l < LEVELS; l++)
+        if (levels >> l & 1) {
+            double step = ldexp(1.0, l - LEVEL_OF_ONE);
+            double end = ceil(t1 / step) * step;
+
+            next = end < next ? end : next;
+        }
+    return next;
+}
+
 /* Every particle due at t1, ascending, into h->active; returns the next
- * time of the others, min t0 + dt (infinite if none).  Each thread scans a
+ * time of the others, min t0 + dt (infinite if none).  The block clock
+ * (each t0 a multiple of its step, t0 <= t < t0 + dt) makes a particle
+ * due exactly when its step divides t1, and the others' steps end at
+ * the next multiples of theirs: so the scan reads one byte a particle,
+ * its level, and notes which levels wait.  Each thread scans a
  * contiguous range twice: it counts its members, then writes them after
  * those of the ranges before it, so the block comes out in order with no
  * sort.  With predict_block, the second pass also predicts each member to
@@ -381,28 +422,27 @@ static double collect_block(const struct nb_sim *s, struct hermite4 *h, double t
                             int predict_block)
 {
     size_t n = s->p.n;
-    double rest = INFINITY;
+    unsigned due = (unsigned)dividing_level(t1);
+    uint64_t waiting = 0;
 
-    #pragma omp parallel if (n > ALL_N_PARALLEL_MIN) reduction(min : rest)
+    #pragma omp parallel if (n > ALL_N_PARALLEL_MIN) reduction(| : waiting)
     {
         size_t threads = (size_t)omp_get_num_threads();
         size_t me = (size_t)omp_get_thread_num(), hits = 0, at = 0;
         size_t lo = n * me / threads, hi = n * (me + 1) / threads;
 
         for (size_t i = lo; i < hi; i++) {
-            double next = s->t0[i] + s->dt[i];
-
-            if (next == t1)
+            if (h->level[i] <= due)
                 hits++;
-            else if (next < rest)
-                rest = next;
+            else
+                waiting |= (uint64_t)1 << h->level[i];
         }
         h->range_hits[me] = hits;
         #pragma omp barrier
         for (size_t k = 0; k < me; k++)
             at += h->range_hits[k];
         for (size_t i = lo; i < hi; i++)
-            if (s->t0[i] + s->dt[i] == t1) {
+            if (h->level[i] <= due) {
                 h->active[at++] = (uint32_t)i;
                 if (predict_block)
                     predict_one(s, h, i, t1, h->xp, h->vp);
@@ -410,7 +450,7 @@ static double collect_block(const struct nb_sim *s, struct hermite4 *h, double t
         if (me == threads - 1)
             h->n_active = at;
     }
-    return rest;
+    return next_ends(waiting, t1);
 }
 
 /* What correcting block slots found: the first slot whose result is not
@@ -442,7 +482,8 @@ static void correct_slots(struct nb_sim *s, struct hermite4 *h, size_t k0, size_
             dt = next_step(s->dt[i], h->crit[k], t1, s->par.dt_max);
             if (dt < NB_DT_FLOOR)
                 small = k < small ? k : small;
-            s->dt[i] = dt;
+            else
+                set_step(s, h, i, dt);
             next = t1 + dt < next ? t1 + dt : next;
         }
     }
@@ -603,12 +644,14 @@ static enum nb_status first_steps(struct nb_sim *s, struct hermite4 *h,
         if (!isfinite(h->a[3 * i]) || !isfinite(h->a[3 * i + 1]) ||
             !isfinite(h->a[3 * i + 2]))
             return not_finite(s, i, 0.0, err);
+        double dt = first_step(crit, s->par.dt_max);
+
         s->t0[i] = 0.0;
-        s->dt[i] = first_step(crit, s->par.dt_max);
-        if (s->dt[i] < NB_DT_FLOOR)
+        if (dt < NB_DT_FLOOR)
             return step_too_small(s, s->par.shared_dt ? worst : i, crit, 0.0, err);
-        if (s->dt[i] < s->t_next)
-            s->t_next = s->dt[i];
+        set_step(s, h, i, dt);
+        if (dt < s->t_next)
+            s->t_next = dt;
     }
     return NB_OK;
 }
@@ -689,6 +732,8 @@ static enum nb_status hermite_restore(struct nb_sim *s, void **state,
             return nb_error_set(err, NB_ERR_PARSE, "%s: not a usable checkpoint: "
                                 "particle index %zu has a non-finite acceleration "
                                 "or derivative", name, k / 3);
+    for (size_t i = 0; i < s->p.n; i++)     /* steps checked by nb_sim_restore */
+        set_step(s, h, i, s->dt[i]);
     /* The device copy is what load_state and every update_state since
      * would have left: the same x, v, a, jerk and t0 of each particle. */
     if (s->par.predict == NB_PREDICT_GPU && load_state(s, h, &sp, err) != NB_OK)
