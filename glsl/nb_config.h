@@ -41,6 +41,7 @@
 #define NB_BIND_VEL 3
 #define NB_BIND_ACTIVE 4
 #define NB_BIND_OUT2 5
+#define NB_BIND_PARTIAL2 6     /* reduce.comp's second input (NB_REDUCE_PAIR) */
 #define NB_BIND_STATE_X 6      /* device-resident Hermite state */
 #define NB_BIND_STATE_T0 7
 #define NB_BIND_STATE_V 8

@@ -5,16 +5,25 @@
  * order, so the result does not depend on timing.  One invocation a
  * particle waited for a slice's load before the next (~0.6 us each on an
  * H200: 150 us for the 256 slices of a 926-particle block at N = 65536).
- * Each lane is a run of consecutive particles, so its loads coalesce. */
+ * Each lane is a run of consecutive particles, so its loads coalesce.
+ * With NB_REDUCE_PAIR it sums a second set (partial2 into result2, the GAJ
+ * kernel's jerks) in the same dispatch. */
 layout(local_size_x = NB_REDUCE_GROUP) in;
 
 layout(std430, binding = NB_BIND_PARTIAL) readonly buffer Partial { vec4 partial[]; };
 layout(std430, binding = NB_BIND_OUT) writeonly buffer Results { vec4 result[]; };
+#ifdef NB_REDUCE_PAIR
+layout(std430, binding = NB_BIND_PARTIAL2) readonly buffer Partial2 { vec4 partial2[]; };
+layout(std430, binding = NB_BIND_OUT2) writeonly buffer Results2 { vec4 result2[]; };
+#endif
 
 NB_LOCATION(NB_LOC_N) uniform int n;
 NB_LOCATION(NB_LOC_SLICES) uniform int slices;
 
 shared vec4 lane_sum[NB_REDUCE_GROUP];
+#ifdef NB_REDUCE_PAIR
+shared vec4 lane_sum2[NB_REDUCE_GROUP];
+#endif
 
 void main()
 {
@@ -22,16 +31,30 @@ void main()
     int item = lid % NB_REDUCE_ITEMS, lane = lid / NB_REDUCE_ITEMS;
     int i = int(gl_WorkGroupID.x) * NB_REDUCE_ITEMS + item;
     vec4 even = vec4(0.0), odd = vec4(0.0);     /* two loads in flight */
+#ifdef NB_REDUCE_PAIR
+    vec4 even2 = vec4(0.0), odd2 = vec4(0.0);
+#endif
     if (i < n) {
         int s = lane;
         for (; s + NB_REDUCE_LANES < slices; s += 2 * NB_REDUCE_LANES) {
             even += partial[s * n + i];
             odd += partial[(s + NB_REDUCE_LANES) * n + i];
+#ifdef NB_REDUCE_PAIR
+            even2 += partial2[s * n + i];
+            odd2 += partial2[(s + NB_REDUCE_LANES) * n + i];
+#endif
         }
-        if (s < slices)
+        if (s < slices) {
             even += partial[s * n + i];
+#ifdef NB_REDUCE_PAIR
+            even2 += partial2[s * n + i];
+#endif
+        }
     }
     lane_sum[lid] = even + odd;
+#ifdef NB_REDUCE_PAIR
+    lane_sum2[lid] = even2 + odd2;
+#endif
     memoryBarrierShared();
     barrier();
     if (lane == 0 && i < n) {
@@ -39,5 +62,11 @@ void main()
         for (int l = 1; l < NB_REDUCE_LANES; ++l)
             sum += lane_sum[l * NB_REDUCE_ITEMS + item];
         result[i] = sum;
+#ifdef NB_REDUCE_PAIR
+        vec4 sum2 = lane_sum2[item];
+        for (int l = 1; l < NB_REDUCE_LANES; ++l)
+            sum2 += lane_sum2[l * NB_REDUCE_ITEMS + item];
+        result2[i] = sum2;
+#endif
     }
 }

@@ -44,6 +44,7 @@ struct nb_gaj_compute {
     int pieces;                     /* of the last evaluation, >= 1 */
     size_t piece_at[NB_GAJ_PIECES_MAX + 1];   /* piece k: slots [at[k], at[k+1]) */
     GLsync piece_fence[NB_GAJ_PIECES_MAX];    /* its results in `down` */
+    int in_down;                    /* the reduction wrote them there */
     /* Transfers, one area per purpose so that none waits for another's
      * copy: the j-set (set_j), the block's indices (run), the corrected
      * block (update_state), the results (read). */
@@ -160,16 +161,26 @@ static void bind_range(GLuint binding, GLuint buffer, size_t at, size_t bytes)
                       (GLsizeiptr)(bytes ? bytes : 16));
 }
 
-/* Sums `slices` partial results of count particles (at byte part_at of
- * partial) into the count vec4 at byte out_at of out. */
-static void reduce(GLuint program, GLuint partial, size_t part_at, GLuint out,
-                   size_t out_at, int count, int slices)
+/* Where a piece's results go: bytes at and at2 of buffers out and out2 (a
+ * mapped transfer area, or B_OUT and B_OUT2). */
+struct results_at {
+    GLuint out, out2;
+    size_t at, at2;
+};
+
+/* Sums `slices` partial results of count particles, at byte part_at of
+ * B_PART and of B_PART2, into `to`, in one dispatch. */
+static void reduce_pair(struct nb_gaj_compute *g, GLuint program, size_t part_at, int count,
+                        int slices, const struct results_at *to)
 {
+    size_t part_bytes = 16 * (size_t)count * (size_t)slices;
     glUseProgram(program);
     glUniform1i(nb_gl_loc(NB_LOC_N), count);
     glUniform1i(nb_gl_loc(NB_LOC_SLICES), slices);
-    bind_range(NB_BIND_PARTIAL, partial, part_at, 16 * (size_t)count * (size_t)slices);
-    bind_range(NB_BIND_OUT, out, out_at, 16 * (size_t)count);
+    bind_range(NB_BIND_PARTIAL, g->buf[B_PART].id, part_at, part_bytes);
+    bind_range(NB_BIND_PARTIAL2, g->buf[B_PART2].id, part_at, part_bytes);
+    bind_range(NB_BIND_OUT, to->out, to->at, 16 * (size_t)count);
+    bind_range(NB_BIND_OUT2, to->out2, to->at2, 16 * (size_t)count);
     glDispatchCompute((GLuint)nb_gl_ceil_div(count, NB_REDUCE_ITEMS), 1, 1);
 }
 
@@ -230,10 +241,18 @@ static void plan_piece(int tile, size_t j_count, size_t first, size_t count,
     p->slices = nb_gl_ceil_div(tiles, p->per_slice);
 }
 
+/* `down` holds a block's results as its accelerations (with potentials)
+ * for the slots rounded up to 16, then its jerks, so that every piece's
+ * part starts 256-byte aligned (its first slot is a multiple of 64). */
+static size_t jerks_at(size_t n_active) { return 16 * ((n_active + 15) & ~(size_t)15); }
+
+/* Piece p's GAJ: its i-particles against every j-slice, the slices summed
+ * by the reduction straight into the mapped transfer area where there is
+ * one (no copy after), else into B_OUT and B_OUT2. */
 static void dispatch_piece(struct nb_gaj_compute *g, GLuint gaj, GLuint red,
                            const struct piece_plan *p)
 {
-    int split = p->slices > 1;
+    int split = p->slices > 1, mapped = split && g->down.buffer;
     size_t out_at = 16 * p->first, out_bytes = 16 * p->count;
     size_t at = split ? p->part_at : out_at;
     size_t bytes = split ? out_bytes * (size_t)p->slices : out_bytes;
@@ -253,28 +272,34 @@ static void dispatch_piece(struct nb_gaj_compute *g, GLuint gaj, GLuint red,
             glFinish();     /* gl_dispatch.c: never much work queued */
     }
     if (split) {
+        struct results_at to = { g->buf[B_OUT].id, g->buf[B_OUT2].id, out_at, out_at };
+        if (mapped)
+            to = (struct results_at){ g->down.buffer, g->down.buffer, out_at,
+                                      jerks_at(g->n_active) + out_at };
         glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
-        reduce(red, g->buf[B_PART].id, p->part_at, g->buf[B_OUT].id, out_at,
-               (int)p->count, p->slices);
-        reduce(red, g->buf[B_PART2].id, p->part_at, g->buf[B_OUT2].id, out_at,
-               (int)p->count, p->slices);
+        reduce_pair(g, red, p->part_at, (int)p->count, p->slices, &to);
     }
+    g->in_down = mapped;
 }
 
-/* A piece's results on their way to `down` (at 32 bytes a slot: its
- * accelerations, then its jerks), fenced so that the host can wait for
- * this piece alone. */
+/* Piece k's results on their way to `down` (copied, unless the reduction
+ * wrote them there), fenced so that the host can wait for this piece
+ * alone.  Without a mapped area the copy is a read, done at once. */
 static enum nb_status send_back_piece(struct nb_gaj_compute *g, int k,
                                       struct nb_error *err)
 {
     size_t first = g->piece_at[k], count = g->piece_at[k + 1] - first;
-    glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
-    if (nb_gl_staging_fetch_from(&g->down, g->buf[B_OUT].id, 16 * first, 32 * first,
-                                 16 * count, "reading GAJ results", err) != NB_OK ||
-        nb_gl_staging_fetch_from(&g->down, g->buf[B_OUT2].id, 16 * first,
-                                 32 * first + 16 * count, 16 * count,
-                                 "reading GAJ results", err) != NB_OK)
-        return err->status;
+    if (g->in_down) {
+        glMemoryBarrier(GL_CLIENT_MAPPED_BUFFER_BARRIER_BIT);
+    } else {
+        glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
+        if (nb_gl_staging_fetch_from(&g->down, g->buf[B_OUT].id, 16 * first, 16 * first,
+                                     16 * count, "reading GAJ results", err) != NB_OK ||
+            nb_gl_staging_fetch_from(&g->down, g->buf[B_OUT2].id, 16 * first,
+                                     jerks_at(g->n_active) + 16 * first, 16 * count,
+                                     "reading GAJ results", err) != NB_OK)
+            return err->status;
+    }
     if (g->down.buffer)
         g->piece_fence[k] = glFenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
     return NB_OK;
@@ -318,7 +343,9 @@ enum nb_status nb_gaj_compute_run(struct nb_gaj_compute *g, int tile, double eps
     forget_pieces(g);
     g->n_active = n_active;
     g->pieces = 1;
-    if (n_active == 0 || g->n == 0)
+    g->piece_at[0] = g->piece_at[1] = 0;
+    g->in_down = 0;
+    if (n_active == 0)
         return NB_OK;
     cut_block(g, n_active, pieces);
     for (int k = 0; k < g->pieces; k++) {
@@ -335,9 +362,9 @@ enum nb_status nb_gaj_compute_run(struct nb_gaj_compute *g, int tile, double eps
     if (nb_gl_compute_fits(g->gl, "the compute GAJ kernel", tile, 32 * tile, 5, err) != NB_OK ||
         upload_indices(g, n_active, active, err) != NB_OK ||
         nb_gl_program(g->gl, name, &gaj, err) != NB_OK ||
-        nb_gl_program(g->gl, "reduce_comp", &red, err) != NB_OK ||
+        nb_gl_program(g->gl, "reduce_pair_comp", &red, err) != NB_OK ||
         grow_outputs(g, plan, err) != NB_OK ||
-        (g->pieces > 1 && nb_gl_staging_reserve(&g->down, 32 * n_active, err) != NB_OK))
+        nb_gl_staging_reserve(&g->down, jerks_at(n_active) + 16 * n_active, err) != NB_OK)
         return err->status;
 
     nb_gpu_timer_start(&g->timer);
@@ -346,14 +373,13 @@ enum nb_status nb_gaj_compute_run(struct nb_gaj_compute *g, int tile, double eps
     glUniform2i(nb_gl_loc(NB_LOC_J_RANGE), (int)first, (int)end);
     for (int k = 0; k < g->pieces; k++) {
         dispatch_piece(g, gaj, red, &plan[k]);
-        if (g->pieces > 1 && send_back_piece(g, k, err) != NB_OK)
+        if (send_back_piece(g, k, err) != NB_OK)
             return err->status;
     }
-    /* The result is fetched after the read-back, which waits anyway: one
-     * CPU-GPU round trip per block step, not two. */
+    /* The timer's result is asked for after the read-back, which waits
+     * anyway: one CPU-GPU round trip per block step, not two. */
     nb_gpu_timer_end(&g->timer);
-    if (g->pieces > 1)
-        glFlush();          /* the first piece starts while the host waits */
+    glFlush();              /* the first piece starts while the host waits */
     return nb_gl_check("GAJ dispatch", err);
 }
 
@@ -382,11 +408,19 @@ int nb_gaj_compute_stream(const struct nb_gaj_compute *g, struct nb_gl_particles
 int nb_gaj_compute_results(const struct nb_gaj_compute *g, struct nb_gl_results *out)
 {
     size_t na = g ? g->n_active : 0;
-    if (na == 0)
-        return 0;
+    if (na == 0 || (g->in_down && g->pieces > 1))
+        return 0;           /* pieces: each piece's results apart in `down` */
     memset(out, 0, sizeof *out);
-    out->panel[0] = nb_gl_buffer_panel("acceleration", "potential", g->buf[B_OUT].id, na, 1, 0);
-    out->panel[1] = nb_gl_buffer_panel("jerk", "", g->buf[B_OUT2].id, na, 1, 0);
+    if (g->in_down) {
+        out->panel[0] = nb_gl_buffer_panel("acceleration", "potential", g->down.buffer, na,
+                                           1, 0);
+        out->panel[1] = nb_gl_buffer_panel("jerk", "", g->down.buffer, na, 1,
+                                           (int)(jerks_at(na) / 16));
+    } else {
+        out->panel[0] = nb_gl_buffer_panel("acceleration", "potential", g->buf[B_OUT].id,
+                                           na, 1, 0);
+        out->panel[1] = nb_gl_buffer_panel("jerk", "", g->buf[B_OUT2].id, na, 1, 0);
+    }
     out->count = 2;
     if (g->slices > 1 && g->pieces == 1) {  /* the j-slices' partial sums */
         out->panel[2] = nb_gl_buffer_panel("partial accelerations, slice after slice",
@@ -401,16 +435,16 @@ int nb_gaj_compute_results(const struct nb_gaj_compute *g, struct nb_gl_results 
     return 1;
 }
 
-/* count results as `down` holds them (accelerations with potentials,
- * then jerks) into slots [0, count) of acc, jerk, pot. */
-static void unpack_results(const float *f, size_t count, double *acc, double *jerk,
-                           double *pot)
+/* count results as `down` holds them (accelerations with potentials from
+ * f, jerks from fj) into slots [0, count) of acc, jerk, pot. */
+static void unpack_results(const float *f, const float *fj, size_t count, double *acc,
+                           double *jerk, double *pot)
 {
     #pragma omp parallel for schedule(static) if (count > NB_GAJ_PARALLEL_MIN)
     for (size_t k = 0; k < count; k++) {
         for (int d = 0; d < 3; d++) {
             acc[3 * k + d] = f[4 * k + d];
-            jerk[3 * k + d] = f[4 * (count + k) + d];
+            jerk[3 * k + d] = fj[4 * k + d];
         }
         pot[k] = f[4 * k + 3];
     }
@@ -429,11 +463,13 @@ enum nb_status nb_gaj_compute_read_piece(struct nb_gaj_compute *g, int k, double
         return nb_error_set(err, NB_ERR_ARGS, "GAJ piece %d of %d", k, g->pieces);
     *first = g->piece_at[k];
     *count = g->piece_at[k + 1] - *first;
-    if (g->pieces == 1)
-        return nb_gaj_compute_read(g, acc, jerk, pot, err);
+    if (*count == 0)
+        return NB_OK;
     if (nb_gl_fence_wait(&g->piece_fence[k], err) != NB_OK)
         return err->status;
-    unpack_results((const float *)((const char *)g->down.map + 32 * *first), *count,
+    const char *area = g->down.map;
+    unpack_results((const float *)(area + 16 * *first),
+                   (const float *)(area + jerks_at(g->n_active) + 16 * *first), *count,
                    acc + 3 * *first, jerk + 3 * *first, pot + *first);
     return NB_OK;
 }
@@ -441,26 +477,10 @@ enum nb_status nb_gaj_compute_read_piece(struct nb_gaj_compute *g, int k, double
 enum nb_status nb_gaj_compute_read(struct nb_gaj_compute *g, double *acc,
                                    double *jerk, double *pot, struct nb_error *err)
 {
-    size_t na = g->n_active, first, count;
-    const float *f;
-    if (na == 0)
-        return NB_OK;
-    if (g->pieces > 1) {
-        for (int k = 0; k < g->pieces; k++)
-            if (nb_gaj_compute_read_piece(g, k, acc, jerk, pot, &first, &count,
-                                          err) != NB_OK)
-                return err->status;
-        return NB_OK;
-    }
-    glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
-    if (nb_gl_staging_reserve(&g->down, 32 * na, err) != NB_OK ||
-        nb_gl_staging_fetch(&g->down, g->buf[B_OUT].id, 0, 16 * na, "reading GAJ results",
-                            err) != NB_OK ||
-        nb_gl_staging_fetch(&g->down, g->buf[B_OUT2].id, 16 * na, 16 * na,
-                            "reading GAJ results", err) != NB_OK ||
-        !(f = nb_gl_staging_arrived(&g->down, err)))
-        return err->status;
-    unpack_results(f, na, acc, jerk, pot);
+    size_t first, count;
+    for (int k = 0; k < g->pieces; k++)
+        if (nb_gaj_compute_read_piece(g, k, acc, jerk, pot, &first, &count, err) != NB_OK)
+            return err->status;
     return NB_OK;
 }
 

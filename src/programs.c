@@ -143,6 +143,8 @@ static const struct nb_program_desc catalogue[] = {
     COMPUTE_GA(256, 1), COMPUTE_GA(256, 2), COMPUTE_GA(256, 4), COMPUTE_GA(256, 8),
     COMPUTE_GA(64, 16), COMPUTE_GA(128, 16), COMPUTE_GA(256, 16),
     { "reduce_comp", "", { 0 }, { "reduce.comp" }, NB_STAGE_COMPUTE },
+    { "reduce_pair_comp", "#define NB_REDUCE_PAIR\n", { 0 }, { "reduce.comp" },
+      NB_STAGE_COMPUTE },
     GAJ_COMPUTE(64), GAJ_COMPUTE(128), GAJ_COMPUTE(256),
     { "predict_comp", "", { 0 }, { "predict.comp" }, NB_STAGE_COMPUTE },
     { "scatter_comp", "", { 0 }, { "scatter.comp" }, NB_STAGE_COMPUTE },

@@ -5,7 +5,8 @@
 # blocks, with blocks in pieces (GLNBODY_BLOCK_PIECES=auto: the host
 # corrects piece k while the GPU computes the rest) and, where a baseline
 # build is carried in build/old (glnbody, glsl/, spirv/ of an earlier
-# commit), with that build, runs interleaved so that drifts of the card
+# commit), with that build (BLOCK_VARIANTS="old:1 prev:1 new:1" names
+# others, each carried in build/NAME), runs interleaved so that drifts of the card
 # or host hit all alike; each row has the t_host/t_force/t_comm split
 # (Portegies Zwart et al. 2007 eq. 10) and the force share t_force /
 # (t_host + t_force + t_comm).  Then the GA benchmark of both builds.
@@ -24,11 +25,11 @@ for t in check_gpu check_run_gpu check_precision; do
     tests/$t > "$OUT/$t.log" 2>&1
     echo "$t: exit $? -- $(grep -E '^[0-9]+%' "$OUT/$t.log")" | tee -a "$S" >&2
 done
+# BUILD:PIECES; BUILD is new (this tree) or a build/BUILD carried beside it
 builds="new"
 [ -x build/old/glnbody ] && builds="old new"
-# variant: build pieces
-variants="new:1 new:auto"
-[ -x build/old/glnbody ] && variants="old:1 $variants"
+variants=${BLOCK_VARIANTS:-new:1 new:auto}
+[ -z "${BLOCK_VARIANTS:-}" ] && [ -x build/old/glnbody ] && variants="old:1 $variants"
 echo "build,pieces,rep,$HERMITE_CSV_HEADER,force_share" > "$OUT/block_step.csv"
 for n in ${BLOCK_SIZES:-16384 65536 262144}; do
     t=0.25
@@ -36,8 +37,8 @@ for n in ${BLOCK_SIZES:-16384 65536 262144}; do
     for rep in 1 2 3 4 5; do
         for v in $variants; do
             b=${v%%:*} p=${v#*:}
-            if [ $b = old ]; then
-                row=$(cd build/old && GLNBODY_SHADER_DIR=$PWD run $n compute gpu 0.02 $t)
+            if [ $b != new ]; then
+                row=$(cd build/$b && GLNBODY_SHADER_DIR=$PWD run $n compute gpu 0.02 $t)
             else
                 row=$(GLNBODY_BLOCK_PIECES=$p run $n compute gpu 0.02 $t)
             fi
