@@ -28,17 +28,13 @@
 /* Correcting a block particle is ~200 flops and four square roots: threads
  * pay from a few hundred on. */
 #define BLOCK_PARALLEL_MIN 256
-/* A step dt = 2^k has level k + LEVEL_OF_ONE: NB_DT_FLOOR (2^-40) is level
- * 0, NB_T_MAX (2^13) level 53, so that the levels fit a 64-bit set. */
-#define LEVEL_OF_ONE 40
-#define LEVELS 64
 
 struct hermite4 {
     double *a, *jerk;       /* at t0, 3n each */
     double *a2, *a3;        /* 2nd, 3rd derivative of a at t0 from the last
                                correction (0 before the first), 3n each */
     double *xp, *vp;        /* predicted positions and velocities, 3n */
-    uint8_t *level;         /* log2 dt + LEVEL_OF_ONE of each particle */
+    uint8_t *level;         /* nb_step_level of each particle's dt */
     uint32_t *active;       /* the block, ascending */
     size_t n_active;
     double *ba, *bj, *bpot; /* the block's GAJ result, in block order */
@@ -103,80 +99,7 @@ fail:
 static void set_step(struct nb_sim *s, struct hermite4 *h, size_t i, double dt)
 {
     s->dt[i] = dt;
-    h->level[i] = (uint8_t)(ilogb(dt) + LEVEL_OF_ONE);
-}
-
-static double norm3(const double *u)
-{
-    return sqrt(u[0] * u[0] + u[1] * u[1] + u[2] * u[2]);
-}
-
-/* Eq. 2, eta |a| / |jerk|, where both are non-zero.  Either can be exactly
- * zero at the start: the jerk of an input at rest (a cold collapse), the
- * acceleration at a point of symmetry (the figure-eight's middle body);
- * eq. 2 would then give dt_max or 0.  There we take eta times a dynamical
- * time built from the potential instead, sqrt|phi| / |a| or
- * |phi|^{1/4} / |jerk|^{1/2}: both r^{3/2} / sqrt(m) for one pair, like
- * |a| / |jerk|.  Infinite when the particle feels nothing at all. */
-static double initial_criterion(double eta, const double *a, const double *j,
-                                double pot)
-{
-    double an = norm3(a), jn = norm3(j), phi = fabs(pot);
-
-    if (an > 0.0 && jn > 0.0)
-        return eta * an / jn;
-    if (an > 0.0)
-        return eta * sqrt(phi) / an;
-    return jn > 0.0 ? eta * sqrt(sqrt(phi) / jn) : INFINITY;
-}
-
-/* Eq. 9; infinite where the denominator vanishes (no higher derivatives:
- * nothing limits the step but dt_max). */
-static double aarseth_criterion(double eta, const double *a, const double *j,
-                                const double *a2, const double *a3)
-{
-    double an = norm3(a), jn = norm3(j), a2n = norm3(a2), a3n = norm3(a3);
-    double den = jn * a3n + a2n * a2n;
-
-    return den > 0.0 ? sqrt(eta * (an * a2n + jn * jn) / den) : INFINITY;
-}
-
-/* Whether the power of two `step` divides t: t / step is exact, so an
- * integer quotient says it (fmod says the same, many times slower). */
-static int divides(double step, double t)
-{
-    double q = t / step;
-
-    return q == floor(q);
-}
-
-/* The quantised step after a correction at t1: halve while above the
- * criterion (any halving still divides t1); double only when the criterion
- * allows it, dt_max does and t1 is a multiple of the doubled step.  May
- * return a step below NB_DT_FLOOR: the caller reports it. */
-static double next_step(double dt, double crit, double t1, double dt_max)
-{
-    if (crit < dt) {
-        while (dt > crit && dt >= NB_DT_FLOOR)
-            dt *= 0.5;
-    } else if (crit >= 2.0 * dt && 2.0 * dt <= dt_max && divides(2.0 * dt, t1)) {
-        dt *= 2.0;
-    }
-    return dt;
-}
-
-/* The first step: the largest power of two <= the criterion and dt_max;
- * at t = 0 every power of two is commensurate. */
-static double first_step(double crit, double dt_max)
-{
-    int e;
-
-    if (!(crit > 0.0))
-        return 0.0;             /* below any floor: reported by the caller */
-    if (!(crit < dt_max))
-        return dt_max;
-    frexp(crit, &e);
-    return ldexp(1.0, e - 1);
+    h->level[i] = (uint8_t)nb_step_level(dt);
 }
 
 static enum nb_status step_too_small(const struct nb_sim *s, size_t i, double crit,
@@ -205,7 +128,7 @@ static enum nb_status shared_steps(struct nb_sim *s, struct hermite4 *h,
                                    double t1, struct nb_error *err)
 {
     size_t worst = smallest_criterion(h);
-    double dt = next_step(s->dt[h->active[worst]], h->crit[worst], t1,
+    double dt = nb_step_next(s->dt[h->active[worst]], h->crit[worst], t1,
                           s->par.dt_max);
 
     if (dt < NB_DT_FLOOR)
@@ -361,7 +284,7 @@ static int correct_one(struct nb_sim *s, struct hermite4 *h, size_t k, double t1
             return 0;
     }
     s->t0[i] = h->bt[k] = t1;
-    h->crit[k] = aarseth_criterion(s->par.eta, &h->a[3 * i], &h->jerk[3 * i],
+    h->crit[k] = nb_step_aarseth_criterion(s->par.eta, &h->a[3 * i], &h->jerk[3 * i],
                                    &h->a2[3 * i], &h->a3[3 * i]);
     return 1;
 }
@@ -385,29 +308,6 @@ static void sync_potential(struct nb_sim *s, const struct hermite4 *h,
 
 /* ---- the step ---------------------------------------------------------- */
 
-/* The level of the largest power of two that divides t1 (> 0, a multiple
- * of NB_DT_FLOOR below NB_T_MAX, so t1 2^40 is an integer below 2^53). */
-static int dividing_level(double t1)
-{
-    return __builtin_ctzll((unsigned long long)ldexp(t1, LEVEL_OF_ONE));
-}
-
-/* The earliest time after t1 that a step of each level in `levels` (a
- * bit set) ends at: the next multiple of the step; infinite for none. */
-static double next_ends(uint64_t levels, double t1)
-{
-    double next = INFINITY;
-
-    for (int l = 0; l < LEVELS; l++)
-        if (levels >> l & 1) {
-            double step = ldexp(1.0, l - LEVEL_OF_ONE);
-            double end = ceil(t1 / step) * step;
-
-            next = end < next ? end : next;
-        }
-    return next;
-}
-
 /* Every particle due at t1, ascending, into h->active; returns the next
  * time of the others, min t0 + dt (infinite if none).  The block clock
  * (each t0 a multiple of its step, t0 <= t < t0 + dt) makes a particle
@@ -422,7 +322,7 @@ static double collect_block(const struct nb_sim *s, struct hermite4 *h, double t
                             int predict_block)
 {
     size_t n = s->p.n;
-    unsigned due = (unsigned)dividing_level(t1);
+    unsigned due = (unsigned)nb_step_dividing_level(t1);
     uint64_t waiting = 0;
 
     #pragma omp parallel if (n > ALL_N_PARALLEL_MIN) reduction(| : waiting)
@@ -450,7 +350,7 @@ static double collect_block(const struct nb_sim *s, struct hermite4 *h, double t
         if (me == threads - 1)
             h->n_active = at;
     }
-    return next_ends(waiting, t1);
+    return nb_step_next_ends(waiting, t1);
 }
 
 /* What correcting block slots found: the first slot whose result is not
@@ -479,7 +379,7 @@ static void correct_slots(struct nb_sim *s, struct hermite4 *h, size_t k0, size_
         if (!correct_one(s, h, k, t1)) {
             bad = k < bad ? k : bad;
         } else if (own) {
-            dt = next_step(s->dt[i], h->crit[k], t1, s->par.dt_max);
+            dt = nb_step_next(s->dt[i], h->crit[k], t1, s->par.dt_max);
             if (dt < NB_DT_FLOOR)
                 small = k < small ? k : small;
             else
@@ -625,7 +525,7 @@ static enum nb_status initial_forces(struct nb_sim *s, struct hermite4 *h,
     memcpy(h->a, h->ba, 3 * n * sizeof(double));
     memcpy(h->jerk, h->bj, 3 * n * sizeof(double));
     for (size_t i = 0; i < n; i++)
-        h->crit[i] = initial_criterion(s->par.eta, &h->a[3 * i],
+        h->crit[i] = nb_step_initial_criterion(s->par.eta, &h->a[3 * i],
                                        &h->jerk[3 * i], h->bpot[i]);
     sync_potential(s, h, 0.0);
     return NB_OK;
@@ -644,7 +544,7 @@ static enum nb_status first_steps(struct nb_sim *s, struct hermite4 *h,
         if (!isfinite(h->a[3 * i]) || !isfinite(h->a[3 * i + 1]) ||
             !isfinite(h->a[3 * i + 2]))
             return not_finite(s, i, 0.0, err);
-        double dt = first_step(crit, s->par.dt_max);
+        double dt = nb_step_first(crit, s->par.dt_max);
 
         s->t0[i] = 0.0;
         if (dt < NB_DT_FLOOR)

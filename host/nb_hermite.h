@@ -29,6 +29,29 @@ enum nb_status nb_plummer(struct nb_particles *p, size_t n, uint64_t seed,
  * a double only below 2^13. */
 #define NB_T_MAX NB_HERMITE_T_MAX
 
+/* The block clock (block_clock.c; Makino and Aarseth 1992, McMillan and
+ * Aarseth 1993).  Eq. 2's first step criterion (infinite for a particle
+ * that feels nothing), eq. 9's, and the quantised steps: nb_step_next
+ * halves while above the criterion or doubles where the criterion, dt_max
+ * and t1 allow (below NB_DT_FLOOR: the caller reports it), nb_step_first
+ * is the largest power of two <= crit and dt_max (0 for crit <= 0). */
+double nb_step_initial_criterion(double eta, const double *a, const double *j, double pot);
+double nb_step_aarseth_criterion(double eta, const double *a, const double *j,
+                                 const double *a2, const double *a3);
+double nb_step_next(double dt, double crit, double t1, double dt_max);
+double nb_step_first(double crit, double dt_max);
+/* Levels: a step 2^k has level k + NB_STEP_LEVEL_OF_ONE, 0 (NB_DT_FLOOR) to 53
+ * (NB_T_MAX), so that a set of levels fits 64 bits.  With every t0 a
+ * multiple of its step and t0 <= t < t0 + dt, the particles due at the
+ * next block time t1 are those whose level is at most
+ * nb_step_dividing_level(t1) (the largest power of two dividing t1), and
+ * the others' steps end at nb_step_next_ends(their levels, t1). */
+#define NB_STEP_LEVEL_OF_ONE 40
+#define NB_STEP_LEVELS 64
+int nb_step_level(double dt);
+int nb_step_dividing_level(double t1);
+double nb_step_next_ends(uint64_t levels, double t1);
+
 /* How the j-particles reach the force backend each block step. */
 enum nb_predict {
     NB_PREDICT_HOST,    /* the host predicts all n and calls set_j */

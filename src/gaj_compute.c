@@ -21,9 +21,9 @@
  * with GLNBODY_BLOCK_PIECES=auto one per NB_GAJ_PIECE_MIN particles; each
  * but the last a multiple of NB_GAJ_PIECE_ALIGN (256 bytes of indices:
  * the largest SSBO offset alignment GL allows).  Whole blocks unless asked:
- * on the H200 each piece past the first cost 25-35 us of GPU time at
- * N = 16k-64k (its own dispatches, barriers and copy back), more than the
- * host's corrector work that it hid. */
+ * on the H200 each piece past the first cost 20-40 us of GPU time at
+ * N = 64k-256k (its own dispatches and barriers), more than the host's
+ * corrector work that it hid. */
 #define NB_GAJ_PIECES_MAX 8
 #define NB_GAJ_PIECE_MIN 1024
 #define NB_GAJ_PIECE_ALIGN 64
@@ -44,7 +44,8 @@ struct nb_gaj_compute {
     int pieces;                     /* of the last evaluation, >= 1 */
     size_t piece_at[NB_GAJ_PIECES_MAX + 1];   /* piece k: slots [at[k], at[k+1]) */
     GLsync piece_fence[NB_GAJ_PIECES_MAX];    /* its results in `down` */
-    int in_down;                    /* the reduction wrote them there */
+    int in_down;                    /* the last piece's reduction wrote its
+                                       results there (the inspector's panels) */
     /* Transfers, one area per purpose so that none waits for another's
      * copy: the j-set (set_j), the block's indices (run), the corrected
      * block (update_state), the results (read). */
@@ -248,9 +249,10 @@ static size_t jerks_at(size_t n_active) { return 16 * ((n_active + 15) & ~(size_
 
 /* Piece p's GAJ: its i-particles against every j-slice, the slices summed
  * by the reduction straight into the mapped transfer area where there is
- * one (no copy after), else into B_OUT and B_OUT2. */
-static void dispatch_piece(struct nb_gaj_compute *g, GLuint gaj, GLuint red,
-                           const struct piece_plan *p)
+ * one (no copy after), else into B_OUT and B_OUT2.  Returns 1 where the
+ * results went to the mapped area. */
+static int dispatch_piece(struct nb_gaj_compute *g, GLuint gaj, GLuint red,
+                          const struct piece_plan *p)
 {
     int split = p->slices > 1, mapped = split && g->down.buffer;
     size_t out_at = 16 * p->first, out_bytes = 16 * p->count;
@@ -279,17 +281,17 @@ static void dispatch_piece(struct nb_gaj_compute *g, GLuint gaj, GLuint red,
         glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
         reduce_pair(g, red, p->part_at, (int)p->count, p->slices, &to);
     }
-    g->in_down = mapped;
+    return mapped;
 }
 
 /* Piece k's results on their way to `down` (copied, unless the reduction
  * wrote them there), fenced so that the host can wait for this piece
  * alone.  Without a mapped area the copy is a read, done at once. */
-static enum nb_status send_back_piece(struct nb_gaj_compute *g, int k,
+static enum nb_status send_back_piece(struct nb_gaj_compute *g, int k, int in_down,
                                       struct nb_error *err)
 {
     size_t first = g->piece_at[k], count = g->piece_at[k + 1] - first;
-    if (g->in_down) {
+    if (in_down) {
         glMemoryBarrier(GL_CLIENT_MAPPED_BUFFER_BARRIER_BIT);
     } else {
         glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
@@ -372,8 +374,8 @@ enum nb_status nb_gaj_compute_run(struct nb_gaj_compute *g, int tile, double eps
     glUniform1f(nb_gl_loc(NB_LOC_EPS2), (float)(eps * eps));
     glUniform2i(nb_gl_loc(NB_LOC_J_RANGE), (int)first, (int)end);
     for (int k = 0; k < g->pieces; k++) {
-        dispatch_piece(g, gaj, red, &plan[k]);
-        if (send_back_piece(g, k, err) != NB_OK)
+        g->in_down = dispatch_piece(g, gaj, red, &plan[k]);
+        if (send_back_piece(g, k, g->in_down, err) != NB_OK)
             return err->status;
     }
     /* The timer's result is asked for after the read-back, which waits

@@ -12,6 +12,7 @@
 #include <check.h>
 
 #include <math.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "run_fixtures.h"
@@ -177,6 +178,50 @@ static void check_invariants(const struct run *r, const double *dt_before,
     }
     ck_assert_uint_eq(s->stats.particle_steps - particle_steps_before, in_block);
 }
+
+/* The block clock's levels (block_clock.c) against the times themselves,
+ * on random clocks: steps 2^e over a window of up to 11 exponents within
+ * 2^-40..2^13, each t0 the multiple of its step with t0 <= t < t0 + dt.
+ * The particles whose level is at most the dividing level of
+ * t1 = min(t0 + dt) must be exactly those with t0 + dt == t1, and
+ * nb_step_next_ends of the others' levels their earliest t0 + dt.  Sizes
+ * 1 to 97. */
+START_TEST(test_block_clock_levels)
+{
+    struct nb_rng rng;
+    uint64_t seed = (uint64_t)time(NULL);
+    double dt[97], t0[97];
+    nb_rng_seed(&rng, seed);
+    for (int trial = 0; trial < 5000; trial++) {
+        size_t n = 1 + (size_t)(nb_rng_uniform(&rng) * 97);
+        int emax = -40 + (int)(nb_rng_uniform(&rng) * 54), emin = emax - 10;
+        emin = emin < -40 ? -40 : emin;
+        double span = ldexp(1.0, emax + 1 < 13 ? emax + 1 : 13);
+        double t = floor(nb_rng_uniform(&rng) * ldexp(span, -emin)) * ldexp(1.0, emin);
+        double t1 = INFINITY, rest = INFINITY;
+        uint64_t waiting = 0;
+        for (size_t i = 0; i < n; i++) {
+            dt[i] = ldexp(1.0, emin + (int)(nb_rng_uniform(&rng) * (emax - emin + 1)));
+            t0[i] = floor(t / dt[i]) * dt[i];
+            t1 = fmin(t1, t0[i] + dt[i]);
+        }
+        int due = nb_step_dividing_level(t1);
+        for (size_t i = 0; i < n; i++) {
+            int level = nb_step_level(dt[i]);
+            ck_assert_msg((t0[i] + dt[i] == t1) == (level <= due), "seed %llu trial %d: "
+                          "t %.17g, dt %.17g, t0 %.17g, t1 %.17g: level %d, due to %d",
+                          (unsigned long long)seed, trial, t, dt[i], t0[i], t1, level, due);
+            if (level > due) {
+                waiting |= (uint64_t)1 << level;
+                rest = fmin(rest, t0[i] + dt[i]);
+            }
+        }
+        ck_assert_msg(nb_step_next_ends(waiting, t1) == rest, "seed %llu trial %d: next "
+                      "%.17g, expected %.17g", (unsigned long long)seed, trial,
+                      nb_step_next_ends(waiting, t1), rest);
+    }
+}
+END_TEST
 
 /* Cases: 128 particles with individual and with shared steps, and 4099
  * (above the thresholds where the block is collected and corrected by
@@ -444,6 +489,7 @@ static Suite *run_suite(void)
     tcase_add_test(tc, test_figure8_cpu);
     tcase_add_test(tc, test_plummer_cpu);
     tcase_add_loop_test(tc, test_block_invariants, 0, 3);
+    tcase_add_test(tc, test_block_clock_levels);
     tcase_add_test(tc, test_two_sims);
     tcase_add_test(tc, test_sync_potential);
     tcase_add_test(tc, test_step_floor);

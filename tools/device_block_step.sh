@@ -1,26 +1,28 @@
 #!/bin/bash
 # device_block_step.sh - the Hermite block step of `glnbody run --predict
-# gpu` on the GPU machine: the GAJ and Hermite suites, then the same
-# Plummer sphere at N = 16k, 64k and 256k, five runs each, with whole
+# gpu` on the GPU machine: the GAJ, Hermite and inspector suites, then the
+# same Plummer sphere at N = 16k, 64k and 256k, five runs each, with whole
 # blocks, with blocks in pieces (GLNBODY_BLOCK_PIECES=auto: the host
 # corrects piece k while the GPU computes the rest) and, where a baseline
 # build is carried in build/old (glnbody, glsl/, spirv/ of an earlier
-# commit), with that build (BLOCK_VARIANTS="old:1 prev:1 new:1" names
-# others, each carried in build/NAME), runs interleaved so that drifts of the card
+# commit), with that build.  BLOCK_VARIANTS="old:1 prev:1 new:1 new:4"
+# names other BUILD:PIECES, each BUILD but new carried in build/BUILD;
+# BLOCK_SIZES other N.  The runs are interleaved so that drifts of the card
 # or host hit all alike; each row has the t_host/t_force/t_comm split
 # (Portegies Zwart et al. 2007 eq. 10) and the force share t_force /
-# (t_host + t_force + t_comm).  Then the GA benchmark of both builds.
-# Run from the project root (about 6 minutes on an H100/H200):
+# (t_host + t_force + t_comm).  Then the GA benchmark of new and old.
+# Run from the project root (about 5 minutes on an H100/H200):
 #   run(command="bash tools/device_block_step.sh",
 #       carry=[".gl", "glnbody", "spirv", "tests/check_gpu", "tests/check_run_gpu",
-#              "tests/check_precision", "build/old"])
-# ($OUT gets summary.txt, the suites' logs, block_step.csv and ga_bench.csv.)
+#              "tests/check_precision", "tests/check_render", "build/old"])
+# ($OUT gets summary.txt, the suites' logs, block_step.csv and
+# ga_bench_{new,old}.csv.)
 set -u
 source tools/device_env.sh
 source tools/hermite_lib.sh
 S=$OUT/summary.txt
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader > "$S"
-for t in check_gpu check_run_gpu check_precision; do
+for t in check_gpu check_run_gpu check_precision check_render; do
     [ -x tests/$t ] || continue
     tests/$t > "$OUT/$t.log" 2>&1
     echo "$t: exit $? -- $(grep -E '^[0-9]+%' "$OUT/$t.log")" | tee -a "$S" >&2
