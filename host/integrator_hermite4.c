@@ -5,10 +5,13 @@
  *   1. the block: every particle due at t1 = min_i t0_i + dt_i, in
  *      ascending index order (the fragment kernel relies on the order);
  *   2. the j-set at t1: the host predicts all n (eqs. 3-4) and calls set_j,
- *      or the backend predicts its own copy (predict_j); the corrector
- *      always uses the host's own prediction of the block;
- *   3. acceleration and jerk of the block at t1 (compute_gaj, read_gaj);
- *   4. the corrector (eqs. 5-8) with a2, a3 from the Hermite interpolation;
+ *      or the backend predicts its own copy (predict_j, issued before step
+ *      1 so that the device works while the host finds the block); the
+ *      corrector always uses the host's own prediction of the block;
+ *   3. acceleration and jerk of the block at t1 (compute_gaj, read_gaj;
+ *      or in pieces, compute_gaj_pieces and read_gaj_piece);
+ *   4. the corrector (eqs. 5-8) with a2, a3 from the Hermite interpolation,
+ *      piece by piece as the pieces arrive;
  *   5. new steps from the Aarseth criterion (eq. 9), quantised: the largest
  *      power of two <= the criterion that divides t1, at most twice the old
  *      step and at most dt_max (McMillan and Aarseth 1993).
@@ -129,7 +132,7 @@ static enum nb_status shared_steps(struct nb_sim *s, struct hermite4 *h,
 {
     size_t worst = smallest_criterion(h);
     double dt = nb_step_next(s->dt[h->active[worst]], h->crit[worst], t1,
-                          s->par.dt_max);
+                             s->par.dt_max);
 
     if (dt < NB_DT_FLOOR)
         return step_too_small(s, h->active[worst], h->crit[worst], t1, err);
@@ -285,7 +288,7 @@ static int correct_one(struct nb_sim *s, struct hermite4 *h, size_t k, double t1
     }
     s->t0[i] = h->bt[k] = t1;
     h->crit[k] = nb_step_aarseth_criterion(s->par.eta, &h->a[3 * i], &h->jerk[3 * i],
-                                   &h->a2[3 * i], &h->a3[3 * i]);
+                                           &h->a2[3 * i], &h->a3[3 * i]);
     return 1;
 }
 
@@ -490,7 +493,7 @@ static enum nb_status hermite_step(struct nb_sim *s, void *state, struct nb_erro
 
     if (st == NB_OK)
         st = evaluate_and_correct(s, h, t1, rest, &sp, err);
-    if (st == NB_OK && s->par.predict == NB_PREDICT_GPU)
+    if (st == NB_OK && on_device)
         st = push_block(s, h, &sp, err);
     if (st == NB_OK) {
         s->t = t1;
@@ -526,7 +529,7 @@ static enum nb_status initial_forces(struct nb_sim *s, struct hermite4 *h,
     memcpy(h->jerk, h->bj, 3 * n * sizeof(double));
     for (size_t i = 0; i < n; i++)
         h->crit[i] = nb_step_initial_criterion(s->par.eta, &h->a[3 * i],
-                                       &h->jerk[3 * i], h->bpot[i]);
+                                               &h->jerk[3 * i], h->bpot[i]);
     sync_potential(s, h, 0.0);
     return NB_OK;
 }
