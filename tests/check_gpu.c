@@ -302,6 +302,16 @@ static size_t make_active(uint32_t *active, size_t n, int kind)
     return count;
 }
 
+/* A moving system of n particles (seed s) into p, and b's j-set. */
+static void set_moving_jset(struct nb_force_backend *b, struct nb_particles *p, size_t n,
+                            uint64_t s)
+{
+    struct nb_error err = { 0 };
+    ga_moving_system(p, n, s);
+    ck_assert_msg(b->set_j(b->state, n, p->x, p->v, p->m, &err) == NB_OK, "%s",
+                  err.message);
+}
+
 START_TEST(gaj_matches_cpu)
 {
     static const size_t gaj_sizes[] = { 1, 2, 3, 7, 31, 256, 1000, 4097 };
@@ -318,8 +328,7 @@ START_TEST(gaj_matches_cpu)
             struct nb_particles p = { 0 };
             size_t n = gaj_sizes[s];
             uint32_t *active = malloc(n * sizeof *active);
-            ga_moving_system(&p, n, seed + 300 + s);
-            ck_assert_int_eq(b.set_j(b.state, n, p.x, p.v, p.m, &err), NB_OK);
+            set_moving_jset(&b, &p, n, seed + 300 + s);
             for (int kind = 0; kind < 3; kind++)
                 for (size_t e = 0; e < COUNT(softenings); e++) {
                     char what[96];
@@ -413,8 +422,7 @@ START_TEST(gaj_pieces_match_cpu)
         struct nb_particles p = { 0 };
         size_t n = sizes[s];
         uint32_t *active = malloc(n * sizeof *active);
-        ga_moving_system(&p, n, seed + 500 + s);
-        ck_assert_int_eq(b.set_j(b.state, n, p.x, p.v, p.m, &err), NB_OK);
+        set_moving_jset(&b, &p, n, seed + 500 + s);
         for (size_t w = 0; w < COUNT(wanted); w++) {
             char what[96];
             size_t na = make_active(active, n, (int)(w % 2));
