@@ -131,6 +131,19 @@ START_TEST(small_blocks_mode_a)
 }
 END_TEST
 
+/* A block of 3001 (prime), past the 2048 i-particles above which the
+ * host's threads write the i-particles and read the results
+ * (g6_launch.c), in mode A and in mode H (its fixed-point words). */
+START_TEST(large_block_threads)
+{
+    unsetenv("GLNBODY_G6_PRECISION");
+    check_block(4099, 3001, 1e-5);
+    setenv("GLNBODY_G6_PRECISION", "H", 1);
+    check_block(4099, 3001, 2e-6);
+    unsetenv("GLNBODY_G6_PRECISION");
+}
+END_TEST
+
 /* Small blocks after a few j-updates (they ride with the block instead of
  * a scatter pass up to 64 of them, g6_jmemory.glsl), then a block with
  * none: the first must see the new coefficients, the second must find
@@ -596,6 +609,7 @@ static Suite *g6_suite(void)
     tcase_set_timeout(tc, 120);
     tcase_add_loop_test(tc, forces_mode_a, 0, 5);
     tcase_add_test(tc, small_blocks_mode_a);
+    tcase_add_test(tc, large_block_threads);
     tcase_add_test(tc, updates_before_small_blocks);
     tcase_add_loop_test(tc, forces_mode_h, 0, 4);
     tcase_add_test(tc, forces_mode_g);
