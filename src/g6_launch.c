@@ -12,11 +12,6 @@
 
 #include "g6_internal.h"
 
-/* Writing the i-particles or reading the results of more block particles
- * than this is shared among the host's threads (glnbody run's block
- * packing: 45 us for 3,703 particles on one core of the H200's host). */
-#define I_PARALLEL_MIN 2048
-
 /* E, F, H: the scales 2^k from bounds on every partial sum (eps > 0):
  * |a| <= M 0.385 / eps^2 (the largest m r / (r^2 + eps^2)^{3/2}),
  * |phi| <= M / eps, |jerk| <= M 1.56 v / eps^3 for relative speeds up to
@@ -79,21 +74,17 @@ static enum nb_status send_i(struct nb_g6_block *g, size_t ni, const int32_t *id
     double *d, *area;
     if (!(d = area = nb_gl_staging_write(&g->up_i, bytes, err)))
         return err->status;
-    double v2_max = 0.0;
-    #pragma omp parallel for schedule(static) reduction(max : v2_max) \
-        if (ni > I_PARALLEL_MIN)
-    for (size_t k = 0; k < ni; k++) {
+    *vi_max = 0.0;
+    for (size_t k = 0; k < ni; k++, d += 8) {
         const double *vk = v + 3 * k;
-        double *dk = d + 8 * k;
         for (int c = 0; c < 3; c++) {
-            dk[c] = x[3 * k + c];
-            dk[4 + c] = vk[c];
+            d[c] = x[3 * k + c];
+            d[4 + c] = vk[c];
         }
-        dk[3] = h2 ? h2[k] : 0.0;
-        dk[7] = (double)id[k];
-        v2_max = fmax(v2_max, vk[0] * vk[0] + vk[1] * vk[1] + vk[2] * vk[2]);
+        d[3] = h2 ? h2[k] : 0.0;
+        d[7] = (double)id[k];
+        *vi_max = fmax(*vi_max, sqrt(vk[0] * vk[0] + vk[1] * vk[1] + vk[2] * vk[2]));
     }
-    *vi_max = sqrt(v2_max);
     g->carried = 0;
     if (carry)
         nb_g6_carry_queue(g, area + 8 * ni);
@@ -407,7 +398,6 @@ enum nb_status nb_forces_block_finish(struct nb_forces *f, double *acc, double *
     g->started = 0;
     if (g->ni && g->nj && !(raw = nb_gl_staging_arrived(&g->down, &e)))
         return nb_api_fail(err, &e, func);
-    #pragma omp parallel for schedule(static) if (g->ni > I_PARALLEL_MIN)
     for (size_t k = 0; k < g->ni; k++) {
         if (raw) {
             unpack(g, raw, k, acc, jerk, pot, nearest, nearest_r2);

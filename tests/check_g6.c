@@ -131,10 +131,9 @@ START_TEST(small_blocks_mode_a)
 }
 END_TEST
 
-/* A block of 3001 (prime), past the 2048 i-particles above which the
- * host's threads write the i-particles and read the results
- * (g6_launch.c), in mode A and in mode H (its fixed-point words). */
-START_TEST(large_block_threads)
+/* A block of 3001 (prime) on 4099 j-particles, tile 256 with its own
+ * reduction pass, in mode A and in mode H (its fixed-point words). */
+START_TEST(large_block)
 {
     unsetenv("GLNBODY_G6_PRECISION");
     check_block(4099, 3001, 1e-5);
@@ -609,7 +608,7 @@ static Suite *g6_suite(void)
     tcase_set_timeout(tc, 120);
     tcase_add_loop_test(tc, forces_mode_a, 0, 5);
     tcase_add_test(tc, small_blocks_mode_a);
-    tcase_add_test(tc, large_block_threads);
+    tcase_add_test(tc, large_block);
     tcase_add_test(tc, updates_before_small_blocks);
     tcase_add_loop_test(tc, forces_mode_h, 0, 4);
     tcase_add_test(tc, forces_mode_g);
