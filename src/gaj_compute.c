@@ -554,20 +554,30 @@ enum nb_status nb_gaj_compute_update_state(struct nb_gaj_compute *g, size_t nb,
         !(area = stage(g, &g->up_block, p, 4, "corrected block", err)))
         return err->status;
     pack_block(area, p, nb, idx, x, v, a, jerk, t0);
-    if (send(g, &g->up_block, p, 4, "corrected block", err) != NB_OK)
-        return err->status;
-    static const struct { int binding, which; } bind[] = {
+    static const GLuint block_binding[] = { NB_BIND_ACTIVE, NB_BIND_BLOCK_X,
+                                            NB_BIND_BLOCK_T0, NB_BIND_BLOCK_VAJ };
+    static const struct { int binding, which; } state[] = {
         { NB_BIND_STATE_X, B_SX }, { NB_BIND_STATE_T0, B_ST0 }, { NB_BIND_STATE_V, B_SV },
-        { NB_BIND_STATE_A, B_SA }, { NB_BIND_STATE_J, B_SJ }, { NB_BIND_BLOCK_X, B_BX },
-        { NB_BIND_BLOCK_T0, B_BT0 }, { NB_BIND_BLOCK_VAJ, B_BVAJ },
-        { NB_BIND_ACTIVE, B_ACTIVE } };
+        { NB_BIND_STATE_A, B_SA }, { NB_BIND_STATE_J, B_SJ } };
     glUseProgram(prog);
     glUniform1i(nb_gl_loc(NB_LOC_N_ACTIVE), (int)nb);
-    for (size_t k = 0; k < sizeof bind / sizeof bind[0]; k++)
-        glBindBufferBase(GL_SHADER_STORAGE_BUFFER, (GLuint)bind[k].binding,
-                         g->buf[bind[k].which].id);
+    for (size_t k = 0; k < sizeof state / sizeof state[0]; k++)
+        glBindBufferBase(GL_SHADER_STORAGE_BUFFER, (GLuint)state[k].binding,
+                         g->buf[state[k].which].id);
+    if (g->up_block.buffer) {   /* scatter.comp reads the mapped area: no copies */
+        for (int k = 0; k < 4; k++)
+            bind_range(block_binding[k], g->up_block.buffer, p[k].at, p[k].bytes);
+    } else {
+        if (send(g, &g->up_block, p, 4, "corrected block", err) != NB_OK)
+            return err->status;
+        for (int k = 0; k < 4; k++)
+            glBindBufferBase(GL_SHADER_STORAGE_BUFFER, block_binding[k],
+                             g->buf[p[k].which].id);
+    }
     glDispatchCompute((GLuint)nb_gl_ceil_div((int)nb, 256), 1, 1);
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+    if (g->up_block.buffer)
+        nb_gl_staging_sent(&g->up_block);   /* the next write waits for this scatter */
     return nb_gl_check("scattering the corrected block", err);
 }
 
