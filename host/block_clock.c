@@ -85,7 +85,8 @@ int nb_step_level(double dt)
 }
 
 /* The level of the largest power of two that divides t1 (> 0, a multiple
- * of NB_DT_FLOOR below NB_T_MAX, so t1 2^40 is an integer below 2^53). */
+ * of NB_DT_FLOOR, at most 2 NB_T_MAX: t1 2^40 is an integer below 2^55,
+ * exact in a double and in 64 bits, and not 0). */
 int nb_step_dividing_level(double t1)
 {
     return __builtin_ctzll((unsigned long long)ldexp(t1, NB_STEP_LEVEL_OF_ONE));
