@@ -215,7 +215,8 @@ static void queue_one(struct nb_g6_block *g, uint32_t address, const struct nb_j
     u[12] = p->j6[0], u[13] = p->j6[1], u[14] = p->j6[2], u[15] = (double)address;
     g->mass_sum += p->mass - a->mass;
     a->mass = p->mass;
-    g->v2_max = fmax(g->v2_max, p->v[0] * p->v[0] + p->v[1] * p->v[1] + p->v[2] * p->v[2]);
+    double v2 = p->v[0] * p->v[0] + p->v[1] * p->v[1] + p->v[2] * p->v[2];
+    g->v2_max = v2 > g->v2_max ? v2 : g->v2_max;    /* finite: no fmax call */
 }
 
 enum nb_status nb_forces_jmem_put(struct nb_forces *f, size_t count, const uint32_t *address,

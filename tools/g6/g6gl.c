@@ -194,9 +194,9 @@ int g6_set_ti(int cluster_id, double ti)
 /* Room for address: the j-memory doubles up to GLNBODY_G6_JMAX. */
 static int make_room(const char *func, size_t address)
 {
-    struct nb_error e = { 0 };
     if (address < g6.capacity)
         return 0;
+    struct nb_error e = { 0 };  /* 1 KB cleared: only when it grows */
     size_t want = g6.capacity ? 2 * g6.capacity : 1024;
     while (want <= address)
         want *= 2;
@@ -220,12 +220,6 @@ int g6_set_j_particle(int cluster_id, int address, int index, double tj, double 
                     g6.jmax - 1);
     if (!j6 || !a2 || !v || !x)
         return fail(func, "a coefficient array is NULL");
-    for (int c = 0; c < 3; c++)
-        if (!isfinite(x[c]) || !isfinite(v[c]) || !isfinite(a2[c]) || !isfinite(j6[c]))
-            return fail(func, "address %d: a non-finite coefficient", address);
-    if (!isfinite(tj) || !isfinite(mass) || mass < 0)
-        return fail(func, "address %d: time %g, mass %g (finite, mass >= 0)", address, tj,
-                    mass);
     if (make_room(func, (size_t)address))
         return G6GL_ERROR;
     double w = g6.stats ? nb_clock_seconds() : 0;
@@ -237,9 +231,10 @@ int g6_set_j_particle(int cluster_id, int address, int index, double tj, double 
     uint32_t at = (uint32_t)address;
     struct nb_error e;          /* not `= { 0 }`: that clears 1 KB a call */
     e.status = NB_OK;
-    /* the library queues it until the next firsthalf */
+    /* the library checks it (finite, mass >= 0) and queues it until the
+     * next firsthalf */
     if (nb_forces_jmem_put(g6.f, 1, &at, &p, &e) != NB_OK)
-        return fail_nb(func, &e);
+        return fail(func, "address %d: %s", address, e.message);
     if (g6.stats)
         g6.wall_set_j += nb_clock_seconds() - w;
     return 0;
