@@ -43,7 +43,15 @@
 #define NB_LANES 1
 #endif
 #define NB_GROUP_I (NB_TILE / NB_LANES)
+#if defined(NB_IPT)     /* a layout takes a literal, not an expression */
+#if NB_IPT != 2 || NB_TILE != 256 || !defined(NB_PRECISION_A)
+#error "NB_IPT: two i-particles an invocation, tile 256, mode A only"
+#endif
+#define NB_THREADS (NB_TILE / NB_IPT)
+layout(local_size_x = 128) in;
+#else
 layout(local_size_x = NB_TILE) in;
+#endif
 
 layout(std430, binding = NB_BIND_G6_JP) writeonly buffer JPredicted { vec4 jp[]; };
 #if defined(NB_PRECISION_A)
@@ -278,6 +286,95 @@ bool add_slices(int lid, int lane, int k, bool live, inout vec4 ap, inout vec4 j
 }
 #endif
 
+#if defined(NB_IPT)
+/* Mode A's large blocks: two i-particles an invocation, k and k +
+ * NB_THREADS, in the lanes of a vec2 (as gaj.comp's NB_IPT), so that one
+ * shared load feeds two interactions; each invocation predicts two j of a
+ * tile.  Every i-particle's sums are those of one a thread, in the same
+ * order. */
+void load_i(int k, out vec3 p, out vec3 v, out int id)
+{
+    bool live = k < n_active;
+    dvec4 ix = live ? ipart[2 * k] : dvec4(NB_PAD_COORD);
+    dvec4 iv = live ? ipart[2 * k + 1] : dvec4(0.0, 0.0, 0.0, double(NB_G6_PAD_ID));
+    p = vec3(ix.xyz);
+    v = vec3(iv.xyz);
+    id = int(iv.w);
+}
+
+void store_i(int k, vec4 ap, vec4 jk, float ds2_min, int nearest)
+{
+    if (k >= n_active)
+        return;
+    int at = 3 * (int(gl_WorkGroupID.y) * n_active + k);
+    result[at] = ap;
+    result[at + 1] = jk;
+    result[at + 2] = vec4(ds2_min, intBitsToFloat(nearest), 0.0, 0.0);
+}
+
+#if defined(NB_G6_NEAREST)
+void keep_nearest(vec4 pj, vec3 pi, bool self, int id_j, inout float ds2_min,
+                  inout int nearest)
+{
+    float ds2 = float(dot(pj.xyz - pi, pj.xyz - pi));
+    if (!self && ds2 < ds2_min) {
+        ds2_min = ds2;
+        nearest = id_j;
+    }
+}
+#endif
+
+void main()
+{
+    int lid = int(gl_LocalInvocationID.x);
+    int k0 = int(gl_WorkGroupID.x) * NB_TILE + lid, k1 = k0 + NB_THREADS;
+    vec3 p0, p1, u0, u1;
+    ivec2 id_i;
+    load_i(k0, p0, u0, id_i.x);
+    load_i(k1, p1, u1, id_i.y);
+    vec2 xi = vec2(p0.x, p1.x), yi = vec2(p0.y, p1.y), zi = vec2(p0.z, p1.z);
+    vec2 vxi = vec2(u0.x, u1.x), vyi = vec2(u0.y, u1.y), vzi = vec2(u0.z, u1.z);
+    vec2 ax = vec2(0.0), ay = vec2(0.0), az = vec2(0.0), jx_ = vec2(0.0), jy_ = vec2(0.0),
+         jz_ = vec2(0.0), ap = vec2(0.0);
+    float ds2_0 = 1.0e30, ds2_1 = 1.0e30;
+    int nearest0 = -1, nearest1 = -1;
+
+    int tiles = (n + NB_TILE - 1) / NB_TILE;
+    int t0 = int(gl_WorkGroupID.y) * slice_tiles;
+    int t1 = min(t0 + slice_tiles, tiles);
+    for (int t = t0; t < t1; ++t) {
+        for (int q = lid; q < NB_TILE; q += NB_THREADS) {
+            int j = t * NB_TILE + q;
+            vec4 p, v;
+            predict(j, p, v);
+            tile_pos[q] = p;
+            tile_vel[q] = v;
+            if (gl_WorkGroupID.x == 0u && j < n)
+                jp[j] = vec4(p.xyz, v.w);
+        }
+        memoryBarrierShared();
+        barrier();
+        vec2 tx = vec2(0.0), ty = vec2(0.0), tz = vec2(0.0), ux = vec2(0.0), uy = vec2(0.0),
+             uz = vec2(0.0), tp = vec2(0.0);
+        for (int q = 0; q < NB_TILE; ++q) {
+            vec4 pj = tile_pos[q], vj = tile_vel[q];
+            int id_j = floatBitsToInt(vj.w);
+            bvec2 self = equal(ivec2(id_j), id_i);
+#if defined(NB_G6_NEAREST)
+            keep_nearest(pj, p0, self.x, id_j, ds2_0, nearest0);
+            keep_nearest(pj, p1, self.y, id_j, ds2_1, nearest1);
+#endif
+            nb_gaj_accumulate(vec2(pj.x) - xi, vec2(pj.y) - yi, vec2(pj.z) - zi,
+                              vec2(vj.x) - vxi, vec2(vj.y) - vyi, vec2(vj.z) - vzi,
+                              vec2(pj.w), eps2, self, tx, ty, tz, ux, uy, uz, tp);
+        }
+        ax += tx; ay += ty; az += tz; jx_ += ux; jy_ += uy; jz_ += uz; ap += tp;
+        barrier();
+    }
+    store_i(k0, vec4(ax.x, ay.x, az.x, ap.x), vec4(jx_.x, jy_.x, jz_.x, 0.0), ds2_0, nearest0);
+    store_i(k1, vec4(ax.y, ay.y, az.y, ap.y), vec4(jx_.y, jy_.y, jz_.y, 0.0), ds2_1, nearest1);
+}
+#else
 void main()
 {
     int lid = int(gl_LocalInvocationID.x);
@@ -396,3 +493,4 @@ void main()
     result[at + 4] = uvec4(floatBitsToUint(ds2_min), uint(nearest), 0u, 0u);
 #endif
 }
+#endif

@@ -1,13 +1,29 @@
 /* gaj.comp - the GAJ kernel for a block of active i-particles.
  *
  * The j-set is all n particles (positions + mass, velocities); the i-set is
- * the active block, given as indices into the j-set.  A work group of
- * NB_TILE invocations owns NB_TILE active particles and walks one slice of
- * the j-set a shared-memory tile at a time; since active indices are
- * arbitrary, the pair i == j is excluded by comparing indices in every
- * pair (an integer compare, ~5% of the pair's work).  Slice s writes its
- * partial sums at s * n_active + k; reduce.comp sums the slices. */
+ * the active block, given as indices into the j-set.  A work group owns
+ * NB_TILE active particles, NB_IPT (1 or 2) to an invocation, strided by
+ * NB_TILE / NB_IPT, and walks one slice of the j-set a shared-memory tile
+ * of NB_TILE at a time: with two, one shared load feeds two interactions
+ * (the i-particles in the lanes of a vec2, as ga.comp does).  Since active
+ * indices are arbitrary, the pair i == j is excluded by comparing indices
+ * in every pair (an integer compare, ~5% of the pair's work).  Slice s
+ * writes its partial sums at s * n_active + k; reduce.comp sums the
+ * slices.  Each i-particle's sums are the same, in the same order, for
+ * either NB_IPT. */
+#if !defined(NB_IPT)
+#define NB_IPT 1
+#endif
+#define NB_THREADS (NB_TILE / NB_IPT)
+#if NB_IPT == 1         /* a layout takes a literal, not an expression */
 layout(local_size_x = NB_TILE) in;
+#elif NB_TILE == 256
+layout(local_size_x = 128) in;
+#elif NB_TILE == 128
+layout(local_size_x = 64) in;
+#else
+layout(local_size_x = 32) in;
+#endif
 
 layout(std430, binding = NB_BIND_POS) readonly buffer Positions { vec4 pos[]; };
 layout(std430, binding = NB_BIND_VEL) readonly buffer Velocities { vec4 vel[]; };
@@ -27,40 +43,89 @@ NB_LOCATION(NB_LOC_J_RANGE) uniform ivec2 j_range;
 shared vec4 tile_pos[NB_TILE];
 shared vec4 tile_vel[NB_TILE];
 
+#if NB_IPT == 2
+#define ILANE vec2
+#define IINDEX ivec2
+#define SAME(a, b) equal(a, b)
+#else
+#define ILANE float
+#define IINDEX int
+#define SAME(a, b) ((a) == (b))
+#endif
+
+int active_of(int k)
+{
+    return k < n_active ? active_index[k] : -1;
+}
+
+vec4 i_pos(int i)
+{
+    return i >= 0 ? pos[i] : vec4(vec3(NB_PAD_COORD), NB_PAD_MASS);
+}
+
+vec4 i_vel(int i)
+{
+    return i >= 0 ? vel[i] : vec4(0.0);
+}
+
+void store(int k, int slice, vec4 ap, vec4 jk)
+{
+    if (k < n_active) {
+        int at = slice * n_active + k;
+        acc_pot[at] = ap;
+        jerk[at] = jk;
+    }
+}
+
 void main()
 {
     int lid = int(gl_LocalInvocationID.x);
-    int k = k_first + int(gl_WorkGroupID.x) * NB_TILE + lid;
-    int i = k < n_active ? active_index[k] : -1;
-    vec4 pi = i >= 0 ? pos[i] : vec4(vec3(NB_PAD_COORD), NB_PAD_MASS);
-    vec4 vi = i >= 0 ? vel[i] : vec4(0.0);
-    float ax = 0.0, ay = 0.0, az = 0.0, jx = 0.0, jy = 0.0, jz = 0.0, ap = 0.0;
+    int k0 = k_first + int(gl_WorkGroupID.x) * NB_TILE + lid;
+#if NB_IPT == 2
+    ivec2 i = ivec2(active_of(k0), active_of(k0 + NB_THREADS));
+    vec4 p0 = i_pos(i.x), p1 = i_pos(i.y), u0 = i_vel(i.x), u1 = i_vel(i.y);
+    vec2 xi = vec2(p0.x, p1.x), yi = vec2(p0.y, p1.y), zi = vec2(p0.z, p1.z);
+    vec2 vxi = vec2(u0.x, u1.x), vyi = vec2(u0.y, u1.y), vzi = vec2(u0.z, u1.z);
+#else
+    int i = active_of(k0);
+    vec4 p0 = i_pos(i), u0 = i_vel(i);
+    float xi = p0.x, yi = p0.y, zi = p0.z, vxi = u0.x, vyi = u0.y, vzi = u0.z;
+#endif
+    ILANE ax = ILANE(0.0), ay = ILANE(0.0), az = ILANE(0.0), jx = ILANE(0.0),
+          jy = ILANE(0.0), jz = ILANE(0.0), ap = ILANE(0.0);
 
     int first = j_range.x, end = j_range.y;
     int tiles = (end - first + NB_TILE - 1) / NB_TILE;
     int t0 = int(gl_WorkGroupID.y) * slice_tiles;
     int t1 = min(t0 + slice_tiles, tiles);
     for (int t = t0; t < t1; ++t) {
-        int j = first + t * NB_TILE + lid;
-        tile_pos[lid] = j < end ? pos[j] : vec4(vec3(NB_PAD_COORD), NB_PAD_MASS);
-        tile_vel[lid] = j < end ? vel[j] : vec4(0.0);
+        int jt = first + t * NB_TILE;
+        for (int q = lid; q < NB_TILE; q += NB_THREADS) {
+            int j = jt + q;
+            tile_pos[q] = j < end ? pos[j] : vec4(vec3(NB_PAD_COORD), NB_PAD_MASS);
+            tile_vel[q] = j < end ? vel[j] : vec4(0.0);
+        }
         memoryBarrierShared();
         barrier();
         /* Each tile is summed apart, then added: rounding grows with the
          * tile width plus the tile count, not with n. */
-        float tx = 0.0, ty = 0.0, tz = 0.0, ux = 0.0, uy = 0.0, uz = 0.0, tp = 0.0;
+        ILANE tx = ILANE(0.0), ty = ILANE(0.0), tz = ILANE(0.0), ux = ILANE(0.0),
+              uy = ILANE(0.0), uz = ILANE(0.0), tp = ILANE(0.0);
         for (int jj = 0; jj < NB_TILE; ++jj) {
             vec4 pj = tile_pos[jj], vj = tile_vel[jj];
-            nb_gaj_accumulate(pj.x - pi.x, pj.y - pi.y, pj.z - pi.z,
-                              vj.x - vi.x, vj.y - vi.y, vj.z - vi.z, pj.w, eps2,
-                              first + t * NB_TILE + jj == i, tx, ty, tz, ux, uy, uz, tp);
+            nb_gaj_accumulate(ILANE(pj.x) - xi, ILANE(pj.y) - yi, ILANE(pj.z) - zi,
+                              ILANE(vj.x) - vxi, ILANE(vj.y) - vyi, ILANE(vj.z) - vzi,
+                              ILANE(pj.w), eps2, SAME(IINDEX(jt + jj), i),
+                              tx, ty, tz, ux, uy, uz, tp);
         }
         ax += tx; ay += ty; az += tz; jx += ux; jy += uy; jz += uz; ap += tp;
         barrier();
     }
-    if (k < n_active) {
-        int at = int(gl_WorkGroupID.y) * n_active + k;
-        acc_pot[at] = vec4(ax, ay, az, ap);
-        jerk[at] = vec4(jx, jy, jz, 0.0);
-    }
+    int slice = int(gl_WorkGroupID.y);
+#if NB_IPT == 2
+    store(k0, slice, vec4(ax.x, ay.x, az.x, ap.x), vec4(jx.x, jy.x, jz.x, 0.0));
+    store(k0 + NB_THREADS, slice, vec4(ax.y, ay.y, az.y, ap.y), vec4(jx.y, jy.y, jz.y, 0.0));
+#else
+    store(k0, slice, vec4(ax, ay, az, ap), vec4(jx, jy, jz, 0.0));
+#endif
 }

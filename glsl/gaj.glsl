@@ -31,6 +31,7 @@ void nb_gaj_accumulate(T dx, T dy, T dz, T dvx, T dvy, T dvz, T mj,          \
 }
 
 NB_GAJ_LAW(float, bool)
+NB_GAJ_LAW(vec2, bvec2)
 NB_GAJ_LAW(vec4, bvec4)
 
 #if defined(NB_PRECISION_G)

@@ -13,6 +13,9 @@
 
 /* Work groups that fill a large GPU; j-slices aim at this many. */
 #define NB_GAJ_FILL_GROUPS 4096
+/* i-particles an invocation (gaj.comp's NB_IPT): a tile's shared loads
+ * each feed this many interactions. */
+#define NB_GAJ_IPT 2
 /* Packing or unpacking more block particles than this is shared among
  * the host's threads (a block of 3,703 took 45 us to pack on one core of
  * the H200's host). */
@@ -356,12 +359,13 @@ enum nb_status nb_gaj_compute_run(struct nb_gaj_compute *g, int tile, double eps
         if (plan[k].slices > 1)
             part_at += align256(16 * plan[k].count * (size_t)plan[k].slices);
     }
-    snprintf(name, sizeof name, "gaj_comp_t%d", tile);
+    snprintf(name, sizeof name, "gaj_comp_t%d_i%d", tile, NB_GAJ_IPT);
     g->tile = tile;
     g->slices = plan[0].slices;
     /* gaj.comp: positions and velocities of a j-tile in shared memory,
      * five storage blocks (ES 3.1 promises only four). */
-    if (nb_gl_compute_fits(g->gl, "the compute GAJ kernel", tile, 32 * tile, 5, err) != NB_OK ||
+    if (nb_gl_compute_fits(g->gl, "the compute GAJ kernel", tile / NB_GAJ_IPT, 32 * tile, 5,
+                           err) != NB_OK ||
         upload_indices(g, n_active, active, err) != NB_OK ||
         nb_gl_program(g->gl, name, &gaj, err) != NB_OK ||
         nb_gl_program(g->gl, "reduce_pair_comp", &red, err) != NB_OK ||
@@ -431,9 +435,10 @@ int nb_gaj_compute_results(const struct nb_gaj_compute *g, struct nb_gl_results 
         out->count = 3;
     }
     snprintf(out->shape, sizeof out->shape, "compute GAJ gaj-t%d-s%d: %zu active of %zu "
-             "in %d piece%s, one i a thread, j in shared-memory tiles of %d, %d j-slice%s "
+             "in %d piece%s, %d i a thread, j in shared-memory tiles of %d, %d j-slice%s "
              "summed by a reduction pass", g->tile, g->slices, na, g->n, g->pieces,
-             g->pieces > 1 ? "s" : "", g->tile, g->slices, g->slices > 1 ? "s" : "");
+             g->pieces > 1 ? "s" : "", NB_GAJ_IPT, g->tile, g->slices,
+             g->slices > 1 ? "s" : "");
     return 1;
 }
 

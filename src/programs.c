@@ -24,9 +24,9 @@
       { "nb_precision.h", "accumulate.glsl", "ga.glsl", "ga_precision.comp" }, \
       NB_STAGE_COMPUTE }
 
-#define GAJ_COMPUTE(T)                                                      \
-    { "gaj_comp_t" #T, "#define NB_TILE " #T "\n", { 0 }, { "gaj.glsl", "gaj.comp" }, \
-      NB_STAGE_COMPUTE }
+#define GAJ_COMPUTE(T, I)                                                   \
+    { "gaj_comp_t" #T "_i" #I, "#define NB_TILE " #T "\n#define NB_IPT " #I "\n", { 0 }, \
+      { "gaj.glsl", "gaj.comp" }, NB_STAGE_COMPUTE }
 
 /* The GAJ kernel with accumulation mode M (B..H, and "m" the magnitude
  * sums), and the largest j-speed that bounds H's jerks
@@ -100,7 +100,7 @@
     MD_PRECISION_FRAG(law, LAW, "m", "M")
 
 /* The GRAPE-6 style block step (issue 15, src/g6_block.c): mode A's large
- * blocks at tile 256; its blocks of up to 64 at tile 64 or 128 with 2 to 64
+ * blocks at tile 256, two i-particles an invocation; its blocks of up to 64 at tile 64 or 128 with 2 to 64
  * lanes per i-particle (g6_launch.c's small_block_shape), which add their
  * slices in the same dispatch and take up to NB_G6_INLINE_MAX j-updates
  * along (g6_jmemory.glsl); the other modes at NB_PREC_TILE; each with and
@@ -108,8 +108,9 @@
 #define G6_INLINE "#define NB_G6_INLINE\n"
 #define G6_FUSED "#define NB_G6_FUSED\n#define NB_G6_WRITES_J\n"
 #define G6_BLOCK_A(T, NAME, NN)                                             \
-    { "g6_block_a_t" #T NAME, "#define NB_PRECISION_A\n#define NB_TILE " #T "\n" NN, \
-      { 0 }, { "gaj.glsl", "g6_jmemory.glsl", "g6_block.comp" }, NB_STAGE_COMPUTE }
+    { "g6_block_a_t" #T "_i2" NAME, "#define NB_PRECISION_A\n#define NB_TILE " #T "\n" \
+      "#define NB_IPT 2\n" NN, { 0 }, { "gaj.glsl", "g6_jmemory.glsl", "g6_block.comp" }, \
+      NB_STAGE_COMPUTE }
 #define G6_BLOCK_LANES(T, L, NAME, NN)                                      \
     { "g6_block_a_t" #T "_l" #L NAME, "#define NB_PRECISION_A\n#define NB_TILE " #T "\n" \
       "#define NB_LANES " #L "\n" G6_INLINE NN G6_FUSED, { 0 },             \
@@ -145,7 +146,8 @@ static const struct nb_program_desc catalogue[] = {
     { "reduce_comp", "", { 0 }, { "reduce.comp" }, NB_STAGE_COMPUTE },
     { "reduce_pair_comp", "#define NB_REDUCE_PAIR\n", { 0 }, { "reduce.comp" },
       NB_STAGE_COMPUTE },
-    GAJ_COMPUTE(64), GAJ_COMPUTE(128), GAJ_COMPUTE(256),
+    GAJ_COMPUTE(64, 1), GAJ_COMPUTE(128, 1), GAJ_COMPUTE(256, 1),
+    GAJ_COMPUTE(64, 2), GAJ_COMPUTE(128, 2), GAJ_COMPUTE(256, 2),
     { "predict_comp", "", { 0 }, { "predict.comp" }, NB_STAGE_COMPUTE },
     { "scatter_comp", "", { 0 }, { "scatter.comp" }, NB_STAGE_COMPUTE },
     G6_BLOCK_A(256, "", ""), G6_BLOCK_A(256, "_nn", G6_NN),
