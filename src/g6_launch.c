@@ -41,8 +41,7 @@ static enum nb_status choose_scales(struct nb_g6_block *g, double eps2, double v
 
 static enum nb_status check_block(struct nb_g6_block *g, size_t nj, double ti, double eps2,
                                   size_t ni, const int32_t *id, const double *x,
-                                  const double *v, const double *h2, const char *func,
-                                  struct nb_error *err)
+                                  const double *v, const char *func, struct nb_error *err)
 {
     if (nj > g->capacity)
         return nb_error_set(err, NB_ERR_ARGS, "%s: nj = %zu is above the j-memory's %zu "
@@ -55,36 +54,51 @@ static enum nb_status check_block(struct nb_g6_block *g, size_t nj, double ti, d
                             func, ti, eps2);
     if (ni && (nb_api_need(id, func, "id", err) != NB_OK ||
                nb_api_need(x, func, "x", err) != NB_OK ||
-               nb_api_need(v, func, "v", err) != NB_OK ||
-               nb_api_finite(x, 3 * ni, func, "x", err) != NB_OK ||
-               nb_api_finite(v, 3 * ni, func, "v", err) != NB_OK ||
-               (h2 && nb_api_finite(h2, ni, func, "h2", err) != NB_OK)))
+               nb_api_need(v, func, "v", err) != NB_OK))
+        return err->status;
+    return NB_OK;
+}
+
+/* The culprit, where send_i found a number that is not finite. */
+static enum nb_status refuse_block(size_t ni, const double *x, const double *v,
+                                   const double *h2, const char *func,
+                                   struct nb_error *err)
+{
+    if (nb_api_finite(x, 3 * ni, func, "x", err) != NB_OK ||
+        nb_api_finite(v, 3 * ni, func, "v", err) != NB_OK ||
+        (h2 && nb_api_finite(h2, ni, func, "h2", err) != NB_OK))
         return err->status;
     return NB_OK;
 }
 
 /* The i-particles, two dvec4 each: (x, h2), (v, id), then the queued
- * updates where they ride along (carry).  The mapped area is only written:
- * reading it back (write-combined memory) is slow. */
+ * updates where they ride along (carry).  The mapped area is only written,
+ * in order: reading it back (write-combined memory) is slow.  The copy
+ * also tests the numbers: 0 x is 0 for a finite x and NaN for any other
+ * (at 64k, testing them in passes of their own took 19 us a block). */
 static enum nb_status send_i(struct nb_g6_block *g, size_t ni, const int32_t *id,
                              const double *x, const double *v, const double *h2,
-                             int carry, double *vi_max, struct nb_error *err)
+                             int carry, double *vi_max, const char *func,
+                             struct nb_error *err)
 {
     size_t bytes = 64 * ni + (carry ? UPDATE_DOUBLES * sizeof(double) * g->queued : 0);
-    double *d, *area;
+    double *d, *area, zero = 0.0, v2_max = 0.0;
     if (!(d = area = nb_gl_staging_write(&g->up_i, bytes, err)))
         return err->status;
-    *vi_max = 0.0;
     for (size_t k = 0; k < ni; k++, d += 8) {
-        const double *vk = v + 3 * k;
-        for (int c = 0; c < 3; c++) {
-            d[c] = x[3 * k + c];
-            d[4 + c] = vk[c];
-        }
-        d[3] = h2 ? h2[k] : 0.0;
-        d[7] = (double)id[k];
-        *vi_max = fmax(*vi_max, sqrt(vk[0] * vk[0] + vk[1] * vk[1] + vk[2] * vk[2]));
+        const double *xk = x + 3 * k, *vk = v + 3 * k;
+        double hk = h2 ? h2[k] : 0.0;
+        d[0] = xk[0], d[1] = xk[1], d[2] = xk[2], d[3] = hk;
+        d[4] = vk[0], d[5] = vk[1], d[6] = vk[2], d[7] = (double)id[k];
+        zero += 0.0 * (xk[0] + vk[0]) + 0.0 * (xk[1] + vk[1]) + 0.0 * (xk[2] + vk[2]) +
+                0.0 * hk;
+        double v2 = vk[0] * vk[0] + vk[1] * vk[1] + vk[2] * vk[2];
+        v2_max = v2 > v2_max ? v2 : v2_max;
     }
+    /* a sum of finite numbers may overflow: the culprit search decides */
+    if (zero != 0.0 && refuse_block(ni, x, v, h2, func, err) != NB_OK)
+        return err->status;
+    *vi_max = sqrt(v2_max);
     g->carried = 0;
     if (carry)
         nb_g6_carry_queue(g, area + 8 * ni);
@@ -291,7 +305,7 @@ enum nb_status nb_forces_block_start(struct nb_forces *f, size_t nj, double ti, 
     nb_error_empty(&e);
     if (nb_api_need(f, func, "f", &e) != NB_OK || nb_g6_need_compute(f, func, &e) != NB_OK ||
         nb_api_forces_enter(f, &e) != NB_OK || !(g = nb_g6_block_of(f, &e)) ||
-        check_block(g, nj, ti, eps2, ni, id, x, v, h2, func, &e) != NB_OK)
+        check_block(g, nj, ti, eps2, ni, id, x, v, func, &e) != NB_OK)
         return nb_api_fail(err, &e, func);
     if (g->started) {           /* a block never finished: let its copy land */
         if (!nb_gl_staging_arrived(&g->down, &e))
@@ -306,7 +320,8 @@ enum nb_status nb_forces_block_start(struct nb_forces *f, size_t nj, double ti, 
     g->mode = f->precision;
     g->carried = 0;
     if (ni == 0 || nj == 0) {  /* no results to wait for: fence the updates */
-        if (nb_g6_flush_queue(f, g, 1, &e) != NB_OK)
+        if (refuse_block(ni, x, v, h2, func, &e) != NB_OK ||
+            nb_g6_flush_queue(f, g, 1, &e) != NB_OK)
             return nb_api_fail(err, &e, func);
         g->started = 1;
         return NB_OK;
@@ -314,14 +329,16 @@ enum nb_status nb_forces_block_start(struct nb_forces *f, size_t nj, double ti, 
     struct block_plan plan = plan_block(g);
     if (!plan.carry && nb_g6_flush_queue(f, g, 0, &e) != NB_OK)
         return nb_api_fail(err, &e, func);
-    if (flags & NB_BLOCK_TIMED)
-        nb_gpu_timer_start(&g->timer);
-    if (send_i(g, ni, id, x, v, h2, plan.carry, &vi_max, &e) != NB_OK ||
-        choose_scales(g, eps2, vi_max, &e) != NB_OK ||
-        dispatch(f, g, &plan, ti, eps2, &e) != NB_OK)
+    if (send_i(g, ni, id, x, v, h2, plan.carry, &vi_max, func, &e) != NB_OK ||
+        choose_scales(g, eps2, vi_max, &e) != NB_OK)
         return nb_api_fail(err, &e, func);
     if (flags & NB_BLOCK_TIMED)
-        nb_gpu_timer_end(&g->timer);
+        nb_gpu_timer_start(&g->timer);
+    enum nb_status st = dispatch(f, g, &plan, ti, eps2, &e);
+    if (flags & NB_BLOCK_TIMED)
+        nb_gpu_timer_end(&g->timer);    /* also on failure: no query left open */
+    if (st != NB_OK)
+        return nb_api_fail(err, &e, func);
     /* The results' fence travels with the block: made in finish, it took
      * a submission of its own (H100: the wait outlasted the GPU's work by
      * ~19 us a block). */

@@ -449,6 +449,36 @@ END_TEST
 
 /* The library's side (glnbody.h section 7a): the engines without j-memory
  * block steps refuse them by name; the calls out of order refuse too. */
+/* Each number of a block's i-particles made an infinity or a NaN in turn,
+ * the block timed: refused, naming the array and the index, and no query
+ * left open (a block then runs).  Finite numbers whose sum overflows pass,
+ * and a block on no j-particles is checked too. */
+static void check_block_numbers(struct nb_forces *f)
+{
+    struct nb_error e = { 0 };
+    double xi[2][3] = { { 0, 0, 0 }, { 0.5, 0, 0 } }, vi[2][3] = { { 0 } }, h2[2] = { 0 };
+    int32_t ids[2] = { 0, 1 };
+    static const char *names[] = { "x[", "v[", "h2[" };
+    for (int k = 0; k < 14; k++) {
+        double *slot = k < 6 ? &xi[k / 3][k % 3] : k < 12 ? &vi[(k - 6) / 3][k % 3] : &h2[k - 12];
+        double keep = *slot;
+        *slot = k % 2 ? NAN : -INFINITY;
+        ck_assert_int_eq(nb_forces_block_start(f, 8, 0.0, 0.01, 2, ids, &xi[0][0], &vi[0][0],
+                                               h2, NB_BLOCK_TIMED, &e), NB_ERR_ARGS);
+        ck_assert_msg(strstr(e.message, names[k / 6]) && strstr(e.message, "not a finite"),
+                      "%d: %s", k, e.message);
+        *slot = keep;
+    }
+    xi[1][0] = vi[1][0] = 1e308;
+    ck_assert_int_eq(nb_forces_block_start(f, 8, 0.0, 0.01, 2, ids, &xi[0][0], &vi[0][0], h2,
+                                           NB_BLOCK_TIMED, &e), NB_OK);
+    ck_assert_int_eq(nb_forces_block_finish(f, NULL, NULL, NULL, NULL, NULL, &e), NB_OK);
+    xi[0][1] = NAN;
+    ck_assert_int_eq(nb_forces_block_start(f, 0, 0.0, 0.01, 2, ids, &xi[0][0], &vi[0][0], h2,
+                                           0, &e), NB_ERR_ARGS);
+    ck_assert_msg(strstr(e.message, "x[1] is not a finite"), "%s", e.message);
+}
+
 START_TEST(api_refusals)
 {
     struct nb_error e = { 0 };
@@ -492,6 +522,7 @@ START_TEST(api_refusals)
     uint32_t count;
     ck_assert_int_eq(nb_forces_block_neighbours(f, 4, &count, &id, &e), NB_ERR_ARGS);
     ck_assert_msg(strstr(e.message, "without h2"), "%s", e.message);
+    check_block_numbers(f);
     nb_forces_destroy(f);
 }
 END_TEST
