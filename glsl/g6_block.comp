@@ -44,15 +44,11 @@
 #endif
 #define NB_GROUP_I (NB_TILE / NB_LANES)
 #if defined(NB_IPT)     /* a layout takes a literal, not an expression */
-#if (NB_IPT != 2 && NB_IPT != 4) || NB_TILE != 256 || !defined(NB_PRECISION_A)
-#error "NB_IPT: two or four i-particles an invocation, tile 256, mode A only"
+#if NB_IPT != 2 || NB_TILE != 256 || !defined(NB_PRECISION_A)
+#error "NB_IPT: two i-particles an invocation, tile 256, mode A only"
 #endif
 #define NB_THREADS (NB_TILE / NB_IPT)
-#if NB_IPT == 4
-layout(local_size_x = 64) in;
-#else
 layout(local_size_x = 128) in;
-#endif
 #else
 layout(local_size_x = NB_TILE) in;
 #endif
@@ -291,23 +287,11 @@ bool add_slices(int lid, int lane, int k, bool live, inout vec4 ap, inout vec4 j
 #endif
 
 #if defined(NB_IPT)
-/* Mode A's large blocks: NB_IPT (2 or 4) i-particles an invocation, k0,
- * k0 + NB_THREADS, ..., in the lanes of a vec2 or vec4 (as gaj.comp's
- * NB_IPT), so that one shared load feeds NB_IPT interactions; each
- * invocation predicts NB_IPT j of a tile.  Every i-particle's sums are
- * those of one a thread, in the same order. */
-#if NB_IPT == 4
-#define ILANE vec4
-#define BLANE bvec4
-#define IINDEX ivec4
-#define GATHER(a, f) vec4(a[0].f, a[1].f, a[2].f, a[3].f)
-#else
-#define ILANE vec2
-#define BLANE bvec2
-#define IINDEX ivec2
-#define GATHER(a, f) vec2(a[0].f, a[1].f)
-#endif
-
+/* Mode A's large blocks: two i-particles an invocation, k and k +
+ * NB_THREADS, in the lanes of a vec2 (as gaj.comp's NB_IPT), so that one
+ * shared load feeds two interactions; each invocation predicts two j of a
+ * tile.  Every i-particle's sums are those of one a thread, in the same
+ * order. */
 void load_i(int k, out vec3 p, out vec3 v, out int id)
 {
     bool live = k < n_active;
@@ -328,20 +312,32 @@ void store_i(int k, vec4 ap, vec4 jk, float ds2_min, int nearest)
     result[at + 2] = vec4(ds2_min, intBitsToFloat(nearest), 0.0, 0.0);
 }
 
+#if defined(NB_G6_NEAREST)
+void keep_nearest(vec4 pj, vec3 pi, bool self, int id_j, inout float ds2_min,
+                  inout int nearest)
+{
+    float ds2 = float(dot(pj.xyz - pi, pj.xyz - pi));
+    if (!self && ds2 < ds2_min) {
+        ds2_min = ds2;
+        nearest = id_j;
+    }
+}
+#endif
+
 void main()
 {
     int lid = int(gl_LocalInvocationID.x);
-    int k0 = int(gl_WorkGroupID.x) * NB_TILE + lid;
-    vec3 pi[NB_IPT], ui[NB_IPT];
-    IINDEX id_i;
-    for (int l = 0; l < NB_IPT; ++l)
-        load_i(k0 + l * NB_THREADS, pi[l], ui[l], id_i[l]);
-    ILANE xi = GATHER(pi, x), yi = GATHER(pi, y), zi = GATHER(pi, z);
-    ILANE vxi = GATHER(ui, x), vyi = GATHER(ui, y), vzi = GATHER(ui, z);
-    ILANE ax = ILANE(0.0), ay = ILANE(0.0), az = ILANE(0.0), jx_ = ILANE(0.0),
-          jy_ = ILANE(0.0), jz_ = ILANE(0.0), ap = ILANE(0.0);
-    ILANE ds2_min = ILANE(1.0e30);
-    IINDEX nearest = IINDEX(-1);
+    int k0 = int(gl_WorkGroupID.x) * NB_TILE + lid, k1 = k0 + NB_THREADS;
+    vec3 p0, p1, u0, u1;
+    ivec2 id_i;
+    load_i(k0, p0, u0, id_i.x);
+    load_i(k1, p1, u1, id_i.y);
+    vec2 xi = vec2(p0.x, p1.x), yi = vec2(p0.y, p1.y), zi = vec2(p0.z, p1.z);
+    vec2 vxi = vec2(u0.x, u1.x), vyi = vec2(u0.y, u1.y), vzi = vec2(u0.z, u1.z);
+    vec2 ax = vec2(0.0), ay = vec2(0.0), az = vec2(0.0), jx_ = vec2(0.0), jy_ = vec2(0.0),
+         jz_ = vec2(0.0), ap = vec2(0.0);
+    float ds2_0 = 1.0e30, ds2_1 = 1.0e30;
+    int nearest0 = -1, nearest1 = -1;
 
     int tiles = (n + NB_TILE - 1) / NB_TILE;
     int t0 = int(gl_WorkGroupID.y) * slice_tiles;
@@ -358,31 +354,25 @@ void main()
         }
         memoryBarrierShared();
         barrier();
-        ILANE tx = ILANE(0.0), ty = ILANE(0.0), tz = ILANE(0.0), ux = ILANE(0.0),
-              uy = ILANE(0.0), uz = ILANE(0.0), tp = ILANE(0.0);
+        vec2 tx = vec2(0.0), ty = vec2(0.0), tz = vec2(0.0), ux = vec2(0.0), uy = vec2(0.0),
+             uz = vec2(0.0), tp = vec2(0.0);
         for (int q = 0; q < NB_TILE; ++q) {
             vec4 pj = tile_pos[q], vj = tile_vel[q];
             int id_j = floatBitsToInt(vj.w);
-            BLANE self = equal(IINDEX(id_j), id_i);
+            bvec2 self = equal(ivec2(id_j), id_i);
 #if defined(NB_G6_NEAREST)
-            for (int l = 0; l < NB_IPT; ++l) {
-                float ds2 = float(dot(pj.xyz - pi[l], pj.xyz - pi[l]));
-                if (!self[l] && ds2 < ds2_min[l]) {
-                    ds2_min[l] = ds2;
-                    nearest[l] = id_j;
-                }
-            }
+            keep_nearest(pj, p0, self.x, id_j, ds2_0, nearest0);
+            keep_nearest(pj, p1, self.y, id_j, ds2_1, nearest1);
 #endif
-            nb_gaj_accumulate(ILANE(pj.x) - xi, ILANE(pj.y) - yi, ILANE(pj.z) - zi,
-                              ILANE(vj.x) - vxi, ILANE(vj.y) - vyi, ILANE(vj.z) - vzi,
-                              ILANE(pj.w), eps2, self, tx, ty, tz, ux, uy, uz, tp);
+            nb_gaj_accumulate(vec2(pj.x) - xi, vec2(pj.y) - yi, vec2(pj.z) - zi,
+                              vec2(vj.x) - vxi, vec2(vj.y) - vyi, vec2(vj.z) - vzi,
+                              vec2(pj.w), eps2, self, tx, ty, tz, ux, uy, uz, tp);
         }
         ax += tx; ay += ty; az += tz; jx_ += ux; jy_ += uy; jz_ += uz; ap += tp;
         barrier();
     }
-    for (int l = 0; l < NB_IPT; ++l)
-        store_i(k0 + l * NB_THREADS, vec4(ax[l], ay[l], az[l], ap[l]),
-                vec4(jx_[l], jy_[l], jz_[l], 0.0), ds2_min[l], nearest[l]);
+    store_i(k0, vec4(ax.x, ay.x, az.x, ap.x), vec4(jx_.x, jy_.x, jz_.x, 0.0), ds2_0, nearest0);
+    store_i(k1, vec4(ax.y, ay.y, az.y, ap.y), vec4(jx_.y, jy_.y, jz_.y, 0.0), ds2_1, nearest1);
 }
 #else
 void main()

@@ -2,10 +2,10 @@
  *
  * The j-set is all n particles (positions + mass, velocities); the i-set is
  * the active block, given as indices into the j-set.  A work group owns
- * NB_TILE active particles, NB_IPT (1, 2 or 4) to an invocation, strided
- * by NB_TILE / NB_IPT, and walks one slice of the j-set a shared-memory
- * tile of NB_TILE at a time: one shared load feeds NB_IPT interactions
- * (the i-particles in the lanes of a vec2 or vec4, as ga.comp does).  Since active
+ * NB_TILE active particles, NB_IPT (1 or 2) to an invocation, strided by
+ * NB_TILE / NB_IPT, and walks one slice of the j-set a shared-memory tile
+ * of NB_TILE at a time: with two, one shared load feeds two interactions
+ * (the i-particles in the lanes of a vec2, as ga.comp does).  Since active
  * indices are arbitrary, the pair i == j is excluded by comparing indices
  * in every pair (an integer compare, ~5% of the pair's work).  Slice s
  * writes its partial sums at s * n_active + k; reduce.comp sums the
@@ -17,14 +17,12 @@
 #define NB_THREADS (NB_TILE / NB_IPT)
 #if NB_IPT == 1         /* a layout takes a literal, not an expression */
 layout(local_size_x = NB_TILE) in;
-#elif NB_IPT == 2 && NB_TILE == 256
+#elif NB_TILE == 256
 layout(local_size_x = 128) in;
-#elif (NB_IPT == 2 && NB_TILE == 128) || (NB_IPT == 4 && NB_TILE == 256)
+#elif NB_TILE == 128
 layout(local_size_x = 64) in;
-#elif (NB_IPT == 2 && NB_TILE == 64) || (NB_IPT == 4 && NB_TILE == 128)
-layout(local_size_x = 32) in;
 #else
-layout(local_size_x = 16) in;
+layout(local_size_x = 32) in;
 #endif
 
 layout(std430, binding = NB_BIND_POS) readonly buffer Positions { vec4 pos[]; };
@@ -45,16 +43,10 @@ NB_LOCATION(NB_LOC_J_RANGE) uniform ivec2 j_range;
 shared vec4 tile_pos[NB_TILE];
 shared vec4 tile_vel[NB_TILE];
 
-#if NB_IPT == 4
-#define ILANE vec4
-#define IINDEX ivec4
-#define SAME(a, b) equal(a, b)
-#define GATHER(a, f) vec4(a[0].f, a[1].f, a[2].f, a[3].f)
-#elif NB_IPT == 2
+#if NB_IPT == 2
 #define ILANE vec2
 #define IINDEX ivec2
 #define SAME(a, b) equal(a, b)
-#define GATHER(a, f) vec2(a[0].f, a[1].f)
 #else
 #define ILANE float
 #define IINDEX int
@@ -89,16 +81,11 @@ void main()
 {
     int lid = int(gl_LocalInvocationID.x);
     int k0 = k_first + int(gl_WorkGroupID.x) * NB_TILE + lid;
-#if NB_IPT > 1
-    IINDEX i;
-    vec4 p[NB_IPT], u[NB_IPT];
-    for (int l = 0; l < NB_IPT; ++l) {
-        i[l] = active_of(k0 + l * NB_THREADS);
-        p[l] = i_pos(i[l]);
-        u[l] = i_vel(i[l]);
-    }
-    ILANE xi = GATHER(p, x), yi = GATHER(p, y), zi = GATHER(p, z);
-    ILANE vxi = GATHER(u, x), vyi = GATHER(u, y), vzi = GATHER(u, z);
+#if NB_IPT == 2
+    ivec2 i = ivec2(active_of(k0), active_of(k0 + NB_THREADS));
+    vec4 p0 = i_pos(i.x), p1 = i_pos(i.y), u0 = i_vel(i.x), u1 = i_vel(i.y);
+    vec2 xi = vec2(p0.x, p1.x), yi = vec2(p0.y, p1.y), zi = vec2(p0.z, p1.z);
+    vec2 vxi = vec2(u0.x, u1.x), vyi = vec2(u0.y, u1.y), vzi = vec2(u0.z, u1.z);
 #else
     int i = active_of(k0);
     vec4 p0 = i_pos(i), u0 = i_vel(i);
@@ -135,10 +122,9 @@ void main()
         barrier();
     }
     int slice = int(gl_WorkGroupID.y);
-#if NB_IPT > 1
-    for (int l = 0; l < NB_IPT; ++l)
-        store(k0 + l * NB_THREADS, slice, vec4(ax[l], ay[l], az[l], ap[l]),
-              vec4(jx[l], jy[l], jz[l], 0.0));
+#if NB_IPT == 2
+    store(k0, slice, vec4(ax.x, ay.x, az.x, ap.x), vec4(jx.x, jy.x, jz.x, 0.0));
+    store(k0 + NB_THREADS, slice, vec4(ax.y, ay.y, az.y, ap.y), vec4(jx.y, jy.y, jz.y, 0.0));
 #else
     store(k0, slice, vec4(ax, ay, az, ap), vec4(jx, jy, jz, 0.0));
 #endif

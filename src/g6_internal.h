@@ -13,11 +13,8 @@
  * millisecond), and the most a start takes. */
 #define BLOCK_MAX 16384
 /* Work groups that fill a large GPU; mode A's j-slices aim at this many
- * (H200, blocks of 1024 to 65536: 2048 and 4096 were within 2%). */
+ * (H200: 2048 and 4096 were no faster on blocks of 1024 to 65536). */
 #define FILL_GROUPS 1024
-/* i-particles an invocation of mode A's large blocks (g6_block.comp's
- * NB_IPT: 2 or 4). */
-#define LARGE_IPT 2
 /* The largest block that adds its slices itself (mode A): one work group
  * holds all its i-particles. */
 #define FUSED_MAX 64

@@ -231,7 +231,7 @@ static void program_name(const struct nb_g6_block *g, const struct block_plan *p
     else if (p->fused)
         snprintf(name, size, "g6_block_a_t%d_l%d%s", p->tile, p->lanes, nn);
     else
-        snprintf(name, size, "g6_block_a_t%d_i%d%s", p->tile, LARGE_IPT, nn);
+        snprintf(name, size, "g6_block_a_t%d_i2%s", p->tile, nn);
 }
 
 static enum nb_status dispatch(struct nb_forces *f, struct nb_g6_block *g,

@@ -107,9 +107,9 @@
  * without the nearest-neighbour search. */
 #define G6_INLINE "#define NB_G6_INLINE\n"
 #define G6_FUSED "#define NB_G6_FUSED\n#define NB_G6_WRITES_J\n"
-#define G6_BLOCK_A(T, I, NAME, NN)                                          \
-    { "g6_block_a_t" #T "_i" #I NAME, "#define NB_PRECISION_A\n#define NB_TILE " #T "\n" \
-      "#define NB_IPT " #I "\n" NN, { 0 }, { "gaj.glsl", "g6_jmemory.glsl", "g6_block.comp" }, \
+#define G6_BLOCK_A(T, NAME, NN)                                             \
+    { "g6_block_a_t" #T "_i2" NAME, "#define NB_PRECISION_A\n#define NB_TILE " #T "\n" \
+      "#define NB_IPT 2\n" NN, { 0 }, { "gaj.glsl", "g6_jmemory.glsl", "g6_block.comp" }, \
       NB_STAGE_COMPUTE }
 #define G6_BLOCK_LANES(T, L, NAME, NN)                                      \
     { "g6_block_a_t" #T "_l" #L NAME, "#define NB_PRECISION_A\n#define NB_TILE " #T "\n" \
@@ -148,11 +148,9 @@ static const struct nb_program_desc catalogue[] = {
       NB_STAGE_COMPUTE },
     GAJ_COMPUTE(64, 1), GAJ_COMPUTE(128, 1), GAJ_COMPUTE(256, 1),
     GAJ_COMPUTE(64, 2), GAJ_COMPUTE(128, 2), GAJ_COMPUTE(256, 2),
-    GAJ_COMPUTE(64, 4), GAJ_COMPUTE(128, 4), GAJ_COMPUTE(256, 4),
     { "predict_comp", "", { 0 }, { "predict.comp" }, NB_STAGE_COMPUTE },
     { "scatter_comp", "", { 0 }, { "scatter.comp" }, NB_STAGE_COMPUTE },
-    G6_BLOCK_A(256, 2, "", ""), G6_BLOCK_A(256, 2, "_nn", G6_NN),
-    G6_BLOCK_A(256, 4, "", ""), G6_BLOCK_A(256, 4, "_nn", G6_NN),
+    G6_BLOCK_A(256, "", ""), G6_BLOCK_A(256, "_nn", G6_NN),
     G6_LANES(64, 4), G6_LANES(64, 16), G6_LANES(64, 64), G6_LANES(128, 2), G6_LANES(128, 4),
     G6_BLOCK("b", "B"), G6_BLOCK("c", "C"), G6_BLOCK("d", "D"), G6_BLOCK("e", "E"),
     G6_BLOCK("f", "F"), G6_BLOCK("g", "G"), G6_BLOCK("h", "H"),
