@@ -76,6 +76,22 @@ static enum nb_status refuse_block(size_t ni, const double *x, const double *v,
     return NB_OK;
 }
 
+/* i-particle k into the i-area: (x, h2), (v, id); *zero gains 0 x for
+ * each of its numbers and *v2_max its squared speed. */
+static inline void put_i(double *area, long k, const int32_t *id, const double *x,
+                         const double *v, const double *h2, double *zero, double *v2_max)
+{
+    const double *xk = x + 3 * k, *vk = v + 3 * k;
+    double *d = area + 8 * k;
+    double hk = h2 ? h2[k] : 0.0;
+    d[0] = xk[0], d[1] = xk[1], d[2] = xk[2], d[3] = hk;
+    d[4] = vk[0], d[5] = vk[1], d[6] = vk[2], d[7] = (double)id[k];
+    *zero += 0.0 * (xk[0] + vk[0]) + 0.0 * (xk[1] + vk[1]) + 0.0 * (xk[2] + vk[2]) +
+             0.0 * hk;
+    double v2 = vk[0] * vk[0] + vk[1] * vk[1] + vk[2] * vk[2];
+    *v2_max = v2 > *v2_max ? v2 : *v2_max;
+}
+
 /* The i-particles, two dvec4 each: (x, h2), (v, id), then the queued
  * updates where they ride along (carry).  The mapped area is only written,
  * in order: reading it back (write-combined memory) is slow.  The copy
@@ -91,18 +107,13 @@ static enum nb_status send_i(struct nb_g6_block *g, size_t ni, const int32_t *id
     if (!(area = nb_gl_staging_write(&g->up_i, bytes, err)))
         return err->status;
     long count = (long)ni;
-#pragma omp parallel for schedule(static) if (count > NB_G6_PARALLEL_MIN) \
-    reduction(+ : zero) reduction(max : v2_max)
-    for (long k = 0; k < count; k++) {
-        const double *xk = x + 3 * k, *vk = v + 3 * k;
-        double *d = area + 8 * k;
-        double hk = h2 ? h2[k] : 0.0;
-        d[0] = xk[0], d[1] = xk[1], d[2] = xk[2], d[3] = hk;
-        d[4] = vk[0], d[5] = vk[1], d[6] = vk[2], d[7] = (double)id[k];
-        zero += 0.0 * (xk[0] + vk[0]) + 0.0 * (xk[1] + vk[1]) + 0.0 * (xk[2] + vk[2]) +
-                0.0 * hk;
-        double v2 = vk[0] * vk[0] + vk[1] * vk[1] + vk[2] * vk[2];
-        v2_max = v2 > v2_max ? v2 : v2_max;
+    if (count > NB_G6_PARALLEL_MIN) {
+#pragma omp parallel for schedule(static) reduction(+ : zero) reduction(max : v2_max)
+        for (long k = 0; k < count; k++)
+            put_i(area, k, id, x, v, h2, &zero, &v2_max);
+    } else {                    /* even an idle parallel region costs ~0.3 us */
+        for (long k = 0; k < count; k++)
+            put_i(area, k, id, x, v, h2, &zero, &v2_max);
     }
     /* a sum of finite numbers may overflow: the culprit search decides */
     if (zero != 0.0 && refuse_block(ni, x, v, h2, func, err) != NB_OK)
@@ -424,11 +435,14 @@ enum nb_status nb_forces_block_finish(struct nb_forces *f, double *acc, double *
     g->started = 0;
     if (g->ni && g->nj && !(raw = nb_gl_staging_arrived(&g->down, &e)))
         return nb_api_fail(err, &e, func);
-    if (raw) {
+    if (raw && g->ni > NB_G6_PARALLEL_MIN) {
         long ni = (long)g->ni;
-#pragma omp parallel for schedule(static) if (ni > NB_G6_PARALLEL_MIN)
+#pragma omp parallel for schedule(static)
         for (long k = 0; k < ni; k++)
             unpack(g, raw, (size_t)k, acc, jerk, pot, nearest, nearest_r2);
+    } else if (raw) {
+        for (size_t k = 0; k < g->ni; k++)
+            unpack(g, raw, k, acc, jerk, pot, nearest, nearest_r2);
     }
     for (size_t k = 0; !raw && k < g->ni; k++) {
         for (int c = 0; c < 3; c++) {   /* nothing to feel: no j-particle */
