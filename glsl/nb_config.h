@@ -50,6 +50,8 @@
 #define NB_BIND_BLOCK_X 11     /* a corrected block on its way in */
 #define NB_BIND_BLOCK_T0 12
 #define NB_BIND_BLOCK_VAJ 13
+#define NB_BIND_DSTATE 11      /* the device corrector's double state (correct.comp) */
+#define NB_BIND_CORRECTED 12   /* its record of each corrected slot */
 
 /* Uniform locations (explicit: SPIR-V for OpenGL requires them). */
 #define NB_LOC_EPS2 0
@@ -181,5 +183,11 @@
 #define NB_G6_FUSED_COUNTERS 64
 #define NB_LOC_G6_UPDATES 34
 #define NB_LOC_G6_UPDATES_AT 35
+/* correct.comp: dvec2 (eta, dt_max); the level of a step of 1 (host's
+ * NB_STEP_LEVEL_OF_ONE) and the two slot records that are not a level. */
+#define NB_LOC_CORRECT_STEP 36
+#define NB_CORRECT_LEVEL_OF_ONE 40
+#define NB_CORRECT_NOT_FINITE 255
+#define NB_CORRECT_TOO_SMALL 254
 
 #endif

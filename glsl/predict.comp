@@ -5,14 +5,20 @@
  *
  * with dt = t - t0 per particle.  Times and the base positions are double
  * (t ~ 1000 with dt ~ 1e-4 would lose most digits in float); the small
- * increments are float.  Writes the j-set of the GAJ kernel. */
+ * increments are float.  Writes the j-set of the GAJ kernel.  With
+ * NB_PREDICT_DSTATE, v, a and jerk come from the device corrector's double
+ * state (correct.comp), rounded to float as the host's packing rounds them. */
 layout(local_size_x = 256) in;
 
 layout(std430, binding = NB_BIND_STATE_X) readonly buffer X0 { double x0[]; };
 layout(std430, binding = NB_BIND_STATE_T0) readonly buffer T0 { double t0[]; };
 layout(std430, binding = NB_BIND_STATE_V) readonly buffer V0 { vec4 v0[]; };    /* v, m */
+#if defined(NB_PREDICT_DSTATE)  /* the device corrector's double v, a, jerk */
+layout(std430, binding = NB_BIND_DSTATE) readonly buffer DS { double ds[]; };
+#else
 layout(std430, binding = NB_BIND_STATE_A) readonly buffer A0 { vec4 a0[]; };
 layout(std430, binding = NB_BIND_STATE_J) readonly buffer J0 { vec4 j0[]; };
+#endif
 layout(std430, binding = NB_BIND_POS) writeonly buffer Positions { vec4 pos[]; };
 layout(std430, binding = NB_BIND_VEL) writeonly buffer Velocities { vec4 vel[]; };
 
@@ -25,7 +31,14 @@ void main()
     if (i >= n)
         return;
     float dt = float(t - t0[i]);
+#if defined(NB_PREDICT_DSTATE)
+    int s = 16 * i;
+    vec3 v = vec3(dvec3(ds[s], ds[s + 1], ds[s + 2]));
+    vec3 a = vec3(dvec3(ds[s + 3], ds[s + 4], ds[s + 5]));
+    vec3 j = vec3(dvec3(ds[s + 6], ds[s + 7], ds[s + 8]));
+#else
     vec3 v = v0[i].xyz, a = a0[i].xyz, j = j0[i].xyz;
+#endif
     vec3 dx = dt * (v + dt * (0.5 * a + (dt / 6.0) * j));
     dvec3 x = dvec3(x0[3 * i], x0[3 * i + 1], x0[3 * i + 2]) + dvec3(dx);
     pos[i] = vec4(vec3(x), v0[i].w);

@@ -19,6 +19,7 @@
  * block times are exact binary fractions and blocks really share a time.
  */
 #include "nb_host.h"
+#include "hermite4.h"
 
 #include <math.h>
 #include <omp.h>
@@ -32,27 +33,6 @@
  * pay from a few hundred on. */
 #define BLOCK_PARALLEL_MIN 256
 
-struct hermite4 {
-    double *a, *jerk;       /* at t0, 3n each */
-    double *a2, *a3;        /* 2nd, 3rd derivative of a at t0 from the last
-                               correction (0 before the first), 3n each */
-    double *xp, *vp;        /* predicted positions and velocities, 3n */
-    uint8_t *level;         /* nb_step_level of each particle's dt */
-    uint32_t *active;       /* the block, ascending */
-    size_t n_active;
-    double *ba, *bj, *bpot; /* the block's GAJ result, in block order */
-    double *bx, *bv, *bt;   /* the corrected block for update_state */
-    double *crit;           /* eq. 9 step of each block particle */
-    size_t *range_hits;     /* block members per thread range (collect) */
-};
-
-/* Seconds spent in backend calls during one step, for the time split. */
-struct split {
-    double wall;            /* wall seconds inside backend calls */
-    double device;          /* of which compute_gaj's last_seconds */
-    double reduce;          /* of which in the partition's callback (MPI) */
-};
-
 /* ---- allocation -------------------------------------------------------- */
 
 static void hermite_free(void *state)
@@ -65,7 +45,7 @@ static void hermite_free(void *state)
     free(h->xp), free(h->vp), free(h->active), free(h->level);
     free(h->ba), free(h->bj), free(h->bpot);
     free(h->bx), free(h->bv), free(h->bt), free(h->crit);
-    free(h->range_hits);
+    free(h->range_hits), free(h->record), free(h->dw);
     free(h);
 }
 
@@ -74,7 +54,7 @@ static struct hermite4 *hermite_alloc(size_t n, struct nb_error *err)
     struct hermite4 *h = nb_alloc(1, sizeof *h, "the Hermite state", err);
     double **vec3[] = {&h->a, &h->jerk, &h->a2, &h->a3, &h->xp, &h->vp,
                        &h->ba, &h->bj, &h->bx, &h->bv};
-    double **scalar[] = {&h->bpot, &h->bt, &h->crit};
+    double **scalar[] = {&h->bpot, &h->bt, &h->crit, &h->dw};
 
     if (!h)
         return NULL;
@@ -86,6 +66,7 @@ static struct hermite4 *hermite_alloc(size_t n, struct nb_error *err)
             goto fail;
     if (!(h->active = nb_alloc(n, sizeof *h->active, "the block list", err)) ||
         !(h->level = nb_alloc(n, sizeof *h->level, "the block list", err)) ||
+        !(h->record = nb_alloc(n, sizeof *h->record, "the block list", err)) ||
         !(h->range_hits = nb_alloc((size_t)omp_get_max_threads(),
                                    sizeof *h->range_hits, "the block list", err)))
         goto fail;
@@ -99,13 +80,13 @@ fail:
 
 /* Particle i's step, and its level for collect_block; dt a power of two
  * in NB_DT_FLOOR..NB_T_MAX. */
-static void set_step(struct nb_sim *s, struct hermite4 *h, size_t i, double dt)
+void nb_hermite4_set_step(struct nb_sim *s, struct hermite4 *h, size_t i, double dt)
 {
     s->dt[i] = dt;
     h->level[i] = (uint8_t)nb_step_level(dt);
 }
 
-static enum nb_status step_too_small(const struct nb_sim *s, size_t i, double crit,
+enum nb_status nb_hermite4_too_small(const struct nb_sim *s, size_t i, double crit,
                                      double t, struct nb_error *err)
 {
     return nb_error_set(err, NB_ERR_NUMERIC, "particle %lld (index %zu) "
@@ -135,9 +116,9 @@ static enum nb_status shared_steps(struct nb_sim *s, struct hermite4 *h,
                              s->par.dt_max);
 
     if (dt < NB_DT_FLOOR)
-        return step_too_small(s, h->active[worst], h->crit[worst], t1, err);
+        return nb_hermite4_too_small(s, h->active[worst], h->crit[worst], t1, err);
     for (size_t k = 0; k < h->n_active; k++)
-        set_step(s, h, h->active[k], dt);
+        nb_hermite4_set_step(s, h, h->active[k], dt);
     s->t_next = t1 + dt;
     return NB_OK;
 }
@@ -249,8 +230,8 @@ static enum nb_status push_block(struct nb_sim *s, struct hermite4 *h,
 
 /* ---- correction -------------------------------------------------------- */
 
-static enum nb_status not_finite(const struct nb_sim *s, size_t i, double t,
-                                 struct nb_error *err)
+enum nb_status nb_hermite4_not_finite(const struct nb_sim *s, size_t i, double t,
+                                      struct nb_error *err)
 {
     return nb_error_set(err, NB_ERR_NUMERIC, "particle %lld (index %zu) "
                         "at t = %.17g: non-finite position, velocity or force "
@@ -386,7 +367,7 @@ static void correct_slots(struct nb_sim *s, struct hermite4 *h, size_t k0, size_
             if (dt < NB_DT_FLOOR)
                 small = k < small ? k : small;
             else
-                set_step(s, h, i, dt);
+                nb_hermite4_set_step(s, h, i, dt);
             next = t1 + dt < next ? t1 + dt : next;
         }
     }
@@ -404,9 +385,9 @@ static enum nb_status finish_block(struct nb_sim *s, struct hermite4 *h, double 
     size_t na = h->n_active;
 
     if (c->bad < na && c->bad <= c->small)
-        return not_finite(s, h->active[c->bad], t1, err);
+        return nb_hermite4_not_finite(s, h->active[c->bad], t1, err);
     if (c->small < na)
-        return step_too_small(s, h->active[c->small], h->crit[c->small], t1, err);
+        return nb_hermite4_too_small(s, h->active[c->small], h->crit[c->small], t1, err);
     if (na == s->p.n)                       /* block order = index order */
         sync_potential(s, h, t1);
     if (s->par.shared_dt)
@@ -485,15 +466,18 @@ static enum nb_status hermite_step(struct nb_sim *s, void *state, struct nb_erro
     struct split sp = {0.0, 0.0, 0.0};
     double wall0 = nb_clock_seconds(), t1 = s->t_next;
     int on_device = s->par.predict == NB_PREDICT_GPU;
-    /* The device predicts while the host finds the block. */
+    /* The device predicts while the host finds the block (and predicts
+     * it for its corrector, unless the device corrects). */
     enum nb_status st = on_device ? feed_j(s, h, t1, &sp, err) : NB_OK;
-    double rest = collect_block(s, h, t1, on_device);
+    double rest = collect_block(s, h, t1, on_device && !h->device_corrects);
     if (st == NB_OK && !on_device)
         st = feed_j(s, h, t1, &sp, err);
 
-    if (st == NB_OK)
+    if (st == NB_OK && h->device_corrects)
+        st = nb_hermite4_device_block(s, h, t1, rest, &sp, err);
+    else if (st == NB_OK)
         st = evaluate_and_correct(s, h, t1, rest, &sp, err);
-    if (st == NB_OK && on_device)
+    if (st == NB_OK && on_device && !h->device_corrects)
         st = push_block(s, h, &sp, err);
     if (st == NB_OK) {
         s->t = t1;
@@ -546,13 +530,13 @@ static enum nb_status first_steps(struct nb_sim *s, struct hermite4 *h,
 
         if (!isfinite(h->a[3 * i]) || !isfinite(h->a[3 * i + 1]) ||
             !isfinite(h->a[3 * i + 2]))
-            return not_finite(s, i, 0.0, err);
+            return nb_hermite4_not_finite(s, i, 0.0, err);
         double dt = nb_step_first(crit, s->par.dt_max);
 
         s->t0[i] = 0.0;
         if (dt < NB_DT_FLOOR)
-            return step_too_small(s, s->par.shared_dt ? worst : i, crit, 0.0, err);
-        set_step(s, h, i, dt);
+            return nb_hermite4_too_small(s, s->par.shared_dt ? worst : i, crit, 0.0, err);
+        nb_hermite4_set_step(s, h, i, dt);
         if (dt < s->t_next)
             s->t_next = dt;
     }
@@ -583,11 +567,14 @@ static enum nb_status hermite_create(struct nb_sim *s, void **state,
     *state = h;
     if (!h)
         return NB_ERR_NOMEM;
+    h->device_corrects = s->par.correct_gpu;
     st = initial_forces(s, h, &sp, err);
     if (st == NB_OK)
         st = first_steps(s, h, err);
     if (st == NB_OK && s->par.predict == NB_PREDICT_GPU)
         st = load_state(s, h, &sp, err);
+    if (st == NB_OK && h->device_corrects)
+        st = nb_hermite4_device_load(s, h, &sp, err);
     s->t = 0.0;
     add_split(s, wall0, &sp);
     return st;
@@ -603,6 +590,7 @@ static enum nb_status hermite_save(const struct nb_sim *s, const void *state,
 {
     const struct hermite4 *h = state;
     size_t bytes = 3 * s->p.n * sizeof(double);
+    /* nb_sim's save synced them first (hermite_sync) */
 
     if (nb_ckpt_put(c, "HACC", h->a, bytes, err) != NB_OK ||
         nb_ckpt_put(c, "HJRK", h->jerk, bytes, err) != NB_OK ||
@@ -636,19 +624,30 @@ static enum nb_status hermite_restore(struct nb_sim *s, void **state,
                                 "particle index %zu has a non-finite acceleration "
                                 "or derivative", name, k / 3);
     for (size_t i = 0; i < s->p.n; i++)     /* steps checked by nb_sim_restore */
-        set_step(s, h, i, s->dt[i]);
+        nb_hermite4_set_step(s, h, i, s->dt[i]);
     /* The device copy is what load_state and every update_state since
      * would have left: the same x, v, a, jerk and t0 of each particle. */
+    h->device_corrects = s->par.correct_gpu;
     if (s->par.predict == NB_PREDICT_GPU && load_state(s, h, &sp, err) != NB_OK)
+        return err->status;
+    if (h->device_corrects && nb_hermite4_device_load(s, h, &sp, err) != NB_OK)
         return err->status;
     add_split(s, wall0, &sp);
     return NB_OK;
+}
+
+/* The host's copy of the state, where the device corrects (the rest of
+ * the state is the host's own). */
+static enum nb_status hermite_sync(const struct nb_sim *s, void *state, struct nb_error *err)
+{
+    return nb_hermite4_device_sync(s, state, err);
 }
 
 const struct nb_integrator nb_integrator_hermite4 = {
     .name = "hermite4",
     .create = hermite_create,
     .step = hermite_step,
+    .sync = hermite_sync,
     .predict = hermite_predict,
     .free = hermite_free,
     .save = hermite_save,

@@ -29,6 +29,10 @@ enum nb_status nb_cpu_gaj_slice(size_t n, const double *x, const double *v,
 
 /* ---- force backends ---------------------------------------------------- */
 
+/* correct_block's records of a slot that is not a new level. */
+#define NB_LEVEL_NOT_FINITE 255
+#define NB_LEVEL_TOO_SMALL 254
+
 /* The kernels a backend can evaluate. */
 enum nb_kernel {
     NB_KERNEL_GA,       /* acceleration and potential */
@@ -191,6 +195,32 @@ struct nb_force_backend {
     /* Predicts every particle to time t on the device (x + v dt + a dt^2/2
      * + j dt^3/6, v + a dt + j dt^2/2) and makes that the j-set. */
     enum nb_status (*predict_j)(void *state, double t, struct nb_error *err);
+
+    /* ---- optional: the corrector on the device too (--correct gpu) ----
+     * NULL where a backend does not offer it; precision A only.
+     * load_corrector follows load_state with the rest of the state: v, a,
+     * jerk, a2, a3 (3n each) in double and each step's level (n,
+     * nb_step_level); predict_j then predicts from that double state.
+     * correct_block corrects the block of the last compute_gaj at t1 on
+     * the device (Makino & Aarseth 1992 eqs. 5-9, the step from eq. 9
+     * quantised as nb_step_next with eta and dt_max; the same operations
+     * as the host's) and gives for each block slot k: level[k], the new
+     * step's level, or NB_LEVEL_NOT_FINITE or NB_LEVEL_TOO_SMALL (that
+     * particle's state unchanged); crit[k], eq. 9 (INFINITY where it has
+     * none); dw[k] = m a1.(x1 - xp), the first-order change of the
+     * potential energy between predicted and corrected position.
+     * read_corrected copies the whole state back: x, v, a, jerk, a2, a3
+     * (3n each). */
+    enum nb_status (*load_corrector)(void *state, const double *v, const double *a,
+                                     const double *jerk, const double *a2,
+                                     const double *a3, const uint8_t *level,
+                                     struct nb_error *err);
+    enum nb_status (*correct_block)(void *state, double t1, double eta, double dt_max,
+                                    uint8_t *level, double *crit, double *dw,
+                                    struct nb_error *err);
+    enum nb_status (*read_corrected)(void *state, double *x, double *v, double *a,
+                                     double *jerk, double *a2, double *a3,
+                                     struct nb_error *err);
 
     /* Optional (NULL: none): the j-set as it stands on the GPU (the last
      * set_j or predict_j); returns 0 where there is none yet. */

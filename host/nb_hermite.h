@@ -67,9 +67,17 @@ struct nb_sim_params {
                            power of two (default 0.125) */
     int shared_dt;      /* 1: every particle takes the smallest step */
     enum nb_predict predict;
+    int correct_gpu;    /* with NB_PREDICT_GPU: the backend corrects too
+                           (correct_block); the host keeps t0, dt, levels */
 };
 /* eta 0.02, eps 0.01, dt_max 0.125, individual steps, host prediction. */
 void nb_sim_params_default(struct nb_sim_params *par);
+/* NB_ERR_ARGS naming what par or b lacks for correct_gpu (the device
+ * prediction, individual steps, a backend with correct_block, one rank);
+ * NB_OK without correct_gpu (hermite_device.c). */
+enum nb_status nb_sim_check_device_correct(const struct nb_sim_params *par,
+                                           const struct nb_force_backend *b,
+                                           struct nb_error *err);
 
 /* Counters and the time split of seed 001 eq. 10, summed over the steps. */
 struct nb_sim_stats {
@@ -101,6 +109,10 @@ struct nb_integrator {
     const char *name;
     enum nb_status (*create)(struct nb_sim *s, void **state, struct nb_error *err);
     enum nb_status (*step)(struct nb_sim *s, void *state, struct nb_error *err);
+    /* Brings the host's copy of the state (s->p, and what predict and save
+     * read) up to date where the device keeps it (--correct gpu); the sim
+     * calls it before reading them. */
+    enum nb_status (*sync)(const struct nb_sim *s, void *state, struct nb_error *err);
     void (*predict)(const struct nb_sim *s, const void *state, double t,
                     double *x, double *v);
     void (*free)(void *state);

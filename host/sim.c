@@ -20,6 +20,7 @@ void nb_sim_params_default(struct nb_sim_params *par)
     par->dt_max = 0.125;
     par->shared_dt = 0;
     par->predict = NB_PREDICT_HOST;
+    par->correct_gpu = 0;
 }
 
 /* The largest power of two <= d (d positive and finite). */
@@ -61,7 +62,7 @@ static enum nb_status check_backend(const struct nb_sim *s,
         return nb_error_set(err, NB_ERR_ARGS, "--predict gpu: backend %s "
                             "keeps no Hermite state on the device (no "
                             "load_state); use --predict host", b->name);
-    return NB_OK;
+    return nb_sim_check_device_correct(&s->par, b, err);
 }
 
 /* Copies ids, masses, positions and velocities (not the types). */
@@ -138,6 +139,8 @@ enum nb_status nb_sim_predict(const struct nb_sim *s, double t, double *x,
         return nb_error_set(err, NB_ERR_ARGS, "cannot predict to t = %.17g:"
                             " outside [%.17g, %.17g], the last and next block "
                             "times", t, s->t, nb_sim_next_time(s));
+    if (s->integrator->sync(s, s->integrator_state, err) != NB_OK)
+        return err->status;
     s->integrator->predict(s, s->integrator_state, t, x, v);
     return NB_OK;
 }

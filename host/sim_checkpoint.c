@@ -27,12 +27,15 @@ enum nb_status nb_sim_checkpoint(const struct nb_sim *s, struct nb_ckpt *c,
     struct sim_scalars sc = {
         .t = s->t, .t_next = s->t_next, .sync_t = s->sync_t, .sync_epot = s->sync_epot,
         .eta = s->par.eta, .eps = s->par.eps, .dt_max = s->par.dt_max,
-        .shared_dt = (uint64_t)s->par.shared_dt, .predict = (uint64_t)s->par.predict,
+        .shared_dt = (uint64_t)s->par.shared_dt,
+        .predict = (uint64_t)s->par.predict + (s->par.correct_gpu ? 1u : 0u),
         .block_steps = s->stats.block_steps, .particle_steps = s->stats.particle_steps };
 
     if (s->failed != NB_OK)
         return nb_error_set(err, s->failed, "no checkpoint of a run that stopped "
                             "after an error (its state is half-corrected)");
+    if (s->integrator->sync(s, s->integrator_state, err) != NB_OK)
+        return err->status;
     if (nb_ckpt_put(c, "SIMS", &sc, sizeof sc, err) != NB_OK ||
         nb_ckpt_put(c, "PID ", s->p.id, n * sizeof *s->p.id, err) != NB_OK ||
         nb_ckpt_put(c, "MASS", s->p.m, n * sizeof *s->p.m, err) != NB_OK ||
@@ -62,6 +65,7 @@ enum nb_status nb_sim_checkpoint_params(const struct nb_ckpt *c, const char *nam
     par->dt_max = sc.dt_max;
     par->shared_dt = sc.shared_dt != 0;
     par->predict = sc.predict ? NB_PREDICT_GPU : NB_PREDICT_HOST;
+    par->correct_gpu = sc.predict == 2;     /* 2: --correct gpu */
     return NB_OK;
 }
 
@@ -142,6 +146,8 @@ enum nb_status nb_sim_restore(struct nb_sim *s, const struct nb_ckpt *c, const c
                                            !b->predict_j))
         return nb_error_set(err, NB_ERR_ARGS, "--predict gpu: backend %s keeps no "
                             "Hermite state on the device; use --predict host", b->name);
+    if (nb_sim_check_device_correct(par, b, err) != NB_OK)
+        return err->status;
     s->t = sc.t;
     s->t_next = sc.t_next;
     s->sync_t = sc.sync_t;

@@ -19,6 +19,13 @@ struct nb_hermite {
     double *x, *v;          /* every particle predicted to t (3n each) */
 };
 
+/* predict_on_device of sim parameters: 0 host, 1 predicted on the
+ * device, 2 predicted and corrected there. */
+static int device_level(const struct nb_sim_params *sim)
+{
+    return sim->predict != NB_PREDICT_GPU ? 0 : sim->correct_gpu ? 2 : 1;
+}
+
 void nb_hermite_params_default(struct nb_hermite_params *par)
 {
     struct nb_sim_params sim;
@@ -29,7 +36,7 @@ void nb_hermite_params_default(struct nb_hermite_params *par)
     par->eps = sim.eps;
     par->dt_max = sim.dt_max;
     par->shared_dt = sim.shared_dt;
-    par->predict_on_device = sim.predict == NB_PREDICT_GPU;
+    par->predict_on_device = device_level(&sim);
 }
 
 static void sim_params(const struct nb_hermite_params *par, struct nb_sim_params *sim)
@@ -42,6 +49,7 @@ static void sim_params(const struct nb_hermite_params *par, struct nb_sim_params
     sim->dt_max = par->dt_max;
     sim->shared_dt = par->shared_dt;
     sim->predict = par->predict_on_device ? NB_PREDICT_GPU : NB_PREDICT_HOST;
+    sim->correct_gpu = par->predict_on_device == 2;
 }
 
 /* The run's engine, its context made current; the force handle's own
@@ -277,7 +285,7 @@ void nb_hermite_get_params(const struct nb_hermite *h, struct nb_hermite_params 
     par->eps = h->sim.par.eps;
     par->dt_max = h->sim.par.dt_max;
     par->shared_dt = h->sim.par.shared_dt;
-    par->predict_on_device = h->sim.par.predict == NB_PREDICT_GPU;
+    par->predict_on_device = device_level(&h->sim.par);
 }
 
 void nb_hermite_stats(const struct nb_hermite *h, struct nb_hermite_stats *st)
@@ -379,8 +387,10 @@ enum nb_status nb_hermite_restore(struct nb_hermite **out, struct nb_forces *f,
         nb_sim_checkpoint_params(&c, path, &sp, &e) != NB_OK ||
         !(h = nb_alloc(1, sizeof *h, "a Hermite run", &e)))
         goto done;
-    if (predict_on_device >= 0)
+    if (predict_on_device >= 0) {
         sp.predict = predict_on_device ? NB_PREDICT_GPU : NB_PREDICT_HOST;
+        sp.correct_gpu = predict_on_device == 2;
+    }
     h->f = f;
     if (!(h->x = nb_alloc(c.n, 3 * sizeof *h->x, "predicted positions", &e)) ||
         !(h->v = nb_alloc(c.n, 3 * sizeof *h->v, "predicted velocities", &e)) ||

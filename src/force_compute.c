@@ -45,6 +45,7 @@ struct compute {
     float *staging;
     size_t staging_count;
     struct nb_gaj_compute *gaj;     /* created on the first GAJ call */
+    struct nb_gaj_corrector *corr;  /* made by load_corrector */
     int last_gaj;                   /* the last evaluation was GAJ (for variant()) */
     enum nb_precision precision;    /* A: the kernels above */
     struct nb_prec *prec;           /* modes B..H, created on first use */
@@ -493,6 +494,8 @@ static enum nb_status compute_load_state(void *state, size_t n, const double *x,
     struct compute *c = state;
     struct nb_gaj_compute *g = gaj_of(c, err);
     struct nb_gaj_prec *p;
+    nb_gaj_corrector_destroy(c->corr);  /* the host corrects until load_corrector */
+    c->corr = NULL;
     if (!g || nb_gaj_compute_load_state(g, n, x, v, a, jerk, t0, m, err) != NB_OK)
         return err->status;
     if ((p = gaj_prec_of(c, err)))
@@ -516,7 +519,47 @@ static enum nb_status compute_predict_j(void *state, double t, struct nb_error *
     struct nb_gaj_compute *g = gaj_of(c, err);
     if (c->gaj_prec)
         nb_gaj_prec_predicted(c->gaj_prec);
-    return g ? nb_gaj_compute_predict(g, t, err) : NB_ERR_NOMEM;
+    return g ? nb_gaj_compute_predict(g, t, nb_gaj_corrector_state(c->corr), err)
+             : NB_ERR_NOMEM;
+}
+
+static enum nb_status compute_load_corrector(void *state, const double *v, const double *a,
+                                             const double *jerk, const double *a2,
+                                             const double *a3, const uint8_t *level,
+                                             struct nb_error *err)
+{
+    struct compute *c = state;
+    struct nb_gaj_state_view sv;
+    if (c->precision != NB_PRECISION_A)
+        return nb_error_set(err, NB_ERR_UNSUPPORTED, "the corrector on the device sums "
+                            "in precision A only (this engine is in %s)",
+                            nb_precision_name(c->precision));
+    if (!c->gaj || (nb_gaj_compute_state_view(c->gaj, &sv), !sv.x))
+        return nb_error_set(err, NB_ERR_ARGS, "load_corrector before load_state");
+    if (!c->corr && !(c->corr = nb_gaj_corrector_create(c->gl, err)))
+        return err->status;
+    return nb_gaj_corrector_load(c->corr, sv.n, v, a, jerk, a2, a3, level, err);
+}
+
+static enum nb_status compute_correct_block(void *state, double t1, double eta,
+                                            double dt_max, uint8_t *level, double *crit,
+                                            double *dw, struct nb_error *err)
+{
+    struct compute *c = state;
+    if (!c->corr || !c->last_gaj || c->gaj_prec_ran || nb_gaj_compute_pieces(c->gaj) != 1)
+        return nb_error_set(err, NB_ERR_ARGS, "correct_block: no whole precision-A GAJ "
+                            "block after load_corrector");
+    return nb_gaj_corrector_run(c->corr, c->gaj, t1, eta, dt_max, level, crit, dw, err);
+}
+
+static enum nb_status compute_read_corrected(void *state, double *x, double *v, double *a,
+                                             double *jerk, double *a2, double *a3,
+                                             struct nb_error *err)
+{
+    struct compute *c = state;
+    if (!c->corr)
+        return nb_error_set(err, NB_ERR_ARGS, "read_corrected before load_corrector");
+    return nb_gaj_corrector_read(c->corr, c->gaj, x, v, a, jerk, a2, a3, err);
 }
 
 static void compute_destroy(void *state)
@@ -528,6 +571,7 @@ static void compute_destroy(void *state)
     glDeleteBuffers(3, bufs);
     nb_gpu_timer_free(&c->timer);
     nb_gaj_compute_destroy(c->gaj);
+    nb_gaj_corrector_destroy(c->corr);
     nb_gaj_prec_destroy(c->gaj_prec);
     nb_prec_destroy(c->prec);
     free(c->staging);
@@ -589,7 +633,9 @@ enum nb_status nb_backend_compute_create(struct nb_force_backend *b,
         .set_j_range = compute_set_j_range, .set_i_range = compute_set_i_range,
         .read_gaj_fixed = compute_read_gaj_fixed,
         .load_state = compute_load_state, .update_state = compute_update_state,
-        .predict_j = compute_predict_j, .gl_particles = compute_gl_particles,
+        .predict_j = compute_predict_j, .load_corrector = compute_load_corrector,
+        .correct_block = compute_correct_block, .read_corrected = compute_read_corrected,
+        .gl_particles = compute_gl_particles,
         .gl_results = compute_gl_results,
         .destroy = compute_destroy };
     return NB_OK;

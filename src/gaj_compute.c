@@ -586,13 +586,14 @@ enum nb_status nb_gaj_compute_update_state(struct nb_gaj_compute *g, size_t nb,
     return nb_gl_check("scattering the corrected block", err);
 }
 
-enum nb_status nb_gaj_compute_predict(struct nb_gaj_compute *g, double t,
+enum nb_status nb_gaj_compute_predict(struct nb_gaj_compute *g, double t, GLuint dstate,
                                       struct nb_error *err)
 {
     GLuint prog;
     if (!g->buf[B_SX].id)
         return nb_error_set(err, NB_ERR_ARGS, "predict_j before load_state");
-    if (nb_gl_program(g->gl, "predict_comp", &prog, err) != NB_OK)
+    if (nb_gl_program(g->gl, dstate ? "predict_ds_comp" : "predict_comp", &prog,
+                      err) != NB_OK)
         return err->status;
     static const struct { int binding, which; } bind[] = {
         { NB_BIND_STATE_X, B_SX }, { NB_BIND_STATE_T0, B_ST0 }, { NB_BIND_STATE_V, B_SV },
@@ -606,10 +607,23 @@ enum nb_status nb_gaj_compute_predict(struct nb_gaj_compute *g, double t,
     for (size_t k = 0; k < sizeof bind / sizeof bind[0]; k++)
         glBindBufferBase(GL_SHADER_STORAGE_BUFFER, (GLuint)bind[k].binding,
                          g->buf[bind[k].which].id);
+    if (dstate)
+        glBindBufferBase(GL_SHADER_STORAGE_BUFFER, NB_BIND_DSTATE, dstate);
     glDispatchCompute((GLuint)nb_gl_ceil_div((int)g->n, 256), 1, 1);
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
     glFlush();      /* the GPU predicts while the host finds the block */
     return nb_gl_check("device prediction", err);
+}
+
+void nb_gaj_compute_state_view(const struct nb_gaj_compute *g, struct nb_gaj_state_view *out)
+{
+    int mapped = g->in_down && g->pieces == 1;
+    *out = (struct nb_gaj_state_view){
+        .x = g->buf[B_SX].id, .t0 = g->buf[B_ST0].id, .v = g->buf[B_SV].id,
+        .active = g->buf[B_ACTIVE].id, .n = g->n, .n_active = g->n_active,
+        .acc = mapped ? g->down.buffer : g->buf[B_OUT].id,
+        .jerk = mapped ? g->down.buffer : g->buf[B_OUT2].id,
+        .jerk_at = mapped ? jerks_at(g->n_active) : 0 };
 }
 
 double nb_gaj_compute_seconds(struct nb_gaj_compute *g)

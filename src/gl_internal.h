@@ -184,8 +184,41 @@ enum nb_status nb_gaj_compute_update_state(struct nb_gaj_compute *g, size_t nb,
                                            const double *v, const double *a,
                                            const double *jerk, const double *t0,
                                            struct nb_error *err);
-enum nb_status nb_gaj_compute_predict(struct nb_gaj_compute *g, double t,
+/* The j-set at t from the device-resident state; dstate: the device
+ * corrector's double state (gaj_correct.c) to take v, a, jerk from, else 0
+ * (load_state's and update_state's float copies). */
+enum nb_status nb_gaj_compute_predict(struct nb_gaj_compute *g, double t, GLuint dstate,
                                       struct nb_error *err);
+/* What the device corrector reads of g: the state buffers (x0 and t0 in
+ * double, v0 with the masses), the last block's indices, and where that
+ * block's accelerations (with potentials) and jerks are, a vec4 a slot
+ * from byte acc_at and jerk_at. */
+struct nb_gaj_state_view {
+    GLuint x, t0, v, active, acc, jerk;
+    size_t n, n_active, acc_at, jerk_at;
+};
+void nb_gaj_compute_state_view(const struct nb_gaj_compute *g, struct nb_gaj_state_view *out);
+
+/* The Hermite corrector on the device (gaj_correct.c, correct.comp): it
+ * keeps v, a, jerk, a2, a3 and each step's level in double (x0 and t0 are
+ * the pipeline's), corrects the last GAJ block in place and hands back a
+ * record a slot. */
+struct nb_gaj_corrector;
+struct nb_gaj_corrector *nb_gaj_corrector_create(struct nb_gl *gl, struct nb_error *err);
+void nb_gaj_corrector_destroy(struct nb_gaj_corrector *c);
+enum nb_status nb_gaj_corrector_load(struct nb_gaj_corrector *c, size_t n, const double *v,
+                                     const double *a, const double *jerk, const double *a2,
+                                     const double *a3, const uint8_t *level,
+                                     struct nb_error *err);
+GLuint nb_gaj_corrector_state(const struct nb_gaj_corrector *c);
+enum nb_status nb_gaj_corrector_run(struct nb_gaj_corrector *c,
+                                    const struct nb_gaj_compute *g, double t1, double eta,
+                                    double dt_max, uint8_t *level, double *crit, double *dw,
+                                    struct nb_error *err);
+enum nb_status nb_gaj_corrector_read(struct nb_gaj_corrector *c,
+                                     const struct nb_gaj_compute *g, double *x, double *v,
+                                     double *a, double *jerk, double *a2, double *a3,
+                                     struct nb_error *err);
 /* The last GAJ evaluation's output buffers, for the texture inspector
  * (0 where the float kernel did not run last). */
 int nb_gaj_compute_results(const struct nb_gaj_compute *g, struct nb_gl_results *out);

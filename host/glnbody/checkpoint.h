@@ -40,7 +40,7 @@ NB_API enum nb_status nb_hermite_checkpoint(struct nb_hermite *h, const char *pa
                                             const void *app, size_t app_size,
                                             struct nb_error *err);
 /* A run continued from path on the force engine f, with the saved
- * parameters and predict_on_device as saved (-1) or as given (0, 1): on
+ * parameters and predict_on_device as saved (-1) or as given (0, 1, 2): on
  * the engine, variant and precision mode of the saved run, every later
  * step is the one it would have taken (with predict_on_device the device
  * copy is rebuilt from the saved state).  The caller owns *h. */

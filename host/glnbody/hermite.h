@@ -22,7 +22,11 @@ struct nb_hermite_params {
                            default 0.125 */
     int shared_dt;      /* 1: every particle takes the smallest step */
     int predict_on_device;  /* 1: the j-particles are predicted on the GPU
-                               (the compute and fragment engines) */
+                               (the compute and fragment engines); 2: also
+                               corrected there (the compute engine in
+                               precision A, individual steps, one GPU):
+                               nothing is read back but each block
+                               particle's new step */
 };
 NB_API void nb_hermite_params_default(struct nb_hermite_params *par);
 
@@ -85,7 +89,9 @@ NB_API enum nb_status nb_hermite_state(struct nb_hermite *h, double *x, double *
 NB_API enum nb_status nb_hermite_predict(const struct nb_hermite *h, double t, double *x,
                                          double *v, struct nb_error *err);
 /* The run's particles (ids, masses; x and v as of each particle's last
- * correction), owned by h. */
+ * correction), owned by h.  With predict_on_device 2 the device holds x and
+ * v: here they are as of the last nb_hermite_state, nb_hermite_predict,
+ * nb_hermite_energy or checkpoint. */
 NB_API const struct nb_particles *nb_hermite_particles(const struct nb_hermite *h);
 /* The parameters in use (dt_max rounded to a power of two). */
 NB_API void nb_hermite_get_params(const struct nb_hermite *h, struct nb_hermite_params *par);

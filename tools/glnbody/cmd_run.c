@@ -83,6 +83,15 @@ static enum nb_status check_integration(const struct run_args *a,
     else if (a->predict && strcmp(a->predict, "host") != 0)
         return nb_error_set(err, NB_ERR_ARGS, "--predict: '%s' is not host or gpu",
                             a->predict);
+    if (a->correct && strcmp(a->correct, "gpu") == 0) {
+        if (!par->predict_on_device)
+            return nb_error_set(err, NB_ERR_ARGS, "--correct gpu needs --predict gpu: "
+                                "the device corrects its own copy of the state");
+        par->predict_on_device = 2;
+    } else if (a->correct && strcmp(a->correct, "host") != 0) {
+        return nb_error_set(err, NB_ERR_ARGS, "--correct: '%s' is not host or gpu",
+                            a->correct);
+    }
     return NB_OK;
 }
 
@@ -122,6 +131,9 @@ static enum nb_status check_precision(const struct run_args *a, struct run_confi
         return nb_error_set(err, NB_ERR_ARGS, "--precision G needs --predict host: "
                             "the device-resident state predicts the j-particles in "
                             "float, and G's pair terms are double");
+    if (c->precision != NB_PRECISION_A && c->par.predict_on_device == 2)
+        return nb_error_set(err, NB_ERR_ARGS, "--correct gpu needs --precision A: the "
+                            "corrector on the device reads the float kernel's sums");
     return NB_OK;
 }
 
@@ -315,9 +327,10 @@ static void print_summary(FILE *fp, const struct run_config *c,
                 (unsigned long long)c->seed);
     fprintf(fp, ", eta %g, softening %g, dt_max %g, %s steps\n", par.eta,
             par.eps, par.dt_max, par.shared_dt ? "shared" : "block");
-    fprintf(fp, "backend %s, variant %s, predict %s, precision %s, renderer %s\n",
-            nb_engine_name(c->backend), o->variant[0] ? o->variant : "none (no block step)",
-            par.predict_on_device ? "gpu" : "host",
+    fprintf(fp, "backend %s, variant %s, predict %s, correct %s, precision %s, "
+            "renderer %s\n", nb_engine_name(c->backend),
+            o->variant[0] ? o->variant : "none (no block step)",
+            par.predict_on_device ? "gpu" : "host", par.predict_on_device == 2 ? "gpu" : "host",
             nb_precision_name(c->precision), nb_forces_renderer(f));
     fprintf(fp, "t = %g: relative energy error (E - E0)/|E0| = %.3e, "
             "2K/|W| = %.4f\n", d->t, d->de_rel, d->virial);
@@ -483,6 +496,9 @@ int nb_cmd_run(int argc, char **argv)
         { "variant", "NAME", "kernel variant (default auto)", &a.variant, NULL },
         { "predict", "host|gpu", "who predicts the j-particles (default host)",
           &a.predict, NULL },
+        { "correct", "host|gpu", "who corrects the block (default host); gpu: the "
+          "device, with --predict gpu, the compute backend, precision A and block "
+          "steps, reads back only each particle's new step", &a.correct, NULL },
         { "precision", "A..H", "how the GAJ kernel sums its pair terms (Narumi et "
           "al., Table 1; compute backend): A float (default), B double sums, C "
           "Takahashi-Iitaka, D Nitadori, E modified Nitadori, F Narumi, G double "

@@ -7,7 +7,8 @@
  * length).  A restart takes every option it is not given again from there.
  * Options that change the trajectory (--eta, --softening, --dt-max,
  * --shared-dt) may be given again only with the same value; the engine may
- * change (--backend, --precision, --predict, --variant, another GPU), and
+ * change (--backend, --precision, --predict, --correct, --variant, another
+ * GPU), and
  * then the results differ from an uninterrupted run's, which the restart
  * says.
  */
@@ -23,6 +24,7 @@
 #define OPTION_FIELDS(X)                                                         \
     X("t-end", t_end) X("eta", eta) X("softening", softening) X("dt-max", dt_max) \
     X("backend", backend) X("variant", variant) X("predict", predict)            \
+    X("correct", correct)                                                        \
     X("precision", precision) X("energy-log", energy_log) X("log-every", log_every) \
     X("snapshot-every", snapshot_every) X("snapshot-dir", snapshot_dir)          \
     X("output", output) X("checkpoint", checkpoint)                              \
@@ -131,6 +133,8 @@ void nb_run_restart_notes(const struct run_config *c, const char *renderer)
     note("backend", nb_engine_name(c->backend), opt(r, "backend-run"), path);
     note("precision", nb_precision_name(c->precision), opt(r, "precision-run"), path);
     note("predict", c->par.predict_on_device ? "gpu" : "host", opt(r, "predict-run"), path);
+    note("correct", c->par.predict_on_device == 2 ? "gpu" : "host", opt(r, "correct-run"),
+         path);
     note("variant", c->variant, opt(r, "variant-run"), path);
     note("renderer", renderer, opt(r, "renderer"), path);
 }
@@ -203,6 +207,8 @@ static enum nb_status add_options(struct ckpt_text *t, const struct run_config *
         nb_ckpt_text_add(t, "variant-run", c->variant, err) != NB_OK ||
         nb_ckpt_text_add(t, "precision-run", nb_precision_name(c->precision), err) != NB_OK ||
         nb_ckpt_text_add(t, "predict-run", par.predict_on_device ? "gpu" : "host",
+                         err) != NB_OK ||
+        nb_ckpt_text_add(t, "correct-run", par.predict_on_device == 2 ? "gpu" : "host",
                          err) != NB_OK ||
         nb_ckpt_text_add(t, "renderer", renderer, err) != NB_OK ||
         nb_ckpt_text_add_real(t, "t", nb_hermite_time(h), err) != NB_OK ||

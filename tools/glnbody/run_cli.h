@@ -9,7 +9,7 @@
 /* The options as typed. */
 struct run_args {
     const char *input, *ic, *n, *seed, *t_end, *eta, *softening, *dt_max;
-    const char *backend, *variant, *predict, *energy_log, *log_every;
+    const char *backend, *variant, *predict, *correct, *energy_log, *log_every;
     const char *snapshot_every, *snapshot_dir, *output, *precision;
     const char *checkpoint, *checkpoint_every, *restart;
     int shared_dt;
