@@ -185,7 +185,7 @@ static void assert_snapshots(const char *name)
 /* ---- run: Hermite block steps ---------------------------------------------- */
 
 struct engine_case {
-    const char *args[8];     /* NULL-terminated */
+    const char *args[10];    /* NULL-terminated */
     int gl;
 };
 
@@ -196,6 +196,8 @@ static const struct engine_case run_cases[] = {
     { { "--backend", "fragment" }, 1 },
     { { "--backend", "compute", "--variant", "t64i1", "--predict", "gpu" }, 1 },
     { { "--backend", "fragment", "--predict", "gpu" }, 1 },
+    { { "--backend", "compute", "--variant", "t64i1", "--predict", "gpu", "--correct", "gpu" },
+      1 },
 };
 
 /* 1/512 log rows: over 64 KiB of them, more than a pipe holds. */

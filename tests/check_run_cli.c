@@ -76,6 +76,11 @@ static const struct {
     { { "--ic", "king" }, "king" },
     { { "--predict", "cpu" }, "--predict" },
     { { "--backend", "cpu", "--predict", "gpu" }, "load_state" },
+    { { "--correct", "cpu" }, "--correct" },
+    { { "--correct", "gpu" }, "--predict gpu" },
+    { { "--predict", "gpu", "--correct", "gpu", "--precision", "B" }, "--precision A" },
+    { { "--predict", "gpu", "--correct", "gpu", "--shared-dt" }, "--shared-dt" },
+    { { "--backend", "fragment", "--predict", "gpu", "--correct", "gpu" }, "no corrector" },
     { { "--backend", "gpu" }, "'gpu'" },
     { { "--backend", "cpu", "--variant", "nope" }, "nope" },
     { { "--shaders", "dxil" }, "--shaders" },
@@ -239,7 +244,7 @@ START_TEST(test_cli_help)
     struct cli_run run = { 0 }, *pr = &run;
     const char *options[] = { "--input", "--ic", "--n", "--seed", "--t-end", "--eta",
                               "--softening", "--dt-max", "--shared-dt", "--backend",
-                              "--predict", "--energy-log", "--log-every",
+                              "--predict", "--correct", "--energy-log", "--log-every",
                               "--snapshot-every", "--snapshot-dir", "--output",
                               "--variant", "--gpu", "--shaders", "--debug" };
     RUN_CLI(pr, "--help");

@@ -238,6 +238,138 @@ START_TEST(test_potential_energy)
 }
 END_TEST
 
+/* ---- the corrector on the device (--correct gpu) ------------------------- */
+
+/* The host's corrector and the device's (correct.comp) on one compute
+ * backend, both with device prediction: the same double operations on the
+ * same float forces, so the same blocks and steps, and positions equal to
+ * rounding (bit for bit on llvmpipe; 1e-12 leaves room for a GPU whose
+ * double division or square root is not correctly rounded).  N = 1, 2, 3,
+ * 97 and 1031 (primes and the smallest), to t = 0.25: two blocks of
+ * everyone (t = 0.125, 0.25), whose potential energies the device path
+ * takes from its records; the state read between them (advance_to's
+ * prediction) syncs the host's copy. */
+START_TEST(test_correct_on_device)
+{
+    static const size_t sizes[] = { 1, 2, 3, 97, 1031 };
+    struct nb_particles p;
+    struct nb_sim_params par = params(0.01, 0.01);
+    struct run host, dev;
+    make_plummer_or_pair(&p, sizes[_i], 29);
+    par.predict = NB_PREDICT_GPU;
+    struct nb_gl *gl = gl_open();
+    run_start_gl(&host, "compute", &p, &par, gl);
+    par.correct_gpu = 1;
+    run_start_gl(&dev, "compute", &p, &par, gl);
+    for (double t = 0.0625; t <= 0.25; t += 0.0625) {
+        advance_to(&host, t);
+        advance_to(&dev, t);
+        double dmax = 0.0;
+        for (size_t k = 0; k < 3 * p.n; k++)
+            dmax = fmax(dmax, fmax(fabs(host.x[k] - dev.x[k]), fabs(host.v[k] - dev.v[k])));
+        ck_assert_msg(dmax <= 1e-12, "n %zu, t %g: host and device corrector differ by "
+                      "%.3e", p.n, t, dmax);
+        ck_assert_uint_eq(host.s.stats.particle_steps, dev.s.stats.particle_steps);
+        ck_assert_uint_eq(host.s.stats.block_steps, dev.s.stats.block_steps);
+        for (size_t i = 0; i < p.n; i++)
+            ck_assert_msg(host.s.dt[i] == dev.s.dt[i] && host.s.t0[i] == dev.s.t0[i],
+                          "n %zu, particle %zu: step %g at %g against %g at %g", p.n, i,
+                          host.s.dt[i], host.s.t0[i], dev.s.dt[i], dev.s.t0[i]);
+    }
+    ck_assert(dev.s.sync_t == 0.25 && host.s.sync_t == 0.25);
+    ck_assert_msg(fabs(dev.s.sync_epot - host.s.sync_epot) <= 1e-12 * fabs(host.s.sync_epot),
+                  "W at t = 0.25: %.17g against %.17g", dev.s.sync_epot, host.s.sync_epot);
+    run_end(&host);
+    run_end(&dev);
+    nb_gl_destroy(gl);
+    nb_particles_free(&p);
+}
+END_TEST
+
+/* A device state made bad on purpose (read_corrected, changed,
+ * load_corrector): a NaN velocity, which the forces spread to every
+ * particle (the first of the block is named, as the host corrector names
+ * it), or an old acceleration of 1e20 for particle 41 alone, for which
+ * eq. 9 asks a step below 2^-40 (far away, it pulls the others by
+ * nothing).  The run stops with the host corrector's messages. */
+START_TEST(test_correct_bad_records)
+{
+    struct nb_particles p;
+    struct nb_sim_params par = params(0.01, 0.01);
+    struct nb_error err = { 0 };
+    struct run r;
+    size_t n = 97, bad = 41;
+    make_plummer(&p, n, 31);
+    par.predict = NB_PREDICT_GPU;
+    par.correct_gpu = 1;
+    run_start(&r, "compute", &p, &par);
+    double *st3[6];
+    for (int q = 0; q < 6; q++)
+        ck_assert(st3[q] = calloc(3 * n, sizeof(double)));
+    uint8_t *level = calloc(n, 1);
+    ck_assert(level);
+    for (size_t i = 0; i < n; i++)
+        level[i] = (uint8_t)nb_step_level(r.s.dt[i]);
+    ck_assert_int_eq(r.b.read_corrected(r.b.state, st3[0], st3[1], st3[2], st3[3], st3[4],
+                                        st3[5], &err), NB_OK);
+    if (_i == 0)
+        st3[1][3 * bad + 1] = NAN;
+    else
+        st3[2][3 * bad] = 1e20;
+    ck_assert_int_eq(r.b.load_corrector(r.b.state, st3[1], st3[2], st3[3], st3[4], st3[5],
+                                        level, &err), NB_OK);
+    enum nb_status st = NB_OK;
+    while (st == NB_OK && r.s.t < 0.25)
+        st = nb_sim_step(&r.s, &err);
+    ck_assert_int_eq(st, NB_ERR_NUMERIC);
+    ck_assert_msg(_i == 0 ? strstr(err.message, "non-finite position") != NULL
+                          : strstr(err.message, "(index 41)") &&
+                            strstr(err.message, "below the floor"), "%s", err.message);
+    for (int q = 0; q < 6; q++)
+        free(st3[q]);
+    free(level);
+    run_end(&r);
+    nb_particles_free(&p);
+}
+END_TEST
+
+/* What the corrector on the device needs: the device prediction,
+ * individual steps, a backend with one (compute), and precision A. */
+START_TEST(test_correct_refusals)
+{
+    struct nb_particles p;
+    struct nb_sim_params par = params(0.01, 0.01);
+    struct nb_error err = { 0 };
+    struct nb_force_backend b;
+    struct nb_sim s;
+    struct nb_gl *gl = gl_open();
+    make_plummer(&p, 16, 3);
+    par.correct_gpu = 1;
+    static const struct { const char *backend; int predict, shared; const char *why; } c[] = {
+        { "compute", 0, 0, "needs --predict gpu" }, { "compute", 1, 1, "--shared-dt" },
+        { "fragment", 1, 0, "no corrector" }, { "cpu", 1, 0, "load_state" } };
+    for (size_t k = 0; k < sizeof c / sizeof *c; k++) {
+        ck_assert_int_eq(nb_backend_create(&b, c[k].backend, gl, &err), NB_OK);
+        par.predict = c[k].predict ? NB_PREDICT_GPU : NB_PREDICT_HOST;
+        par.shared_dt = c[k].shared;
+        ck_assert_int_eq(nb_sim_init(&s, &p, &par, &b, &err), NB_ERR_ARGS);
+        ck_assert_msg(strstr(err.message, c[k].why), "%s: %s", c[k].why, err.message);
+        nb_sim_free(&s);
+        b.destroy(b.state);
+    }
+    par.predict = NB_PREDICT_GPU;
+    par.shared_dt = 0;
+    ck_assert_int_eq(nb_backend_create(&b, "compute", gl, &err), NB_OK);
+    ck_assert_int_eq(b.set_precision(b.state, NB_PRECISION_B, &err), NB_OK);
+    ck_assert_int_ne(nb_sim_init(&s, &p, &par, &b, &err), NB_OK);
+    ck_assert_msg(strstr(err.message, "precision A"), "%s", err.message);
+    nb_sim_free(&s);
+    b.destroy(b.state);
+    nb_gl_destroy(gl);
+    nb_particles_free(&p);
+}
+END_TEST
+
 /* ---- the suite ----------------------------------------------------------- */
 
 static Suite *run_gpu_suite(void)
@@ -252,6 +384,9 @@ static Suite *run_gpu_suite(void)
     tcase_add_loop_test(tc, test_predict_host_vs_gpu, 0, COUNT(gpu_backends));
     tcase_add_loop_test(tc, test_pieces_vs_whole, 0, 2);
     tcase_add_loop_test(tc, test_potential_energy, 0, COUNT(gpu_backends));
+    tcase_add_loop_test(tc, test_correct_on_device, 0, 5);
+    tcase_add_loop_test(tc, test_correct_bad_records, 0, 2);
+    tcase_add_test(tc, test_correct_refusals);
     suite_add_tcase(s, tc);
     return s;
 }

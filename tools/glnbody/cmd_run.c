@@ -87,6 +87,9 @@ static enum nb_status check_integration(const struct run_args *a,
         if (!par->predict_on_device)
             return nb_error_set(err, NB_ERR_ARGS, "--correct gpu needs --predict gpu: "
                                 "the device corrects its own copy of the state");
+        if (par->shared_dt)
+            return nb_error_set(err, NB_ERR_ARGS, "--correct gpu takes individual "
+                                "steps, not --shared-dt");
         par->predict_on_device = 2;
     } else if (a->correct && strcmp(a->correct, "host") != 0) {
         return nb_error_set(err, NB_ERR_ARGS, "--correct: '%s' is not host or gpu",
@@ -111,6 +114,10 @@ static enum nb_status check_run(const struct run_args *a, struct run_config *c,
                                err) != NB_OK ||
         nb_gl_cli_validate(&a->gl, err) != NB_OK)
         return err->status;
+    if (c->backend != NB_ENGINE_COMPUTE && c->par.predict_on_device == 2)
+        return nb_error_set(err, NB_ERR_ARGS, "--correct gpu: backend %s has no "
+                            "corrector on the device (the compute backend has one)",
+                            nb_engine_name(c->backend));
     /* --predict gpu on a backend without device state: nb_hermite_create_particles
      * refuses. */
     return NB_OK;
