@@ -20,7 +20,7 @@ struct hermite4 {
     size_t *range_hits;     /* block members per thread range (collect) */
     /* --correct gpu (hermite_device.c): the device corrects; each slot's
      * record (new level, eq. 9, m a1.(x1 - xp)), and whether the host's
-     * x, v, a, jerk, a2, a3 lag the device's. */
+     * x, v, a, jerk, a2, a3, t0, dt lag the device's. */
     int device_corrects, stale;
     uint8_t *record;
     double *dw;
@@ -53,8 +53,8 @@ enum nb_status nb_hermite4_device_load(struct nb_sim *s, struct hermite4 *h,
 enum nb_status nb_hermite4_device_block(struct nb_sim *s, struct hermite4 *h, double t1,
                                         double rest, struct split *sp,
                                         struct nb_error *err);
-/* The host's x, v, a, jerk, a2, a3 brought up to the device's (a copy of
- * the whole state), where they lag. */
+/* The host's x, v, a, jerk, a2, a3, t0 and dt brought up to the device's
+ * (a copy of the whole state), where they lag. */
 enum nb_status nb_hermite4_device_sync(const struct nb_sim *s, struct hermite4 *h,
                                        struct nb_error *err);
 

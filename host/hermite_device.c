@@ -9,7 +9,8 @@
  * The correction is the host's (Makino & Aarseth 1992 eqs. 5-9 and the
  * quantised eq. 9 steps of block_clock.c) in the same double operations,
  * so both paths take the same steps; the host's copy of x, v, a, jerk,
- * a2, a3 lags until nb_hermite4_device_sync copies the device's back. */
+ * a2, a3, t0 and dt lags until nb_hermite4_device_sync copies the
+ * device's back (the levels are always the host's). */
 #include "hermite4.h"
 
 #include <math.h>
@@ -59,9 +60,11 @@ enum nb_status nb_hermite4_device_sync(const struct nb_sim *s, struct hermite4 *
     if (!h->device_corrects || !h->stale)
         return NB_OK;
     /* s is the caller's const view; its arrays are the copy being refreshed */
-    if (b->read_corrected(b->state, s->p.x, s->p.v, h->a, h->jerk, h->a2, h->a3,
+    if (b->read_corrected(b->state, s->p.x, s->p.v, h->a, h->jerk, h->a2, h->a3, s->t0,
                           err) != NB_OK)
         return err->status;
+    for (size_t i = 0; i < s->p.n; i++)
+        s->dt[i] = ldexp(1.0, h->level[i] - NB_STEP_LEVEL_OF_ONE);
     h->stale = 0;
     return NB_OK;
 }
@@ -80,35 +83,37 @@ static void sync_potential(struct nb_sim *s, const struct hermite4 *h, double t1
     s->sync_epot = w - dw;
 }
 
-/* Each slot's record into the host's clock: the first failure in block
- * order is reported, as the host's corrector reports it. */
+/* Each slot's record into the host's clock: the new levels, which are all
+ * that finding the next blocks needs (t0 and dt follow in sync); the first
+ * failure in block order is reported, as the host's corrector reports it.
+ * A particle corrected at t1 with a step of level l is next due at
+ * t1 + 2^(l - NB_STEP_LEVEL_OF_ONE): the lowest level gives the next time.
+ * (Writing t0 and dt here too cost 57 us a block at N = 65536 on the
+ * H200's host.) */
 static enum nb_status take_records(struct nb_sim *s, struct hermite4 *h, double t1,
                                    double rest, struct nb_error *err)
 {
     size_t na = h->n_active, bad = na, small = na;
-    double next = rest;
+    int lowest = NB_STEP_LEVELS;
 
     for (size_t k = 0; k < na; k++) {
-        size_t i = h->active[k];
         int level = h->record[k];
 
-        if (level == NB_LEVEL_NOT_FINITE) {
-            bad = k < bad ? k : bad;
-        } else if (level == NB_LEVEL_TOO_SMALL) {
-            small = k < small ? k : small;
-        } else {
-            double dt = ldexp(1.0, level - NB_STEP_LEVEL_OF_ONE);
-
-            s->t0[i] = t1;
-            nb_hermite4_set_step(s, h, i, dt);
-            next = t1 + dt < next ? t1 + dt : next;
+        if (level >= NB_STEP_LEVELS) {
+            bad = level == NB_LEVEL_NOT_FINITE && k < bad ? k : bad;
+            small = level == NB_LEVEL_TOO_SMALL && k < small ? k : small;
+            continue;
         }
+        h->level[h->active[k]] = (uint8_t)level;
+        lowest = level < lowest ? level : lowest;
     }
     if (bad < na && bad <= small)
         return nb_hermite4_not_finite(s, h->active[bad], t1, err);
     if (small < na)
         return nb_hermite4_too_small(s, h->active[small], h->crit[small], t1, err);
-    s->t_next = next;
+    double next = lowest < NB_STEP_LEVELS ? t1 + ldexp(1.0, lowest - NB_STEP_LEVEL_OF_ONE)
+                                          : INFINITY;
+    s->t_next = next < rest ? next : rest;
     return NB_OK;
 }
 

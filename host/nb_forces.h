@@ -210,7 +210,7 @@ struct nb_force_backend {
      * none); dw[k] = m a1.(x1 - xp), the first-order change of the
      * potential energy between predicted and corrected position.
      * read_corrected copies the whole state back: x, v, a, jerk, a2, a3
-     * (3n each). */
+     * (3n each) and t0 (n). */
     enum nb_status (*load_corrector)(void *state, const double *v, const double *a,
                                      const double *jerk, const double *a2,
                                      const double *a3, const uint8_t *level,
@@ -219,7 +219,7 @@ struct nb_force_backend {
                                     uint8_t *level, double *crit, double *dw,
                                     struct nb_error *err);
     enum nb_status (*read_corrected)(void *state, double *x, double *v, double *a,
-                                     double *jerk, double *a2, double *a3,
+                                     double *jerk, double *a2, double *a3, double *t0,
                                      struct nb_error *err);
 
     /* Optional (NULL: none): the j-set as it stands on the GPU (the last

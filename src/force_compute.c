@@ -400,6 +400,11 @@ static enum nb_status run_gaj(void *state, double eps, size_t n_active,
                             "load_state after set_precision",
                             nb_precision_name(c->precision));
     if (!c->gaj_prec_ran) {
+        struct nb_gaj_state_view sv;
+        nb_gaj_compute_state_view(g, &sv);
+        /* a block short of everyone is read by the device corrector alone;
+         * everyone's potentials go to the energy (read_gaj) */
+        nb_gaj_compute_keep_results(g, c->corr && n_active < sv.n);
         if (nb_gaj_compute_run(g, c->tile, eps, n_active, active, pieces, err) != NB_OK)
             return err->status;
     } else {
@@ -554,12 +559,12 @@ static enum nb_status compute_correct_block(void *state, double t1, double eta,
 
 static enum nb_status compute_read_corrected(void *state, double *x, double *v, double *a,
                                              double *jerk, double *a2, double *a3,
-                                             struct nb_error *err)
+                                             double *t0, struct nb_error *err)
 {
     struct compute *c = state;
     if (!c->corr)
         return nb_error_set(err, NB_ERR_ARGS, "read_corrected before load_corrector");
-    return nb_gaj_corrector_read(c->corr, c->gaj, x, v, a, jerk, a2, a3, err);
+    return nb_gaj_corrector_read(c->corr, c->gaj, x, v, a, jerk, a2, a3, t0, err);
 }
 
 static void compute_destroy(void *state)

@@ -49,6 +49,8 @@ struct nb_gaj_compute {
     GLsync piece_fence[NB_GAJ_PIECES_MAX];    /* its results in `down` */
     int in_down;                    /* the last piece's reduction wrote its
                                        results there (the inspector's panels) */
+    int keep_results;               /* the results stay on the GPU (for the
+                                       device corrector): none go to `down` */
     /* Transfers, one area per purpose so that none waits for another's
      * copy: the j-set (set_j), the block's indices (run), the corrected
      * block (update_state), the results (read). */
@@ -257,7 +259,7 @@ static size_t jerks_at(size_t n_active) { return 16 * ((n_active + 15) & ~(size_
 static int dispatch_piece(struct nb_gaj_compute *g, GLuint gaj, GLuint red,
                           const struct piece_plan *p)
 {
-    int split = p->slices > 1, mapped = split && g->down.buffer;
+    int split = p->slices > 1, mapped = split && g->down.buffer && !g->keep_results;
     size_t out_at = 16 * p->first, out_bytes = 16 * p->count;
     size_t at = split ? p->part_at : out_at;
     size_t bytes = split ? out_bytes * (size_t)p->slices : out_bytes;
@@ -294,6 +296,8 @@ static enum nb_status send_back_piece(struct nb_gaj_compute *g, int k, int in_do
                                       struct nb_error *err)
 {
     size_t first = g->piece_at[k], count = g->piece_at[k + 1] - first;
+    if (g->keep_results)
+        return NB_OK;
     if (in_down) {
         glMemoryBarrier(GL_CLIENT_MAPPED_BUFFER_BARRIER_BIT);
     } else {
@@ -613,6 +617,11 @@ enum nb_status nb_gaj_compute_predict(struct nb_gaj_compute *g, double t, GLuint
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
     glFlush();      /* the GPU predicts while the host finds the block */
     return nb_gl_check("device prediction", err);
+}
+
+void nb_gaj_compute_keep_results(struct nb_gaj_compute *g, int keep)
+{
+    g->keep_results = keep;
 }
 
 void nb_gaj_compute_state_view(const struct nb_gaj_compute *g, struct nb_gaj_state_view *out)

@@ -142,7 +142,7 @@ enum nb_status nb_gaj_corrector_run(struct nb_gaj_corrector *c,
 enum nb_status nb_gaj_corrector_read(struct nb_gaj_corrector *c,
                                      const struct nb_gaj_compute *g, double *x, double *v,
                                      double *a, double *jerk, double *a2, double *a3,
-                                     struct nb_error *err)
+                                     double *t0, struct nb_error *err)
 {
     struct nb_gaj_state_view sv;
     double *parts[] = { v, a, jerk, a2, a3 };
@@ -159,6 +159,8 @@ enum nb_status nb_gaj_corrector_read(struct nb_gaj_corrector *c,
     nb_gl_get_buffer(GL_COPY_READ_BUFFER, 0, DSTATE_DOUBLES * sizeof(double) * n, ds);
     glBindBuffer(GL_COPY_READ_BUFFER, sv.x);
     nb_gl_get_buffer(GL_COPY_READ_BUFFER, 0, 3 * sizeof(double) * n, x);
+    glBindBuffer(GL_COPY_READ_BUFFER, sv.t0);
+    nb_gl_get_buffer(GL_COPY_READ_BUFFER, 0, sizeof(double) * n, t0);
     for (size_t i = 0; i < n; i++)
         for (int q = 0; q < 5; q++)
             memcpy(parts[q] + 3 * i, ds + DSTATE_DOUBLES * i + 3 * q, 3 * sizeof(double));

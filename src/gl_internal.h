@@ -198,6 +198,9 @@ struct nb_gaj_state_view {
     size_t n, n_active, acc_at, jerk_at;
 };
 void nb_gaj_compute_state_view(const struct nb_gaj_compute *g, struct nb_gaj_state_view *out);
+/* keep 1: the next runs leave their results on the GPU, for the device
+ * corrector alone (read_piece and read then have none to give). */
+void nb_gaj_compute_keep_results(struct nb_gaj_compute *g, int keep);
 
 /* The Hermite corrector on the device (gaj_correct.c, correct.comp): it
  * keeps v, a, jerk, a2, a3 and each step's level in double (x0 and t0 are
@@ -218,7 +221,7 @@ enum nb_status nb_gaj_corrector_run(struct nb_gaj_corrector *c,
 enum nb_status nb_gaj_corrector_read(struct nb_gaj_corrector *c,
                                      const struct nb_gaj_compute *g, double *x, double *v,
                                      double *a, double *jerk, double *a2, double *a3,
-                                     struct nb_error *err);
+                                     double *t0, struct nb_error *err);
 /* The last GAJ evaluation's output buffers, for the texture inspector
  * (0 where the float kernel did not run last). */
 int nb_gaj_compute_results(const struct nb_gaj_compute *g, struct nb_gl_results *out);

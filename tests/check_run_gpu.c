@@ -303,15 +303,15 @@ START_TEST(test_correct_bad_records)
     par.predict = NB_PREDICT_GPU;
     par.correct_gpu = 1;
     run_start(&r, "compute", &p, &par);
-    double *st3[6];
-    for (int q = 0; q < 6; q++)
+    double *st3[7];             /* x, v, a, jerk, a2, a3, t0 */
+    for (int q = 0; q < 7; q++)
         ck_assert(st3[q] = calloc(3 * n, sizeof(double)));
     uint8_t *level = calloc(n, 1);
     ck_assert(level);
     for (size_t i = 0; i < n; i++)
         level[i] = (uint8_t)nb_step_level(r.s.dt[i]);
     ck_assert_int_eq(r.b.read_corrected(r.b.state, st3[0], st3[1], st3[2], st3[3], st3[4],
-                                        st3[5], &err), NB_OK);
+                                        st3[5], st3[6], &err), NB_OK);
     if (_i == 0)
         st3[1][3 * bad + 1] = NAN;
     else
@@ -325,7 +325,7 @@ START_TEST(test_correct_bad_records)
     ck_assert_msg(_i == 0 ? strstr(err.message, "non-finite position") != NULL
                           : strstr(err.message, "(index 41)") &&
                             strstr(err.message, "below the floor"), "%s", err.message);
-    for (int q = 0; q < 6; q++)
+    for (int q = 0; q < 7; q++)
         free(st3[q]);
     free(level);
     run_end(&r);
