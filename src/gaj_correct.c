@@ -111,6 +111,7 @@ enum nb_status nb_gaj_corrector_run(struct nb_gaj_corrector *c,
         return nb_error_set(err, NB_ERR_UNSUPPORTED, "the device corrector needs "
                             "persistently mapped buffers (OpenGL 4.4 or "
                             "GL_ARB_buffer_storage)");
+    glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);     /* the block's sums, written */
     glUseProgram(prog);
     glUniform1i(nb_gl_loc(NB_LOC_N_ACTIVE), (int)nb);
     glUniform1d(nb_gl_loc(NB_LOC_TIME), t1);
