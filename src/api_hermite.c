@@ -68,6 +68,9 @@ static enum nb_status start(struct nb_hermite **out, struct nb_forces *f,
 {
     struct nb_sim_params sp;
     sim_params(par, &sp);
+    if (par && (par->predict_on_device < 0 || par->predict_on_device > 2))
+        return nb_error_set(err, NB_ERR_ARGS, "nb_hermite_create: predict_on_device = %d "
+                            "is not 0, 1 or 2", par->predict_on_device);
     if (!(sp.dt_max >= NB_DT_FLOOR && sp.dt_max <= NB_T_MAX))
         return nb_error_set(err, NB_ERR_ARGS, "nb_hermite_create: dt_max = %g is "
                             "outside 2^-40..%g", sp.dt_max, NB_T_MAX);
@@ -383,6 +386,9 @@ enum nb_status nb_hermite_restore(struct nb_hermite **out, struct nb_forces *f,
 
     if (check_create(out, f, func, &e) != NB_OK || nb_api_need(path, func, "path", &e) != NB_OK)
         return nb_api_fail(err, &e, func);
+    if (predict_on_device < -1 || predict_on_device > 2)
+        return nb_error_set(err, NB_ERR_ARGS, "%s: predict_on_device = %d is not -1, 0, 1 "
+                            "or 2", func, predict_on_device);
     if (nb_ckpt_read(&c, path, NB_CKPT_RUN, &e) != NB_OK ||
         nb_sim_checkpoint_params(&c, path, &sp, &e) != NB_OK ||
         !(h = nb_alloc(1, sizeof *h, "a Hermite run", &e)))

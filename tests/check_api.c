@@ -434,6 +434,13 @@ START_TEST(hermite_refusals)
     refused(nb_hermite_create(&none, cpu, 2, m, x, x, &par, &err), &err,
             "nb_hermite_create", "dt_max");
     par.dt_max = 0.125;
+    par.predict_on_device = 3;
+    refused(nb_hermite_create(&none, cpu, 2, m, x, x, &par, &err), &err,
+            "nb_hermite_create", "predict_on_device");
+    par.predict_on_device = 2;          /* the CPU keeps no device state */
+    ck_assert_int_eq(nb_hermite_create(&none, cpu, 2, m, x, x, &par, &err), NB_ERR_ARGS);
+    ck_assert_msg(strstr(err.message, "load_state"), "%s", err.message);
+    par.predict_on_device = 0;
     par.eta = -1.0;                     /* refused by the integrator, named */
     refused(nb_hermite_create(&none, cpu, 2, m, x, x, &par, &err), &err,
             "nb_hermite_create", "eta");
