@@ -8,9 +8,11 @@
  * Invocation k corrects block slot k, particle i = idx[k], at t1 from its
  * state at t0 (x0, t0; ds: v, a, jerk, a2, a3 and its step's level, 16
  * doubles a particle) and the GAJ result of the slot (acc: a, phi;
- * jerk), then writes the corrected state back and, for the host, out[4k..]
- * = (criterion, m a1.(x1 - xp), new level or NB_CORRECT_NOT_FINITE /
- * NB_CORRECT_TOO_SMALL, 0).  A failed slot leaves the state as it was. */
+ * jerk), then writes the corrected state back and, for the host, rec[k] =
+ * the new level or NB_CORRECT_NOT_FINITE / NB_CORRECT_TOO_SMALL, and
+ * after the n_block levels (an even count of words), four words a slot: the criterion and
+ * m a1.(x1 - xp) as doubles (the host reads them only for a failed slot or
+ * a block of everyone).  A failed slot leaves the state as it was. */
 layout(local_size_x = 256) in;
 
 #define NB_CORRECT_DT_FLOOR ldexp(1.0LF, -NB_CORRECT_LEVEL_OF_ONE)
@@ -22,7 +24,7 @@ layout(std430, binding = NB_BIND_DSTATE) buffer DS { double ds[]; };
 layout(std430, binding = NB_BIND_ACTIVE) readonly buffer Index { int idx[]; };
 layout(std430, binding = NB_BIND_OUT) readonly buffer Acc { vec4 acc[]; };
 layout(std430, binding = NB_BIND_OUT2) readonly buffer Jerk { vec4 jerk1[]; };
-layout(std430, binding = NB_BIND_CORRECTED) writeonly buffer Out { double out_[]; };
+layout(std430, binding = NB_BIND_CORRECTED) writeonly buffer Out { uint rec[]; };
 
 NB_LOCATION(NB_LOC_N_ACTIVE) uniform int n_block;
 NB_LOCATION(NB_LOC_TIME) uniform double t1;
@@ -89,29 +91,30 @@ void main()
     precise dvec3 x1 = xp + dt2 * dt2 * (a2 / 24.0LF + dt * a3 / 120.0LF);
     precise dvec3 v1 = vp + dt2 * dt * (a2 / 6.0LF + dt * a3 / 24.0LF);
     precise dvec3 a2_1 = a2 + dt * a3;
-    int o = 4 * k;
+    int o = (n_block + 1) / 2 * 2 + 4 * k;     /* doubles 8-byte aligned */
     double m = double(v0[i].w);
     precise dvec3 moved = x1 - xp;
     precise double dw = m * a1.x * moved.x + m * a1.y * moved.y + m * a1.z * moved.z;
-    out_[o + 1] = dw;
-    out_[o + 3] = 0.0LF;
+    uvec2 w = unpackDouble2x32(dw);
+    rec[o + 2] = w.x, rec[o + 3] = w.y;
     if (!finite3(x1) || !finite3(v1) || !finite3(a2_1) || !finite3(a3)) {
-        out_[o] = 0.0LF;
-        out_[o + 2] = double(NB_CORRECT_NOT_FINITE);
+        rec[o] = rec[o + 1] = 0u;
+        rec[k] = uint(NB_CORRECT_NOT_FINITE);
         return;
     }
     double crit = aarseth(eta_dt_max.x, a1, j1, a2_1, a3);
     double dt_old = ldexp(1.0LF, level - NB_CORRECT_LEVEL_OF_ONE);
     double dt_new = step_next(dt_old, crit, eta_dt_max.y);
-    out_[o] = crit;
+    w = unpackDouble2x32(crit);
+    rec[o] = w.x, rec[o + 1] = w.y;
     if (dt_new < NB_CORRECT_DT_FLOOR) {
-        out_[o + 2] = double(NB_CORRECT_TOO_SMALL);
+        rec[k] = uint(NB_CORRECT_TOO_SMALL);
         return;
     }
     int e;
     frexp(dt_new, e);                   /* dt_new = 2^(e - 1) */
     int level_new = e - 1 + NB_CORRECT_LEVEL_OF_ONE;
-    out_[o + 2] = double(level_new);
+    rec[k] = uint(level_new);
     x0[3 * i] = x1.x;
     x0[3 * i + 1] = x1.y;
     x0[3 * i + 2] = x1.z;

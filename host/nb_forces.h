@@ -207,8 +207,9 @@ struct nb_force_backend {
      * as the host's) and gives for each block slot k: level[k], the new
      * step's level, or NB_LEVEL_NOT_FINITE or NB_LEVEL_TOO_SMALL (that
      * particle's state unchanged); crit[k], eq. 9 (INFINITY where it has
-     * none); dw[k] = m a1.(x1 - xp), the first-order change of the
-     * potential energy between predicted and corrected position.
+     * none), and dw[k] = m a1.(x1 - xp), the first-order change of the
+     * potential energy between predicted and corrected position, both only
+     * where a slot failed or the block holds every particle.
      * read_corrected copies the whole state back: x, v, a, jerk, a2, a3
      * (3n each) and t0 (n). */
     enum nb_status (*load_corrector)(void *state, const double *v, const double *a,

@@ -1,7 +1,8 @@
 /* gaj_correct.c - the Hermite corrector on the device (correct.comp):
  * a block step of `glnbody run --predict gpu --correct gpu` sends nothing
- * up and reads back one 32-byte record a block particle, instead of the
- * host reading the forces, correcting and sending the block back.
+ * up and reads back one 4-byte record a block particle (its new step),
+ * instead of the host reading the forces, correcting and sending the
+ * block back.
  *
  * The corrector keeps, a particle, 16 doubles: v, a, jerk, a2, a3 and the
  * level of its step (the GAJ pipeline's x0 and t0 are the rest of the
@@ -21,13 +22,17 @@ _Static_assert(NB_CORRECT_NOT_FINITE == NB_LEVEL_NOT_FINITE &&
                NB_CORRECT_TOO_SMALL == NB_LEVEL_TOO_SMALL, "correct.comp's records");
 
 #define DSTATE_DOUBLES 16
-#define RECORD_DOUBLES 4
+/* The records of nb slots: each one's level (a uint), then, from the
+ * first 8-byte boundary, each one's criterion and m a1.(x1 - xp) (two
+ * doubles). */
+static size_t aux_at(size_t nb) { return (nb + 1) & ~(size_t)1; }     /* in uints */
+static size_t record_bytes(size_t nb) { return 4 * aux_at(nb) + 16 * nb; }
 
 struct nb_gaj_corrector {
     struct nb_gl *gl;
     GLuint ds;                  /* DSTATE_DOUBLES a particle */
     size_t ds_capacity, n;
-    struct nb_gl_staging out;   /* RECORD_DOUBLES a block slot, read back */
+    struct nb_gl_staging out;   /* the block's records (record_bytes), read back */
 };
 
 struct nb_gaj_corrector *nb_gaj_corrector_create(struct nb_gl *gl, struct nb_error *err)
@@ -98,7 +103,7 @@ enum nb_status nb_gaj_corrector_run(struct nb_gaj_corrector *c,
     struct nb_gaj_state_view sv;
     GLuint prog;
     nb_gaj_compute_state_view(g, &sv);
-    size_t nb = sv.n_active, bytes = RECORD_DOUBLES * sizeof(double) * nb;
+    size_t nb = sv.n_active, bytes = record_bytes(nb);
     if (nb == 0)
         return NB_OK;
     if (sv.n != c->n || !sv.x)
@@ -128,14 +133,22 @@ enum nb_status nb_gaj_corrector_run(struct nb_gaj_corrector *c,
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_CLIENT_MAPPED_BUFFER_BARRIER_BIT);
     nb_gl_staging_sent(&c->out);
     glFlush();
-    const double *rec = nb_gl_staging_arrived(&c->out, err);
+    const uint32_t *rec = nb_gl_staging_arrived(&c->out, err);
     if (!rec)
         return err->status;
+    int failed = 0;
     for (size_t k = 0; k < nb; k++) {
-        const double *r = rec + RECORD_DOUBLES * k;
-        level[k] = (uint8_t)r[2];
-        crit[k] = r[0] < 0.0 ? INFINITY : r[0];
-        dw[k] = r[1];
+        level[k] = (uint8_t)rec[k];
+        failed |= rec[k] >= NB_STEP_LEVELS;
+    }
+    /* The doubles only where the host needs them: 4 bytes a slot read
+     * back, not 20 (reading mapped memory costs by the byte). */
+    if (failed || nb == c->n) {
+        const double *aux = (const double *)(rec + aux_at(nb));
+        for (size_t k = 0; k < nb; k++) {
+            crit[k] = aux[2 * k] < 0.0 ? INFINITY : aux[2 * k];
+            dw[k] = aux[2 * k + 1];
+        }
     }
     return nb_gl_check("the device corrector", err);
 }
