@@ -9,10 +9,11 @@
  * state at t0 (x0, t0; ds: v, a, jerk, a2, a3 and its step's level, 16
  * doubles a particle) and the GAJ result of the slot (acc: a, phi;
  * jerk), then writes the corrected state back and, for the host, rec[k] =
- * the new level or NB_CORRECT_NOT_FINITE / NB_CORRECT_TOO_SMALL, and
- * after the n_block levels (an even count of words), four words a slot: the criterion and
- * m a1.(x1 - xp) as doubles (the host reads them only for a failed slot or
- * a block of everyone).  A failed slot leaves the state as it was. */
+ * the new level or NB_CORRECT_NOT_FINITE / NB_CORRECT_TOO_SMALL; after the
+ * n_block levels (rounded up to an even count of words), four words a
+ * slot: the criterion and m a1.(x1 - xp) as doubles (the host reads them
+ * only for a failed slot or a block of everyone).  A failed slot leaves
+ * the state as it was. */
 layout(local_size_x = 256) in;
 
 #define NB_CORRECT_DT_FLOOR ldexp(1.0LF, -NB_CORRECT_LEVEL_OF_ONE)
