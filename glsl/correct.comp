@@ -14,7 +14,7 @@
  * slot: the criterion and m a1.(x1 - xp) as doubles (the host reads them
  * only for a failed slot or a block of everyone).  A failed slot leaves
  * the state as it was. */
-layout(local_size_x = 256) in;
+layout(local_size_x = NB_CORRECT_GROUP) in;
 
 #define NB_CORRECT_DT_FLOOR ldexp(1.0LF, -NB_CORRECT_LEVEL_OF_ONE)
 
@@ -99,7 +99,8 @@ void main()
     uvec2 w = unpackDouble2x32(dw);
     rec[o + 2] = w.x, rec[o + 3] = w.y;
     if (!finite3(x1) || !finite3(v1) || !finite3(a2_1) || !finite3(a3)) {
-        rec[o] = rec[o + 1] = 0u;
+        rec[o] = 0u;
+        rec[o + 1] = 0u;
         rec[k] = uint(NB_CORRECT_NOT_FINITE);
         return;
     }

@@ -4,6 +4,7 @@
 #ifndef NB_HERMITE4_H
 #define NB_HERMITE4_H
 
+#include "block_list.h"
 #include "nb_host.h"
 
 struct hermite4 {
@@ -17,7 +18,7 @@ struct hermite4 {
     double *ba, *bj, *bpot; /* the block's GAJ result, in block order */
     double *bx, *bv, *bt;   /* the corrected block for update_state */
     double *crit;           /* eq. 9 step of each block particle */
-    size_t *range_hits;     /* block members per thread range (collect) */
+    struct nb_block_list blocks;    /* the particles by level (collect_block) */
     /* --correct gpu (hermite_device.c): the device corrects; each slot's
      * record (new level, eq. 9, m a1.(x1 - xp)), and whether the host's
      * x, v, a, jerk, a2, a3, t0, dt lag the device's. */
