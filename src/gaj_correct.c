@@ -129,7 +129,7 @@ enum nb_status nb_gaj_corrector_run(struct nb_gaj_corrector *c,
     bind_at(NB_BIND_OUT, sv.acc, sv.acc_at, 16 * nb);
     bind_at(NB_BIND_OUT2, sv.jerk, sv.jerk_at, 16 * nb);
     bind_at(NB_BIND_CORRECTED, c->out.buffer, 0, bytes);
-    glDispatchCompute((GLuint)nb_gl_ceil_div((int)nb, 256), 1, 1);
+    glDispatchCompute((GLuint)nb_gl_ceil_div((int)nb, NB_CORRECT_GROUP), 1, 1);
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_CLIENT_MAPPED_BUFFER_BARRIER_BIT);
     nb_gl_staging_sent(&c->out);
     glFlush();
