@@ -1,19 +1,20 @@
 /* correct.comp - the Hermite corrector on the device (Makino & Aarseth
- * 1992 eqs. 5-9), so that a block step sends nothing up and reads back one
- * record a block particle: the host's integrator_hermite4.c (correct_one)
- * and block_clock.c (nb_step_aarseth_criterion, nb_step_next) in the
- * same double operations, in the same order, none fused (precise): with
- * IEEE division and square root, the same bits as the host.
+ * 1992 eqs. 5-9), so that a block step sends nothing up and reads back a
+ * few hundred bytes: the host's integrator_hermite4.c (correct_one) and
+ * block_clock.c (nb_step_aarseth_criterion, nb_step_next) in the same
+ * double operations, in the same order, none fused (precise): with IEEE
+ * division and square root, the same bits as the host.
  *
  * Invocation k corrects block slot k, particle i = idx[k], at t1 from its
- * state at t0 (x0, t0; ds: v, a, jerk, a2, a3 and its step's level, 16
- * doubles a particle) and the GAJ result of the slot (acc: a, phi;
- * jerk), then writes the corrected state back and, for the host, rec[k] =
- * the new level or NB_CORRECT_NOT_FINITE / NB_CORRECT_TOO_SMALL; after the
- * n_block levels (rounded up to an even count of words), four words a
- * slot: the criterion and m a1.(x1 - xp) as doubles (the host reads them
- * only for a failed slot or a block of everyone).  A failed slot leaves
- * the state as it was. */
+ * state at t0 (x0, t0; ds: v, a, jerk, a2, a3, 16 doubles a particle, the
+ * last unused) and the GAJ result of the slot (acc: a, phi; jerk), then
+ * writes the corrected state back and the new step's level into the block
+ * state, whose counts of each level follow (find_block.comp takes the next
+ * block from there, the host its time).  aux[2k], aux[2k + 1]: the
+ * criterion (-1 for none) and m a1.(x1 - xp), which the host reads only
+ * for a failed slot or a block of everyone.  A failed slot leaves the
+ * state as it was and its slot in first_bad (a result not finite) or
+ * first_small (a step below the floor), the first of the block's. */
 layout(local_size_x = NB_CORRECT_GROUP) in;
 
 #define NB_CORRECT_DT_FLOOR ldexp(1.0LF, -NB_CORRECT_LEVEL_OF_ONE)
@@ -25,7 +26,14 @@ layout(std430, binding = NB_BIND_DSTATE) buffer DS { double ds[]; };
 layout(std430, binding = NB_BIND_ACTIVE) readonly buffer Index { int idx[]; };
 layout(std430, binding = NB_BIND_OUT) readonly buffer Acc { vec4 acc[]; };
 layout(std430, binding = NB_BIND_OUT2) readonly buffer Jerk { vec4 jerk1[]; };
-layout(std430, binding = NB_BIND_CORRECTED) writeonly buffer Out { uint rec[]; };
+layout(std430, binding = NB_BIND_BLOCK_STATE) buffer BlockState {
+    int level_count[NB_CORRECT_LEVELS];
+    uint first_bad, first_small, pad0, pad1;
+    uint level_of[];
+};
+layout(std430, binding = NB_BIND_CORRECTED) writeonly buffer Aux { double aux[]; };
+
+shared int moved[NB_CORRECT_LEVELS];    /* the group's changes of the counts */
 
 NB_LOCATION(NB_LOC_N_ACTIVE) uniform int n_block;
 NB_LOCATION(NB_LOC_TIME) uniform double t1;
@@ -68,18 +76,15 @@ bool finite3(dvec3 u)
     return !any(isnan(u)) && !any(isinf(u));
 }
 
-void main()
+/* Slot k, particle i of step level `level`, corrected; returns the new
+ * level, or -1 where the slot failed. */
+int correct_slot(int k, int i, int level)
 {
-    int k = int(gl_GlobalInvocationID.x);
-    if (k >= n_block)
-        return;
-    int i = idx[k];
     int s = 16 * i;
     dvec3 x = dvec3(x0[3 * i], x0[3 * i + 1], x0[3 * i + 2]);
     dvec3 v = dvec3(ds[s], ds[s + 1], ds[s + 2]);
     dvec3 a = dvec3(ds[s + 3], ds[s + 4], ds[s + 5]);
     dvec3 j = dvec3(ds[s + 6], ds[s + 7], ds[s + 8]);
-    int level = int(ds[s + 15]);
     dvec3 a1 = dvec3(acc[k].xyz), j1 = dvec3(jerk1[k].xyz);
     precise double dt = t1 - t0[i];
     precise double dt2 = dt * dt;
@@ -92,31 +97,25 @@ void main()
     precise dvec3 x1 = xp + dt2 * dt2 * (a2 / 24.0LF + dt * a3 / 120.0LF);
     precise dvec3 v1 = vp + dt2 * dt * (a2 / 6.0LF + dt * a3 / 24.0LF);
     precise dvec3 a2_1 = a2 + dt * a3;
-    int o = (n_block + 1) / 2 * 2 + 4 * k;     /* doubles 8-byte aligned */
     double m = double(v0[i].w);
-    precise dvec3 moved = x1 - xp;
-    precise double dw = m * a1.x * moved.x + m * a1.y * moved.y + m * a1.z * moved.z;
-    uvec2 w = unpackDouble2x32(dw);
-    rec[o + 2] = w.x, rec[o + 3] = w.y;
+    precise dvec3 moved_by = x1 - xp;
+    precise double dw = m * a1.x * moved_by.x + m * a1.y * moved_by.y + m * a1.z * moved_by.z;
+    aux[2 * k + 1] = dw;
     if (!finite3(x1) || !finite3(v1) || !finite3(a2_1) || !finite3(a3)) {
-        rec[o] = 0u;
-        rec[o + 1] = 0u;
-        rec[k] = uint(NB_CORRECT_NOT_FINITE);
-        return;
+        aux[2 * k] = 0.0LF;
+        atomicMin(first_bad, uint(k));
+        return -1;
     }
     double crit = aarseth(eta_dt_max.x, a1, j1, a2_1, a3);
     double dt_old = ldexp(1.0LF, level - NB_CORRECT_LEVEL_OF_ONE);
     double dt_new = step_next(dt_old, crit, eta_dt_max.y);
-    w = unpackDouble2x32(crit);
-    rec[o] = w.x, rec[o + 1] = w.y;
+    aux[2 * k] = crit;
     if (dt_new < NB_CORRECT_DT_FLOOR) {
-        rec[k] = uint(NB_CORRECT_TOO_SMALL);
-        return;
+        atomicMin(first_small, uint(k));
+        return -1;
     }
     int e;
     frexp(dt_new, e);                   /* dt_new = 2^(e - 1) */
-    int level_new = e - 1 + NB_CORRECT_LEVEL_OF_ONE;
-    rec[k] = uint(level_new);
     x0[3 * i] = x1.x;
     x0[3 * i + 1] = x1.y;
     x0[3 * i + 2] = x1.z;
@@ -126,5 +125,31 @@ void main()
     ds[s + 6] = j1.x, ds[s + 7] = j1.y, ds[s + 8] = j1.z;
     ds[s + 9] = a2_1.x, ds[s + 10] = a2_1.y, ds[s + 11] = a2_1.z;
     ds[s + 12] = a3.x, ds[s + 13] = a3.y, ds[s + 14] = a3.z;
-    ds[s + 15] = double(level_new);
+    return e - 1 + NB_CORRECT_LEVEL_OF_ONE;
+}
+
+/* Each slot corrected; the counts of the levels follow the changed
+ * steps, a group's changes added at once. */
+void main()
+{
+    int k = int(gl_GlobalInvocationID.x);
+    uint t = gl_LocalInvocationID.x;
+    for (uint l = t; l < uint(NB_CORRECT_LEVELS); l += uint(NB_CORRECT_GROUP))
+        moved[l] = 0;
+    memoryBarrierShared();
+    barrier();
+    if (k < n_block) {
+        int i = idx[k], level = int(level_of[i]);
+        int now = correct_slot(k, i, level);
+        if (now >= 0 && now != level) {
+            atomicAdd(moved[level], -1);
+            atomicAdd(moved[now], 1);
+            level_of[i] = uint(now);
+        }
+    }
+    memoryBarrierShared();
+    barrier();
+    for (uint l = t; l < uint(NB_CORRECT_LEVELS); l += uint(NB_CORRECT_GROUP))
+        if (moved[l] != 0)
+            atomicAdd(level_count[l], moved[l]);
 }

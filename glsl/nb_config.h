@@ -186,11 +186,21 @@
 #define NB_G6_FUSED_COUNTERS 64
 #define NB_LOC_G6_UPDATES 34
 #define NB_LOC_G6_UPDATES_AT 35
-/* correct.comp: dvec2 (eta, dt_max); the level of a step of 1 (host's
- * NB_STEP_LEVEL_OF_ONE) and the two slot records that are not a level. */
+/* correct.comp: dvec2 (eta, dt_max); the level of a step of 1 and the
+ * number of levels (the host's NB_STEP_LEVEL_OF_ONE, NB_STEP_LEVELS). */
 #define NB_LOC_CORRECT_STEP 36
 #define NB_CORRECT_LEVEL_OF_ONE 40
-#define NB_CORRECT_NOT_FINITE 255
-#define NB_CORRECT_TOO_SMALL 254
+#define NB_CORRECT_LEVELS 64
+/* The device corrector's block state (correct.comp, find_block.comp):
+ * the count of particles at each level, the first failed slots of the
+ * last block (not finite, step below the floor), two words of padding,
+ * then each particle's level. */
+#define NB_BIND_BLOCK_STATE 13
+#define NB_BLOCK_STATE_HEADER 68    /* words before the levels */
+/* find_block.comp: each work group's count of block members. */
+#define NB_BIND_FIND_COUNTS 14
+#define NB_FIND_GROUP 256
+#define NB_LOC_FIND_DUE 37          /* the largest level in the block */
+#define NB_LOC_FIND_PER 38          /* particles an invocation */
 
 #endif

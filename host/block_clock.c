@@ -93,7 +93,8 @@ int nb_step_dividing_level(double t1)
 }
 
 /* The earliest time after t1 that a step of each level in `levels` (a
- * bit set) ends at: the next multiple of the step; infinite for none. */
+ * bit set) ends at: the next multiple of the step above t1 (t1 + step
+ * where t1 is one); infinite for none. */
 double nb_step_next_ends(uint64_t levels, double t1)
 {
     double next = INFINITY;
@@ -101,7 +102,7 @@ double nb_step_next_ends(uint64_t levels, double t1)
     for (int l = 0; l < NB_STEP_LEVELS; l++)
         if (levels >> l & 1) {
             double step = ldexp(1.0, l - NB_STEP_LEVEL_OF_ONE);
-            double end = ceil(t1 / step) * step;
+            double end = (floor(t1 / step) + 1.0) * step;
 
             next = end < next ? end : next;
         }

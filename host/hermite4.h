@@ -19,11 +19,12 @@ struct hermite4 {
     double *bx, *bv, *bt;   /* the corrected block for update_state */
     double *crit;           /* eq. 9 step of each block particle */
     struct nb_block_list blocks;    /* the particles by level (collect_block) */
-    /* --correct gpu (hermite_device.c): the device corrects; each slot's
-     * record (new level, eq. 9, m a1.(x1 - xp)), and whether the host's
-     * x, v, a, jerk, a2, a3, t0, dt lag the device's. */
+    /* --correct gpu (hermite_device.c): the device corrects and keeps
+     * the levels; the particles at each level after the last block, and
+     * whether the host's x, v, a, jerk, a2, a3, t0, dt and levels lag the
+     * device's.  dw: each slot's m a1.(x1 - xp) of a block of everyone. */
     int device_corrects, stale;
-    uint8_t *record;
+    uint32_t level_count[NB_STEP_LEVELS];
     double *dw;
 };
 
@@ -48,12 +49,11 @@ enum nb_status nb_hermite4_too_small(const struct nb_sim *s, size_t i, double cr
  * the steps' levels. */
 enum nb_status nb_hermite4_device_load(struct nb_sim *s, struct hermite4 *h,
                                        struct split *sp, struct nb_error *err);
-/* The block h->active at t1 (predicted on the device, found by the host):
- * its forces and its correction on the device; the host keeps only each
- * particle's t0, step and level.  rest: the next time of the others. */
+/* The block due at t1 (predicted on the device, the j-set issued by the
+ * caller): found, its forces evaluated and corrected on the device; the
+ * host keeps the counts of the levels and sets s->t_next from them. */
 enum nb_status nb_hermite4_device_block(struct nb_sim *s, struct hermite4 *h, double t1,
-                                        double rest, struct split *sp,
-                                        struct nb_error *err);
+                                        struct split *sp, struct nb_error *err);
 /* The host's x, v, a, jerk, a2, a3, t0 and dt brought up to the device's
  * (a copy of the whole state), where they lag. */
 enum nb_status nb_hermite4_device_sync(const struct nb_sim *s, struct hermite4 *h,

@@ -1,19 +1,20 @@
 /* hermite_device.c - the Hermite block step with the corrector on the
- * device (--correct gpu): the backend predicts the j-set, evaluates the
- * block's forces and corrects it where its state lives (correct_block),
- * and hands back one record a block particle; the host finds the blocks
- * from the steps' levels and keeps each particle's t0, step and level.
- * No force is read back and no corrected particle sent up, so that a block
- * step costs the host the scan of the levels and one round trip.
+ * device (--correct gpu): the backend predicts the j-set, finds the block
+ * from the steps' levels, evaluates its forces and corrects it where the
+ * state lives (find_block, correct_block), and reports how many particles
+ * each level holds after it.  From those counts alone the host knows the
+ * next block's time and size: no index, force or corrected particle
+ * crosses the bus, and a block step costs the host one round trip.
  *
  * The correction is the host's (Makino & Aarseth 1992 eqs. 5-9 and the
  * quantised eq. 9 steps of block_clock.c) in the same double operations,
  * so both paths take the same steps; the host's copy of x, v, a, jerk,
- * a2, a3, t0 and dt lags until nb_hermite4_device_sync copies the
- * device's back (the levels are always the host's). */
+ * a2, a3, t0, dt and the levels lags until nb_hermite4_device_sync copies
+ * the device's back. */
 #include "hermite4.h"
 
 #include <math.h>
+#include <string.h>
 
 enum nb_status nb_sim_check_device_correct(const struct nb_sim_params *par,
                                            const struct nb_force_backend *b,
@@ -27,7 +28,7 @@ enum nb_status nb_sim_check_device_correct(const struct nb_sim_params *par,
     if (par->shared_dt)
         return nb_error_set(err, NB_ERR_ARGS, "--correct gpu takes individual steps, "
                             "not --shared-dt");
-    if (!b->load_corrector || !b->correct_block || !b->read_corrected)
+    if (!b->load_corrector || !b->find_block || !b->correct_block || !b->read_corrected)
         return nb_error_set(err, NB_ERR_ARGS, "--correct gpu: backend %s has no "
                             "corrector on the device (the compute engine has one); use "
                             "--correct host", b->name);
@@ -47,6 +48,9 @@ enum nb_status nb_hermite4_device_load(struct nb_sim *s, struct hermite4 *h,
     if (st == NB_OK)
         st = b->load_corrector(b->state, s->p.v, h->a, h->jerk, h->a2, h->a3, h->level,
                                err);
+    memset(h->level_count, 0, sizeof h->level_count);
+    for (size_t i = 0; i < s->p.n; i++)
+        h->level_count[h->level[i]]++;
     sp->wall += nb_clock_seconds() - t0;
     h->stale = 0;
     return st;
@@ -61,7 +65,7 @@ enum nb_status nb_hermite4_device_sync(const struct nb_sim *s, struct hermite4 *
         return NB_OK;
     /* s is the caller's const view; its arrays are the copy being refreshed */
     if (b->read_corrected(b->state, s->p.x, s->p.v, h->a, h->jerk, h->a2, h->a3, s->t0,
-                          err) != NB_OK)
+                          h->level, err) != NB_OK)
         return err->status;
     for (size_t i = 0; i < s->p.n; i++)
         s->dt[i] = ldexp(1.0, h->level[i] - NB_STEP_LEVEL_OF_ONE);
@@ -83,55 +87,56 @@ static void sync_potential(struct nb_sim *s, const struct hermite4 *h, double t1
     s->sync_epot = w - dw;
 }
 
-/* Each slot's record into the host's clock: the new levels, which are all
- * that finding the next blocks needs (t0 and dt follow in sync); the first
- * failure in block order is reported, as the host's corrector reports it.
- * A particle corrected at t1 with a step of level l is next due at
- * t1 + 2^(l - NB_STEP_LEVEL_OF_ONE): the lowest level gives the next time.
- * (Writing t0 and dt here too cost 57 us a block at N = 65536 on the
- * H200's host.) */
-static enum nb_status take_records(struct nb_sim *s, struct hermite4 *h, double t1,
-                                   double rest, struct nb_error *err)
+/* The block's report into the host's clock: the first failure in block
+ * order is reported, as the host's corrector reports it; else the counts
+ * of the levels give the next block time, the end of the shortest step
+ * of any level present (t1 is a multiple of every step after a block:
+ * nb_hermite.h). */
+static enum nb_status take_report(struct nb_sim *s, struct hermite4 *h, double t1,
+                                  const struct nb_block_report *r, struct nb_error *err)
 {
-    size_t na = h->n_active, bad = na, small = na;
-    int lowest = NB_STEP_LEVELS;
+    uint64_t levels = 0;
 
-    for (size_t k = 0; k < na; k++) {
-        int level = h->record[k];
-
-        if (level >= NB_STEP_LEVELS) {
-            bad = level == NB_LEVEL_NOT_FINITE && k < bad ? k : bad;
-            small = level == NB_LEVEL_TOO_SMALL && k < small ? k : small;
-            continue;
-        }
-        h->level[h->active[k]] = (uint8_t)level;
-        lowest = level < lowest ? level : lowest;
-    }
-    if (bad < na && bad <= small)
-        return nb_hermite4_not_finite(s, h->active[bad], t1, err);
-    if (small < na)
-        return nb_hermite4_too_small(s, h->active[small], h->crit[small], t1, err);
-    double next = lowest < NB_STEP_LEVELS ? t1 + ldexp(1.0, lowest - NB_STEP_LEVEL_OF_ONE)
-                                          : INFINITY;
-    s->t_next = next < rest ? next : rest;
+    if (r->bad < h->n_active && r->bad <= r->small)
+        return nb_hermite4_not_finite(s, r->bad_particle, t1, err);
+    if (r->small < h->n_active)
+        return nb_hermite4_too_small(s, r->small_particle, h->crit[r->small], t1, err);
+    memcpy(h->level_count, r->level_count, sizeof h->level_count);
+    for (int l = 0; l < NB_STEP_LEVELS; l++)
+        if (h->level_count[l])
+            levels |= (uint64_t)1 << l;
+    s->t_next = nb_step_next_ends(levels, t1);
     return NB_OK;
 }
 
+/* Particles due at t1: those of level <= the level dividing t1. */
+static size_t block_size(const struct hermite4 *h, double t1)
+{
+    int due = nb_step_dividing_level(t1);
+    size_t count = 0;
+
+    for (int l = 0; l <= due && l < NB_STEP_LEVELS; l++)
+        count += h->level_count[l];
+    return count;
+}
+
 enum nb_status nb_hermite4_device_block(struct nb_sim *s, struct hermite4 *h, double t1,
-                                        double rest, struct split *sp,
-                                        struct nb_error *err)
+                                        struct split *sp, struct nb_error *err)
 {
     struct nb_force_backend *b = s->backend;
+    struct nb_block_report report;
     double t0 = nb_clock_seconds();
-    int everyone = h->n_active == s->p.n;
-    enum nb_status st = b->partition.ranks > 0
-        ? nb_sim_check_device_correct(&s->par, b, err)
-        : b->compute_gaj(b->state, s->par.eps, h->n_active, h->active, err);
+    enum nb_status st = nb_sim_check_device_correct(&s->par, b, err);
 
+    h->n_active = block_size(h, t1);
     if (st == NB_OK)
-        st = b->correct_block(b->state, t1, s->par.eta, s->par.dt_max, h->record, h->crit,
+        st = b->find_block(b->state, nb_step_dividing_level(t1), h->n_active, err);
+    if (st == NB_OK)
+        st = b->compute_gaj(b->state, s->par.eps, h->n_active, NULL, err);
+    if (st == NB_OK)
+        st = b->correct_block(b->state, t1, s->par.eta, s->par.dt_max, &report, h->crit,
                               h->dw, err);
-    if (st == NB_OK && everyone)        /* the potentials, for the energy */
+    if (st == NB_OK && h->n_active == s->p.n)   /* the potentials, for the energy */
         st = b->read_gaj(b->state, h->ba, h->bj, h->bpot, err);
     if (st == NB_OK)
         sp->device += b->last_seconds(b->state);
@@ -139,8 +144,8 @@ enum nb_status nb_hermite4_device_block(struct nb_sim *s, struct hermite4 *h, do
     if (st != NB_OK)
         return st;
     h->stale = 1;
-    st = take_records(s, h, t1, rest, err);
-    if (st == NB_OK && everyone)
+    st = take_report(s, h, t1, &report, err);
+    if (st == NB_OK && h->n_active == s->p.n)
         sync_potential(s, h, t1);
     return st;
 }

@@ -44,7 +44,7 @@ static void hermite_free(void *state)
     free(h->xp), free(h->vp), free(h->active), free(h->level);
     free(h->ba), free(h->bj), free(h->bpot);
     free(h->bx), free(h->bv), free(h->bt), free(h->crit);
-    free(h->record), free(h->dw);
+    free(h->dw);
     nb_block_list_free(&h->blocks);
     free(h);
 }
@@ -66,7 +66,6 @@ static struct hermite4 *hermite_alloc(size_t n, struct nb_error *err)
             goto fail;
     if (!(h->active = nb_alloc(n, sizeof *h->active, "the block list", err)) ||
         !(h->level = nb_alloc(n, sizeof *h->level, "the block list", err)) ||
-        !(h->record = nb_alloc(n, sizeof *h->record, "the block list", err)) ||
         nb_block_list_alloc(&h->blocks, n, err) != NB_OK)
         goto fail;
     return h;
@@ -445,18 +444,21 @@ static enum nb_status hermite_step(struct nb_sim *s, void *state, struct nb_erro
     double wall0 = nb_clock_seconds(), t1 = s->t_next;
     int on_device = s->par.predict == NB_PREDICT_GPU;
     /* The device predicts while the host finds the block (and predicts
-     * it for its corrector, unless the device corrects). */
+     * it for its corrector); where the device corrects, it finds it too. */
     enum nb_status st = on_device ? feed_j(s, h, t1, &sp, err) : NB_OK;
-    double rest = collect_block(s, h, t1, on_device && !h->device_corrects);
-    if (st == NB_OK && !on_device)
-        st = feed_j(s, h, t1, &sp, err);
 
-    if (st == NB_OK && h->device_corrects)
-        st = nb_hermite4_device_block(s, h, t1, rest, &sp, err);
-    else if (st == NB_OK)
-        st = evaluate_and_correct(s, h, t1, rest, &sp, err);
-    if (st == NB_OK && on_device && !h->device_corrects)
-        st = push_block(s, h, &sp, err);
+    if (st == NB_OK && h->device_corrects) {
+        st = nb_hermite4_device_block(s, h, t1, &sp, err);
+    } else if (st == NB_OK) {
+        double rest = collect_block(s, h, t1, on_device);
+
+        if (!on_device)
+            st = feed_j(s, h, t1, &sp, err);
+        if (st == NB_OK)
+            st = evaluate_and_correct(s, h, t1, rest, &sp, err);
+        if (st == NB_OK && on_device)
+            st = push_block(s, h, &sp, err);
+    }
     if (st == NB_OK) {
         s->t = t1;
         s->stats.block_steps++;

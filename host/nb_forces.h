@@ -29,9 +29,16 @@ enum nb_status nb_cpu_gaj_slice(size_t n, const double *x, const double *v,
 
 /* ---- force backends ---------------------------------------------------- */
 
-/* correct_block's records of a slot that is not a new level. */
-#define NB_LEVEL_NOT_FINITE 255
-#define NB_LEVEL_TOO_SMALL 254
+/* What the device corrector reports of a block (correct_block): the
+ * count of particles at each step level (nb_step_level, NB_STEP_LEVELS of
+ * them) after it, the first slot whose result is not finite and the first
+ * whose step fell below the floor (n_block: none), and their particles. */
+#define NB_BLOCK_LEVELS 64
+struct nb_block_report {
+    uint32_t level_count[NB_BLOCK_LEVELS];
+    size_t bad, small;
+    uint32_t bad_particle, small_particle;
+};
 
 /* The kernels a backend can evaluate. */
 enum nb_kernel {
@@ -138,7 +145,8 @@ struct nb_force_backend {
      * jerk_i = sum_j m_j [v_ij / (r^2+eps^2)^{3/2}
      *                    - 3 (r_ij . v_ij) r_ij / (r^2+eps^2)^{5/2}]
      * phi_i = -sum_j m_j / (r^2+eps^2)^{1/2},  r_ij = x_j - x_i,
-     * v_ij = v_j - v_i.  Indices must be distinct and < n. */
+     * v_ij = v_j - v_i.  Indices must be distinct and < n; active NULL:
+     * the block of the last find_block (backends with one). */
     enum nb_status (*compute_gaj)(void *state, double eps, size_t n_active,
                                   const uint32_t *active, struct nb_error *err);
     /* The last GAJ result in active order: acc (3 n_active), jerk
@@ -200,28 +208,34 @@ struct nb_force_backend {
      * NULL where a backend does not offer it; precision A only.
      * load_corrector follows load_state with the rest of the state: v, a,
      * jerk, a2, a3 (3n each) in double and each step's level (n,
-     * nb_step_level); predict_j then predicts from that double state.
+     * nb_step_level); predict_j then predicts from that double state, and
+     * the levels stay on the device.
+     * find_block finds there the block of the next compute_gaj, whose
+     * active is then NULL: the n_block particles of level <= due,
+     * ascending (n_block: the caller's count from the last report).
      * correct_block corrects the block of the last compute_gaj at t1 on
      * the device (Makino & Aarseth 1992 eqs. 5-9, the step from eq. 9
      * quantised as nb_step_next with eta and dt_max; the same operations
-     * as the host's) and gives for each block slot k: level[k], the new
-     * step's level, or NB_LEVEL_NOT_FINITE or NB_LEVEL_TOO_SMALL (that
-     * particle's state unchanged); crit[k], eq. 9 (INFINITY where it has
-     * none), and dw[k] = m a1.(x1 - xp), the first-order change of the
-     * potential energy between predicted and corrected position, both only
-     * where a slot failed or the block holds every particle.
+     * as the host's; a failed particle's state unchanged) and reports the
+     * levels after it and its failures; crit[k], eq. 9 of slot k
+     * (INFINITY where it has none), and dw[k] = m a1.(x1 - xp), the
+     * first-order change of the potential energy between predicted and
+     * corrected position, both only where a slot failed or the block
+     * holds every particle.
      * read_corrected copies the whole state back: x, v, a, jerk, a2, a3
-     * (3n each) and t0 (n). */
+     * (3n each), t0 and each step's level (n). */
     enum nb_status (*load_corrector)(void *state, const double *v, const double *a,
                                      const double *jerk, const double *a2,
                                      const double *a3, const uint8_t *level,
                                      struct nb_error *err);
+    enum nb_status (*find_block)(void *state, int due, size_t n_block,
+                                 struct nb_error *err);
     enum nb_status (*correct_block)(void *state, double t1, double eta, double dt_max,
-                                    uint8_t *level, double *crit, double *dw,
-                                    struct nb_error *err);
+                                    struct nb_block_report *report, double *crit,
+                                    double *dw, struct nb_error *err);
     enum nb_status (*read_corrected)(void *state, double *x, double *v, double *a,
                                      double *jerk, double *a2, double *a3, double *t0,
-                                     struct nb_error *err);
+                                     uint8_t *level, struct nb_error *err);
 
     /* Optional (NULL: none): the j-set as it stands on the GPU (the last
      * set_j or predict_j); returns 0 where there is none yet. */

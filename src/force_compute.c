@@ -399,6 +399,9 @@ static enum nb_status run_gaj(void *state, double eps, size_t n_active,
         return nb_error_set(err, NB_ERR_ARGS, "GAJ precision %s: call set_j or "
                             "load_state after set_precision",
                             nb_precision_name(c->precision));
+    if (!active && (c->gaj_prec_ran || !c->corr))
+        return nb_error_set(err, NB_ERR_ARGS, "GAJ of the found block: needs the device "
+                            "corrector in precision A (find_block)");
     if (!c->gaj_prec_ran) {
         struct nb_gaj_state_view sv;
         nb_gaj_compute_state_view(g, &sv);
@@ -546,25 +549,35 @@ static enum nb_status compute_load_corrector(void *state, const double *v, const
     return nb_gaj_corrector_load(c->corr, sv.n, v, a, jerk, a2, a3, level, err);
 }
 
+static enum nb_status compute_find_block(void *state, int due, size_t n_block,
+                                         struct nb_error *err)
+{
+    struct compute *c = state;
+    if (!c->corr || !c->gaj)
+        return nb_error_set(err, NB_ERR_ARGS, "find_block before load_corrector");
+    return nb_gaj_corrector_find(c->corr, c->gaj, due, n_block, err);
+}
+
 static enum nb_status compute_correct_block(void *state, double t1, double eta,
-                                            double dt_max, uint8_t *level, double *crit,
-                                            double *dw, struct nb_error *err)
+                                            double dt_max, struct nb_block_report *report,
+                                            double *crit, double *dw, struct nb_error *err)
 {
     struct compute *c = state;
     if (!c->corr || !c->last_gaj || c->gaj_prec_ran || nb_gaj_compute_pieces(c->gaj) != 1)
         return nb_error_set(err, NB_ERR_ARGS, "correct_block: no whole precision-A GAJ "
                             "block after load_corrector");
-    return nb_gaj_corrector_run(c->corr, c->gaj, t1, eta, dt_max, level, crit, dw, err);
+    return nb_gaj_corrector_run(c->corr, c->gaj, t1, eta, dt_max, report, crit, dw, err);
 }
 
 static enum nb_status compute_read_corrected(void *state, double *x, double *v, double *a,
                                              double *jerk, double *a2, double *a3,
-                                             double *t0, struct nb_error *err)
+                                             double *t0, uint8_t *level,
+                                             struct nb_error *err)
 {
     struct compute *c = state;
     if (!c->corr)
         return nb_error_set(err, NB_ERR_ARGS, "read_corrected before load_corrector");
-    return nb_gaj_corrector_read(c->corr, c->gaj, x, v, a, jerk, a2, a3, t0, err);
+    return nb_gaj_corrector_read(c->corr, c->gaj, x, v, a, jerk, a2, a3, t0, level, err);
 }
 
 static void compute_destroy(void *state)
@@ -639,7 +652,8 @@ enum nb_status nb_backend_compute_create(struct nb_force_backend *b,
         .read_gaj_fixed = compute_read_gaj_fixed,
         .load_state = compute_load_state, .update_state = compute_update_state,
         .predict_j = compute_predict_j, .load_corrector = compute_load_corrector,
-        .correct_block = compute_correct_block, .read_corrected = compute_read_corrected,
+        .find_block = compute_find_block, .correct_block = compute_correct_block,
+        .read_corrected = compute_read_corrected,
         .gl_particles = compute_gl_particles,
         .gl_results = compute_gl_results,
         .destroy = compute_destroy };

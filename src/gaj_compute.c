@@ -370,7 +370,7 @@ enum nb_status nb_gaj_compute_run(struct nb_gaj_compute *g, int tile, double eps
      * five storage blocks (ES 3.1 promises only four). */
     if (nb_gl_compute_fits(g->gl, "the compute GAJ kernel", tile / NB_GAJ_IPT, 32 * tile, 5,
                            err) != NB_OK ||
-        upload_indices(g, n_active, active, err) != NB_OK ||
+        (active && upload_indices(g, n_active, active, err) != NB_OK) ||
         nb_gl_program(g->gl, name, &gaj, err) != NB_OK ||
         nb_gl_program(g->gl, "reduce_pair_comp", &red, err) != NB_OK ||
         grow_outputs(g, plan, err) != NB_OK ||
@@ -391,6 +391,13 @@ enum nb_status nb_gaj_compute_run(struct nb_gaj_compute *g, int tile, double eps
     nb_gpu_timer_end(&g->timer);
     glFlush();              /* the first piece starts while the host waits */
     return nb_gl_check("GAJ dispatch", err);
+}
+
+GLuint nb_gaj_compute_block_buffer(struct nb_gaj_compute *g, size_t count,
+                                   struct nb_error *err)
+{
+    return grow(g, B_ACTIVE, 4 * count, "block indices", err) == NB_OK ? g->buf[B_ACTIVE].id
+                                                                       : 0;
 }
 
 enum nb_status nb_gaj_compute_inputs(struct nb_gaj_compute *g, size_t n_active,

@@ -1,14 +1,15 @@
-/* gaj_correct.c - the Hermite corrector on the device (correct.comp):
- * a block step of `glnbody run --predict gpu --correct gpu` sends nothing
- * up and reads back one 4-byte record a block particle (its new step),
- * instead of the host reading the forces, correcting and sending the
- * block back.
+/* gaj_correct.c - the Hermite corrector on the device (correct.comp) and
+ * the blocks found where the steps' levels live (find_block.comp): a
+ * block step of `glnbody run --predict gpu --correct gpu` sends nothing
+ * up and reads back 272 bytes, the counts of the levels after the block
+ * and its failures, from which the host takes the next block's time and
+ * size.  No index, force or corrected particle crosses the bus.
  *
- * The corrector keeps, a particle, 16 doubles: v, a, jerk, a2, a3 and the
- * level of its step (the GAJ pipeline's x0 and t0 are the rest of the
- * state); predict.comp then takes v, a, jerk from here (NB_PREDICT_DSTATE).
- * The host's copy of the state goes stale and comes back on request
- * (nb_gaj_corrector_read). */
+ * The corrector keeps, a particle, 16 doubles: v, a, jerk, a2, a3 and one
+ * unused (the GAJ pipeline's x0 and t0 are the rest of the state); the
+ * block state holds the levels and their counts.  predict.comp takes v, a,
+ * jerk from here (NB_PREDICT_DSTATE).  The host's copy of the state goes
+ * stale and comes back on request (nb_gaj_corrector_read). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,21 +19,25 @@
 
 _Static_assert(NB_CORRECT_LEVEL_OF_ONE == NB_STEP_LEVEL_OF_ONE,
                "correct.comp's level of a step of 1");
-_Static_assert(NB_CORRECT_NOT_FINITE == NB_LEVEL_NOT_FINITE &&
-               NB_CORRECT_TOO_SMALL == NB_LEVEL_TOO_SMALL, "correct.comp's records");
+_Static_assert(NB_CORRECT_LEVELS == NB_STEP_LEVELS && NB_BLOCK_LEVELS == NB_STEP_LEVELS,
+               "the block state's levels");
 
 #define DSTATE_DOUBLES 16
-/* The records of nb slots: each one's level (a uint), then, from the
- * first 8-byte boundary, each one's criterion and m a1.(x1 - xp) (two
- * doubles). */
-static size_t aux_at(size_t nb) { return (nb + 1) & ~(size_t)1; }     /* in uints */
-static size_t record_bytes(size_t nb) { return 4 * aux_at(nb) + 16 * nb; }
+#define HEADER_BYTES (4 * NB_BLOCK_STATE_HEADER)
+/* The read-back area: the block state's header, then from here each
+ * slot's criterion and m a1.(x1 - xp), two doubles. */
+#define AUX_AT 512
+/* find_block.comp's chunks (work groups) at most: each sums the counts
+ * of the chunks before it. */
+#define FIND_CHUNKS_MAX 1024
 
 struct nb_gaj_corrector {
     struct nb_gl *gl;
     GLuint ds;                  /* DSTATE_DOUBLES a particle */
-    size_t ds_capacity, n;
-    struct nb_gl_staging out;   /* the block's records (record_bytes), read back */
+    GLuint block_state;         /* header, then a uint level a particle */
+    GLuint chunk_counts;        /* find_block.comp's */
+    size_t ds_capacity, state_capacity, counts_capacity, n;
+    struct nb_gl_staging out;   /* the header and the aux doubles, read back */
 };
 
 struct nb_gaj_corrector *nb_gaj_corrector_create(struct nb_gl *gl, struct nb_error *err)
@@ -49,8 +54,10 @@ void nb_gaj_corrector_destroy(struct nb_gaj_corrector *c)
 {
     if (!c)
         return;
-    if (c->ds)
-        glDeleteBuffers(1, &c->ds);
+    GLuint bufs[] = { c->ds, c->block_state, c->chunk_counts };
+    for (size_t k = 0; k < sizeof bufs / sizeof bufs[0]; k++)
+        if (bufs[k])
+            glDeleteBuffers(1, &bufs[k]);
     nb_gl_staging_free(&c->out);
     free(c);
 }
@@ -58,6 +65,33 @@ void nb_gaj_corrector_destroy(struct nb_gaj_corrector *c)
 GLuint nb_gaj_corrector_state(const struct nb_gaj_corrector *c)
 {
     return c ? c->ds : 0;
+}
+
+static enum nb_status upload(GLuint *buf, size_t *capacity, const void *data, size_t bytes,
+                             const char *what, struct nb_error *err)
+{
+    if (nb_gl_ensure_buffer(buf, capacity, bytes ? bytes : 16, what, err) != NB_OK)
+        return err->status;
+    glBindBuffer(GL_SHADER_STORAGE_BUFFER, *buf);
+    glBufferSubData(GL_SHADER_STORAGE_BUFFER, 0, (GLsizeiptr)bytes, data);
+    return nb_gl_check(what, err);
+}
+
+/* The block state of n particles: the counts of their levels, no
+ * failures, the levels. */
+static uint32_t *make_block_state(size_t n, const uint8_t *level, struct nb_error *err)
+{
+    uint32_t *w = nb_alloc(NB_BLOCK_STATE_HEADER + n, sizeof *w, "the device corrector's "
+                           "levels", err);
+    if (!w)
+        return NULL;
+    memset(w, 0, HEADER_BYTES);
+    w[NB_STEP_LEVELS] = w[NB_STEP_LEVELS + 1] = UINT32_MAX;
+    for (size_t i = 0; i < n; i++) {
+        w[level[i]]++;
+        w[NB_BLOCK_STATE_HEADER + i] = level[i];
+    }
+    return w;
 }
 
 enum nb_status nb_gaj_corrector_load(struct nb_gaj_corrector *c, size_t n, const double *v,
@@ -68,23 +102,21 @@ enum nb_status nb_gaj_corrector_load(struct nb_gaj_corrector *c, size_t n, const
     const double *parts[] = { v, a, jerk, a2, a3 };
     double *ds = nb_alloc(n ? n : 1, DSTATE_DOUBLES * sizeof(double), "the device "
                           "corrector's state", err);
-    if (!ds)
-        return err->status;
-    for (size_t i = 0; i < n; i++) {
+    uint32_t *bs = ds ? make_block_state(n, level, err) : NULL;
+    enum nb_status st = bs ? NB_OK : err->status;
+    for (size_t i = 0; st == NB_OK && i < n; i++) {
         for (int q = 0; q < 5; q++)
             memcpy(ds + DSTATE_DOUBLES * i + 3 * q, parts[q] + 3 * i, 3 * sizeof(double));
-        ds[DSTATE_DOUBLES * i + 15] = level[i];
+        ds[DSTATE_DOUBLES * i + 15] = 0.0;
     }
-    enum nb_status st = nb_gl_ensure_buffer(&c->ds, &c->ds_capacity,
-                                            DSTATE_DOUBLES * sizeof(double) * (n ? n : 1),
-                                            "the device corrector's state", err);
-    if (st == NB_OK) {
-        glBindBuffer(GL_SHADER_STORAGE_BUFFER, c->ds);
-        glBufferSubData(GL_SHADER_STORAGE_BUFFER, 0,
-                        (GLsizeiptr)(DSTATE_DOUBLES * sizeof(double) * n), ds);
-        st = nb_gl_check("loading the device corrector's state", err);
-    }
+    if (st == NB_OK)
+        st = upload(&c->ds, &c->ds_capacity, ds, DSTATE_DOUBLES * sizeof(double) * n,
+                    "loading the device corrector's state", err);
+    if (st == NB_OK)
+        st = upload(&c->block_state, &c->state_capacity, bs, HEADER_BYTES + 4 * n,
+                    "loading the device corrector's levels", err);
     free(ds);
+    free(bs);
     c->n = st == NB_OK ? n : 0;
     return st;
 }
@@ -95,22 +127,90 @@ static void bind_at(GLuint binding, GLuint buffer, size_t at, size_t bytes)
                       (GLsizeiptr)bytes);
 }
 
+/* find_block.comp's pass `name` over `chunks` chunks of `per` particles an
+ * invocation. */
+static enum nb_status find_pass(struct nb_gaj_corrector *c, const char *name, int due,
+                                int per, int chunks, struct nb_error *err)
+{
+    GLuint prog;
+    if (nb_gl_program(c->gl, name, &prog, err) != NB_OK)
+        return err->status;
+    glUseProgram(prog);
+    glUniform1i(nb_gl_loc(NB_LOC_N), (int)c->n);
+    glUniform1i(nb_gl_loc(NB_LOC_FIND_DUE), due);
+    glUniform1i(nb_gl_loc(NB_LOC_FIND_PER), per);
+    glDispatchCompute((GLuint)chunks, 1, 1);
+    glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
+    return NB_OK;
+}
+
+enum nb_status nb_gaj_corrector_find(struct nb_gaj_corrector *c, struct nb_gaj_compute *g,
+                                     int due, size_t n_block, struct nb_error *err)
+{
+    struct nb_gaj_state_view sv;
+    nb_gaj_compute_state_view(g, &sv);
+    if (sv.n != c->n || !c->block_state)
+        return nb_error_set(err, NB_ERR_ARGS, "the device corrector holds %zu particles, "
+                            "the j-set %zu (load both)", c->n, sv.n);
+    if (n_block > c->n)
+        return nb_error_set(err, NB_ERR_ARGS, "a block of %zu of %zu particles", n_block,
+                            c->n);
+    size_t per_chunk = (size_t)NB_FIND_GROUP * FIND_CHUNKS_MAX;
+    int per = (int)((c->n + per_chunk - 1) / per_chunk);
+    per = per < 1 ? 1 : per;
+    int chunks = nb_gl_ceil_div((int)c->n, NB_FIND_GROUP * per);
+    GLuint block = nb_gaj_compute_block_buffer(g, n_block, err);
+    due = due < NB_STEP_LEVELS - 1 ? due : NB_STEP_LEVELS - 1;
+    if (!block || nb_gl_ensure_buffer(&c->chunk_counts, &c->counts_capacity,
+                                      4 * (size_t)(chunks ? chunks : 1), "the block's "
+                                      "chunk counts", err) != NB_OK)
+        return err->status;
+    if (nb_gl_compute_fits(c->gl, "finding the block on the device", NB_FIND_GROUP,
+                           4 * NB_FIND_GROUP, 3, err) != NB_OK)
+        return err->status;
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, NB_BIND_BLOCK_STATE, c->block_state);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, NB_BIND_FIND_COUNTS, c->chunk_counts);
+    bind_at(NB_BIND_ACTIVE, block, 0, 4 * (n_block ? n_block : 1));
+    if (find_pass(c, "find_count_comp", due, per, chunks, err) != NB_OK ||
+        find_pass(c, "find_write_comp", due, per, chunks, err) != NB_OK)
+        return err->status;
+    return nb_gl_check("finding the block on the device", err);
+}
+
+/* The report of a block of nb from the read-back header; where a slot
+ * failed, its particle, read from the block's indices. */
+static void take_report(const uint32_t *header, size_t nb, GLuint active,
+                        struct nb_block_report *r)
+{
+    memcpy(r->level_count, header, sizeof r->level_count);
+    r->bad = header[NB_STEP_LEVELS] < nb ? header[NB_STEP_LEVELS] : nb;
+    r->small = header[NB_STEP_LEVELS + 1] < nb ? header[NB_STEP_LEVELS + 1] : nb;
+    r->bad_particle = r->small_particle = 0;
+    glBindBuffer(GL_COPY_READ_BUFFER, active);
+    if (r->bad < nb)
+        nb_gl_get_buffer(GL_COPY_READ_BUFFER, 4 * r->bad, 4, &r->bad_particle);
+    if (r->small < nb)
+        nb_gl_get_buffer(GL_COPY_READ_BUFFER, 4 * r->small, 4, &r->small_particle);
+}
+
 enum nb_status nb_gaj_corrector_run(struct nb_gaj_corrector *c,
                                     const struct nb_gaj_compute *g, double t1, double eta,
-                                    double dt_max, uint8_t *level, double *crit, double *dw,
-                                    struct nb_error *err)
+                                    double dt_max, struct nb_block_report *report,
+                                    double *crit, double *dw, struct nb_error *err)
 {
     struct nb_gaj_state_view sv;
     GLuint prog;
     nb_gaj_compute_state_view(g, &sv);
-    size_t nb = sv.n_active, bytes = record_bytes(nb);
+    size_t nb = sv.n_active;
     if (nb == 0)
         return NB_OK;
-    if (sv.n != c->n || !sv.x)
+    if (sv.n != c->n || !sv.x || !c->block_state)
         return nb_error_set(err, NB_ERR_ARGS, "the device corrector holds %zu particles, "
                             "the j-set %zu (load both)", c->n, sv.n);
     if (nb_gl_program(c->gl, "correct_comp", &prog, err) != NB_OK ||
-        nb_gl_staging_reserve(&c->out, bytes, err) != NB_OK)
+        nb_gl_compute_fits(c->gl, "the device corrector", NB_CORRECT_GROUP,
+                           4 * NB_CORRECT_LEVELS, 9, err) != NB_OK ||
+        nb_gl_staging_reserve(&c->out, AUX_AT + 16 * nb, err) != NB_OK)
         return err->status;
     if (!c->out.buffer)
         return nb_error_set(err, NB_ERR_UNSUPPORTED, "the device corrector needs "
@@ -125,26 +225,26 @@ enum nb_status nb_gaj_corrector_run(struct nb_gaj_corrector *c,
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, NB_BIND_STATE_T0, sv.t0);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, NB_BIND_STATE_V, sv.v);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, NB_BIND_DSTATE, c->ds);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, NB_BIND_BLOCK_STATE, c->block_state);
     bind_at(NB_BIND_ACTIVE, sv.active, 0, 4 * nb);
     bind_at(NB_BIND_OUT, sv.acc, sv.acc_at, 16 * nb);
     bind_at(NB_BIND_OUT2, sv.jerk, sv.jerk_at, 16 * nb);
-    bind_at(NB_BIND_CORRECTED, c->out.buffer, 0, bytes);
+    bind_at(NB_BIND_CORRECTED, c->out.buffer, AUX_AT, 16 * nb);
     glDispatchCompute((GLuint)nb_gl_ceil_div((int)nb, NB_CORRECT_GROUP), 1, 1);
-    glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT | GL_CLIENT_MAPPED_BUFFER_BARRIER_BIT);
+    glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT | GL_CLIENT_MAPPED_BUFFER_BARRIER_BIT);
+    if (nb_gl_staging_fetch(&c->out, c->block_state, 0, HEADER_BYTES, "the device "
+                            "corrector's report", err) != NB_OK)
+        return err->status;
     nb_gl_staging_sent(&c->out);
     glFlush();
-    const uint32_t *rec = nb_gl_staging_arrived(&c->out, err);
-    if (!rec)
+    const char *area = nb_gl_staging_arrived(&c->out, err);
+    if (!area)
         return err->status;
-    int failed = 0;
-    for (size_t k = 0; k < nb; k++) {
-        level[k] = (uint8_t)rec[k];
-        failed |= rec[k] >= NB_STEP_LEVELS;
-    }
-    /* The doubles only where the host needs them: 4 bytes a slot read
-     * back, not 20 (reading mapped memory costs by the byte). */
-    if (failed || nb == c->n) {
-        const double *aux = (const double *)(rec + aux_at(nb));
+    take_report((const uint32_t *)area, nb, sv.active, report);
+    /* The doubles only where the host needs them (reading mapped memory
+     * costs by the byte). */
+    if (report->bad < nb || report->small < nb || nb == c->n) {
+        const double *aux = (const double *)(area + AUX_AT);
         for (size_t k = 0; k < nb; k++) {
             crit[k] = aux[2 * k] < 0.0 ? INFINITY : aux[2 * k];
             dw[k] = aux[2 * k + 1];
@@ -156,7 +256,7 @@ enum nb_status nb_gaj_corrector_run(struct nb_gaj_corrector *c,
 enum nb_status nb_gaj_corrector_read(struct nb_gaj_corrector *c,
                                      const struct nb_gaj_compute *g, double *x, double *v,
                                      double *a, double *jerk, double *a2, double *a3,
-                                     double *t0, struct nb_error *err)
+                                     double *t0, uint8_t *level, struct nb_error *err)
 {
     struct nb_gaj_state_view sv;
     double *parts[] = { v, a, jerk, a2, a3 };
@@ -166,18 +266,27 @@ enum nb_status nb_gaj_corrector_read(struct nb_gaj_corrector *c,
         return NB_OK;
     double *ds = nb_alloc(n, DSTATE_DOUBLES * sizeof(double), "the device corrector's "
                           "state", err);
-    if (!ds)
+    uint32_t *lv = ds ? nb_alloc(n, sizeof *lv, "the device corrector's levels", err)
+                      : NULL;
+    if (!lv) {
+        free(ds);
         return err->status;
+    }
     glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
     glBindBuffer(GL_COPY_READ_BUFFER, c->ds);
     nb_gl_get_buffer(GL_COPY_READ_BUFFER, 0, DSTATE_DOUBLES * sizeof(double) * n, ds);
+    glBindBuffer(GL_COPY_READ_BUFFER, c->block_state);
+    nb_gl_get_buffer(GL_COPY_READ_BUFFER, HEADER_BYTES, sizeof *lv * n, lv);
     glBindBuffer(GL_COPY_READ_BUFFER, sv.x);
     nb_gl_get_buffer(GL_COPY_READ_BUFFER, 0, 3 * sizeof(double) * n, x);
     glBindBuffer(GL_COPY_READ_BUFFER, sv.t0);
     nb_gl_get_buffer(GL_COPY_READ_BUFFER, 0, sizeof(double) * n, t0);
-    for (size_t i = 0; i < n; i++)
+    for (size_t i = 0; i < n; i++) {
         for (int q = 0; q < 5; q++)
             memcpy(parts[q] + 3 * i, ds + DSTATE_DOUBLES * i + 3 * q, 3 * sizeof(double));
+        level[i] = (uint8_t)lv[i];
+    }
     free(ds);
+    free(lv);
     return nb_gl_check("reading the device corrector's state", err);
 }

@@ -198,14 +198,19 @@ struct nb_gaj_state_view {
     size_t n, n_active, acc_at, jerk_at;
 };
 void nb_gaj_compute_state_view(const struct nb_gaj_compute *g, struct nb_gaj_state_view *out);
+/* The buffer of the block's indices, grown to `count` (contents lost;
+ * 0 on failure): where find_block.comp writes a block for a run with
+ * active NULL. */
+GLuint nb_gaj_compute_block_buffer(struct nb_gaj_compute *g, size_t count,
+                                   struct nb_error *err);
 /* keep 1: the next runs leave their results on the GPU, for the device
  * corrector alone (read_piece and read then have none to give). */
 void nb_gaj_compute_keep_results(struct nb_gaj_compute *g, int keep);
 
-/* The Hermite corrector on the device (gaj_correct.c, correct.comp): it
- * keeps v, a, jerk, a2, a3 and each step's level in double (x0 and t0 are
- * the pipeline's), corrects the last GAJ block in place and hands back a
- * record a slot. */
+/* The Hermite corrector on the device (gaj_correct.c, correct.comp,
+ * find_block.comp): it keeps v, a, jerk, a2, a3 in double and each step's
+ * level (x0 and t0 are the pipeline's), finds the next block, corrects the
+ * last GAJ block in place and reports the levels' counts after it. */
 struct nb_gaj_corrector;
 struct nb_gaj_corrector *nb_gaj_corrector_create(struct nb_gl *gl, struct nb_error *err);
 void nb_gaj_corrector_destroy(struct nb_gaj_corrector *c);
@@ -214,14 +219,16 @@ enum nb_status nb_gaj_corrector_load(struct nb_gaj_corrector *c, size_t n, const
                                      const double *a3, const uint8_t *level,
                                      struct nb_error *err);
 GLuint nb_gaj_corrector_state(const struct nb_gaj_corrector *c);
+enum nb_status nb_gaj_corrector_find(struct nb_gaj_corrector *c, struct nb_gaj_compute *g,
+                                     int due, size_t n_block, struct nb_error *err);
 enum nb_status nb_gaj_corrector_run(struct nb_gaj_corrector *c,
                                     const struct nb_gaj_compute *g, double t1, double eta,
-                                    double dt_max, uint8_t *level, double *crit, double *dw,
-                                    struct nb_error *err);
+                                    double dt_max, struct nb_block_report *report,
+                                    double *crit, double *dw, struct nb_error *err);
 enum nb_status nb_gaj_corrector_read(struct nb_gaj_corrector *c,
                                      const struct nb_gaj_compute *g, double *x, double *v,
                                      double *a, double *jerk, double *a2, double *a3,
-                                     double *t0, struct nb_error *err);
+                                     double *t0, uint8_t *level, struct nb_error *err);
 /* The last GAJ evaluation's output buffers, for the texture inspector
  * (0 where the float kernel did not run last). */
 int nb_gaj_compute_results(const struct nb_gaj_compute *g, struct nb_gl_results *out);

@@ -5,6 +5,8 @@
 #include <check.h>
 
 #include <math.h>
+#include <string.h>
+#include <time.h>
 
 #include "gl_probe.h"
 #include "run_fixtures.h"
@@ -308,10 +310,10 @@ START_TEST(test_correct_bad_records)
         ck_assert(st3[q] = calloc(3 * n, sizeof(double)));
     uint8_t *level = calloc(n, 1);
     ck_assert(level);
-    for (size_t i = 0; i < n; i++)
-        level[i] = (uint8_t)nb_step_level(r.s.dt[i]);
     ck_assert_int_eq(r.b.read_corrected(r.b.state, st3[0], st3[1], st3[2], st3[3], st3[4],
-                                        st3[5], st3[6], &err), NB_OK);
+                                        st3[5], st3[6], level, &err), NB_OK);
+    for (size_t i = 0; i < n; i++)
+        ck_assert_int_eq(level[i], nb_step_level(r.s.dt[i]));
     if (_i == 0)
         st3[1][3 * bad + 1] = NAN;
     else
@@ -329,6 +331,70 @@ START_TEST(test_correct_bad_records)
         free(st3[q]);
     free(level);
     run_end(&r);
+    nb_particles_free(&p);
+}
+END_TEST
+
+/* The block found on the device (find_block.comp) against the levels
+ * themselves: particles at rest at t0 = 0 with steps of level 31 to 39,
+ * and about one in a thousand (and the first and last) of level 30, whose
+ * step 2^-10 ends first.  At t1 = 2^-10, find_block, compute_gaj and
+ * correct_block must correct exactly those of level 30 (their t0 becomes
+ * t1, every other t0 stays 0) and report counts of the levels that match
+ * the levels read back.  N = 1, 2, 3, 97 and 70001: the last in 274
+ * chunks, so that each chunk sums the counts of more chunks than its work
+ * group has invocations. */
+START_TEST(test_find_block_on_device)
+{
+    static const size_t sizes[] = { 1, 2, 3, 97, 70001 };
+    struct nb_particles p;
+    struct nb_error err = { 0 };
+    struct nb_force_backend b;
+    struct nb_block_report rep;
+    struct nb_rng rng;
+    size_t n = sizes[_i], due_count = 0;
+    uint64_t seed = (uint64_t)time(NULL) + _i;
+    make_plummer_or_pair(&p, n, 37);
+    nb_rng_seed(&rng, seed);
+    double *zero = calloc(3 * n, sizeof(double)), *st[7];
+    uint8_t *level = calloc(n, 1), *back = calloc(n, 1);
+    for (int q = 0; q < 7; q++)
+        ck_assert(st[q] = calloc(3 * n, sizeof(double)));
+    ck_assert(zero && level && back);
+    for (size_t i = 0; i < n; i++) {
+        level[i] = (uint8_t)(31 + (int)(nb_rng_uniform(&rng) * 9));
+        if (i == 0 || i == n - 1 || nb_rng_uniform(&rng) < 0.001)
+            level[i] = 30;
+        due_count += level[i] == 30;
+    }
+    struct nb_gl *gl = gl_open();
+    ck_assert_int_eq(nb_backend_create(&b, "compute", gl, &err), NB_OK);
+    ck_assert_msg(b.load_state(b.state, n, p.x, p.v, zero, zero, zero, p.m, &err) == NB_OK &&
+                  b.load_corrector(b.state, p.v, zero, zero, zero, zero, level, &err) ==
+                  NB_OK && b.predict_j(b.state, 0x1p-10, &err) == NB_OK &&
+                  b.find_block(b.state, 30, due_count, &err) == NB_OK &&
+                  b.compute_gaj(b.state, 0.01, due_count, NULL, &err) == NB_OK &&
+                  b.correct_block(b.state, 0x1p-10, 0.02, 0.125, &rep, st[6], st[6] + n,
+                                  &err) == NB_OK, "seed %llu: %s",
+                  (unsigned long long)seed, err.message);
+    ck_assert_msg(rep.bad == due_count && rep.small == due_count, "seed %llu: slots %zu "
+                  "and %zu failed", (unsigned long long)seed, rep.bad, rep.small);
+    ck_assert_int_eq(b.read_corrected(b.state, st[0], st[1], st[2], st[3], st[4], st[5],
+                                      st[6], back, &err), NB_OK);
+    uint32_t counts[NB_BLOCK_LEVELS] = { 0 };
+    for (size_t i = 0; i < n; i++) {
+        ck_assert_msg(st[6][i] == (level[i] == 30 ? 0x1p-10 : 0.0), "seed %llu: particle "
+                      "%zu of level %d: t0 %g", (unsigned long long)seed, i, level[i],
+                      st[6][i]);
+        ck_assert(level[i] == 30 || back[i] == level[i]);
+        counts[back[i]]++;
+    }
+    ck_assert(memcmp(counts, rep.level_count, sizeof counts) == 0);
+    for (int q = 0; q < 7; q++)
+        free(st[q]);
+    free(zero), free(level), free(back);
+    b.destroy(b.state);
+    nb_gl_destroy(gl);
     nb_particles_free(&p);
 }
 END_TEST
@@ -386,6 +452,7 @@ static Suite *run_gpu_suite(void)
     tcase_add_loop_test(tc, test_potential_energy, 0, COUNT(gpu_backends));
     tcase_add_loop_test(tc, test_correct_on_device, 0, 5);
     tcase_add_loop_test(tc, test_correct_bad_records, 0, 2);
+    tcase_add_loop_test(tc, test_find_block_on_device, 0, 5);
     tcase_add_test(tc, test_correct_refusals);
     suite_add_tcase(s, tc);
     return s;
