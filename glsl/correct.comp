@@ -26,14 +26,11 @@ layout(std430, binding = NB_BIND_DSTATE) buffer DS { double ds[]; };
 layout(std430, binding = NB_BIND_ACTIVE) readonly buffer Index { int idx[]; };
 layout(std430, binding = NB_BIND_OUT) readonly buffer Acc { vec4 acc[]; };
 layout(std430, binding = NB_BIND_OUT2) readonly buffer Jerk { vec4 jerk1[]; };
-layout(std430, binding = NB_BIND_BLOCK_STATE) buffer BlockState {
-    int level_count[NB_CORRECT_LEVELS];
-    uint first_bad, first_small, pad0, pad1;
-    uint level_of[];
-};
 layout(std430, binding = NB_BIND_CORRECTED) writeonly buffer Aux { double aux[]; };
 
 shared int moved[NB_CORRECT_LEVELS];    /* the group's changes of the counts */
+shared double ends[NB_CORRECT_LEVELS];  /* the last group's: each level's next end */
+shared bool last_group;
 
 NB_LOCATION(NB_LOC_N_ACTIVE) uniform int n_block;
 NB_LOCATION(NB_LOC_TIME) uniform double t1;
@@ -128,8 +125,39 @@ int correct_slot(int k, int i, int level)
     return e - 1 + NB_CORRECT_LEVEL_OF_ONE;
 }
 
+/* The next block, from the counts after this one (nb_step_next_ends and
+ * nb_step_dividing_level of block_clock.c): each level present ends its
+ * steps at the next multiple of its step after t1, the earliest end is
+ * the next block time, and the largest step that divides it its level.
+ * Steps are powers of two: t / step is ldexp, exact. */
+void plan_next_block(uint t)
+{
+    if (t < uint(NB_CORRECT_LEVELS)) {
+        int e = int(t) - NB_CORRECT_LEVEL_OF_ONE;
+        ends[t] = atomicAdd(level_count[t], 0) > 0 ? ldexp(floor(ldexp(t1, -e)) + 1.0LF, e)
+                                                    : -1.0LF;
+    }
+    memoryBarrierShared();
+    barrier();
+    if (t != 0u)
+        return;
+    double next = -1.0LF;
+    for (int l = 0; l < NB_CORRECT_LEVELS; l++)
+        if (ends[l] >= 0.0LF && (next < 0.0LF || ends[l] < next))
+            next = ends[l];
+    int due = 0;
+    for (int l = 1; l < NB_CORRECT_LEVELS; l++) {
+        double q = ldexp(next, NB_CORRECT_LEVEL_OF_ONE - l);
+        due = floor(q) == q ? l : due;
+    }
+    next_t = next;
+    next_due = due;
+    groups_done = 0u;
+}
+
 /* Each slot corrected; the counts of the levels follow the changed
- * steps, a group's changes added at once. */
+ * steps, a group's changes added at once; the last group to finish plans
+ * the next block. */
 void main()
 {
     int k = int(gl_GlobalInvocationID.x);
@@ -152,4 +180,12 @@ void main()
     for (uint l = t; l < uint(NB_CORRECT_LEVELS); l += uint(NB_CORRECT_GROUP))
         if (moved[l] != 0)
             atomicAdd(level_count[l], moved[l]);
+    memoryBarrierBuffer();
+    barrier();
+    if (t == 0u)
+        last_group = atomicAdd(groups_done, 1u) == gl_NumWorkGroups.x - 1u;
+    memoryBarrierShared();
+    barrier();
+    if (last_group)
+        plan_next_block(t);
 }

@@ -6,14 +6,11 @@
  *   NB_FIND_COUNT  each chunk's members into chunk_count[], and the
  *                  block's failure slots cleared for correct.comp;
  *   NB_FIND_WRITE  each chunk's members after those of the chunks before
- *                  (summed by the group: the host keeps chunks <= 1024). */
+ *                  (summed by the group: the host keeps chunks <= 1024).
+ * With `ahead`, the level is the block state's next_due: the passes run
+ * queued behind the corrector of the block before, ahead of the host. */
 layout(local_size_x = NB_FIND_GROUP) in;
 
-layout(std430, binding = NB_BIND_BLOCK_STATE) buffer BlockState {
-    int level_count[NB_CORRECT_LEVELS];
-    uint first_bad, first_small, pad0, pad1;
-    uint level[];
-};
 layout(std430, binding = NB_BIND_FIND_COUNTS) buffer Counts { uint chunk_count[]; };
 #ifdef NB_FIND_WRITE
 layout(std430, binding = NB_BIND_ACTIVE) writeonly buffer Block { uint block[]; };
@@ -22,6 +19,7 @@ layout(std430, binding = NB_BIND_ACTIVE) writeonly buffer Block { uint block[]; 
 NB_LOCATION(NB_LOC_N) uniform int n;
 NB_LOCATION(NB_LOC_FIND_DUE) uniform int due;
 NB_LOCATION(NB_LOC_FIND_PER) uniform int per;
+NB_LOCATION(NB_LOC_AHEAD) uniform int ahead;
 
 shared uint part[NB_FIND_GROUP];
 
@@ -41,9 +39,11 @@ void scan_part(uint t)
     }
 }
 
+int due_level;
+
 bool due_now(int i)
 {
-    return level[i] <= uint(due);
+    return level_of[i] <= uint(due_level);
 }
 
 /* Members among this invocation's particles [first, first + per). */
@@ -58,6 +58,7 @@ uint count_from(int first)
 void main()
 {
     uint t = gl_LocalInvocationID.x, g = gl_WorkGroupID.x;
+    due_level = ahead != 0 ? next_due : due;
     int first = int(g * uint(NB_FIND_GROUP) + t) * per;
 #ifdef NB_FIND_COUNT
     part[t] = count_from(first);

@@ -191,16 +191,18 @@
 #define NB_LOC_CORRECT_STEP 36
 #define NB_CORRECT_LEVEL_OF_ONE 40
 #define NB_CORRECT_LEVELS 64
-/* The device corrector's block state (correct.comp, find_block.comp):
- * the count of particles at each level, the first failed slots of the
- * last block (not finite, step below the floor), two words of padding,
- * then each particle's level. */
+/* The device corrector's block state (block_state.glsl): a header of the
+ * counts of the levels, the last block's failures and the next block's
+ * time and level, then each particle's level. */
 #define NB_BIND_BLOCK_STATE 13
-#define NB_BLOCK_STATE_HEADER 68    /* words before the levels */
+#define NB_BLOCK_STATE_HEADER 72    /* words before the levels */
 /* find_block.comp: each work group's count of block members. */
 #define NB_BIND_FIND_COUNTS 14
 #define NB_FIND_GROUP 256
 #define NB_LOC_FIND_DUE 37          /* the largest level in the block */
 #define NB_LOC_FIND_PER 38          /* particles an invocation */
+/* find_block.comp and predict.comp (NB_PREDICT_DSTATE): 1 to run ahead
+ * to the next block of the block state. */
+#define NB_LOC_AHEAD 39
 
 #endif

@@ -7,7 +7,8 @@
  * (t ~ 1000 with dt ~ 1e-4 would lose most digits in float); the small
  * increments are float.  Writes the j-set of the GAJ kernel.  With
  * NB_PREDICT_DSTATE, v, a and jerk come from the device corrector's double
- * state (correct.comp), rounded to float as the host's packing rounds them. */
+ * state (correct.comp), rounded to float as the host's packing rounds them,
+ * and with `ahead` the time is the block state's next_t (block_state.glsl). */
 layout(local_size_x = 256) in;
 
 layout(std430, binding = NB_BIND_STATE_X) readonly buffer X0 { double x0[]; };
@@ -24,19 +25,23 @@ layout(std430, binding = NB_BIND_VEL) writeonly buffer Velocities { vec4 vel[]; 
 
 NB_LOCATION(NB_LOC_N) uniform int n;
 NB_LOCATION(NB_LOC_TIME) uniform double t;
+#if defined(NB_PREDICT_DSTATE)  /* ahead: to the block state's next block */
+NB_LOCATION(NB_LOC_AHEAD) uniform int ahead;
+#endif
 
 void main()
 {
     int i = int(gl_GlobalInvocationID.x);
     if (i >= n)
         return;
-    float dt = float(t - t0[i]);
 #if defined(NB_PREDICT_DSTATE)
+    float dt = float((ahead != 0 ? next_t : t) - t0[i]);
     int s = 16 * i;
     vec3 v = vec3(dvec3(ds[s], ds[s + 1], ds[s + 2]));
     vec3 a = vec3(dvec3(ds[s + 3], ds[s + 4], ds[s + 5]));
     vec3 j = vec3(dvec3(ds[s + 6], ds[s + 7], ds[s + 8]));
 #else
+    float dt = float(t - t0[i]);
     vec3 v = v0[i].xyz, a = a0[i].xyz, j = j0[i].xyz;
 #endif
     vec3 dx = dt * (v + dt * (0.5 * a + (dt / 6.0) * j));

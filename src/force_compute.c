@@ -527,7 +527,10 @@ static enum nb_status compute_predict_j(void *state, double t, struct nb_error *
     struct nb_gaj_compute *g = gaj_of(c, err);
     if (c->gaj_prec)
         nb_gaj_prec_predicted(c->gaj_prec);
-    return g ? nb_gaj_compute_predict(g, t, nb_gaj_corrector_state(c->corr), err)
+    if (c->corr && nb_gaj_corrector_ahead(c->corr, t))
+        return NB_OK;
+    return g ? nb_gaj_compute_predict(g, t, nb_gaj_corrector_state(c->corr),
+                                      nb_gaj_corrector_block_state(c->corr), 0, err)
              : NB_ERR_NOMEM;
 }
 

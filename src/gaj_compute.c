@@ -598,7 +598,7 @@ enum nb_status nb_gaj_compute_update_state(struct nb_gaj_compute *g, size_t nb,
 }
 
 enum nb_status nb_gaj_compute_predict(struct nb_gaj_compute *g, double t, GLuint dstate,
-                                      struct nb_error *err)
+                                      GLuint block_state, int ahead, struct nb_error *err)
 {
     GLuint prog;
     if (!g->buf[B_SX].id)
@@ -618,8 +618,11 @@ enum nb_status nb_gaj_compute_predict(struct nb_gaj_compute *g, double t, GLuint
     for (size_t k = 0; k < sizeof bind / sizeof bind[0]; k++)
         glBindBufferBase(GL_SHADER_STORAGE_BUFFER, (GLuint)bind[k].binding,
                          g->buf[bind[k].which].id);
-    if (dstate)
+    if (dstate) {
+        glUniform1i(nb_gl_loc(NB_LOC_AHEAD), ahead);
         glBindBufferBase(GL_SHADER_STORAGE_BUFFER, NB_BIND_DSTATE, dstate);
+        glBindBufferBase(GL_SHADER_STORAGE_BUFFER, NB_BIND_BLOCK_STATE, block_state);
+    }
     glDispatchCompute((GLuint)nb_gl_ceil_div((int)g->n, 256), 1, 1);
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
     glFlush();      /* the GPU predicts while the host finds the block */

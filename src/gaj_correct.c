@@ -5,6 +5,12 @@
  * and its failures, from which the host takes the next block's time and
  * size.  No index, force or corrected particle crosses the bus.
  *
+ * Behind each block's corrector the GPU finds the next block and predicts
+ * the j-set to its time, both read from the levels (`ahead`), while the
+ * host waits for the report: the next block's force pass is then the
+ * host's first command, not its third (Makino & Aarseth 1992's steps for
+ * block k+1 need only block k's levels).
+ *
  * The corrector keeps, a particle, 16 doubles: v, a, jerk, a2, a3 and one
  * unused (the GAJ pipeline's x0 and t0 are the rest of the state); the
  * block state holds the levels and their counts.  predict.comp takes v, a,
@@ -21,9 +27,16 @@ _Static_assert(NB_CORRECT_LEVEL_OF_ONE == NB_STEP_LEVEL_OF_ONE,
                "correct.comp's level of a step of 1");
 _Static_assert(NB_CORRECT_LEVELS == NB_STEP_LEVELS && NB_BLOCK_LEVELS == NB_STEP_LEVELS,
                "the block state's levels");
+_Static_assert(NB_CORRECT_GROUP >= NB_CORRECT_LEVELS, "correct.comp plans the next block "
+               "with an invocation a level");
 
 #define DSTATE_DOUBLES 16
 #define HEADER_BYTES (4 * NB_BLOCK_STATE_HEADER)
+/* block_state.glsl's header: after the counts, the first failed slots;
+ * from byte NEXT_T_AT, the next block's time (a double). */
+#define FIRST_BAD NB_STEP_LEVELS
+#define FIRST_SMALL (NB_STEP_LEVELS + 1)
+#define NEXT_T_AT 272
 /* The read-back area: the block state's header, then from here each
  * slot's criterion and m a1.(x1 - xp), two doubles. */
 #define AUX_AT 512
@@ -38,6 +51,8 @@ struct nb_gaj_corrector {
     GLuint chunk_counts;        /* find_block.comp's */
     size_t ds_capacity, state_capacity, counts_capacity, n;
     struct nb_gl_staging out;   /* the header and the aux doubles, read back */
+    double ahead_t;             /* the block whose passes are queued (NAN: none) */
+    int ahead_taken;            /* its prediction was asked for: find it too */
 };
 
 struct nb_gaj_corrector *nb_gaj_corrector_create(struct nb_gl *gl, struct nb_error *err)
@@ -46,6 +61,7 @@ struct nb_gaj_corrector *nb_gaj_corrector_create(struct nb_gl *gl, struct nb_err
     if (!c)
         return NULL;
     c->gl = gl;
+    c->ahead_t = NAN;
     nb_gl_staging_init(&c->out, 1);
     return c;
 }
@@ -67,6 +83,18 @@ GLuint nb_gaj_corrector_state(const struct nb_gaj_corrector *c)
     return c ? c->ds : 0;
 }
 
+GLuint nb_gaj_corrector_block_state(const struct nb_gaj_corrector *c)
+{
+    return c ? c->block_state : 0;
+}
+
+int nb_gaj_corrector_ahead(struct nb_gaj_corrector *c, double t)
+{
+    c->ahead_taken = c->ahead_t == t;
+    c->ahead_t = NAN;
+    return c->ahead_taken;
+}
+
 static enum nb_status upload(GLuint *buf, size_t *capacity, const void *data, size_t bytes,
                              const char *what, struct nb_error *err)
 {
@@ -86,7 +114,7 @@ static uint32_t *make_block_state(size_t n, const uint8_t *level, struct nb_erro
     if (!w)
         return NULL;
     memset(w, 0, HEADER_BYTES);
-    w[NB_STEP_LEVELS] = w[NB_STEP_LEVELS + 1] = UINT32_MAX;
+    w[FIRST_BAD] = w[FIRST_SMALL] = UINT32_MAX;
     for (size_t i = 0; i < n; i++) {
         w[level[i]]++;
         w[NB_BLOCK_STATE_HEADER + i] = level[i];
@@ -118,6 +146,8 @@ enum nb_status nb_gaj_corrector_load(struct nb_gaj_corrector *c, size_t n, const
     free(ds);
     free(bs);
     c->n = st == NB_OK ? n : 0;
+    c->ahead_t = NAN;
+    c->ahead_taken = 0;
     return st;
 }
 
@@ -128,9 +158,9 @@ static void bind_at(GLuint binding, GLuint buffer, size_t at, size_t bytes)
 }
 
 /* find_block.comp's pass `name` over `chunks` chunks of `per` particles an
- * invocation. */
+ * invocation; ahead: the block state's next block, not `due`. */
 static enum nb_status find_pass(struct nb_gaj_corrector *c, const char *name, int due,
-                                int per, int chunks, struct nb_error *err)
+                                int ahead, int per, int chunks, struct nb_error *err)
 {
     GLuint prog;
     if (nb_gl_program(c->gl, name, &prog, err) != NB_OK)
@@ -139,27 +169,23 @@ static enum nb_status find_pass(struct nb_gaj_corrector *c, const char *name, in
     glUniform1i(nb_gl_loc(NB_LOC_N), (int)c->n);
     glUniform1i(nb_gl_loc(NB_LOC_FIND_DUE), due);
     glUniform1i(nb_gl_loc(NB_LOC_FIND_PER), per);
+    glUniform1i(nb_gl_loc(NB_LOC_AHEAD), ahead);
     glDispatchCompute((GLuint)chunks, 1, 1);
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
     return NB_OK;
 }
 
-enum nb_status nb_gaj_corrector_find(struct nb_gaj_corrector *c, struct nb_gaj_compute *g,
-                                     int due, size_t n_block, struct nb_error *err)
+/* The block of level <= due, or with `ahead` the block state's next one,
+ * into the GAJ pipeline's block indices. */
+static enum nb_status find(struct nb_gaj_corrector *c, struct nb_gaj_compute *g, int due,
+                           int ahead, struct nb_error *err)
 {
-    struct nb_gaj_state_view sv;
-    nb_gaj_compute_state_view(g, &sv);
-    if (sv.n != c->n || !c->block_state)
-        return nb_error_set(err, NB_ERR_ARGS, "the device corrector holds %zu particles, "
-                            "the j-set %zu (load both)", c->n, sv.n);
-    if (n_block > c->n)
-        return nb_error_set(err, NB_ERR_ARGS, "a block of %zu of %zu particles", n_block,
-                            c->n);
     size_t per_chunk = (size_t)NB_FIND_GROUP * FIND_CHUNKS_MAX;
     int per = (int)((c->n + per_chunk - 1) / per_chunk);
     per = per < 1 ? 1 : per;
     int chunks = nb_gl_ceil_div((int)c->n, NB_FIND_GROUP * per);
-    GLuint block = nb_gaj_compute_block_buffer(g, n_block, err);
+    /* room for everyone: a block found ahead has no size on the host yet */
+    GLuint block = nb_gaj_compute_block_buffer(g, c->n, err);
     due = due < NB_STEP_LEVELS - 1 ? due : NB_STEP_LEVELS - 1;
     if (!block || nb_gl_ensure_buffer(&c->chunk_counts, &c->counts_capacity,
                                       4 * (size_t)(chunks ? chunks : 1), "the block's "
@@ -170,11 +196,38 @@ enum nb_status nb_gaj_corrector_find(struct nb_gaj_corrector *c, struct nb_gaj_c
         return err->status;
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, NB_BIND_BLOCK_STATE, c->block_state);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, NB_BIND_FIND_COUNTS, c->chunk_counts);
-    bind_at(NB_BIND_ACTIVE, block, 0, 4 * (n_block ? n_block : 1));
-    if (find_pass(c, "find_count_comp", due, per, chunks, err) != NB_OK ||
-        find_pass(c, "find_write_comp", due, per, chunks, err) != NB_OK)
+    bind_at(NB_BIND_ACTIVE, block, 0, 4 * c->n);
+    if (find_pass(c, "find_count_comp", due, ahead, per, chunks, err) != NB_OK ||
+        find_pass(c, "find_write_comp", due, ahead, per, chunks, err) != NB_OK)
         return err->status;
     return nb_gl_check("finding the block on the device", err);
+}
+
+enum nb_status nb_gaj_corrector_find(struct nb_gaj_corrector *c, struct nb_gaj_compute *g,
+                                     int due, size_t n_block, struct nb_error *err)
+{
+    struct nb_gaj_state_view sv;
+    int taken = c->ahead_taken;
+    c->ahead_taken = 0;
+    nb_gaj_compute_state_view(g, &sv);
+    if (sv.n != c->n || !c->block_state)
+        return nb_error_set(err, NB_ERR_ARGS, "the device corrector holds %zu particles, "
+                            "the j-set %zu (load both)", c->n, sv.n);
+    if (n_block > c->n)
+        return nb_error_set(err, NB_ERR_ARGS, "a block of %zu of %zu particles", n_block,
+                            c->n);
+    return taken ? NB_OK : find(c, g, due, 0, err);
+}
+
+/* Behind the corrector of the block at t1: the next block, as its last
+ * group planned it, found and the j-set predicted to its time, on the GPU
+ * alone. */
+static enum nb_status queue_ahead(struct nb_gaj_corrector *c, struct nb_gaj_compute *g,
+                                  double t1, struct nb_error *err)
+{
+    if (find(c, g, 0, 1, err) != NB_OK)
+        return err->status;
+    return nb_gaj_compute_predict(g, t1, c->ds, c->block_state, 1, err);
 }
 
 /* The report of a block of nb from the read-back header; where a slot
@@ -183,8 +236,8 @@ static void take_report(const uint32_t *header, size_t nb, GLuint active,
                         struct nb_block_report *r)
 {
     memcpy(r->level_count, header, sizeof r->level_count);
-    r->bad = header[NB_STEP_LEVELS] < nb ? header[NB_STEP_LEVELS] : nb;
-    r->small = header[NB_STEP_LEVELS + 1] < nb ? header[NB_STEP_LEVELS + 1] : nb;
+    r->bad = header[FIRST_BAD] < nb ? header[FIRST_BAD] : nb;
+    r->small = header[FIRST_SMALL] < nb ? header[FIRST_SMALL] : nb;
     r->bad_particle = r->small_particle = 0;
     glBindBuffer(GL_COPY_READ_BUFFER, active);
     if (r->bad < nb)
@@ -193,8 +246,20 @@ static void take_report(const uint32_t *header, size_t nb, GLuint active,
         nb_gl_get_buffer(GL_COPY_READ_BUFFER, 4 * r->small, 4, &r->small_particle);
 }
 
+/* The time of the block after the one at t1, as the host's clock has it
+ * (correct.comp's plan_next_block must agree for the passes queued ahead
+ * to count). */
+static double next_block_time(const struct nb_block_report *r, double t1)
+{
+    uint64_t levels = 0;
+    for (int l = 0; l < NB_STEP_LEVELS; l++)
+        if (r->level_count[l])
+            levels |= (uint64_t)1 << l;
+    return nb_step_next_ends(levels, t1);
+}
+
 enum nb_status nb_gaj_corrector_run(struct nb_gaj_corrector *c,
-                                    const struct nb_gaj_compute *g, double t1, double eta,
+                                    struct nb_gaj_compute *g, double t1, double eta,
                                     double dt_max, struct nb_block_report *report,
                                     double *crit, double *dw, struct nb_error *err)
 {
@@ -236,11 +301,17 @@ enum nb_status nb_gaj_corrector_run(struct nb_gaj_corrector *c,
                             "corrector's report", err) != NB_OK)
         return err->status;
     nb_gl_staging_sent(&c->out);
+    if (queue_ahead(c, g, t1, err) != NB_OK)
+        return err->status;
     glFlush();
     const char *area = nb_gl_staging_arrived(&c->out, err);
     if (!area)
         return err->status;
     take_report((const uint32_t *)area, nb, sv.active, report);
+    double planned;
+    memcpy(&planned, area + NEXT_T_AT, sizeof planned);
+    if (report->bad == nb && report->small == nb && planned == next_block_time(report, t1))
+        c->ahead_t = planned;
     /* The doubles only where the host needs them (reading mapped memory
      * costs by the byte). */
     if (report->bad < nb || report->small < nb || nb == c->n) {

@@ -186,9 +186,10 @@ enum nb_status nb_gaj_compute_update_state(struct nb_gaj_compute *g, size_t nb,
                                            struct nb_error *err);
 /* The j-set at t from the device-resident state; dstate: the device
  * corrector's double state (gaj_correct.c) to take v, a, jerk from, else 0
- * (load_state's and update_state's float copies). */
+ * (load_state's and update_state's float copies).  With dstate, its block
+ * state too; ahead 1: at the block time after t, read from its levels. */
 enum nb_status nb_gaj_compute_predict(struct nb_gaj_compute *g, double t, GLuint dstate,
-                                      struct nb_error *err);
+                                      GLuint block_state, int ahead, struct nb_error *err);
 /* What the device corrector reads of g: the state buffers (x0 and t0 in
  * double, v0 with the masses), the last block's indices, and where that
  * block's accelerations (with potentials) and jerks are, a vec4 a slot
@@ -219,10 +220,15 @@ enum nb_status nb_gaj_corrector_load(struct nb_gaj_corrector *c, size_t n, const
                                      const double *a3, const uint8_t *level,
                                      struct nb_error *err);
 GLuint nb_gaj_corrector_state(const struct nb_gaj_corrector *c);
+GLuint nb_gaj_corrector_block_state(const struct nb_gaj_corrector *c);
+/* 1 where the prediction and the finding of the block at t are queued
+ * already (run queues them for the block after its own); 0, and any
+ * queued ones forgotten, otherwise. */
+int nb_gaj_corrector_ahead(struct nb_gaj_corrector *c, double t);
 enum nb_status nb_gaj_corrector_find(struct nb_gaj_corrector *c, struct nb_gaj_compute *g,
                                      int due, size_t n_block, struct nb_error *err);
 enum nb_status nb_gaj_corrector_run(struct nb_gaj_corrector *c,
-                                    const struct nb_gaj_compute *g, double t1, double eta,
+                                    struct nb_gaj_compute *g, double t1, double eta,
                                     double dt_max, struct nb_block_report *report,
                                     double *crit, double *dw, struct nb_error *err);
 enum nb_status nb_gaj_corrector_read(struct nb_gaj_corrector *c,
