@@ -10,9 +10,10 @@
  * last unused) and the GAJ result of the slot (acc: a, phi; jerk), then
  * writes the corrected state back and the new step's level into the block
  * state, whose counts of each level follow (find_block.comp takes the next
- * block from there, the host its time).  aux[2k], aux[2k + 1]: the
- * criterion (-1 for none) and m a1.(x1 - xp), which the host reads only
- * for a failed slot or a block of everyone.  A failed slot leaves the
+ * block from there, the host its time, from the report that the last
+ * group to finish writes).  aux[2k], aux[2k + 1]: the criterion (-1 for
+ * none) and m a1.(x1 - xp), which the host reads only for a failed slot or
+ * a block of everyone.  A failed slot leaves the
  * state as it was and its slot in first_bad (a result not finite) or
  * first_small (a step below the floor), the first of the block's. */
 layout(local_size_x = NB_CORRECT_GROUP) in;
@@ -26,7 +27,12 @@ layout(std430, binding = NB_BIND_DSTATE) buffer DS { double ds[]; };
 layout(std430, binding = NB_BIND_ACTIVE) readonly buffer Index { int idx[]; };
 layout(std430, binding = NB_BIND_OUT) readonly buffer Acc { vec4 acc[]; };
 layout(std430, binding = NB_BIND_OUT2) readonly buffer Jerk { vec4 jerk1[]; };
-layout(std430, binding = NB_BIND_CORRECTED) writeonly buffer Aux { double aux[]; };
+/* The host's read-back area: the report (the block state's header as the
+ * last group leaves it), then two doubles a slot. */
+layout(std430, binding = NB_BIND_CORRECTED) writeonly buffer Out {
+    uint report[NB_BLOCK_STATE_HEADER];
+    double aux[];
+};
 
 shared int moved[NB_CORRECT_LEVELS];    /* the group's changes of the counts */
 shared double ends[NB_CORRECT_LEVELS];  /* the last group's: each level's next end */
@@ -129,13 +135,15 @@ int correct_slot(int k, int i, int level)
  * nb_step_dividing_level of block_clock.c): each level present ends its
  * steps at the next multiple of its step after t1, the earliest end is
  * the next block time, and the largest step that divides it its level.
- * Steps are powers of two: t / step is ldexp, exact. */
+ * Steps are powers of two: t / step is ldexp, exact.  The header goes to
+ * the host's report as it is taken (no atomic read in a serial loop: each
+ * costs a round trip to the L2). */
 void plan_next_block(uint t)
 {
     if (t < uint(NB_CORRECT_LEVELS)) {
-        int e = int(t) - NB_CORRECT_LEVEL_OF_ONE;
-        ends[t] = atomicAdd(level_count[t], 0) > 0 ? ldexp(floor(ldexp(t1, -e)) + 1.0LF, e)
-                                                    : -1.0LF;
+        int e = int(t) - NB_CORRECT_LEVEL_OF_ONE, count = atomicAdd(level_count[t], 0);
+        ends[t] = count > 0 ? ldexp(floor(ldexp(t1, -e)) + 1.0LF, e) : -1.0LF;
+        report[t] = uint(count);
     }
     memoryBarrierShared();
     barrier();
@@ -153,6 +161,13 @@ void plan_next_block(uint t)
     next_t = next;
     next_due = due;
     groups_done = 0u;
+    report[NB_CORRECT_LEVELS] = atomicOr(first_bad, 0u);
+    report[NB_CORRECT_LEVELS + 1] = atomicOr(first_small, 0u);
+    report[NB_CORRECT_LEVELS + 2] = uint(due);
+    report[NB_CORRECT_LEVELS + 3] = 0u;
+    uvec2 w = unpackDouble2x32(next);
+    report[NB_CORRECT_LEVELS + 4] = w.x;
+    report[NB_CORRECT_LEVELS + 5] = w.y;
 }
 
 /* Each slot corrected; the counts of the levels follow the changed

@@ -8,7 +8,9 @@
  *   NB_FIND_WRITE  each chunk's members after those of the chunks before
  *                  (summed by the group: the host keeps chunks <= 1024).
  * With `ahead`, the level is the block state's next_due: the passes run
- * queued behind the corrector of the block before, ahead of the host. */
+ * queued behind the corrector of the block before, ahead of the host; and
+ * with NB_FIND_PREDICT the count pass also predicts the j-set to the block
+ * state's next_t (predict_one.glsl), an invocation's particles each. */
 layout(local_size_x = NB_FIND_GROUP) in;
 
 layout(std430, binding = NB_BIND_FIND_COUNTS) buffer Counts { uint chunk_count[]; };
@@ -61,6 +63,10 @@ void main()
     due_level = ahead != 0 ? next_due : due;
     int first = int(g * uint(NB_FIND_GROUP) + t) * per;
 #ifdef NB_FIND_COUNT
+#ifdef NB_FIND_PREDICT
+    for (int i = first; i < min(first + per, n); i++)
+        predict_particle(i, next_t);
+#endif
     part[t] = count_from(first);
     scan_part(t);
     if (t == uint(NB_FIND_GROUP) - 1u)

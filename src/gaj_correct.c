@@ -38,8 +38,8 @@ _Static_assert(NB_CORRECT_GROUP >= NB_CORRECT_LEVELS, "correct.comp plans the ne
 #define FIRST_SMALL (NB_STEP_LEVELS + 1)
 #define NEXT_T_AT 272
 /* The read-back area: the block state's header, then from here each
- * slot's criterion and m a1.(x1 - xp), two doubles. */
-#define AUX_AT 512
+ * slot's criterion and m a1.(x1 - xp), two doubles (correct.comp's Out). */
+#define AUX_AT HEADER_BYTES
 /* find_block.comp's chunks (work groups) at most: each sums the counts
  * of the chunks before it. */
 #define FIND_CHUNKS_MAX 1024
@@ -176,9 +176,10 @@ static enum nb_status find_pass(struct nb_gaj_corrector *c, const char *name, in
 }
 
 /* The block of level <= due, or with `ahead` the block state's next one,
- * into the GAJ pipeline's block indices. */
+ * into the GAJ pipeline's block indices; its count pass `count` (which may
+ * predict the j-set too: find_count_predict_comp). */
 static enum nb_status find(struct nb_gaj_corrector *c, struct nb_gaj_compute *g, int due,
-                           int ahead, struct nb_error *err)
+                           int ahead, const char *count, struct nb_error *err)
 {
     size_t per_chunk = (size_t)NB_FIND_GROUP * FIND_CHUNKS_MAX;
     int per = (int)((c->n + per_chunk - 1) / per_chunk);
@@ -192,12 +193,12 @@ static enum nb_status find(struct nb_gaj_corrector *c, struct nb_gaj_compute *g,
                                       "chunk counts", err) != NB_OK)
         return err->status;
     if (nb_gl_compute_fits(c->gl, "finding the block on the device", NB_FIND_GROUP,
-                           4 * NB_FIND_GROUP, 3, err) != NB_OK)
+                           4 * NB_FIND_GROUP, 8, err) != NB_OK)
         return err->status;
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, NB_BIND_BLOCK_STATE, c->block_state);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, NB_BIND_FIND_COUNTS, c->chunk_counts);
     bind_at(NB_BIND_ACTIVE, block, 0, 4 * c->n);
-    if (find_pass(c, "find_count_comp", due, ahead, per, chunks, err) != NB_OK ||
+    if (find_pass(c, count, due, ahead, per, chunks, err) != NB_OK ||
         find_pass(c, "find_write_comp", due, ahead, per, chunks, err) != NB_OK)
         return err->status;
     return nb_gl_check("finding the block on the device", err);
@@ -216,18 +217,27 @@ enum nb_status nb_gaj_corrector_find(struct nb_gaj_corrector *c, struct nb_gaj_c
     if (n_block > c->n)
         return nb_error_set(err, NB_ERR_ARGS, "a block of %zu of %zu particles", n_block,
                             c->n);
-    return taken ? NB_OK : find(c, g, due, 0, err);
+    return taken ? NB_OK : find(c, g, due, 0, "find_count_comp", err);
 }
 
-/* Behind the corrector of the block at t1: the next block, as its last
- * group planned it, found and the j-set predicted to its time, on the GPU
- * alone. */
+/* Behind the corrector of a block: the next block, as its last group
+ * planned it, found, and the j-set predicted to its time in the same
+ * pass, on the GPU alone. */
 static enum nb_status queue_ahead(struct nb_gaj_corrector *c, struct nb_gaj_compute *g,
-                                  double t1, struct nb_error *err)
+                                  struct nb_error *err)
 {
-    if (find(c, g, 0, 1, err) != NB_OK)
-        return err->status;
-    return nb_gaj_compute_predict(g, t1, c->ds, c->block_state, 1, err);
+    struct nb_gaj_state_view sv;
+    struct nb_gl_particles j;
+    nb_gaj_compute_state_view(g, &sv);
+    if (!nb_gaj_compute_stream(g, &j))
+        return nb_error_set(err, NB_ERR_ARGS, "the device corrector before load_state");
+    const struct { GLuint binding, buffer; } bind[] = {
+        { NB_BIND_STATE_X, sv.x }, { NB_BIND_STATE_T0, sv.t0 }, { NB_BIND_STATE_V, sv.v },
+        { NB_BIND_DSTATE, c->ds }, { NB_BIND_POS, j.pos_buffer },
+        { NB_BIND_VEL, j.vel_buffer } };
+    for (size_t k = 0; k < sizeof bind / sizeof bind[0]; k++)
+        glBindBufferBase(GL_SHADER_STORAGE_BUFFER, bind[k].binding, bind[k].buffer);
+    return find(c, g, 0, 1, "find_count_predict_comp", err);
 }
 
 /* The report of a block of nb from the read-back header; where a slot
@@ -294,14 +304,11 @@ enum nb_status nb_gaj_corrector_run(struct nb_gaj_corrector *c,
     bind_at(NB_BIND_ACTIVE, sv.active, 0, 4 * nb);
     bind_at(NB_BIND_OUT, sv.acc, sv.acc_at, 16 * nb);
     bind_at(NB_BIND_OUT2, sv.jerk, sv.jerk_at, 16 * nb);
-    bind_at(NB_BIND_CORRECTED, c->out.buffer, AUX_AT, 16 * nb);
+    bind_at(NB_BIND_CORRECTED, c->out.buffer, 0, AUX_AT + 16 * nb);
     glDispatchCompute((GLuint)nb_gl_ceil_div((int)nb, NB_CORRECT_GROUP), 1, 1);
-    glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT | GL_CLIENT_MAPPED_BUFFER_BARRIER_BIT);
-    if (nb_gl_staging_fetch(&c->out, c->block_state, 0, HEADER_BYTES, "the device "
-                            "corrector's report", err) != NB_OK)
-        return err->status;
+    glMemoryBarrier(GL_CLIENT_MAPPED_BUFFER_BARRIER_BIT | GL_SHADER_STORAGE_BARRIER_BIT);
     nb_gl_staging_sent(&c->out);
-    if (queue_ahead(c, g, t1, err) != NB_OK)
+    if (queue_ahead(c, g, err) != NB_OK)
         return err->status;
     glFlush();
     const char *area = nb_gl_staging_arrived(&c->out, err);
