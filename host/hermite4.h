@@ -4,7 +4,6 @@
 #ifndef NB_HERMITE4_H
 #define NB_HERMITE4_H
 
-#include "block_list.h"
 #include "nb_host.h"
 
 struct hermite4 {
@@ -18,7 +17,7 @@ struct hermite4 {
     double *ba, *bj, *bpot; /* the block's GAJ result, in block order */
     double *bx, *bv, *bt;   /* the corrected block for update_state */
     double *crit;           /* eq. 9 step of each block particle */
-    struct nb_block_list blocks;    /* the particles by level (collect_block) */
+    size_t *range_hits;     /* block members per thread range (collect) */
     /* --correct gpu (hermite_device.c): the device corrects and keeps
      * the levels; the particles at each level after the last block, and
      * whether the host's x, v, a, jerk, a2, a3, t0, dt and levels lag the
@@ -54,7 +53,7 @@ enum nb_status nb_hermite4_device_load(struct nb_sim *s, struct hermite4 *h,
  * host keeps the counts of the levels and sets s->t_next from them. */
 enum nb_status nb_hermite4_device_block(struct nb_sim *s, struct hermite4 *h, double t1,
                                         struct split *sp, struct nb_error *err);
-/* The host's x, v, a, jerk, a2, a3, t0 and dt brought up to the device's
+/* The host's x, v, a, jerk, a2, a3, t0, dt and levels brought up to the device's
  * (a copy of the whole state), where they lag. */
 enum nb_status nb_hermite4_device_sync(const struct nb_sim *s, struct hermite4 *h,
                                        struct nb_error *err);

@@ -22,6 +22,7 @@
 #include "hermite4.h"
 
 #include <math.h>
+#include <omp.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -44,8 +45,7 @@ static void hermite_free(void *state)
     free(h->xp), free(h->vp), free(h->active), free(h->level);
     free(h->ba), free(h->bj), free(h->bpot);
     free(h->bx), free(h->bv), free(h->bt), free(h->crit);
-    free(h->dw);
-    nb_block_list_free(&h->blocks);
+    free(h->range_hits), free(h->dw);
     free(h);
 }
 
@@ -66,7 +66,8 @@ static struct hermite4 *hermite_alloc(size_t n, struct nb_error *err)
             goto fail;
     if (!(h->active = nb_alloc(n, sizeof *h->active, "the block list", err)) ||
         !(h->level = nb_alloc(n, sizeof *h->level, "the block list", err)) ||
-        nb_block_list_alloc(&h->blocks, n, err) != NB_OK)
+        !(h->range_hits = nb_alloc((size_t)omp_get_max_threads(),
+                                   sizeof *h->range_hits, "the block list", err)))
         goto fail;
     return h;
 fail:
@@ -294,22 +295,43 @@ static void sync_potential(struct nb_sim *s, const struct hermite4 *h,
  * time of the others, min t0 + dt (infinite if none).  The block clock
  * (each t0 a multiple of its step, t0 <= t < t0 + dt) makes a particle
  * due exactly when its step divides t1, and the others' steps end at
- * the next multiples of theirs: the block list, kept in order of the
- * levels, gives both.  Only the last block's levels changed since it was
- * last asked.  With predict_block, each member is also predicted to t1
- * (the corrector's xp, vp). */
+ * the next multiples of theirs: so the scan reads one byte a particle,
+ * its level, and notes which levels wait.  Each thread scans a
+ * contiguous range twice: it counts its members, then writes them after
+ * those of the ranges before it, so the block comes out in order with no
+ * sort.  With predict_block, the second pass also predicts each member to
+ * t1 (the corrector's xp, vp), while its data are in cache. */
 static double collect_block(const struct nb_sim *s, struct hermite4 *h, double t1,
                             int predict_block)
 {
-    uint64_t waiting;
+    size_t n = s->p.n;
+    unsigned due = (unsigned)nb_step_dividing_level(t1);
+    uint64_t waiting = 0;
 
-    nb_block_list_update(&h->blocks, h->level, h->active, h->n_active);
-    h->n_active = nb_block_list_collect(&h->blocks, nb_step_dividing_level(t1), h->active,
-                                        &waiting);
-    if (predict_block) {
-        #pragma omp parallel for schedule(static) if (h->n_active > ALL_N_PARALLEL_MIN)
-        for (size_t k = 0; k < h->n_active; k++)
-            predict_one(s, h, h->active[k], t1, h->xp, h->vp);
+    #pragma omp parallel if (n > ALL_N_PARALLEL_MIN) reduction(| : waiting)
+    {
+        size_t threads = (size_t)omp_get_num_threads();
+        size_t me = (size_t)omp_get_thread_num(), hits = 0, at = 0;
+        size_t lo = n * me / threads, hi = n * (me + 1) / threads;
+
+        for (size_t i = lo; i < hi; i++) {
+            if (h->level[i] <= due)
+                hits++;
+            else
+                waiting |= (uint64_t)1 << h->level[i];
+        }
+        h->range_hits[me] = hits;
+        #pragma omp barrier
+        for (size_t k = 0; k < me; k++)
+            at += h->range_hits[k];
+        for (size_t i = lo; i < hi; i++)
+            if (h->level[i] <= due) {
+                h->active[at++] = (uint32_t)i;
+                if (predict_block)
+                    predict_one(s, h, i, t1, h->xp, h->vp);
+            }
+        if (me == threads - 1)
+            h->n_active = at;
     }
     return nb_step_next_ends(waiting, t1);
 }

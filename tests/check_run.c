@@ -16,7 +16,6 @@
 #include <unistd.h>
 
 #include "run_fixtures.h"
-#include "block_list.h"
 
 /* Chenciner and Montgomery's figure-eight: masses 1, G = 1, not Henon
  * units (the integrator must take any units). */
@@ -220,72 +219,6 @@ START_TEST(test_block_clock_levels)
         ck_assert_msg(nb_step_next_ends(waiting, t1) == rest, "seed %llu trial %d: next "
                       "%.17g, expected %.17g", (unsigned long long)seed, trial,
                       nb_step_next_ends(waiting, t1), rest);
-    }
-}
-END_TEST
-
-/* The block list (block_list.c) against a scan of every level, on random
- * levels in a window of 12 around a random base: for a random dividing
- * level, the collected block must be the particles of level <= due in
- * ascending order, and the waiting set the others' levels.  Then the
- * block's members take new levels (up to 3 either way, as a block's
- * corrected steps would, and sometimes far) and the list follows them.
- * Sizes 1, 2, 3 and primes to 4099, blocks of one to everyone. */
-START_TEST(test_block_list_matches_scan)
-{
-    static const size_t sizes[] = { 1, 2, 3, 31, 97, 1031, 4099 };
-    struct nb_error err = { 0 };
-    struct nb_rng rng;
-    uint64_t seed = (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 20);
-    nb_rng_seed(&rng, seed);
-    for (size_t c = 0; c < sizeof sizes / sizeof sizes[0]; c++) {
-        size_t n = sizes[c], count;
-        struct nb_block_list bl;
-        uint8_t *level = malloc(n);
-        uint32_t *block = malloc(4 * n), *changed = malloc(8 * n);   /* block, then more */
-        int base = (int)(nb_rng_uniform(&rng) * 40);
-        uint64_t waiting;
-        ck_assert_int_eq(nb_block_list_alloc(&bl, n, &err), NB_OK);
-        for (size_t i = 0; i < n; i++)
-            level[i] = (uint8_t)(base + (int)(nb_rng_uniform(&rng) * 12));
-        size_t n_changed = 0;
-        for (int round = 0; round < 200; round++) {
-            if (round % 50 == 49)
-                nb_block_list_invalidate(&bl);
-            nb_block_list_update(&bl, level, changed, n_changed);
-            int due = base - 1 + (int)(nb_rng_uniform(&rng) * 14);
-            count = nb_block_list_collect(&bl, due, block, &waiting);
-            size_t k = 0;
-            uint64_t expect_waiting = 0;
-            for (size_t i = 0; i < n; i++) {
-                if (level[i] > due) {
-                    expect_waiting |= (uint64_t)1 << level[i];
-                    continue;
-                }
-                ck_assert_msg(k < count && block[k] == i, "seed %llu, n %zu, round %d: "
-                              "slot %zu holds %u, not particle %zu", (unsigned long long)seed,
-                              n, round, k, k < count ? block[k] : 0u, i);
-                k++;
-            }
-            ck_assert_msg(k == count && waiting == expect_waiting, "seed %llu, n %zu, "
-                          "round %d: %zu collected, %zu due", (unsigned long long)seed, n,
-                          round, count, k);
-            for (k = 0; k < count; k++) {
-                int shift = (int)(nb_rng_uniform(&rng) * 7) - 3;
-                if (nb_rng_uniform(&rng) < 0.01)
-                    shift = 20;
-                int to = level[block[k]] + shift;
-                level[block[k]] = (uint8_t)(to < 0 ? 0 : to >= NB_STEP_LEVELS
-                                            ? NB_STEP_LEVELS - 1 : to);
-                changed[k] = block[k];
-            }
-            n_changed = count;
-            for (size_t i = 0; i < n; i++)      /* keep the levels in the window */
-                if (level[i] > base + 11 && nb_rng_uniform(&rng) < 0.5)
-                    level[i] = (uint8_t)(base + 11), changed[n_changed++] = (uint32_t)i;
-        }
-        nb_block_list_free(&bl);
-        free(level), free(block), free(changed);
     }
 }
 END_TEST
@@ -557,7 +490,6 @@ static Suite *run_suite(void)
     tcase_add_test(tc, test_plummer_cpu);
     tcase_add_loop_test(tc, test_block_invariants, 0, 3);
     tcase_add_test(tc, test_block_clock_levels);
-    tcase_add_test(tc, test_block_list_matches_scan);
     tcase_add_test(tc, test_two_sims);
     tcase_add_test(tc, test_sync_potential);
     tcase_add_test(tc, test_step_floor);
