@@ -23,7 +23,8 @@ g6_hermite_h100.csv, g6_summary_h100.txt).
        t_host  = B L_host  + P tau_host
    each by least squares without intercept over the runs of one code
    (repeated runs at one N enter as their medians).  --runs fits these
-   alone, from a CSV of tools/device_block_step.sh.
+   alone, from a CSV of tools/device_block_step.sh or
+   tools/device_run_variants.sh.
    Printed: the terms, the force share t_force / (t_force + t_comm +
    t_host) the model gives against the measured one, and the per-particle
    cost tau_comm + tau_host that would leave a share of 0.8 and of 0.9
@@ -118,10 +119,13 @@ def fit_bench(path, out):
 
 
 def run_code(row):
-    """device_g6.sh names its code; device_block_step.sh its build and pieces."""
+    """device_g6.sh names its code; device_block_step.sh its build and pieces;
+    device_run_variants.sh its build."""
     if "code" in row:
         return row["code"]
-    return f"glnbody-run-{row['build']}-pieces-{row['pieces']}"
+    if "pieces" in row:
+        return f"glnbody-run-{row['build']}-pieces-{row['pieces']}"
+    return f"glnbody-run-{row['build']}"
 
 
 def median_runs(runs):
@@ -135,8 +139,8 @@ def median_runs(runs):
 
 def fit_runs(path, out):
     rows = read_csv(path, ["n", "block_steps", "particle_steps", "t_host", "t_force", "t_comm"])
-    if "code" not in rows[0] and not ("build" in rows[0] and "pieces" in rows[0]):
-        fail(f"{path}: expected a code column, or build and pieces")
+    if "code" not in rows[0] and "build" not in rows[0]:
+        fail(f"{path}: expected a code or a build column")
     codes = {}
     for r in rows:
         if r["t_force"] == "":
