@@ -10,6 +10,6 @@ layout(std430, binding = NB_BIND_BLOCK_STATE) buffer BlockState {
     int next_due;           /* the next block's level (nb_step_dividing_level) */
     uint groups_done;       /* correct.comp's groups finished (0 between blocks) */
     double next_t;          /* the next block's time (nb_step_next_ends) */
-    uint pad0, pad1;
+    uint pad0, pad1;        /* in the host's report: the failed slots' particles */
     uint level_of[];
 };

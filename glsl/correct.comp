@@ -161,13 +161,18 @@ void plan_next_block(uint t)
     next_t = next;
     next_due = due;
     groups_done = 0u;
-    report[NB_CORRECT_LEVELS] = atomicOr(first_bad, 0u);
-    report[NB_CORRECT_LEVELS + 1] = atomicOr(first_small, 0u);
+    uint bad = atomicOr(first_bad, 0u), small = atomicOr(first_small, 0u);
+    report[NB_CORRECT_LEVELS] = bad;
+    report[NB_CORRECT_LEVELS + 1] = small;
     report[NB_CORRECT_LEVELS + 2] = uint(due);
     report[NB_CORRECT_LEVELS + 3] = 0u;
     uvec2 w = unpackDouble2x32(next);
     report[NB_CORRECT_LEVELS + 4] = w.x;
     report[NB_CORRECT_LEVELS + 5] = w.y;
+    /* the failed slots' particles: the block's indices are the next
+     * block's by the time the host reads */
+    report[NB_CORRECT_LEVELS + 6] = bad < uint(n_block) ? uint(idx[bad]) : 0u;
+    report[NB_CORRECT_LEVELS + 7] = small < uint(n_block) ? uint(idx[small]) : 0u;
 }
 
 /* Each slot corrected; the counts of the levels follow the changed

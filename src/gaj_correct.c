@@ -1,7 +1,7 @@
 /* gaj_correct.c - the Hermite corrector on the device (correct.comp) and
  * the blocks found where the steps' levels live (find_block.comp): a
  * block step of `glnbody run --predict gpu --correct gpu` sends nothing
- * up and reads back 272 bytes, the counts of the levels after the block
+ * up and reads back 288 bytes, the counts of the levels after the block
  * and its failures, from which the host takes the next block's time and
  * size.  No index, force or corrected particle crosses the bus.
  *
@@ -32,11 +32,14 @@ _Static_assert(NB_CORRECT_GROUP >= NB_CORRECT_LEVELS, "correct.comp plans the ne
 
 #define DSTATE_DOUBLES 16
 #define HEADER_BYTES (4 * NB_BLOCK_STATE_HEADER)
-/* block_state.glsl's header: after the counts, the first failed slots;
- * from byte NEXT_T_AT, the next block's time (a double). */
+/* The report (block_state.glsl's header as correct.comp leaves it): after
+ * the counts, the first failed slots; from byte NEXT_T_AT, the next
+ * block's time (a double); then the failed slots' particles. */
 #define FIRST_BAD NB_STEP_LEVELS
 #define FIRST_SMALL (NB_STEP_LEVELS + 1)
 #define NEXT_T_AT 272
+#define BAD_PARTICLE (NB_STEP_LEVELS + 6)
+#define SMALL_PARTICLE (NB_STEP_LEVELS + 7)
 /* The read-back area: the block state's header, then from here each
  * slot's criterion and m a1.(x1 - xp), two doubles (correct.comp's Out). */
 #define AUX_AT HEADER_BYTES
@@ -240,20 +243,14 @@ static enum nb_status queue_ahead(struct nb_gaj_corrector *c, struct nb_gaj_comp
     return find(c, g, 0, 1, "find_count_predict_comp", err);
 }
 
-/* The report of a block of nb from the read-back header; where a slot
- * failed, its particle, read from the block's indices. */
-static void take_report(const uint32_t *header, size_t nb, GLuint active,
-                        struct nb_block_report *r)
+/* The report of a block of nb, as correct.comp's last group wrote it. */
+static void take_report(const uint32_t *report, size_t nb, struct nb_block_report *r)
 {
-    memcpy(r->level_count, header, sizeof r->level_count);
-    r->bad = header[FIRST_BAD] < nb ? header[FIRST_BAD] : nb;
-    r->small = header[FIRST_SMALL] < nb ? header[FIRST_SMALL] : nb;
-    r->bad_particle = r->small_particle = 0;
-    glBindBuffer(GL_COPY_READ_BUFFER, active);
-    if (r->bad < nb)
-        nb_gl_get_buffer(GL_COPY_READ_BUFFER, 4 * r->bad, 4, &r->bad_particle);
-    if (r->small < nb)
-        nb_gl_get_buffer(GL_COPY_READ_BUFFER, 4 * r->small, 4, &r->small_particle);
+    memcpy(r->level_count, report, sizeof r->level_count);
+    r->bad = report[FIRST_BAD] < nb ? report[FIRST_BAD] : nb;
+    r->small = report[FIRST_SMALL] < nb ? report[FIRST_SMALL] : nb;
+    r->bad_particle = report[BAD_PARTICLE];
+    r->small_particle = report[SMALL_PARTICLE];
 }
 
 /* The time of the block after the one at t1, as the host's clock has it
@@ -314,7 +311,7 @@ enum nb_status nb_gaj_corrector_run(struct nb_gaj_corrector *c,
     const char *area = nb_gl_staging_arrived(&c->out, err);
     if (!area)
         return err->status;
-    take_report((const uint32_t *)area, nb, sv.active, report);
+    take_report((const uint32_t *)area, nb, report);
     double planned;
     memcpy(&planned, area + NEXT_T_AT, sizeof planned);
     if (report->bad == nb && report->small == nb && planned == next_block_time(report, t1))
