@@ -25,6 +25,13 @@ struct nb_gl_level {
     int es, major, minor;
 };
 
+/* GL_MAX_COMPUTE_SHADER_STORAGE_BLOCKS, _WORK_GROUP_INVOCATIONS,
+ * _WORK_GROUP_SIZE[0] and _SHARED_MEMORY_SIZE (0 without compute). */
+struct nb_gl_compute_limits {
+    int known;
+    GLint blocks, invocations, size_x, shared;
+};
+
 struct nb_gl {
     EGLDisplay display;
     EGLContext context;
@@ -42,6 +49,7 @@ struct nb_gl {
     char *shader_dir;
     struct nb_gl_cached_program *programs;
     size_t program_count;
+    struct nb_gl_compute_limits compute;    /* nb_gl_compute_fits's, asked once */
 };
 
 /* The default shader directory (src/shader_dir.c): $GLNBODY_SHADER_DIR,

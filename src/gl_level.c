@@ -73,7 +73,10 @@ enum nb_status nb_gl_require_float_targets(const struct nb_gl *gl, const char *w
 GLint nb_gl_loc(GLint loc)
 {
     struct nb_gl *gl = nb_gl_current;
-    if (!gl || loc < 0 || loc >= NB_GL_MAX_LOCATIONS)
+    /* explicit locations (SPIR-V, GLSL 4.30, ES 3.10): no table to look up,
+     * and no glGetIntegerv, which a block step would pay some 20 times */
+    if (!gl || loc < 0 || loc >= NB_GL_MAX_LOCATIONS || gl->use_spirv ||
+        nb_gl_explicit_layouts(gl))
         return loc;
     GLint program = 0;
     glGetIntegerv(GL_CURRENT_PROGRAM, &program);
@@ -124,19 +127,32 @@ void nb_gl_get_buffer(GLenum target, size_t offset, size_t bytes, void *dst)
     }
 }
 
+/* The context's compute limits, asked once: the passes of a block step
+ * check them at every dispatch. */
+static const struct nb_gl_compute_limits *compute_limits(const struct nb_gl *gl)
+{
+    struct nb_gl_compute_limits *c = &((struct nb_gl *)gl)->compute;    /* a cache */
+    if (!c->known) {
+        glGetIntegerv(GL_MAX_COMPUTE_SHADER_STORAGE_BLOCKS, &c->blocks);
+        glGetIntegerv(GL_MAX_COMPUTE_WORK_GROUP_INVOCATIONS, &c->invocations);
+        glGetIntegeri_v(GL_MAX_COMPUTE_WORK_GROUP_SIZE, 0, &c->size_x);
+        glGetIntegerv(GL_MAX_COMPUTE_SHARED_MEMORY_SIZE, &c->shared);
+        c->known = 1;
+    }
+    return c;
+}
+
 enum nb_status nb_gl_compute_fits(const struct nb_gl *gl, const char *what, int invocations,
                                   int shared_bytes, int blocks, struct nb_error *err)
 {
-    GLint max_invocations = 0, max_x = 0, max_shared = 0, max_blocks = 0;
-    glGetIntegerv(GL_MAX_COMPUTE_SHADER_STORAGE_BLOCKS, &max_blocks);
+    const struct nb_gl_compute_limits *c = compute_limits(gl);
+    GLint max_invocations = c->invocations, max_x = c->size_x, max_shared = c->shared,
+          max_blocks = c->blocks;
     if (blocks > max_blocks)
         return nb_error_set(err, NB_ERR_LIMIT, "%s: %d shader storage blocks in one shader, "
                             "over this context's GL_MAX_COMPUTE_SHADER_STORAGE_BLOCKS = %d "
                             "(%s, %s)", what, blocks, max_blocks, nb_gl_level_name(gl),
                             gl->short_renderer);
-    glGetIntegerv(GL_MAX_COMPUTE_WORK_GROUP_INVOCATIONS, &max_invocations);
-    glGetIntegeri_v(GL_MAX_COMPUTE_WORK_GROUP_SIZE, 0, &max_x);
-    glGetIntegerv(GL_MAX_COMPUTE_SHARED_MEMORY_SIZE, &max_shared);
     if (invocations > max_invocations || invocations > max_x)
         return nb_error_set(err, NB_ERR_LIMIT, "%s: a work group of %d invocations, over "
                             "this context's GL_MAX_COMPUTE_WORK_GROUP_%s = %d (%s, %s)",
