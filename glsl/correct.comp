@@ -13,9 +13,9 @@
  * block from there, the host its time, from the report that the last
  * group to finish writes).  aux[2k], aux[2k + 1]: the criterion (-1 for
  * none) and m a1.(x1 - xp), which the host reads only for a failed slot or
- * a block of everyone.  A failed slot leaves the
- * state as it was and its slot in first_bad (a result not finite) or
- * first_small (a step below the floor), the first of the block's. */
+ * a block of everyone.  A failed slot leaves the state as it was and its
+ * slot in first_bad (a result not finite) or first_small (a step below the
+ * floor), the first of the block's. */
 layout(local_size_x = NB_CORRECT_GROUP) in;
 
 #define NB_CORRECT_DT_FLOOR ldexp(1.0LF, -NB_CORRECT_LEVEL_OF_ONE)
@@ -102,7 +102,8 @@ int correct_slot(int k, int i, int level)
     precise dvec3 a2_1 = a2 + dt * a3;
     double m = double(v0[i].w);
     precise dvec3 moved_by = x1 - xp;
-    precise double dw = m * a1.x * moved_by.x + m * a1.y * moved_by.y + m * a1.z * moved_by.z;
+    precise double dw = m * a1.x * moved_by.x + m * a1.y * moved_by.y
+                        + m * a1.z * moved_by.z;
     aux[2 * k + 1] = dw;
     if (!finite3(x1) || !finite3(v1) || !finite3(a2_1) || !finite3(a3)) {
         aux[2 * k] = 0.0LF;

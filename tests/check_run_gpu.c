@@ -369,7 +369,8 @@ START_TEST(test_find_block_on_device)
     }
     struct nb_gl *gl = gl_open();
     ck_assert_int_eq(nb_backend_create(&b, "compute", gl, &err), NB_OK);
-    ck_assert_msg(b.load_state(b.state, n, p.x, p.v, zero, zero, zero, p.m, &err) == NB_OK &&
+    ck_assert_msg(b.load_state(b.state, n, p.x, p.v, zero, zero, zero, p.m, &err) ==
+                  NB_OK &&
                   b.load_corrector(b.state, p.v, zero, zero, zero, zero, level, &err) ==
                   NB_OK && b.predict_j(b.state, 0x1p-10, &err) == NB_OK &&
                   b.find_block(b.state, 30, due_count, &err) == NB_OK &&
