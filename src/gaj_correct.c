@@ -281,7 +281,7 @@ enum nb_status nb_gaj_corrector_run(struct nb_gaj_corrector *c,
                             "the j-set %zu (load both)", c->n, sv.n);
     if (nb_gl_program(c->gl, "correct_comp", &prog, err) != NB_OK ||
         nb_gl_compute_fits(c->gl, "the device corrector", NB_CORRECT_GROUP,
-                           4 * NB_CORRECT_LEVELS, 9, err) != NB_OK ||
+                           12 * NB_CORRECT_LEVELS + 4, 9, err) != NB_OK ||
         nb_gl_staging_reserve(&c->out, AUX_AT + 16 * nb, err) != NB_OK)
         return err->status;
     if (!c->out.buffer)
