@@ -84,7 +84,7 @@ extern "C" {
 /* ==== 1. version and visibility ========================================== */
 
 #define NB_VERSION_MAJOR 0
-#define NB_VERSION_MINOR 11
+#define NB_VERSION_MINOR 12
 #define NB_VERSION_PATCH 0
 
 /* The public names of the shared library; everything else is hidden. */

@@ -156,14 +156,24 @@ enum nb_status nb_forces_jmem_reserve(struct nb_forces *f, size_t capacity,
     return NB_OK;
 }
 
-/* x * 0 is 0 for finite x, NaN for an infinity or NaN: one test for all
- * fourteen numbers, on every put. */
+/* Whether a j-particle's fourteen numbers are all finite: their sum is,
+ * unless one is not (or the sum overflows: check_jparticle then looks at
+ * each).  Summed as a tree: a chain of thirteen dependent adds was about
+ * half of a put. */
+static inline int parts_finite(double t, double mass, const double *x, const double *v,
+                               const double *a2, const double *j6)
+{
+    double sx = (x[0] + x[1]) + (x[2] + t);
+    double sv = (v[0] + v[1]) + (v[2] + mass);
+    double sa = (a2[0] + a2[1]) + a2[2];
+    double sj = (j6[0] + j6[1]) + j6[2];
+    double sum = (sx + sv) + (sa + sj);
+    return sum - sum == 0.0;
+}
+
 static int all_finite(const struct nb_jparticle *p)
 {
-    double z = 0.0 * p->t + 0.0 * p->mass;
-    for (int c = 0; c < 3; c++)
-        z += 0.0 * p->x[c] + 0.0 * p->v[c] + 0.0 * p->a2[c] + 0.0 * p->j6[c];
-    return z == 0.0;
+    return parts_finite(p->t, p->mass, p->x, p->v, p->a2, p->j6);
 }
 
 static enum nb_status check_jparticle(const struct nb_jparticle *p, size_t k,
@@ -200,7 +210,9 @@ static enum nb_status area_room(struct nb_g6_block *g, size_t count, struct nb_e
     return NB_OK;
 }
 
-static void queue_one(struct nb_g6_block *g, uint32_t address, const struct nb_jparticle *p)
+static inline void queue_parts(struct nb_g6_block *g, uint32_t address, int32_t id,
+                               double t, double mass, const double *x, const double *v,
+                               const double *a2, const double *j6)
 {
     struct nb_g6_address *a = &g->address[address];
     if (a->batch != g->batch) {
@@ -209,44 +221,96 @@ static void queue_one(struct nb_g6_block *g, uint32_t address, const struct nb_j
     }
     /* in address order: the area is write-combined memory */
     double *u = (g->in_area ? g->area_map : g->first) + UPDATE_DOUBLES * (size_t)a->slot;
-    u[0] = p->x[0], u[1] = p->x[1], u[2] = p->x[2], u[3] = p->t;
-    u[4] = p->v[0], u[5] = p->v[1], u[6] = p->v[2], u[7] = p->mass;
-    u[8] = p->a2[0], u[9] = p->a2[1], u[10] = p->a2[2], u[11] = (double)p->id;
-    u[12] = p->j6[0], u[13] = p->j6[1], u[14] = p->j6[2], u[15] = (double)address;
-    g->mass_sum += p->mass - a->mass;
-    a->mass = p->mass;
-    double v2 = p->v[0] * p->v[0] + p->v[1] * p->v[1] + p->v[2] * p->v[2];
+    u[0] = x[0], u[1] = x[1], u[2] = x[2], u[3] = t;
+    u[4] = v[0], u[5] = v[1], u[6] = v[2], u[7] = mass;
+    u[8] = a2[0], u[9] = a2[1], u[10] = a2[2], u[11] = (double)id;
+    u[12] = j6[0], u[13] = j6[1], u[14] = j6[2], u[15] = (double)address;
+    g->mass_sum += mass - a->mass;
+    a->mass = mass;
+    double v2 = v[0] * v[0] + v[1] * v[1] + v[2] * v[2];
     g->v2_max = v2 > g->v2_max ? v2 : g->v2_max;    /* finite: no fmax call */
 }
 
+static void queue_one(struct nb_g6_block *g, uint32_t address, const struct nb_jparticle *p)
+{
+    queue_parts(g, address, p->id, p->t, p->mass, p->x, p->v, p->a2, p->j6);
+}
+
+/* The j-memory of a put that the quick test did not pass: its refusal in
+ * e (f, address or jp unusable), or the block made at the first put. */
+static struct nb_g6_block *put_block(struct nb_forces *f, size_t count,
+                                     const uint32_t *address, const struct nb_jparticle *jp,
+                                     const char *func, struct nb_error *e)
+{
+    if (nb_api_need(f, func, "f", e) != NB_OK || nb_g6_need_compute(f, func, e) != NB_OK ||
+        (count && (nb_api_need(address, func, "address", e) != NB_OK ||
+                   nb_api_need(jp, func, "jp", e) != NB_OK)))
+        return NULL;
+    return nb_g6_block_of(f, e);
+}
+
+/* Every test in one line of code, so that a put of one particle (a
+ * g6_set_j_particle) costs little more than its sixteen stores. */
 enum nb_status nb_forces_jmem_put(struct nb_forces *f, size_t count, const uint32_t *address,
                                   const struct nb_jparticle *jp, struct nb_error *err)
 {
     const char *func = "nb_forces_jmem_put";
     struct nb_error e;
-    struct nb_g6_block *g;
-    nb_error_empty(&e);
-    if (nb_api_need(f, func, "f", &e) != NB_OK || nb_g6_need_compute(f, func, &e) != NB_OK ||
-        (count && (nb_api_need(address, func, "address", &e) != NB_OK ||
-                   nb_api_need(jp, func, "jp", &e) != NB_OK)) ||
-        !(g = nb_g6_block_of(f, &e)))
-        return nb_api_fail(err, &e, func);
+    struct nb_g6_block *g = f && f->engine == NB_ENGINE_COMPUTE ? f->g6 : NULL;
+    if (!g || (count && (!address || !jp))) {
+        nb_error_empty(&e);
+        if (!(g = put_block(f, count, address, jp, func, &e)))
+            return nb_api_fail(err, &e, func);
+    }
     for (size_t k = 0; k < count; k++) {
         if (address[k] >= g->capacity)
             return nb_error_set(err, NB_ERR_ARGS, "%s: address %u out of range (the "
                                 "j-memory holds %zu; nb_forces_jmem_reserve)", func,
                                 (unsigned)address[k], g->capacity);
-        if (check_jparticle(&jp[k], k, &e) != NB_OK)
-            return nb_api_fail(err, &e, func);
+        if (!(all_finite(&jp[k]) && jp[k].mass >= 0.0)) {
+            nb_error_empty(&e);
+            if (check_jparticle(&jp[k], k, &e) != NB_OK)
+                return nb_api_fail(err, &e, func);
+        }
     }
     size_t most = g->queued + count;    /* no more slots than addresses */
     most = most < g->capacity ? most : g->capacity;
-    if (most > NB_G6_INLINE_MAX && (!g->in_area || most > g->area_slots) &&
-        (nb_api_forces_enter(f, &e) != NB_OK || area_room(g, most, &e) != NB_OK))
-        return nb_api_fail(err, &e, func);
+    if (most > NB_G6_INLINE_MAX && (!g->in_area || most > g->area_slots)) {
+        nb_error_empty(&e);
+        if (nb_api_forces_enter(f, &e) != NB_OK || area_room(g, most, &e) != NB_OK)
+            return nb_api_fail(err, &e, func);
+    }
     for (size_t k = 0; k < count; k++)
         queue_one(g, address[k], &jp[k]);
     return NB_OK;
+}
+
+enum nb_status nb_forces_jmem_put_one(struct nb_forces *f, uint32_t address, int32_t id,
+                                      double t, double mass, const double x[3],
+                                      const double v[3], const double a2[3],
+                                      const double j6[3], struct nb_error *err)
+{
+    struct nb_g6_block *g = f && f->engine == NB_ENGINE_COMPUTE ? f->g6 : NULL;
+    /* the common case: room for it where it goes (a new slot past the
+     * inline ones needs the transfer area), and every number fine */
+    if (g && x && v && a2 && j6 && address < g->capacity &&
+        (g->queued < NB_G6_INLINE_MAX || (g->in_area && g->queued < g->area_slots) ||
+         g->address[address].batch == g->batch) &&
+        parts_finite(t, mass, x, v, a2, j6) && mass >= 0.0) {
+        queue_parts(g, address, id, t, mass, x, v, a2, j6);
+        return NB_OK;
+    }
+    /* else the general put, for its refusals and for making room */
+    struct nb_jparticle p = { .t = t, .mass = mass, .id = id };
+    const double *from[] = { x, v, a2, j6 };
+    double *to[] = { p.x, p.v, p.a2, p.j6 };
+    for (int q = 0; q < 4; q++)
+        if (!from[q])
+            return nb_error_set(err, NB_ERR_ARGS, "nb_forces_jmem_put_one: a coefficient "
+                                "array is NULL");
+    for (int q = 0; q < 4; q++)
+        memcpy(to[q], from[q], 3 * sizeof(double));
+    return nb_forces_jmem_put(f, 1, &address, &p, err);
 }
 
 /* A new batch: no address is queued in it (after 2^32 - 1 batches the

@@ -511,6 +511,20 @@ START_TEST(api_refusals)
     p.mass = -1.0;
     ck_assert_int_eq(nb_forces_jmem_put(f, 1, &at, &p, &e), NB_ERR_ARGS);
     p.mass = 1.0;
+    /* the put of one by its parts refuses the same, in the same words */
+    double ok[3] = { 0, 0, 0 }, bad[3] = { 0, NAN, 0 };
+    ck_assert_int_eq(nb_forces_jmem_put_one(f, 8, 0, 0.0, 1.0, ok, ok, ok, ok, &e),
+                     NB_ERR_ARGS);
+    ck_assert_msg(strstr(e.message, "address 8 out of range"), "%s", e.message);
+    ck_assert_int_eq(nb_forces_jmem_put_one(f, 3, 0, 0.0, 1.0, ok, ok, bad, ok, &e),
+                     NB_ERR_ARGS);
+    ck_assert_msg(strstr(e.message, "non-finite"), "%s", e.message);
+    ck_assert_int_eq(nb_forces_jmem_put_one(f, 3, 0, 0.0, -1.0, ok, ok, ok, ok, &e),
+                     NB_ERR_ARGS);
+    ck_assert_msg(strstr(e.message, "mass"), "%s", e.message);
+    ck_assert_int_eq(nb_forces_jmem_put_one(f, 3, 0, 0.0, 1.0, ok, NULL, ok, ok, &e),
+                     NB_ERR_ARGS);
+    ck_assert_msg(strstr(e.message, "NULL"), "%s", e.message);
     double x[3] = { 0, 0, 0 };
     int32_t id = 0;
     ck_assert_int_eq(nb_forces_block_start(f, 9, 0.0, 0.01, 1, &id, x, x, NULL, 0, &e),
@@ -528,8 +542,10 @@ START_TEST(api_refusals)
 END_TEST
 
 /* Puts of j-set s's addresses [from, to) through the library; decoy:
- * fifty times the mass, elsewhere (a later put must replace it). */
-static void put_range(struct nb_forces *f, const struct jset *s, int from, int to, int decoy)
+ * fifty times the mass, elsewhere (a later put must replace it); one: by
+ * nb_forces_jmem_put_one, not nb_forces_jmem_put. */
+static void put_range(struct nb_forces *f, const struct jset *s, int from, int to, int decoy,
+                      int one)
 {
     struct nb_error e = { 0 };
     for (int j = from; j < to; j++) {
@@ -541,7 +557,11 @@ static void put_range(struct nb_forces *f, const struct jset *s, int from, int t
             p.a2[c] = s->a2[j][c];
             p.j6[c] = s->j6[j][c];
         }
-        ck_assert_int_eq(nb_forces_jmem_put(f, 1, &at, &p, &e), NB_OK);
+        if (one)
+            ck_assert_int_eq(nb_forces_jmem_put_one(f, at, p.id, p.t, p.mass, p.x, p.v, p.a2,
+                                                    p.j6, &e), NB_OK);
+        else
+            ck_assert_int_eq(nb_forces_jmem_put(f, 1, &at, &p, &e), NB_OK);
     }
 }
 
@@ -588,18 +608,18 @@ START_TEST(queue_grows_in_batch)
     jset_make(&s, 3001, 0.5, &rng);
     ck_assert_int_eq(nb_forces_create(&f, g_gl, NB_ENGINE_COMPUTE, &e), NB_OK);
     ck_assert_int_eq(nb_forces_jmem_reserve(f, 3001, &e), NB_OK);
-    put_range(f, &s, 0, 20, 1);         /* decoys, in host memory */
-    put_range(f, &s, 20, 40, 0);        /* in host memory, then moved */
-    put_range(f, &s, 40, 140, 0);       /* into the area */
-    put_range(f, &s, 140, 3001, 0);     /* the area grows */
-    put_range(f, &s, 0, 20, 0);         /* the decoys' slots, now in the area */
+    put_range(f, &s, 0, 20, 1, 0);      /* decoys, in host memory */
+    put_range(f, &s, 20, 40, 0, 1);     /* in host memory, then moved */
+    put_range(f, &s, 40, 140, 0, 0);    /* into the area */
+    put_range(f, &s, 140, 3001, 0, 1);  /* the area grows */
+    put_range(f, &s, 0, 20, 0, 1);      /* the decoys' slots, now in the area */
     check_library_block(f, &s, 5, 1e-5);
     for (int batch = 0; batch < 3; batch++) {   /* 70 moved particles each */
         int from = 100 + 500 * batch;
         for (int j = from; j < from + 70; j++)
             s.x[j][batch % 3] += 0.05;
-        put_range(f, &s, from, from + 70, 1);
-        put_range(f, &s, from, from + 70, 0);
+        put_range(f, &s, from, from + 70, 1, 0);
+        put_range(f, &s, from, from + 70, 0, batch % 2);
         check_library_block(f, &s, batch == 1 ? 100 : 3, 1e-5);
     }
     nb_forces_destroy(f);

@@ -30,8 +30,8 @@ plummer() {
     ./glnbody run --ic plummer --n "$1" --seed 1 --t-end 0 --output "$2.snap" > /dev/null 2>&1
     { echo "$1"; grep -v '^#' "$2.snap" | awk '{ print $2, $3, $4, $5, $6, $7, $8 }'; } > "$2"
 }
-echo "n,ni,us_per_block,interactions_per_s" > "$OUT/g6_bench.csv"
-echo "n,ni,us_per_block,interactions_per_s" > "$OUT/g6_bench_H.csv"
+echo "n,ni,us_per_block,interactions_per_s,us_set_j,us_firsthalf,us_lasthalf" > "$OUT/g6_bench.csv"
+echo "n,ni,us_per_block,interactions_per_s,us_set_j,us_firsthalf,us_lasthalf" > "$OUT/g6_bench_H.csv"
 for n in 16384 65536 262144; do
     plummer $n /tmp/plummer_$n.txt
     tools/g6/g6_bench /tmp/plummer_$n.txt 1,4,16,32,64,128,256,1024,4096,16384,65536,262144 21 \

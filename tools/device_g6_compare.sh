@@ -69,7 +69,7 @@ bin_of() {   # build program: the path to run from inside in_build
     fi
 }
 
-echo "build,rep,n,ni,us_per_block,interactions_per_s" > "$OUT/g6_bench.csv"
+echo "build,rep,n,ni,us_per_block,interactions_per_s,us_set_j,us_firsthalf,us_lasthalf" > "$OUT/g6_bench.csv"
 for n in $sizes; do
     plummer $n /tmp/plummer_$n.txt
     ni=${G6_NI:-1,4,16,32,48,64,128,256,1024,4096,16384}

@@ -30,7 +30,8 @@
 #         run(command="bash tools/device_sapporo2.sh",
 #             carry=[".gl", ".ompi", ".peer/sapporo2", "glnbody", "spirv",
 #                    "tools/g6/g6_bench"])
-# $OUT gets g6_peer.csv (code,n,ni,us_per_block,interactions_per_s),
+# $OUT gets g6_peer.csv (code,n,ni,us_per_block,interactions_per_s and the
+# block's split: us_set_j,us_firsthalf,us_lasthalf),
 # summary.txt (card, compilers, the two codes side by side, their ratio)
 # and the build and run logs.  Exits non-zero, saying why, when the
 # machine lacks nvcc, the CUDA headers or a C++ compiler, or a build fails.
@@ -159,7 +160,7 @@ nvidia-smi --query-gpu=name,driver_version --format=csv,noheader > "$S"
     { tail -5 "$OUT/sapporo2_build.log" | tee -a "$S" >&2; exit 1; }
 tail -1 "$OUT/sapporo2_build.log" >> "$S"
 
-echo "code,n,ni,us_per_block,interactions_per_s" > "$OUT/g6_peer.csv"
+echo "code,n,ni,us_per_block,interactions_per_s,us_set_j,us_firsthalf,us_lasthalf" > "$OUT/g6_peer.csv"
 failed=0
 for n in 16384 65536 262144; do
     plummer $n /tmp/plummer_$n.txt

@@ -122,6 +122,15 @@ NB_API enum nb_status nb_forces_jmem_put(struct nb_forces *f, size_t count,
                                          const uint32_t *address,
                                          const struct nb_jparticle *jp,
                                          struct nb_error *err);
+/* nb_forces_jmem_put of one j-particle given by its parts, as the GRAPE-6
+ * interface's g6_set_j_particle receives them (x, v, a2, j6: three doubles
+ * each): no struct to fill, and about a third of the work of a put of one,
+ * which matters at one call per corrected particle. */
+NB_API enum nb_status nb_forces_jmem_put_one(struct nb_forces *f, uint32_t address,
+                                             int32_t id, double t, double mass,
+                                             const double x[3], const double v[3],
+                                             const double a2[3], const double j6[3],
+                                             struct nb_error *err);
 
 /* What nb_forces_block_start computes besides acc, jerk and potential. */
 enum nb_block_flags {

@@ -6,9 +6,12 @@
  *   g6_bench IN NI[,NI...] [REPEATS]
  *
  * IN: n, then n lines "m x y z vx vy vz" (tests/g6_driver.c's input).
- * Prints CSV rows "n,ni,us_per_block,interactions_per_s" (the median of
- * REPEATS blocks, default 21, after two unmeasured ones); links against
- * libg6gl or, unchanged, any other GRAPE-6 library (Sapporo2). */
+ * Prints CSV rows "n,ni,us_per_block,interactions_per_s,us_set_j,us_firsthalf,
+ * us_lasthalf" (medians of REPEATS blocks, default 21, after two unmeasured
+ * ones; the last three split the block into its g6_set_j_particle calls,
+ * its g6calc_firsthalf calls with the i-particles' copies, and its
+ * g6calc_lasthalf calls, which wait for the device); links against libg6gl
+ * or, unchanged, any other GRAPE-6 library (Sapporo2). */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
 #include <stdio.h>
@@ -17,6 +20,9 @@
 #include <time.h>
 
 #include "g6gl.h"
+
+/* The columns timed: the whole block, then its three kinds of call. */
+enum { BLOCK, SET_J, FIRST, LAST, PHASES };
 
 static double now(void)
 {
@@ -57,14 +63,15 @@ int main(int argc, char **argv)
     double (*acc)[3] = malloc(sizeof *acc * (size_t)npipes), (*jer)[3] = malloc(sizeof *jer * (size_t)npipes);
     double *pot = malloc(sizeof *pot * (size_t)npipes), *h2 = calloc((size_t)npipes, sizeof *h2);
     int *index = malloc(sizeof *index * (size_t)npipes);
-    double *times = malloc(sizeof *times * (size_t)(repeats + 2));
-    printf("n,ni,us_per_block,interactions_per_s\n");
+    double *times = malloc(sizeof *times * (size_t)(repeats + 2) * PHASES);
+    printf("n,ni,us_per_block,interactions_per_s,us_set_j,us_firsthalf,us_lasthalf\n");
     for (char *tok = strtok(argv[2], ","); tok; tok = strtok(NULL, ",")) {
         int ni = atoi(tok);
         if (ni < 1 || ni > n)
             continue;
         for (int r = 0; r < repeats + 2; r++) {
             int first = (int)((size_t)r * 7919u % (size_t)n);
+            double phase[PHASES] = { 0 }, w;
             t += 0x1p-20;
             double t0 = now();
             for (int k = 0; k < ni; k++) {          /* the corrected block */
@@ -74,22 +81,38 @@ int main(int argc, char **argv)
             }
             if (g6_set_ti(0, t) < 0)
                 return 1;
+            phase[SET_J] = now() - t0;
             for (int at = 0; at < ni; at += npipes) {
                 int chunk = ni - at < npipes ? ni - at : npipes;
+                w = now();
                 for (int k = 0; k < chunk; k++) {
                     index[k] = (first + at + k) % n;
                     memcpy(xi[k], x[index[k]], sizeof xi[k]);
                     memcpy(vi[k], v[index[k]], sizeof vi[k]);
                 }
-                if (g6calc_firsthalf(0, n, chunk, index, xi, vi, acc, jer, pot, eps2, h2) < 0 ||
-                    g6calc_lasthalf(0, n, chunk, index, xi, vi, eps2, h2, acc, jer, pot) < 0)
+                if (g6calc_firsthalf(0, n, chunk, index, xi, vi, acc, jer, pot, eps2, h2) < 0)
                     return 1;
+                phase[FIRST] += now() - w;
+                w = now();
+                if (g6calc_lasthalf(0, n, chunk, index, xi, vi, eps2, h2, acc, jer, pot) < 0)
+                    return 1;
+                phase[LAST] += now() - w;
             }
             times[r] = now() - t0;
+            for (int q = SET_J; q < PHASES; q++)
+                times[q * (repeats + 2) + r] = phase[q];
         }
-        qsort(times + 2, (size_t)repeats, sizeof *times, cmp);
-        double s = times[2 + repeats / 2];
-        printf("%d,%d,%.2f,%.4g\n", n, ni, 1e6 * s, (double)ni * (double)n / s);
+        printf("%d,%d", n, ni);
+        for (int q = 0; q < PHASES; q++) {
+            double *col = times + q * (repeats + 2);
+            qsort(col + 2, (size_t)repeats, sizeof *col, cmp);
+            double s = col[2 + repeats / 2];
+            if (q == 0)
+                printf(",%.2f,%.4g", 1e6 * s, (double)ni * (double)n / s);
+            else
+                printf(",%.2f", 1e6 * s);
+        }
+        printf("\n");
         fflush(stdout);
     }
     g6_close(0);

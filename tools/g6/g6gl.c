@@ -220,20 +220,14 @@ int g6_set_j_particle(int cluster_id, int address, int index, double tj, double 
                     g6.jmax - 1);
     if (!j6 || !a2 || !v || !x)
         return fail(func, "a coefficient array is NULL");
-    if (make_room(func, (size_t)address))
+    if ((size_t)address >= g6.capacity && make_room(func, (size_t)address))
         return G6GL_ERROR;
     double w = g6.stats ? nb_clock_seconds() : 0;
-    struct nb_jparticle p = { .t = tj, .mass = mass, .id = index };
-    memcpy(p.x, x, sizeof p.x);
-    memcpy(p.v, v, sizeof p.v);
-    memcpy(p.a2, a2, sizeof p.a2);
-    memcpy(p.j6, j6, sizeof p.j6);
-    uint32_t at = (uint32_t)address;
     struct nb_error e;          /* not `= { 0 }`: that clears 1 KB a call */
-    e.status = NB_OK;
     /* the library checks it (finite, mass >= 0) and queues it until the
      * next firsthalf */
-    if (nb_forces_jmem_put(g6.f, 1, &at, &p, &e) != NB_OK)
+    if (nb_forces_jmem_put_one(g6.f, (uint32_t)address, index, tj, mass, x, v, a2, j6,
+                               &e) != NB_OK)
         return fail(func, "address %d: %s", address, e.message);
     if (g6.stats)
         g6.wall_set_j += nb_clock_seconds() - w;
