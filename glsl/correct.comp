@@ -36,11 +36,16 @@ layout(std430, binding = NB_BIND_CORRECTED) writeonly buffer Out {
 
 shared int moved[NB_CORRECT_LEVELS];    /* the group's changes of the counts */
 shared double ends[NB_CORRECT_LEVELS];  /* the last group's: each level's next end */
+shared int counts[NB_CORRECT_LEVELS];   /* and each level's particles */
 shared bool last_group;
 
 NB_LOCATION(NB_LOC_N_ACTIVE) uniform int n_block;
 NB_LOCATION(NB_LOC_TIME) uniform double t1;
 NB_LOCATION(NB_LOC_CORRECT_STEP) uniform dvec2 eta_dt_max;
+NB_LOCATION(NB_LOC_FORCE_PLAN) uniform ivec4 force_plan;
+layout(std430, binding = NB_BIND_FORCE_PLAN) writeonly buffer ForcePlan {
+    uint plan[NB_FORCE_PLAN_WORDS];
+};
 
 double norm3(dvec3 u)
 {
@@ -139,11 +144,36 @@ int correct_slot(int k, int i, int level)
  * Steps are powers of two: t / step is ldexp, exact.  The header goes to
  * the host's report as it is taken (no atomic read in a serial loop: each
  * costs a round trip to the L2). */
+/* The next block's force pass, as gaj_compute.c's plan_piece would run a
+ * block of `size` in one piece: its groups of force_plan.x particles, the
+ * j-slices that fill force_plan.y groups, and the sums of the slices; no
+ * work where there is no plan (a block of everyone, whose potentials the
+ * host reads, or one above a dispatch's share). */
+void plan_forces(int size)
+{
+    int tile = force_plan.x, fill = force_plan.y, most = force_plan.z, nj = force_plan.w;
+    bool run = size > 0 && size < nj && size <= most;
+    int groups = (size + tile - 1) / tile;
+    int tiles = max((nj + tile - 1) / tile, 1);
+    int s = clamp((fill + groups - 1) / max(groups, 1), 1, tiles);
+    int per_slice = (tiles + s - 1) / s;
+    int slices = (tiles + per_slice - 1) / per_slice;
+    plan[0] = run ? uint(groups) : 0u;
+    plan[1] = uint(slices);
+    plan[2] = 1u;
+    plan[3] = run ? uint((size + NB_REDUCE_ITEMS - 1) / NB_REDUCE_ITEMS) : 0u;
+    plan[4] = 1u;
+    plan[5] = 1u;
+    plan[6] = uint(size);
+    plan[7] = uint(per_slice);
+}
+
 void plan_next_block(uint t)
 {
     if (t < uint(NB_CORRECT_LEVELS)) {
         int e = int(t) - NB_CORRECT_LEVEL_OF_ONE, count = atomicAdd(level_count[t], 0);
         ends[t] = count > 0 ? ldexp(floor(ldexp(t1, -e)) + 1.0LF, e) : -1.0LF;
+        counts[t] = count;
         report[t] = uint(count);
     }
     memoryBarrierShared();
@@ -161,6 +191,10 @@ void plan_next_block(uint t)
     }
     next_t = next;
     next_due = due;
+    int size = 0;
+    for (int l = 0; l <= due; l++)
+        size += counts[l];
+    plan_forces(size);
     groups_done = 0u;
     uint bad = atomicOr(first_bad, 0u), small = atomicOr(first_small, 0u);
     report[NB_CORRECT_LEVELS] = bad;

@@ -32,8 +32,16 @@ layout(std430, binding = NB_BIND_OUT) writeonly buffer AccPot { vec4 acc_pot[]; 
 layout(std430, binding = NB_BIND_OUT2) writeonly buffer Jerk { vec4 jerk[]; };
 
 NB_LOCATION(NB_LOC_EPS2) uniform float eps2;
+#if defined(NB_FORCE_PLANNED)
+/* The block and its slices as correct.comp planned them (nb_config.h). */
+layout(std430, binding = NB_BIND_FORCE_PLAN) readonly buffer ForcePlan {
+    uint plan_dispatch[6];
+    int n_active, slice_tiles;
+};
+#else
 NB_LOCATION(NB_LOC_SLICE_LEN) uniform int slice_tiles;
 NB_LOCATION(NB_LOC_N_ACTIVE) uniform int n_active;
+#endif
 NB_LOCATION(NB_LOC_K_FIRST) uniform int k_first;   /* a long block comes in parts */
 /* The j-particles summed: [first, end) of the n in the buffers (all n,
  * or one rank's slice of a j-parallel run; the i-particles, given by

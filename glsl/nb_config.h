@@ -204,5 +204,14 @@
 /* find_block.comp and predict.comp (NB_PREDICT_DSTATE): 1 to run ahead
  * to the next block of the block state. */
 #define NB_LOC_AHEAD 39
+/* The next block's force pass as correct.comp's last group plans it, so
+ * that it runs queued behind the corrector (gaj.comp and reduce.comp with
+ * NB_FORCE_PLANNED): the indirect dispatches of the GAJ pass (x, y, z) and
+ * of the slices' sums, then the block's size and the tiles a slice; and
+ * the planner's ivec4 (tile, work groups to fill, the most particles one
+ * dispatch takes or 0 for no plan, the j-set's size). */
+#define NB_BIND_FORCE_PLAN 15
+#define NB_FORCE_PLAN_WORDS 8
+#define NB_LOC_FORCE_PLAN 40
 
 #endif

@@ -7,7 +7,8 @@
  * H200: 150 us for the 256 slices of a 926-particle block at N = 65536).
  * Each lane is a run of consecutive particles, so its loads coalesce.
  * With NB_REDUCE_PAIR it sums a second set (partial2 into result2, the GAJ
- * kernel's jerks) in the same dispatch. */
+ * kernel's jerks) in the same dispatch; with NB_FORCE_PLANNED, n and the
+ * slices are those correct.comp planned for the next block. */
 layout(local_size_x = NB_REDUCE_GROUP) in;
 
 layout(std430, binding = NB_BIND_PARTIAL) readonly buffer Partial { vec4 partial[]; };
@@ -17,8 +18,18 @@ layout(std430, binding = NB_BIND_PARTIAL2) readonly buffer Partial2 { vec4 parti
 layout(std430, binding = NB_BIND_OUT2) writeonly buffer Results2 { vec4 result2[]; };
 #endif
 
+#if defined(NB_FORCE_PLANNED)
+/* The block and its slices as correct.comp planned them (nb_config.h). */
+layout(std430, binding = NB_BIND_FORCE_PLAN) readonly buffer ForcePlan {
+    uint plan_groups[3];
+    uint plan_reduce[3];
+    int n, plan_slice_tiles;
+};
+#define slices int(plan_groups[1])
+#else
 NB_LOCATION(NB_LOC_N) uniform int n;
 NB_LOCATION(NB_LOC_SLICES) uniform int slices;
+#endif
 
 shared vec4 lane_sum[NB_REDUCE_GROUP];
 #ifdef NB_REDUCE_PAIR

@@ -51,6 +51,7 @@ struct compute {
     struct nb_prec *prec;           /* modes B..H, created on first use */
     struct nb_gaj_prec *gaj_prec;   /* GAJ in modes B..H, made by set_j/load_state */
     int gaj_prec_ran;               /* the last GAJ evaluation was gaj_prec's */
+    int gaj_planned;                /* it was queued by the device corrector */
     size_t gaj_active;              /* particles of the last GAJ block */
     int gaj_prec_slices;            /* its forced j-slices, 0: automatic */
     size_t i_first, i_end;          /* set_i_range, passed on to prec */
@@ -212,6 +213,8 @@ static enum nb_status run_state(void *state, float eps2, struct nb_error *err)
 static double compute_last_seconds(void *state)
 {
     struct compute *c = state;
+    if (c->last_gaj && c->gaj_planned)
+        return nb_gaj_corrector_forces_seconds(c->corr);
     if (c->last_gaj)
         return c->gaj_prec_ran ? nb_gaj_prec_seconds(c->gaj_prec)
                                : nb_gaj_compute_seconds(c->gaj);
@@ -393,8 +396,16 @@ static enum nb_status run_gaj(void *state, double eps, size_t n_active,
     c->last_gaj = 0;
     c->gaj_prec_ran = c->precision != NB_PRECISION_A;
     c->gaj_active = n_active;
+    c->gaj_planned = 0;
     if (!g)
         return err->status;
+    /* the found block's pass, queued behind the last corrector already */
+    if (!active && c->corr && !c->gaj_prec_ran && pieces == 1 &&
+        nb_gaj_corrector_forces_ahead(c->corr, n_active) &&
+        nb_gaj_compute_take_planned(g, n_active, eps)) {
+        c->gaj_planned = c->last_gaj = 1;
+        return NB_OK;
+    }
     if (c->gaj_prec_ran && !c->gaj_prec)
         return nb_error_set(err, NB_ERR_ARGS, "GAJ precision %s: call set_j or "
                             "load_state after set_precision",

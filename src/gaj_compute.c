@@ -9,64 +9,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gl_internal.h"
-
-/* Work groups that fill a large GPU; j-slices aim at this many. */
-#define NB_GAJ_FILL_GROUPS 4096
-/* i-particles an invocation (gaj.comp's NB_IPT): a tile's shared loads
- * each feed this many interactions. */
-#define NB_GAJ_IPT 2
-/* Packing or unpacking more block particles than this is shared among
- * the host's threads (a block of 3,703 took 45 us to pack on one core of
- * the H200's host). */
-#define NB_GAJ_PARALLEL_MIN 2048
-/* A block in pieces (nb_gaj_compute_run): at most NB_GAJ_PIECES_MAX, and
- * with GLNBODY_BLOCK_PIECES=auto one per NB_GAJ_PIECE_MIN particles; each
- * but the last a multiple of NB_GAJ_PIECE_ALIGN (256 bytes of indices:
- * the largest SSBO offset alignment GL allows).  Whole blocks unless asked:
- * on the H200 each piece past the first cost 20-40 us of GPU time at
- * N = 64k-256k (its own dispatches and barriers), more than the host's
- * corrector work that it hid. */
-#define NB_GAJ_PIECES_MAX 8
-#define NB_GAJ_PIECE_MIN 1024
-#define NB_GAJ_PIECE_ALIGN 64
-
-enum {
-    B_POS, B_VEL, B_ACTIVE, B_OUT, B_OUT2, B_PART, B_PART2,
-    B_SX, B_ST0, B_SV, B_SA, B_SJ, B_BX, B_BT0, B_BVAJ, B_COUNT
-};
-
-struct buffer { GLuint id; size_t capacity; };
-
-struct nb_gaj_compute {
-    struct nb_gl *gl;
-    struct buffer buf[B_COUNT];
-    size_t n, n_active;
-    size_t j_first, j_end;          /* the j-slice summed (set_j_range) */
-    int tile, slices;               /* of the last evaluation */
-    int pieces;                     /* of the last evaluation, >= 1 */
-    size_t piece_at[NB_GAJ_PIECES_MAX + 1];   /* piece k: slots [at[k], at[k+1]) */
-    GLsync piece_fence[NB_GAJ_PIECES_MAX];    /* its results in `down` */
-    int in_down;                    /* the last piece's reduction wrote its
-                                       results there (the inspector's panels) */
-    int keep_results;               /* the results stay on the GPU (for the
-                                       device corrector): none go to `down` */
-    /* Transfers, one area per purpose so that none waits for another's
-     * copy: the j-set (set_j), the block's indices (run), the corrected
-     * block (update_state), the results (read). */
-    struct nb_gl_staging up_j, up_index, up_block, down;
-    struct nb_gpu_timer timer;
-};
+#include "gaj_internal.h"
 
 /* Offsets of the transfers in a staging area, 256-byte aligned. */
 static size_t align256(size_t bytes) { return (bytes + 255) & ~(size_t)255; }
-
-static enum nb_status grow(struct nb_gaj_compute *g, int which, size_t bytes,
-                           const char *what, struct nb_error *err)
-{
-    return nb_gl_ensure_buffer(&g->buf[which].id, &g->buf[which].capacity,
-                               bytes ? bytes : 16, what, err);
-}
 
 /* count vec4s: xyz from v3 (3 per element), w from w1 (or 0). */
 static void pack_vec4(float *dst, size_t count, const double *v3, const double *w1)
@@ -95,7 +41,7 @@ static char *stage(struct nb_gaj_compute *g, struct nb_gl_staging *s, struct tra
     for (size_t k = 0; k < count; k++) {
         p[k].at = total;
         total += align256(p[k].bytes);
-        if (grow(g, p[k].which, p[k].bytes, what, err) != NB_OK)
+        if (nb_gaj_grow(g, p[k].which, p[k].bytes, what, err) != NB_OK)
             return NULL;
     }
     return nb_gl_staging_write(s, total, err);
@@ -146,6 +92,7 @@ enum nb_status nb_gaj_compute_set_j(struct nb_gaj_compute *g, size_t n,
     if (n > (size_t)INT32_MAX / 64)
         return nb_error_set(err, NB_ERR_LIMIT, "%zu particles: too many to index", n);
     g->n = n;
+    g->planned = 0;
     if (!(area = stage(g, &g->up_j, p, 2, "GAJ j-particles", err)))
         return err->status;
     pack_vec4((float *)(area + p[0].at), n, x, m);
@@ -153,10 +100,10 @@ enum nb_status nb_gaj_compute_set_j(struct nb_gaj_compute *g, size_t n,
     return send(g, &g->up_j, p, 2, "GAJ j-particles", err);
 }
 
-/* Slices so that about NB_GAJ_FILL_GROUPS groups run, at most one per tile. */
-static int slice_tiles(int groups, int tiles)
+/* Slices so that about `fill` groups run, at most one per tile. */
+static int slice_tiles(int fill, int groups, int tiles)
 {
-    int s = nb_gl_ceil_div(NB_GAJ_FILL_GROUPS, groups);
+    int s = nb_gl_ceil_div(fill, groups);
     s = s < 1 ? 1 : s > tiles ? tiles : s;
     return nb_gl_ceil_div(tiles, s);
 }
@@ -196,13 +143,6 @@ void nb_gaj_compute_set_j_range(struct nb_gaj_compute *g, size_t first, size_t e
     g->j_end = end;
 }
 
-/* The j-slice clipped to the j-set. */
-static void j_range(const struct nb_gaj_compute *g, size_t *first, size_t *end)
-{
-    *end = g->j_end < g->n ? g->j_end : g->n;
-    *first = g->j_first < *end ? g->j_first : *end;
-}
-
 /* Cuts the block into pieces: `wanted` of them, or for 0 as
  * GLNBODY_BLOCK_PIECES says (unset: 1; auto: one per NB_GAJ_PIECE_MIN
  * particles on a GPU, one on a CPU renderer, whose cores also correct). */
@@ -235,7 +175,7 @@ struct piece_plan {
 
 /* A long piece comes in dispatches of `per` (gl_dispatch.c); the j-slices
  * fill the GPU for one dispatch's groups. */
-static void plan_piece(int tile, size_t j_count, size_t first, size_t count,
+static void plan_piece(int tile, int fill, size_t j_count, size_t first, size_t count,
                        size_t part_at, struct piece_plan *p)
 {
     size_t per = nb_gl_dispatch_items(j_count, tile);
@@ -243,7 +183,7 @@ static void plan_piece(int tile, size_t j_count, size_t first, size_t count,
     int groups = nb_gl_ceil_div(chunk, tile), tiles = nb_gl_ceil_div((int)j_count, tile);
     tiles = tiles < 1 ? 1 : tiles;      /* an empty slice: zeros, one pass */
     *p = (struct piece_plan){ first, count, per, part_at, 0, 0 };
-    p->per_slice = slice_tiles(groups, tiles);
+    p->per_slice = slice_tiles(fill, groups, tiles);
     p->slices = nb_gl_ceil_div(tiles, p->per_slice);
 }
 
@@ -314,7 +254,7 @@ static enum nb_status send_back_piece(struct nb_gaj_compute *g, int k, int in_do
     return NB_OK;
 }
 
-static void forget_pieces(struct nb_gaj_compute *g)
+void nb_gaj_forget_pieces(struct nb_gaj_compute *g)
 {
     for (int k = 0; k < NB_GAJ_PIECES_MAX; k++)
         if (g->piece_fence[k]) {
@@ -332,10 +272,10 @@ static enum nb_status grow_outputs(struct nb_gaj_compute *g, const struct piece_
     for (int k = 0; k < g->pieces; k++)
         if (plan[k].slices > 1)
             part_bytes = plan[k].part_at + 16 * plan[k].count * (size_t)plan[k].slices;
-    if (grow(g, B_OUT, out_bytes, "GAJ results", err) != NB_OK ||
-        grow(g, B_OUT2, out_bytes, "GAJ results", err) != NB_OK ||
-        (part_bytes && (grow(g, B_PART, part_bytes, "GAJ slices", err) != NB_OK ||
-                        grow(g, B_PART2, part_bytes, "GAJ slices", err) != NB_OK)))
+    if (nb_gaj_grow(g, B_OUT, out_bytes, "GAJ results", err) != NB_OK ||
+        nb_gaj_grow(g, B_OUT2, out_bytes, "GAJ results", err) != NB_OK ||
+        (part_bytes && (nb_gaj_grow(g, B_PART, part_bytes, "GAJ slices", err) != NB_OK ||
+                        nb_gaj_grow(g, B_PART2, part_bytes, "GAJ slices", err) != NB_OK)))
         return err->status;
     return NB_OK;
 }
@@ -348,8 +288,10 @@ enum nb_status nb_gaj_compute_run(struct nb_gaj_compute *g, int tile, double eps
     GLuint gaj, red;
     struct piece_plan plan[NB_GAJ_PIECES_MAX];
     size_t first, end, part_at = 0;
-    j_range(g, &first, &end);
-    forget_pieces(g);
+    nb_gaj_j_range(g, &first, &end);
+    nb_gaj_forget_pieces(g);
+    g->eps = eps;
+    g->planned = 0;
     g->n_active = n_active;
     g->pieces = 1;
     g->piece_at[0] = g->piece_at[1] = 0;
@@ -358,7 +300,7 @@ enum nb_status nb_gaj_compute_run(struct nb_gaj_compute *g, int tile, double eps
         return NB_OK;
     cut_block(g, n_active, pieces);
     for (int k = 0; k < g->pieces; k++) {
-        plan_piece(tile, end - first, g->piece_at[k], g->piece_at[k + 1] - g->piece_at[k],
+        plan_piece(tile, g->fill, end - first, g->piece_at[k], g->piece_at[k + 1] - g->piece_at[k],
                    part_at, &plan[k]);
         if (plan[k].slices > 1)
             part_at += align256(16 * plan[k].count * (size_t)plan[k].slices);
@@ -396,8 +338,8 @@ enum nb_status nb_gaj_compute_run(struct nb_gaj_compute *g, int tile, double eps
 GLuint nb_gaj_compute_block_buffer(struct nb_gaj_compute *g, size_t count,
                                    struct nb_error *err)
 {
-    return grow(g, B_ACTIVE, 4 * count, "block indices", err) == NB_OK ? g->buf[B_ACTIVE].id
-                                                                       : 0;
+    return nb_gaj_grow(g, B_ACTIVE, 4 * count, "block indices", err) == NB_OK
+               ? g->buf[B_ACTIVE].id : 0;
 }
 
 enum nb_status nb_gaj_compute_inputs(struct nb_gaj_compute *g, size_t n_active,
@@ -409,7 +351,7 @@ enum nb_status nb_gaj_compute_inputs(struct nb_gaj_compute *g, size_t n_active,
         return err->status;
     *in = (struct nb_gaj_inputs){ g->buf[B_POS].id, g->buf[B_VEL].id,
                                   g->buf[B_ACTIVE].id, g->n, 0, 0 };
-    j_range(g, &in->j_first, &in->j_end);
+    nb_gaj_j_range(g, &in->j_first, &in->j_end);
     return NB_OK;
 }
 
@@ -510,14 +452,15 @@ enum nb_status nb_gaj_compute_load_state(struct nb_gaj_compute *g, size_t n,
 {
     struct transfer p[] = { { B_SX, 24 * n, 0 }, { B_ST0, 8 * n, 0 }, { B_SV, 16 * n, 0 },
                          { B_SA, 16 * n, 0 }, { B_SJ, 16 * n, 0 } };
+    g->planned = 0;
     /* predict.comp keeps positions and times in double. */
     if (nb_gl_require(g->gl, "--predict gpu on the compute backend (double positions "
                       "and times, GL_ARB_gpu_shader_fp64)", 43, 0, err) != NB_OK)
         return err->status;
     char *area = stage(g, &g->up_j, p, 5, "Hermite state", err);
     g->n = n;
-    if (!area || grow(g, B_POS, 16 * n, "GAJ positions", err) != NB_OK ||
-        grow(g, B_VEL, 16 * n, "GAJ velocities", err) != NB_OK)
+    if (!area || nb_gaj_grow(g, B_POS, 16 * n, "GAJ positions", err) != NB_OK ||
+        nb_gaj_grow(g, B_VEL, 16 * n, "GAJ velocities", err) != NB_OK)
         return err->status;
     memcpy(area + p[0].at, x, 24 * n);
     memcpy(area + p[1].at, t0, 8 * n);
@@ -663,6 +606,10 @@ struct nb_gaj_compute *nb_gaj_compute_create(struct nb_gl *gl, struct nb_error *
     g->gl = gl;
     g->j_end = SIZE_MAX;
     g->pieces = 1;
+    /* GLNBODY_GAJ_FILL_GROUPS: tests put several tiles in a slice with it */
+    const char *fill = getenv("GLNBODY_GAJ_FILL_GROUPS");
+    long groups = fill ? strtol(fill, NULL, 10) : 0;
+    g->fill = groups > 0 && groups <= 1 << 20 ? (int)groups : NB_GAJ_FILL_GROUPS;
     nb_gpu_timer_init(&g->timer, gl);
     nb_gl_staging_init(&g->up_j, 0);
     nb_gl_staging_init(&g->up_index, 0);
@@ -678,7 +625,7 @@ void nb_gaj_compute_destroy(struct nb_gaj_compute *g)
     for (int k = 0; k < B_COUNT; k++)
         if (g->buf[k].id)
             glDeleteBuffers(1, &g->buf[k].id);
-    forget_pieces(g);
+    nb_gaj_forget_pieces(g);
     nb_gpu_timer_free(&g->timer);
     nb_gl_staging_free(&g->up_j);
     nb_gl_staging_free(&g->up_index);

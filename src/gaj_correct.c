@@ -5,10 +5,12 @@
  * and its failures, from which the host takes the next block's time and
  * size.  No index, force or corrected particle crosses the bus.
  *
- * Behind each block's corrector the GPU finds the next block and predicts
- * the j-set to its time, both read from the levels (`ahead`), while the
- * host waits for the report: the next block's force pass is then the
- * host's first command, not its third (Makino & Aarseth 1992's steps for
+ * Behind each block's corrector the GPU finds the next block, predicts
+ * the j-set to its time, both read from the levels (`ahead`), and runs the
+ * next block's force pass as the corrector's last group planned it
+ * (gaj_planned.c), while the host waits for the report: the host's next
+ * block step then issues nothing before its corrector, and the GPU does
+ * not wait for the host between blocks (Makino & Aarseth 1992's steps for
  * block k+1 need only block k's levels).
  *
  * The corrector keeps, a particle, 16 doubles: v, a, jerk, a2, a3 and one
@@ -56,6 +58,15 @@ struct nb_gaj_corrector {
     struct nb_gl_staging out;   /* the header and the aux doubles, read back */
     double ahead_t;             /* the block whose passes are queued (NAN: none) */
     int ahead_taken;            /* its prediction was asked for: find it too */
+    /* Its force pass, planned by correct.comp (gaj_planned.c): the plan,
+     * two timers used in turn (a pass is queued before the last is read),
+     * the one of the pass queued last and of the pass taken; the size of
+     * the block queued (0: none) and of the one taken. */
+    GLuint plan;
+    size_t plan_capacity;
+    struct nb_gpu_timer plan_timer[2];
+    int queued_timer, taken_timer;
+    size_t forces_n, forces_taken_n;
 };
 
 struct nb_gaj_corrector *nb_gaj_corrector_create(struct nb_gl *gl, struct nb_error *err)
@@ -66,6 +77,8 @@ struct nb_gaj_corrector *nb_gaj_corrector_create(struct nb_gl *gl, struct nb_err
     c->gl = gl;
     c->ahead_t = NAN;
     nb_gl_staging_init(&c->out, 1);
+    nb_gpu_timer_init(&c->plan_timer[0], gl);
+    nb_gpu_timer_init(&c->plan_timer[1], gl);
     return c;
 }
 
@@ -73,7 +86,9 @@ void nb_gaj_corrector_destroy(struct nb_gaj_corrector *c)
 {
     if (!c)
         return;
-    GLuint bufs[] = { c->ds, c->block_state, c->chunk_counts };
+    GLuint bufs[] = { c->ds, c->block_state, c->chunk_counts, c->plan };
+    nb_gpu_timer_free(&c->plan_timer[0]);
+    nb_gpu_timer_free(&c->plan_timer[1]);
     for (size_t k = 0; k < sizeof bufs / sizeof bufs[0]; k++)
         if (bufs[k])
             glDeleteBuffers(1, &bufs[k]);
@@ -94,8 +109,24 @@ GLuint nb_gaj_corrector_block_state(const struct nb_gaj_corrector *c)
 int nb_gaj_corrector_ahead(struct nb_gaj_corrector *c, double t)
 {
     c->ahead_taken = c->ahead_t == t;
+    c->forces_taken_n = c->ahead_taken ? c->forces_n : 0;
     c->ahead_t = NAN;
+    c->forces_n = 0;
     return c->ahead_taken;
+}
+
+int nb_gaj_corrector_forces_ahead(struct nb_gaj_corrector *c, size_t n_active)
+{
+    int taken = n_active > 0 && c->forces_taken_n == n_active;
+    c->forces_taken_n = 0;
+    if (taken)
+        c->taken_timer = c->queued_timer;
+    return taken;
+}
+
+double nb_gaj_corrector_forces_seconds(struct nb_gaj_corrector *c)
+{
+    return nb_gpu_timer_result(&c->plan_timer[c->taken_timer]);
 }
 
 static enum nb_status upload(GLuint *buf, size_t *capacity, const void *data, size_t bytes,
@@ -151,6 +182,7 @@ enum nb_status nb_gaj_corrector_load(struct nb_gaj_corrector *c, size_t n, const
     c->n = st == NB_OK ? n : 0;
     c->ahead_t = NAN;
     c->ahead_taken = 0;
+    c->forces_n = c->forces_taken_n = 0;
     return st;
 }
 
@@ -265,12 +297,32 @@ static double next_block_time(const struct nb_block_report *r, double t1)
     return nb_step_next_ends(levels, t1);
 }
 
+/* The most particles correct.comp may plan a force pass for (0: none). */
+static int plan_most(const struct nb_gaj_plan *pt)
+{
+    return pt->most > (size_t)INT32_MAX ? INT32_MAX : (int)pt->most;
+}
+
+/* The size of the next block (at `planned`) whose force pass correct.comp
+ * planned and queued, as the host's clock has it; 0 where it planned none
+ * (plan_forces: a block of everyone, or above a dispatch's share). */
+static size_t planned_size(const struct nb_block_report *r, double planned,
+                           const struct nb_gaj_plan *pt)
+{
+    int due = nb_step_dividing_level(planned);
+    size_t size = 0;
+    for (int l = 0; l <= due && l < NB_STEP_LEVELS; l++)
+        size += r->level_count[l];
+    return size < pt->n && size <= (size_t)plan_most(pt) ? size : 0;
+}
+
 enum nb_status nb_gaj_corrector_run(struct nb_gaj_corrector *c,
                                     struct nb_gaj_compute *g, double t1, double eta,
                                     double dt_max, struct nb_block_report *report,
                                     double *crit, double *dw, struct nb_error *err)
 {
     struct nb_gaj_state_view sv;
+    struct nb_gaj_plan pt;
     GLuint prog;
     nb_gaj_compute_state_view(g, &sv);
     size_t nb = sv.n_active;
@@ -281,15 +333,21 @@ enum nb_status nb_gaj_corrector_run(struct nb_gaj_corrector *c,
                             "the j-set %zu (load both)", c->n, sv.n);
     if (nb_gl_program(c->gl, "correct_comp", &prog, err) != NB_OK ||
         nb_gl_compute_fits(c->gl, "the device corrector", NB_CORRECT_GROUP,
-                           12 * NB_CORRECT_LEVELS + 4, 9, err) != NB_OK ||
+                           16 * NB_CORRECT_LEVELS + 4, 10, err) != NB_OK ||
         nb_gl_staging_reserve(&c->out, AUX_AT + 16 * nb, err) != NB_OK)
         return err->status;
     if (!c->out.buffer)
         return nb_error_set(err, NB_ERR_UNSUPPORTED, "the device corrector needs "
                             "persistently mapped buffers (OpenGL 4.4 or "
                             "GL_ARB_buffer_storage)");
+    int planning = nb_gaj_compute_plan(g, &pt);
+    if (nb_gl_ensure_buffer(&c->plan, &c->plan_capacity, 4 * NB_FORCE_PLAN_WORDS,
+                            "the next block's force plan", err) != NB_OK)
+        return err->status;
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);     /* the block's sums, written */
     glUseProgram(prog);
+    glUniform4i(nb_gl_loc(NB_LOC_FORCE_PLAN), pt.tile, pt.fill, plan_most(&pt), (int)pt.n);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, NB_BIND_FORCE_PLAN, c->plan);
     glUniform1i(nb_gl_loc(NB_LOC_N_ACTIVE), (int)nb);
     glUniform1d(nb_gl_loc(NB_LOC_TIME), t1);
     glUniform2d(nb_gl_loc(NB_LOC_CORRECT_STEP), eta, dt_max);
@@ -305,8 +363,12 @@ enum nb_status nb_gaj_corrector_run(struct nb_gaj_corrector *c,
     glDispatchCompute((GLuint)nb_gl_ceil_div((int)nb, NB_CORRECT_GROUP), 1, 1);
     glMemoryBarrier(GL_CLIENT_MAPPED_BUFFER_BARRIER_BIT | GL_SHADER_STORAGE_BARRIER_BIT);
     nb_gl_staging_sent(&c->out);
-    if (queue_ahead(c, g, err) != NB_OK)
+    if (queue_ahead(c, g, err) != NB_OK ||
+        (planning && nb_gaj_compute_queue_planned(g, &pt, c->plan,
+                                                  &c->plan_timer[c->queued_timer ^ 1],
+                                                  err) != NB_OK))
         return err->status;
+    c->queued_timer ^= planning;
     glFlush();
     const char *area = nb_gl_staging_arrived(&c->out, err);
     if (!area)
@@ -314,8 +376,10 @@ enum nb_status nb_gaj_corrector_run(struct nb_gaj_corrector *c,
     take_report((const uint32_t *)area, nb, report);
     double planned;
     memcpy(&planned, area + NEXT_T_AT, sizeof planned);
-    if (report->bad == nb && report->small == nb && planned == next_block_time(report, t1))
+    if (report->bad == nb && report->small == nb && planned == next_block_time(report, t1)) {
         c->ahead_t = planned;
+        c->forces_n = planned_size(report, planned, &pt);
+    }
     /* The doubles only where the host needs them (reading mapped memory
      * costs by the byte). */
     if (report->bad < nb || report->small < nb || nb == c->n) {

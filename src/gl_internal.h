@@ -215,6 +215,27 @@ GLuint nb_gaj_compute_block_buffer(struct nb_gaj_compute *g, size_t count,
 /* keep 1: the next runs leave their results on the GPU, for the device
  * corrector alone (read_piece and read then have none to give). */
 void nb_gaj_compute_keep_results(struct nb_gaj_compute *g, int keep);
+/* How a force pass planned on the device (gaj.comp and reduce.comp with
+ * NB_FORCE_PLANNED, gaj_planned.c) runs: on the j-set of n, as
+ * nb_gaj_compute_run would run a block of up to `most` particles (0: no
+ * plan, for a block in pieces, a j-range or before a first run), with
+ * the tile, the work groups to fill and the softening of the last run. */
+struct nb_gaj_plan {
+    size_t n, most;
+    int tile, fill;
+    double eps;
+};
+/* 1 where the next block's force pass can be planned, *p how. */
+int nb_gaj_compute_plan(const struct nb_gaj_compute *g, struct nb_gaj_plan *p);
+/* The planned pass queued: the GAJ kernel and the slices' sums from the
+ * plan buffer (nb_config.h's NB_BIND_FORCE_PLAN), timed by timer; the
+ * results' buffers grown first (call it after the corrector's dispatch). */
+enum nb_status nb_gaj_compute_queue_planned(struct nb_gaj_compute *g,
+                                            const struct nb_gaj_plan *p, GLuint plan,
+                                            struct nb_gpu_timer *timer, struct nb_error *err);
+/* 1, and g's last evaluation is now the planned pass of n_active
+ * particles, where one was queued since the last run with this eps. */
+int nb_gaj_compute_take_planned(struct nb_gaj_compute *g, size_t n_active, double eps);
 
 /* The Hermite corrector on the device (gaj_correct.c, correct.comp,
  * find_block.comp): it keeps v, a, jerk, a2, a3 in double and each step's
@@ -233,6 +254,10 @@ GLuint nb_gaj_corrector_block_state(const struct nb_gaj_corrector *c);
  * already (run queues them for the block after its own); 0, and any
  * queued ones forgotten, otherwise. */
 int nb_gaj_corrector_ahead(struct nb_gaj_corrector *c, double t);
+/* 1 where the force pass of the block of n_active at the time ahead took
+ * was queued too (run plans it behind the finding); its device seconds. */
+int nb_gaj_corrector_forces_ahead(struct nb_gaj_corrector *c, size_t n_active);
+double nb_gaj_corrector_forces_seconds(struct nb_gaj_corrector *c);
 enum nb_status nb_gaj_corrector_find(struct nb_gaj_corrector *c, struct nb_gaj_compute *g,
                                      int due, size_t n_block, struct nb_error *err);
 enum nb_status nb_gaj_corrector_run(struct nb_gaj_corrector *c,

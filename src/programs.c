@@ -28,6 +28,11 @@
     { "gaj_comp_t" #T "_i" #I, "#define NB_TILE " #T "\n#define NB_IPT " #I "\n", { 0 }, \
       { "gaj.glsl", "gaj.comp" }, NB_STAGE_COMPUTE }
 
+/* The same, the next block's as the device corrector planned it. */
+#define GAJ_PLANNED(T, I)                                                   \
+    { "gaj_comp_t" #T "_i" #I "_planned", "#define NB_TILE " #T "\n#define NB_IPT " #I \
+      "\n#define NB_FORCE_PLANNED\n", { 0 }, { "gaj.glsl", "gaj.comp" }, NB_STAGE_COMPUTE }
+
 /* The GAJ kernel with accumulation mode M (B..H, and "m" the magnitude
  * sums), and the largest j-speed that bounds H's jerks
  * (src/gaj_precision.c). */
@@ -148,6 +153,9 @@ static const struct nb_program_desc catalogue[] = {
       NB_STAGE_COMPUTE },
     GAJ_COMPUTE(64, 1), GAJ_COMPUTE(128, 1), GAJ_COMPUTE(256, 1),
     GAJ_COMPUTE(64, 2), GAJ_COMPUTE(128, 2), GAJ_COMPUTE(256, 2),
+    GAJ_PLANNED(64, 2), GAJ_PLANNED(128, 2), GAJ_PLANNED(256, 2),
+    { "reduce_pair_planned_comp", "#define NB_REDUCE_PAIR\n#define NB_FORCE_PLANNED\n", { 0 },
+      { "reduce.comp" }, NB_STAGE_COMPUTE },
     { "predict_comp", "", { 0 }, { "predict_one.glsl", "predict.comp" }, NB_STAGE_COMPUTE },
     { "predict_ds_comp", "#define NB_PREDICT_DSTATE\n", { 0 },
       { "block_state.glsl", "predict_one.glsl", "predict.comp" },

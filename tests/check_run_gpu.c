@@ -250,13 +250,19 @@ END_TEST
  * 97 and 1031 (primes and the smallest), to t = 0.25: two blocks of
  * everyone (t = 0.125, 0.25), whose potential energies the device path
  * takes from its records; the state read between them (advance_to's
- * prediction) syncs the host's copy. */
+ * prediction) syncs the host's copy.  The device's force passes run as
+ * correct.comp planned them (gaj_planned.c); the last two runs aim them
+ * at 3 and at 1 work group (GLNBODY_GAJ_FILL_GROUPS), so that a j-slice
+ * holds several of N = 1031's five tiles, or all of them. */
 START_TEST(test_correct_on_device)
 {
-    static const size_t sizes[] = { 1, 2, 3, 97, 1031 };
+    static const size_t sizes[] = { 1, 2, 3, 97, 1031, 1031, 1031 };
+    static const char *fill[] = { NULL, NULL, NULL, NULL, NULL, "3", "1" };
     struct nb_particles p;
     struct nb_sim_params par = params(0.01, 0.01);
     struct run host, dev;
+    if (fill[_i])
+        setenv("GLNBODY_GAJ_FILL_GROUPS", fill[_i], 1);
     make_plummer_or_pair(&p, sizes[_i], 29);
     par.predict = NB_PREDICT_GPU;
     struct nb_gl *gl = gl_open();
@@ -285,6 +291,7 @@ START_TEST(test_correct_on_device)
     run_end(&dev);
     nb_gl_destroy(gl);
     nb_particles_free(&p);
+    unsetenv("GLNBODY_GAJ_FILL_GROUPS");
 }
 END_TEST
 
@@ -451,7 +458,7 @@ static Suite *run_gpu_suite(void)
     tcase_add_loop_test(tc, test_predict_host_vs_gpu, 0, COUNT(gpu_backends));
     tcase_add_loop_test(tc, test_pieces_vs_whole, 0, 2);
     tcase_add_loop_test(tc, test_potential_energy, 0, COUNT(gpu_backends));
-    tcase_add_loop_test(tc, test_correct_on_device, 0, 5);
+    tcase_add_loop_test(tc, test_correct_on_device, 0, 7);
     tcase_add_loop_test(tc, test_correct_bad_records, 0, 2);
     tcase_add_loop_test(tc, test_find_block_on_device, 0, 5);
     tcase_add_test(tc, test_correct_refusals);
