@@ -37,12 +37,17 @@ layout(std430, binding = NB_BIND_CORRECTED) writeonly buffer Out {
 shared int moved[NB_CORRECT_LEVELS];    /* the group's changes of the counts */
 shared double ends[NB_CORRECT_LEVELS];  /* the last group's: each level's next end */
 shared int counts[NB_CORRECT_LEVELS];   /* and each level's particles */
+shared double earliest[NB_CORRECT_LEVELS];  /* the minimum of ends, in a tree */
+shared int due_level;                   /* the next block's level */
 shared bool last_group;
 
 NB_LOCATION(NB_LOC_N_ACTIVE) uniform int n_block;
 NB_LOCATION(NB_LOC_TIME) uniform double t1;
 NB_LOCATION(NB_LOC_CORRECT_STEP) uniform dvec2 eta_dt_max;
 NB_LOCATION(NB_LOC_FORCE_PLAN) uniform ivec4 force_plan;
+/* find_block.comp's counts of each chunk's particles by level, kept here */
+layout(std430, binding = NB_BIND_FIND_COUNTS) buffer ChunkLevels { int chunk_levels[]; };
+NB_LOCATION(NB_LOC_FIND_CHUNK) uniform int chunk_size;
 layout(std430, binding = NB_BIND_FORCE_PLAN) writeonly buffer ForcePlan {
     uint plan[NB_FORCE_PLAN_WORDS];
 };
@@ -168,6 +173,25 @@ void plan_forces(int size)
     plan[7] = uint(per_slice);
 }
 
+/* The earliest of ends[] that is >= 0 (-1 where none is), for every
+ * invocation: a tree of pairwise minima, exact, so the order is no matter. */
+double earliest_end(uint t)
+{
+    if (t < uint(NB_CORRECT_LEVELS))
+        earliest[t] = ends[t];
+    for (uint half_ = uint(NB_CORRECT_LEVELS) / 2u; half_ > 0u; half_ /= 2u) {
+        memoryBarrierShared();
+        barrier();
+        if (t < half_) {
+            double a = earliest[t], b = earliest[t + half_];
+            earliest[t] = a < 0.0LF || (b >= 0.0LF && b < a) ? b : a;
+        }
+    }
+    memoryBarrierShared();
+    barrier();
+    return earliest[0];
+}
+
 void plan_next_block(uint t)
 {
     if (t < uint(NB_CORRECT_LEVELS)) {
@@ -178,17 +202,23 @@ void plan_next_block(uint t)
     }
     memoryBarrierShared();
     barrier();
+    double next = earliest_end(t);
+    /* the block's level: the largest l whose step divides next (1 at least;
+     * each level tested by its own invocation, not in a loop of one) */
+    if (t == 0u)
+        due_level = 0;
+    memoryBarrierShared();
+    barrier();
+    if (t >= 1u && t < uint(NB_CORRECT_LEVELS)) {
+        double q = ldexp(next, NB_CORRECT_LEVEL_OF_ONE - int(t));
+        if (floor(q) == q)
+            atomicMax(due_level, int(t));
+    }
+    memoryBarrierShared();
+    barrier();
     if (t != 0u)
         return;
-    double next = -1.0LF;
-    for (int l = 0; l < NB_CORRECT_LEVELS; l++)
-        if (ends[l] >= 0.0LF && (next < 0.0LF || ends[l] < next))
-            next = ends[l];
-    int due = 0;
-    for (int l = 1; l < NB_CORRECT_LEVELS; l++) {
-        double q = ldexp(next, NB_CORRECT_LEVEL_OF_ONE - l);
-        due = floor(q) == q ? l : due;
-    }
+    int due = due_level;
     next_t = next;
     next_due = due;
     int size = 0;
@@ -227,6 +257,9 @@ void main()
         if (now >= 0 && now != level) {
             atomicAdd(moved[level], -1);
             atomicAdd(moved[now], 1);
+            int c = (i / chunk_size) * NB_CORRECT_LEVELS;
+            atomicAdd(chunk_levels[c + level], -1);
+            atomicAdd(chunk_levels[c + now], 1);
             level_of[i] = uint(now);
         }
     }

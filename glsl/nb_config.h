@@ -196,11 +196,13 @@
  * time and level, then each particle's level. */
 #define NB_BIND_BLOCK_STATE 13
 #define NB_BLOCK_STATE_HEADER 72    /* words before the levels */
-/* find_block.comp: each work group's count of block members. */
+/* find_block.comp: each chunk's count of particles by level (correct.comp
+ * keeps them), NB_CORRECT_LEVELS a chunk of NB_FIND_GROUP * per. */
 #define NB_BIND_FIND_COUNTS 14
 #define NB_FIND_GROUP 256
 #define NB_LOC_FIND_DUE 37          /* the largest level in the block */
 #define NB_LOC_FIND_PER 38          /* particles an invocation */
+#define NB_LOC_FIND_CHUNK 41        /* correct.comp: particles a chunk */
 /* find_block.comp and predict.comp (NB_PREDICT_DSTATE): 1 to run ahead
  * to the next block of the block state. */
 #define NB_LOC_AHEAD 39

@@ -53,8 +53,9 @@ struct nb_gaj_corrector {
     struct nb_gl *gl;
     GLuint ds;                  /* DSTATE_DOUBLES a particle */
     GLuint block_state;         /* header, then a uint level a particle */
-    GLuint chunk_counts;        /* find_block.comp's */
-    size_t ds_capacity, state_capacity, counts_capacity, n;
+    GLuint chunk_levels;        /* find_block.comp's chunks' counts by level */
+    size_t ds_capacity, state_capacity, levels_capacity, n;
+    int per, chunks;            /* find_block.comp's particles an invocation, chunks */
     struct nb_gl_staging out;   /* the header and the aux doubles, read back */
     double ahead_t;             /* the block whose passes are queued (NAN: none) */
     int ahead_taken;            /* its prediction was asked for: find it too */
@@ -86,7 +87,7 @@ void nb_gaj_corrector_destroy(struct nb_gaj_corrector *c)
 {
     if (!c)
         return;
-    GLuint bufs[] = { c->ds, c->block_state, c->chunk_counts, c->plan };
+    GLuint bufs[] = { c->ds, c->block_state, c->chunk_levels, c->plan };
     nb_gpu_timer_free(&c->plan_timer[0]);
     nb_gpu_timer_free(&c->plan_timer[1]);
     for (size_t k = 0; k < sizeof bufs / sizeof bufs[0]; k++)
@@ -139,6 +140,29 @@ static enum nb_status upload(GLuint *buf, size_t *capacity, const void *data, si
     return nb_gl_check(what, err);
 }
 
+/* find_block.comp's chunks for n particles: NB_FIND_GROUP invocations of
+ * `per` particles each, at most FIND_CHUNKS_MAX of them. */
+static void size_chunks(struct nb_gaj_corrector *c, size_t n)
+{
+    size_t per_chunk = (size_t)NB_FIND_GROUP * FIND_CHUNKS_MAX;
+    c->per = (int)((n + per_chunk - 1) / per_chunk);
+    c->per = c->per < 1 ? 1 : c->per;
+    c->chunks = nb_gl_ceil_div((int)n, NB_FIND_GROUP * c->per);
+}
+
+/* Each chunk's count of particles at each level. */
+static int32_t *make_chunk_levels(const struct nb_gaj_corrector *c, size_t n,
+                                  const uint8_t *level, struct nb_error *err)
+{
+    size_t chunks = c->chunks > 0 ? (size_t)c->chunks : 1;
+    size_t chunk = (size_t)NB_FIND_GROUP * (size_t)c->per;
+    int32_t *w = nb_alloc(chunks * NB_CORRECT_LEVELS, sizeof *w, "the device corrector's "
+                          "chunk counts", err);
+    for (size_t i = 0; w && i < n; i++)
+        w[i / chunk * NB_CORRECT_LEVELS + level[i]]++;
+    return w;
+}
+
 /* The block state of n particles: the counts of their levels, no
  * failures, the levels. */
 static uint32_t *make_block_state(size_t n, const uint8_t *level, struct nb_error *err)
@@ -165,7 +189,9 @@ enum nb_status nb_gaj_corrector_load(struct nb_gaj_corrector *c, size_t n, const
     double *ds = nb_alloc(n ? n : 1, DSTATE_DOUBLES * sizeof(double), "the device "
                           "corrector's state", err);
     uint32_t *bs = ds ? make_block_state(n, level, err) : NULL;
-    enum nb_status st = bs ? NB_OK : err->status;
+    size_chunks(c, n);
+    int32_t *cl = bs ? make_chunk_levels(c, n, level, err) : NULL;
+    enum nb_status st = cl ? NB_OK : err->status;
     for (size_t i = 0; st == NB_OK && i < n; i++) {
         for (int q = 0; q < 5; q++)
             memcpy(ds + DSTATE_DOUBLES * i + 3 * q, parts[q] + 3 * i, 3 * sizeof(double));
@@ -177,8 +203,13 @@ enum nb_status nb_gaj_corrector_load(struct nb_gaj_corrector *c, size_t n, const
     if (st == NB_OK)
         st = upload(&c->block_state, &c->state_capacity, bs, HEADER_BYTES + 4 * n,
                     "loading the device corrector's levels", err);
+    if (st == NB_OK)
+        st = upload(&c->chunk_levels, &c->levels_capacity, cl,
+                    4 * NB_CORRECT_LEVELS * (size_t)(c->chunks > 0 ? c->chunks : 1),
+                    "loading the device corrector's chunk counts", err);
     free(ds);
     free(bs);
+    free(cl);
     c->n = st == NB_OK ? n : 0;
     c->ahead_t = NAN;
     c->ahead_taken = 0;
@@ -192,50 +223,30 @@ static void bind_at(GLuint binding, GLuint buffer, size_t at, size_t bytes)
                       (GLsizeiptr)bytes);
 }
 
-/* find_block.comp's pass `name` over `chunks` chunks of `per` particles an
- * invocation; ahead: the block state's next block, not `due`. */
-static enum nb_status find_pass(struct nb_gaj_corrector *c, const char *name, int due,
-                                int ahead, int per, int chunks, struct nb_error *err)
+/* The block of level <= due, or with `ahead` the block state's next one,
+ * into the GAJ pipeline's block indices, by find_block.comp's pass `name`
+ * (find_block_predict_comp predicts the j-set too). */
+static enum nb_status find(struct nb_gaj_corrector *c, struct nb_gaj_compute *g, int due,
+                           int ahead, const char *name, struct nb_error *err)
 {
     GLuint prog;
-    if (nb_gl_program(c->gl, name, &prog, err) != NB_OK)
-        return err->status;
-    glUseProgram(prog);
-    glUniform1i(nb_gl_loc(NB_LOC_N), (int)c->n);
-    glUniform1i(nb_gl_loc(NB_LOC_FIND_DUE), due);
-    glUniform1i(nb_gl_loc(NB_LOC_FIND_PER), per);
-    glUniform1i(nb_gl_loc(NB_LOC_AHEAD), ahead);
-    glDispatchCompute((GLuint)chunks, 1, 1);
-    glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
-    return NB_OK;
-}
-
-/* The block of level <= due, or with `ahead` the block state's next one,
- * into the GAJ pipeline's block indices; its count pass `count` (which may
- * predict the j-set too: find_count_predict_comp). */
-static enum nb_status find(struct nb_gaj_corrector *c, struct nb_gaj_compute *g, int due,
-                           int ahead, const char *count, struct nb_error *err)
-{
-    size_t per_chunk = (size_t)NB_FIND_GROUP * FIND_CHUNKS_MAX;
-    int per = (int)((c->n + per_chunk - 1) / per_chunk);
-    per = per < 1 ? 1 : per;
-    int chunks = nb_gl_ceil_div((int)c->n, NB_FIND_GROUP * per);
     /* room for everyone: a block found ahead has no size on the host yet */
     GLuint block = nb_gaj_compute_block_buffer(g, c->n, err);
     due = due < NB_STEP_LEVELS - 1 ? due : NB_STEP_LEVELS - 1;
-    if (!block || nb_gl_ensure_buffer(&c->chunk_counts, &c->counts_capacity,
-                                      4 * (size_t)(chunks ? chunks : 1), "the block's "
-                                      "chunk counts", err) != NB_OK)
-        return err->status;
-    if (nb_gl_compute_fits(c->gl, "finding the block on the device", NB_FIND_GROUP,
-                           4 * NB_FIND_GROUP, 8, err) != NB_OK)
+    if (!block || nb_gl_program(c->gl, name, &prog, err) != NB_OK ||
+        nb_gl_compute_fits(c->gl, "finding the block on the device", NB_FIND_GROUP,
+                           4 * NB_FIND_GROUP, 9, err) != NB_OK)
         return err->status;
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, NB_BIND_BLOCK_STATE, c->block_state);
-    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, NB_BIND_FIND_COUNTS, c->chunk_counts);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, NB_BIND_FIND_COUNTS, c->chunk_levels);
     bind_at(NB_BIND_ACTIVE, block, 0, 4 * c->n);
-    if (find_pass(c, count, due, ahead, per, chunks, err) != NB_OK ||
-        find_pass(c, "find_write_comp", due, ahead, per, chunks, err) != NB_OK)
-        return err->status;
+    glUseProgram(prog);
+    glUniform1i(nb_gl_loc(NB_LOC_N), (int)c->n);
+    glUniform1i(nb_gl_loc(NB_LOC_FIND_DUE), due);
+    glUniform1i(nb_gl_loc(NB_LOC_FIND_PER), c->per);
+    glUniform1i(nb_gl_loc(NB_LOC_AHEAD), ahead);
+    glDispatchCompute((GLuint)c->chunks, 1, 1);
+    glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
     return nb_gl_check("finding the block on the device", err);
 }
 
@@ -252,7 +263,7 @@ enum nb_status nb_gaj_corrector_find(struct nb_gaj_corrector *c, struct nb_gaj_c
     if (n_block > c->n)
         return nb_error_set(err, NB_ERR_ARGS, "a block of %zu of %zu particles", n_block,
                             c->n);
-    return taken ? NB_OK : find(c, g, due, 0, "find_count_comp", err);
+    return taken ? NB_OK : find(c, g, due, 0, "find_block_comp", err);
 }
 
 /* Behind the corrector of a block: the next block, as its last group
@@ -272,7 +283,7 @@ static enum nb_status queue_ahead(struct nb_gaj_corrector *c, struct nb_gaj_comp
         { NB_BIND_VEL, j.vel_buffer } };
     for (size_t k = 0; k < sizeof bind / sizeof bind[0]; k++)
         glBindBufferBase(GL_SHADER_STORAGE_BUFFER, bind[k].binding, bind[k].buffer);
-    return find(c, g, 0, 1, "find_count_predict_comp", err);
+    return find(c, g, 0, 1, "find_block_predict_comp", err);
 }
 
 /* The report of a block of nb, as correct.comp's last group wrote it. */
@@ -333,7 +344,7 @@ enum nb_status nb_gaj_corrector_run(struct nb_gaj_corrector *c,
                             "the j-set %zu (load both)", c->n, sv.n);
     if (nb_gl_program(c->gl, "correct_comp", &prog, err) != NB_OK ||
         nb_gl_compute_fits(c->gl, "the device corrector", NB_CORRECT_GROUP,
-                           16 * NB_CORRECT_LEVELS + 4, 10, err) != NB_OK ||
+                           24 * NB_CORRECT_LEVELS + 8, 11, err) != NB_OK ||
         nb_gl_staging_reserve(&c->out, AUX_AT + 16 * nb, err) != NB_OK)
         return err->status;
     if (!c->out.buffer)
@@ -348,6 +359,8 @@ enum nb_status nb_gaj_corrector_run(struct nb_gaj_corrector *c,
     glUseProgram(prog);
     glUniform4i(nb_gl_loc(NB_LOC_FORCE_PLAN), pt.tile, pt.fill, plan_most(&pt), (int)pt.n);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, NB_BIND_FORCE_PLAN, c->plan);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, NB_BIND_FIND_COUNTS, c->chunk_levels);
+    glUniform1i(nb_gl_loc(NB_LOC_FIND_CHUNK), NB_FIND_GROUP * c->per);
     glUniform1i(nb_gl_loc(NB_LOC_N_ACTIVE), (int)nb);
     glUniform1d(nb_gl_loc(NB_LOC_TIME), t1);
     glUniform2d(nb_gl_loc(NB_LOC_CORRECT_STEP), eta, dt_max);
