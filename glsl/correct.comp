@@ -45,7 +45,8 @@ NB_LOCATION(NB_LOC_N_ACTIVE) uniform int n_block;
 NB_LOCATION(NB_LOC_TIME) uniform double t1;
 NB_LOCATION(NB_LOC_CORRECT_STEP) uniform dvec2 eta_dt_max;
 NB_LOCATION(NB_LOC_FORCE_PLAN) uniform ivec4 force_plan;
-/* find_block.comp's counts of each chunk's particles by level, kept here */
+/* find_block.comp's counts of each chunk's particles at each level or
+ * below, kept here */
 layout(std430, binding = NB_BIND_FIND_COUNTS) buffer ChunkLevels { int chunk_levels[]; };
 NB_LOCATION(NB_LOC_FIND_CHUNK) uniform int chunk_size;
 layout(std430, binding = NB_BIND_FORCE_PLAN) writeonly buffer ForcePlan {
@@ -257,9 +258,11 @@ void main()
         if (now >= 0 && now != level) {
             atomicAdd(moved[level], -1);
             atomicAdd(moved[now], 1);
-            int c = (i / chunk_size) * NB_CORRECT_LEVELS;
-            atomicAdd(chunk_levels[c + level], -1);
-            atomicAdd(chunk_levels[c + now], 1);
+            /* its chunk's counts at levels <= l, for l from the lower of
+             * the two levels up to below the higher */
+            int c = (i / chunk_size) * NB_CORRECT_LEVELS, by = now > level ? -1 : 1;
+            for (int l = min(level, now); l < max(level, now); l++)
+                atomicAdd(chunk_levels[c + l], by);
             level_of[i] = uint(now);
         }
     }

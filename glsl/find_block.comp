@@ -3,9 +3,10 @@
  * is at most `due`, the level dividing the block's time (nb_hermite.h),
  * in ascending order, into block[].  One pass over chunks of
  * NB_FIND_GROUP * per particles, a work group a chunk: each chunk's
- * members go after those of the chunks before it, which it counts from
- * their counts by level (chunk_levels[], kept by correct.comp as levels
- * change, so that no pass of its own has to count them); the block's
+ * members go after those of the chunks before it, one number each: their
+ * counts of particles at the block's level or below (chunk_levels[], kept
+ * by correct.comp as levels change, so that no pass of its own has to
+ * count them); the block's
  * failure slots are cleared for correct.comp.  With `ahead`, the level is
  * the block state's next_due: the pass runs queued behind the corrector
  * of the block before, ahead of the host; and with NB_FIND_PREDICT it also
@@ -14,7 +15,7 @@
 layout(local_size_x = NB_FIND_GROUP) in;
 
 layout(std430, binding = NB_BIND_FIND_COUNTS) readonly buffer ChunkLevels {
-    int chunk_levels[];     /* chunk c's particles at level l: c * LEVELS + l */
+    int chunk_levels[];     /* chunk c's particles at level l or below: c * LEVELS + l */
 };
 layout(std430, binding = NB_BIND_ACTIVE) writeonly buffer Block { uint block[]; };
 
@@ -62,8 +63,7 @@ uint members_before(uint t, uint g)
 {
     uint c = 0u;
     for (uint k = t; k < g; k += uint(NB_FIND_GROUP))
-        for (int l = 0; l <= due_level; l++)
-            c += uint(chunk_levels[k * uint(NB_CORRECT_LEVELS) + uint(l)]);
+        c += uint(chunk_levels[k * uint(NB_CORRECT_LEVELS) + uint(due_level)]);
     return c;
 }
 

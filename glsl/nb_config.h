@@ -196,8 +196,9 @@
  * time and level, then each particle's level. */
 #define NB_BIND_BLOCK_STATE 13
 #define NB_BLOCK_STATE_HEADER 72    /* words before the levels */
-/* find_block.comp: each chunk's count of particles by level (correct.comp
- * keeps them), NB_CORRECT_LEVELS a chunk of NB_FIND_GROUP * per. */
+/* find_block.comp: each chunk's count of particles at each level or below
+ * (correct.comp keeps them), NB_CORRECT_LEVELS a chunk of
+ * NB_FIND_GROUP * per. */
 #define NB_BIND_FIND_COUNTS 14
 #define NB_FIND_GROUP 256
 #define NB_LOC_FIND_DUE 37          /* the largest level in the block */

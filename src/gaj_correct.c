@@ -150,7 +150,7 @@ static void size_chunks(struct nb_gaj_corrector *c, size_t n)
     c->chunks = nb_gl_ceil_div((int)n, NB_FIND_GROUP * c->per);
 }
 
-/* Each chunk's count of particles at each level. */
+/* Each chunk's count of particles at each level or below. */
 static int32_t *make_chunk_levels(const struct nb_gaj_corrector *c, size_t n,
                                   const uint8_t *level, struct nb_error *err)
 {
@@ -160,6 +160,9 @@ static int32_t *make_chunk_levels(const struct nb_gaj_corrector *c, size_t n,
                           "chunk counts", err);
     for (size_t i = 0; w && i < n; i++)
         w[i / chunk * NB_CORRECT_LEVELS + level[i]]++;
+    for (size_t k = 0; w && k < chunks; k++)
+        for (int l = 1; l < NB_CORRECT_LEVELS; l++)
+            w[k * NB_CORRECT_LEVELS + l] += w[k * NB_CORRECT_LEVELS + l - 1];
     return w;
 }
 
