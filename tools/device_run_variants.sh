@@ -1,7 +1,8 @@
 #!/bin/bash
 # device_run_variants.sh - `glnbody run --predict gpu` of several builds
 # on the GPU machine, interleaved, on the same Plummer sphere: for each
-# N in RUN_SIZES (16k 64k 256k) and each of RUN_REPS rounds (3), every
+# N in RUN_SIZES (16k 64k 256k; to t = RUN_T_END, 0.25, at 256k
+# RUN_T_END_LARGE, 0.125) and each of RUN_REPS rounds (3), every
 # directory of RUN_BUILDS (build/var) that holds a glnbody runs once with
 # RUN_ARGS (--correct gpu), with the shaders of its own glsl/ where it has
 # one.  Prints one CSV row a run: the split of Portegies Zwart et al.
@@ -17,8 +18,8 @@ CSV=$OUT/variants.csv
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader > "$S"
 echo "build,rep,$HERMITE_CSV_HEADER,us_per_block,force_share" > "$CSV"
 for n in ${RUN_SIZES:-16384 65536 262144}; do
-    t=0.25
-    [ $n -ge 262144 ] && t=0.125
+    t=${RUN_T_END:-0.25}
+    [ $n -ge 262144 ] && t=${RUN_T_END_LARGE:-0.125}
     for rep in $(seq ${RUN_REPS:-3}); do
         for d in ${RUN_BUILDS:-build/var}/*/; do
             b=$(basename $d)
