@@ -249,8 +249,8 @@ static struct nb_g6_block *put_block(struct nb_forces *f, size_t count,
     return nb_g6_block_of(f, e);
 }
 
-/* Every test in one line of code, so that a put of one particle (a
- * g6_set_j_particle) costs little more than its sixteen stores. */
+/* The quick tests first (no call, no message), the refusal's words only
+ * where one fails. */
 enum nb_status nb_forces_jmem_put(struct nb_forces *f, size_t count, const uint32_t *address,
                                   const struct nb_jparticle *jp, struct nb_error *err)
 {
