@@ -7,21 +7,19 @@
  * it with indirect dispatches.  The GPU goes from one block's corrector
  * to the next block's forces without waiting for the host, which takes
  * the pass (nb_gaj_compute_take_planned) where its own clock agrees. */
-#include <stdlib.h>
-#include <string.h>
 
 #include "gaj_internal.h"
 
 int nb_gaj_compute_plan(const struct nb_gaj_compute *g, struct nb_gaj_plan *p)
 {
-    const char *env = getenv("GLNBODY_BLOCK_PIECES");
     size_t first, end;
     struct nb_error fits;
     nb_gaj_j_range(g, &first, &end);
     *p = (struct nb_gaj_plan){ .n = g->n, .tile = g->tile, .fill = g->fill, .eps = g->eps };
-    /* whole blocks on the whole j-set, after a first run set the tile;
-     * gaj.comp's five storage blocks and the plan (ES 3.1 promises four) */
-    if ((env && *env && strcmp(env, "1") != 0) || first != 0 || end != g->n || !g->tile ||
+    /* on the whole j-set, after a first run set the tile (the device
+     * corrector's blocks come whole); gaj.comp's five storage blocks and
+     * the plan (ES 3.1 promises four) */
+    if (first != 0 || end != g->n || !g->tile ||
         nb_gl_compute_fits(g->gl, "the planned GAJ pass", g->tile / NB_GAJ_IPT, 32 * g->tile,
                            6, &fits) != NB_OK)
         return 0;
