@@ -295,11 +295,11 @@ bool add_slices(int lid, int lane, int k, bool live, inout vec4 ap, inout vec4 j
 void load_i(int k, out vec3 p, out vec3 v, out int id)
 {
     bool live = k < n_active;
-    dvec4 ix = live ? ipart[2 * k] : dvec4(NB_PAD_COORD);
-    dvec4 iv = live ? ipart[2 * k + 1] : dvec4(0.0, 0.0, 0.0, double(NB_G6_PAD_ID));
-    p = vec3(ix.xyz);
-    v = vec3(iv.xyz);
-    id = int(iv.w);
+    vec4 ix = live ? ipart_f[2 * k] : vec4(vec3(NB_PAD_COORD), 0.0);
+    vec4 iv = live ? ipart_f[2 * k + 1] : vec4(vec3(0.0), intBitsToFloat(NB_G6_PAD_ID));
+    p = ix.xyz;
+    v = iv.xyz;
+    id = floatBitsToInt(iv.w);
 }
 
 void store_i(int k, vec4 ap, vec4 jk, float ds2_min, int nearest)
@@ -381,13 +381,16 @@ void main()
     int lane = lid % NB_LANES;
     int k = int(gl_WorkGroupID.x) * NB_GROUP_I + lid / NB_LANES;
     bool live = k < n_active;
+#if defined(NB_PRECISION_G)
     dvec4 ix = live ? ipart[2 * k] : dvec4(NB_PAD_COORD);
     dvec4 iv = live ? ipart[2 * k + 1] : dvec4(0.0, 0.0, 0.0, double(NB_G6_PAD_ID));
     int id_i = int(iv.w);
-#if defined(NB_PRECISION_G)
     dvec4 pi = dvec4(ix.xyz, 0.0), vi = dvec4(iv.xyz, 0.0);
 #else
-    vec4 pi = vec4(vec3(ix.xyz), 0.0), vi = vec4(vec3(iv.xyz), 0.0);
+    vec4 ix = live ? ipart_f[2 * k] : vec4(vec3(NB_PAD_COORD), 0.0);
+    vec4 iv = live ? ipart_f[2 * k + 1] : vec4(vec3(0.0), intBitsToFloat(NB_G6_PAD_ID));
+    int id_i = floatBitsToInt(iv.w);
+    vec4 pi = vec4(ix.xyz, 0.0), vi = vec4(iv.xyz, 0.0);
 #endif
 #if defined(NB_PRECISION_A)
     float ax = 0.0, ay = 0.0, az = 0.0, jx_ = 0.0, jy_ = 0.0, jz_ = 0.0, ap = 0.0;

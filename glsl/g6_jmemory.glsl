@@ -1,7 +1,8 @@
 /* g6_jmemory.glsl - the j-memory of the GRAPE-6 style block step (issue
  * 15) as g6_block.comp and g6_reduce.comp see it: four dvec4 per address,
  * (x, t), (v, m), (a/2, id), (jerk/6, 0); and a block's i-area, two dvec4
- * per i-particle, (x, h2), (v, id), followed, when they ride along
+ * per i-particle, (x, h2), (v, id) (in mode G; two vec4 in the others,
+ * ipart_f), followed, when they ride along
  * (NB_G6_INLINE), by the block's queued j-updates: four dvec4 each, (x, t),
  * (v, m), (a/2, id), (jerk/6, address), ascending by address.  A small
  * block then needs no scatter dispatch (g6_scatter.comp, ~10 us of an
@@ -18,6 +19,10 @@ layout(std430, binding = NB_BIND_G6_JV) NB_G6_J_ACCESS buffer JV { dvec4 jv[]; }
 layout(std430, binding = NB_BIND_G6_JA) NB_G6_J_ACCESS buffer JA { dvec4 ja[]; };
 layout(std430, binding = NB_BIND_G6_JJ) NB_G6_J_ACCESS buffer JJ { dvec4 jj[]; };
 layout(std430, binding = NB_BIND_G6_I) readonly buffer IParticles { dvec4 ipart[]; };
+/* The same i-area seen in float: every mode but G turns the i-particles
+ * into float at once, so they travel that way, (x, h2), (v, id bits),
+ * and the updates that ride along start at dvec4 n_active. */
+layout(std430, binding = NB_BIND_G6_IF) readonly buffer IParticlesF { vec4 ipart_f[]; };
 
 #if defined(NB_G6_INLINE) || defined(NB_G6_WRITES_J)
 NB_LOCATION(NB_LOC_G6_UPDATES) uniform int n_updates;     /* 0..NB_G6_INLINE_MAX */

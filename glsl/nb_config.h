@@ -160,6 +160,7 @@
 #define NB_BIND_G6_JP 6
 #define NB_BIND_G6_PART 7
 #define NB_BIND_G6_UPDATE 4
+#define NB_BIND_G6_IF 8     /* the i-particles in float, every mode but G */
 #define NB_BIND_G6_NB_COUNT 0
 #define NB_BIND_G6_NB_LIST 1
 /* The id of padding j-particles: no i-particle has it. */

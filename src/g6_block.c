@@ -391,7 +391,8 @@ static enum nb_status search(struct nb_forces *f, struct nb_g6_block *g, size_t 
 {
     GLuint prog;
     size_t ni = g->ni;
-    if (nb_gl_program(f->gl, "g6_neighbours", &prog, err) != NB_OK ||
+    const char *name = g->mode == NB_PRECISION_G ? "g6_neighbours_d" : "g6_neighbours";
+    if (nb_gl_program(f->gl, name, &prog, err) != NB_OK ||
         nb_gl_ensure_buffer(&g->buf[B_COUNT], &g->size[B_COUNT], 4 * ni, "neighbour counts",
                             err) != NB_OK ||
         nb_gl_ensure_buffer(&g->buf[B_LIST], &g->size[B_LIST], 4 * ni * (room ? room : 1),
@@ -400,7 +401,7 @@ static enum nb_status search(struct nb_forces *f, struct nb_g6_block *g, size_t 
     glBindBuffer(GL_SHADER_STORAGE_BUFFER, g->buf[B_COUNT]);
     glClearBufferSubData(GL_SHADER_STORAGE_BUFFER, GL_R32UI, 0, (GLsizeiptr)(4 * ni),
                          GL_RED_INTEGER, GL_UNSIGNED_INT, NULL);
-    uint64_t mask = nb_gl_use_program(f->gl, "g6_neighbours");
+    uint64_t mask = nb_gl_use_program(f->gl, name);
     (void)prog;
     if (HAS(mask, NB_LOC_N))
         glUniform1i(nb_gl_loc(NB_LOC_N), (int)g->nj);
@@ -408,6 +409,7 @@ static enum nb_status search(struct nb_forces *f, struct nb_g6_block *g, size_t 
         glUniform1i(nb_gl_loc(NB_LOC_G6_NB_MAX), (int)room);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, NB_BIND_G6_JP, g->buf[J_P]);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, NB_BIND_G6_I, g->i_buffer);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, NB_BIND_G6_IF, g->i_buffer);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, NB_BIND_G6_NB_COUNT, g->buf[B_COUNT]);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, NB_BIND_G6_NB_LIST, g->buf[B_LIST]);
     glDispatchCompute((GLuint)nb_gl_ceil_div((int)g->nj, 256), (GLuint)ni, 1);

@@ -76,23 +76,39 @@ static enum nb_status refuse_block(size_t ni, const double *x, const double *v,
     return NB_OK;
 }
 
-/* i-particle k into the i-area: (x, h2), (v, id); *zero gains 0 x for
- * each of its numbers and *v2_max its squared speed. */
-static inline void put_i(double *area, long k, const int32_t *id, const double *x,
+/* Bytes an i-particle takes in the i-area: every mode but G turns the
+ * i-particles into float at once (g6_block.comp), so they travel as float,
+ * half the bytes of the host's writes into mapped memory. */
+static size_t i_bytes(enum nb_precision mode)
+{
+    return mode == NB_PRECISION_G ? 64 : 32;
+}
+
+/* i-particle k into the i-area: (x, h2), (v, id) in double (wide) or float
+ * with the id's bits; *zero gains 0 x for each of its numbers and *v2_max
+ * its squared speed. */
+static inline void put_i(void *area, int wide, long k, const int32_t *id, const double *x,
                          const double *v, const double *h2, double *zero, double *v2_max)
 {
     const double *xk = x + 3 * k, *vk = v + 3 * k;
-    double *d = area + 8 * k;
     double hk = h2 ? h2[k] : 0.0;
-    d[0] = xk[0], d[1] = xk[1], d[2] = xk[2], d[3] = hk;
-    d[4] = vk[0], d[5] = vk[1], d[6] = vk[2], d[7] = (double)id[k];
+    if (wide) {
+        double *d = (double *)area + 8 * k;
+        d[0] = xk[0], d[1] = xk[1], d[2] = xk[2], d[3] = hk;
+        d[4] = vk[0], d[5] = vk[1], d[6] = vk[2], d[7] = (double)id[k];
+    } else {
+        float *d = (float *)area + 8 * k;
+        d[0] = (float)xk[0], d[1] = (float)xk[1], d[2] = (float)xk[2], d[3] = (float)hk;
+        d[4] = (float)vk[0], d[5] = (float)vk[1], d[6] = (float)vk[2];
+        memcpy(&d[7], &id[k], sizeof d[7]);
+    }
     *zero += 0.0 * (xk[0] + vk[0]) + 0.0 * (xk[1] + vk[1]) + 0.0 * (xk[2] + vk[2]) +
              0.0 * hk;
     double v2 = vk[0] * vk[0] + vk[1] * vk[1] + vk[2] * vk[2];
     *v2_max = v2 > *v2_max ? v2 : *v2_max;
 }
 
-/* The i-particles, two dvec4 each: (x, h2), (v, id), then the queued
+/* The i-particles, (x, h2), (v, id) each (i_bytes), then the queued
  * updates where they ride along (carry).  The mapped area is only written,
  * in order: reading it back (write-combined memory) is slow.  The copy
  * also tests the numbers: 0 x is 0 for a finite x and NaN for any other
@@ -102,26 +118,29 @@ static enum nb_status send_i(struct nb_g6_block *g, size_t ni, const int32_t *id
                              int carry, double *vi_max, const char *func,
                              struct nb_error *err)
 {
-    size_t bytes = 64 * ni + (carry ? UPDATE_DOUBLES * sizeof(double) * g->queued : 0);
-    double *area, zero = 0.0, v2_max = 0.0;
+    size_t each = i_bytes(g->mode);
+    size_t bytes = each * ni + (carry ? UPDATE_DOUBLES * sizeof(double) * g->queued : 0);
+    int wide = each == 64;
+    char *area;
+    double zero = 0.0, v2_max = 0.0;
     if (!(area = nb_gl_staging_write(&g->up_i, bytes, err)))
         return err->status;
     long count = (long)ni;
     if (count > NB_G6_PARALLEL_MIN) {
 #pragma omp parallel for schedule(static) reduction(+ : zero) reduction(max : v2_max)
         for (long k = 0; k < count; k++)
-            put_i(area, k, id, x, v, h2, &zero, &v2_max);
+            put_i(area, wide, k, id, x, v, h2, &zero, &v2_max);
     } else {                    /* even an idle parallel region costs ~0.3 us */
         for (long k = 0; k < count; k++)
-            put_i(area, k, id, x, v, h2, &zero, &v2_max);
+            put_i(area, wide, k, id, x, v, h2, &zero, &v2_max);
     }
     /* a sum of finite numbers may overflow: the culprit search decides */
     if (zero != 0.0 && refuse_block(ni, x, v, h2, func, err) != NB_OK)
         return err->status;
     *vi_max = sqrt(v2_max);
     g->carried = 0;
-    if (carry)
-        nb_g6_carry_queue(g, area + 8 * ni);
+    if (carry)      /* from a dvec4 boundary: each is 32 or 64 bytes */
+        nb_g6_carry_queue(g, (double *)(void *)(area + each * ni));
     g->i_buffer = g->up_i.buffer;
     if (!g->i_buffer) {         /* no buffer storage: a copy into B_I */
         if (nb_gl_ensure_buffer(&g->buf[B_I], &g->size[B_I], bytes, "the i-particles",
@@ -230,7 +249,7 @@ static void set_carried(const struct nb_g6_block *g, uint64_t mask)
     if (HAS(mask, NB_LOC_G6_UPDATES))
         glUniform1i(nb_gl_loc(NB_LOC_G6_UPDATES), (int)g->carried);
     if (HAS(mask, NB_LOC_G6_UPDATES_AT))
-        glUniform1i(nb_gl_loc(NB_LOC_G6_UPDATES_AT), 2 * (int)g->ni);
+        glUniform1i(nb_gl_loc(NB_LOC_G6_UPDATES_AT), (int)(i_bytes(g->mode) / 32 * g->ni));
 }
 
 static void program_name(const struct nb_g6_block *g, const struct block_plan *p, char *name,
@@ -279,6 +298,7 @@ static enum nb_status dispatch(struct nb_forces *f, struct nb_g6_block *g,
     for (int k = J_X; k <= J_J; k++)
         glBindBufferBase(GL_SHADER_STORAGE_BUFFER, NB_BIND_G6_JX + (GLuint)k, g->buf[k]);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, NB_BIND_G6_I, g->i_buffer);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, NB_BIND_G6_IF, g->i_buffer);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, NB_BIND_G6_JP, g->buf[J_P]);
     if (p->fused)               /* the slices added in the same dispatch */
         glBindBufferBase(GL_SHADER_STORAGE_BUFFER, NB_BIND_G6_PART, g->buf[B_FUSED]);

@@ -175,6 +175,8 @@ static const struct nb_program_desc catalogue[] = {
     G6_REDUCE("f", "F"), G6_REDUCE("g", "G"), G6_REDUCE("h", "H"),
     { "g6_scatter", "", { 0 }, { "g6_scatter.comp" }, NB_STAGE_COMPUTE },
     { "g6_neighbours", "", { 0 }, { "g6_neighbours.comp" }, NB_STAGE_COMPUTE },
+    { "g6_neighbours_d", "#define NB_G6_I_DOUBLE\n", { 0 }, { "g6_neighbours.comp" },
+      NB_STAGE_COMPUTE },
     PRECISION_GA("b", "B"), PRECISION_GA("c", "C"), PRECISION_GA("d", "D"),
     PRECISION_GA("e", "E"), PRECISION_GA("f", "F"), PRECISION_GA("g", "G"),
     PRECISION_GA("h", "H"), PRECISION_GA("m", "M"),
