@@ -48,19 +48,6 @@
 static struct nb_gl *gl;
 static uint64_t seed;
 
-/* Whether some pair (minimum image) has r^2 within 1e-6 of rc^2. */
-static int near_cutoff(const struct nb_md_system *sys, const double *x)
-{
-    double rc2 = sys->pot->cutoff * sys->pot->cutoff;
-    for (size_t i = 0; i < sys->n; i++)
-        for (size_t j = 0; j < i; j++) {
-            double r2 = md_image_r2(sys, x, i, j);
-            if (fabs(r2 - rc2) <= 1e-6 * rc2)
-                return 1;
-        }
-    return 0;
-}
-
 /* n particles of `types` types on the lattice, law with the cutoff RC,
  * cell lists on; drawn again while a pair sits on the cutoff. */
 static void make_system(struct nb_particles *p, struct nb_md_box *box,
@@ -71,7 +58,7 @@ static void make_system(struct nb_particles *p, struct nb_md_box *box,
         md_lattice(p, box, n, 16, 1.1, 0.2, BOX, periodic, s);
         md_random_potential(pot, law, 16, RC, 0, s);
         md_system_of(sys, p, pot, box, 1);
-        if (!near_cutoff(sys, p->x))
+        if (!md_near_cutoff(sys, p->x))
             return;
         nb_particles_free(p);
         s += 0x9e3779b97f4a7c15u;
@@ -220,7 +207,7 @@ START_TEST(ionic_modes_match_cpu)
     pot.cutoff = 1.6875;        /* rc^2 = 45.5625 / 16: no lattice r^2 = k / 16 near it */
     ck_assert_int_eq(nb_md_ionic_crystal(&p, &box, 3, 1.0, &pot, &err), NB_OK);
     md_system_of(&sys, &p, &pot, &box, 1);
-    ck_assert(!near_cutoff(&sys, p.x));
+    ck_assert(!md_near_cutoff(&sys, p.x));
     check_modes(&sys, p.x, "ionic crystal 324 cells");
     nb_particles_free(&p);
 }

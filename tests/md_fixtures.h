@@ -130,6 +130,22 @@ static double md_image_r2(const struct nb_md_system *sys, const double *x, size_
     return r2;
 }
 
+/* Whether some pair (minimum image) has r^2 within 1e-6 (relative) of the
+ * cutoff's square: float rounding of r^2 could put it on either side, so
+ * one side could count a pair the other leaves out.  Suites draw such a
+ * system again. */
+static int md_near_cutoff(const struct nb_md_system *sys, const double *x)
+{
+    double rc2 = sys->pot->cutoff * sys->pot->cutoff;
+    if (sys->pot->cutoff <= 0)
+        return 0;
+    for (size_t i = 0; i < sys->n; i++)
+        for (size_t j = 0; j < i; j++)
+            if (fabs(md_image_r2(sys, x, i, j) - rc2) <= 1e-6 * rc2)
+                return 1;
+    return 0;
+}
+
 /* The scales of the bounds per particle, over the pairs inside the cutoff
  * (minimum image): sum_j |F_ij|, sum_j |u_ij| / 2 and sum_j |r.F_ij| / 2,
  * each from md_pair_parts; the shift's constant is counted as a part. */
