@@ -500,10 +500,12 @@ static enum nb_status initial_forces(struct nb_sim *s, struct hermite4 *h,
     double t0 = nb_clock_seconds();
     enum nb_status st;
 
-    memcpy(h->xp, s->p.x, 3 * n * sizeof(double));     /* prediction to 0 */
     h->n_active = n;
-    for (size_t i = 0; i < n; i++)
+    #pragma omp parallel for schedule(static) if (n > ALL_N_PARALLEL_MIN)
+    for (size_t i = 0; i < n; i++) {
+        memcpy(&h->xp[3 * i], &s->p.x[3 * i], 3 * sizeof(double));  /* prediction to 0 */
         h->active[i] = (uint32_t)i;
+    }
     st = s->backend->set_j(s->backend->state, n, s->p.x, s->p.v, s->p.m,
                            err);
     sp->wall += nb_clock_seconds() - t0;
@@ -511,37 +513,50 @@ static enum nb_status initial_forces(struct nb_sim *s, struct hermite4 *h,
         st = evaluate(s, h, sp, err);
     if (st != NB_OK)
         return st;
-    memcpy(h->a, h->ba, 3 * n * sizeof(double));
-    memcpy(h->jerk, h->bj, 3 * n * sizeof(double));
-    for (size_t i = 0; i < n; i++)
+    #pragma omp parallel for schedule(static) if (n > ALL_N_PARALLEL_MIN)
+    for (size_t i = 0; i < n; i++) {
+        memcpy(&h->a[3 * i], &h->ba[3 * i], 3 * sizeof(double));
+        memcpy(&h->jerk[3 * i], &h->bj[3 * i], 3 * sizeof(double));
         h->crit[i] = nb_step_initial_criterion(s->par.eta, &h->a[3 * i],
                                                &h->jerk[3 * i], h->bpot[i]);
+    }
     sync_potential(s, h, 0.0);
     return NB_OK;
 }
 
-/* First steps: each its own, or everyone the smallest (shared_dt). */
+/* First steps: each its own, or everyone the smallest (shared_dt).  The
+ * first particle with a non-finite force or a step below the floor is
+ * reported, whatever the threads. */
 static enum nb_status first_steps(struct nb_sim *s, struct hermite4 *h,
                                   struct nb_error *err)
 {
-    size_t worst = smallest_criterion(h);
+    size_t worst = smallest_criterion(h), n = s->p.n, bad = n;
+    double next = INFINITY;
 
-    s->t_next = INFINITY;
-    for (size_t i = 0; i < s->p.n; i++) {
+    #pragma omp parallel for schedule(static) reduction(min : bad, next) \
+        if (n > ALL_N_PARALLEL_MIN)
+    for (size_t i = 0; i < n; i++) {
         double crit = s->par.shared_dt ? h->crit[worst] : h->crit[i];
-
-        if (!isfinite(h->a[3 * i]) || !isfinite(h->a[3 * i + 1]) ||
-            !isfinite(h->a[3 * i + 2]))
-            return nb_hermite4_not_finite(s, i, 0.0, err);
         double dt = nb_step_first(crit, s->par.dt_max);
 
         s->t0[i] = 0.0;
-        if (dt < NB_DT_FLOOR)
-            return nb_hermite4_too_small(s, s->par.shared_dt ? worst : i, crit, 0.0, err);
+        if (!isfinite(h->a[3 * i]) || !isfinite(h->a[3 * i + 1]) ||
+            !isfinite(h->a[3 * i + 2]) || dt < NB_DT_FLOOR) {
+            bad = i < bad ? i : bad;
+            continue;
+        }
         nb_hermite4_set_step(s, h, i, dt);
-        if (dt < s->t_next)
-            s->t_next = dt;
+        next = dt < next ? dt : next;
     }
+    if (bad < n) {
+        const double *a = &h->a[3 * bad];
+        if (!isfinite(a[0]) || !isfinite(a[1]) || !isfinite(a[2]))
+            return nb_hermite4_not_finite(s, bad, 0.0, err);
+        return nb_hermite4_too_small(s, s->par.shared_dt ? worst : bad,
+                                     s->par.shared_dt ? h->crit[worst] : h->crit[bad], 0.0,
+                                     err);
+    }
+    s->t_next = next;
     return NB_OK;
 }
 

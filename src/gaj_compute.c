@@ -32,19 +32,28 @@ struct transfer {
     size_t bytes, at;
 };
 
-/* Lays the transfers out 256-byte aligned in area s, grows their buffers,
- * and returns the area for the caller to fill. */
+/* Lays the transfers out 256-byte aligned, grows their buffers, and sets
+ * *total to the bytes of the whole. */
+static enum nb_status lay_out(struct nb_gaj_compute *g, struct transfer *p, size_t count,
+                              size_t *total, const char *what, struct nb_error *err)
+{
+    *total = 0;
+    for (size_t k = 0; k < count; k++) {
+        p[k].at = *total;
+        *total += align256(p[k].bytes);
+        if (nb_gaj_grow(g, p[k].which, p[k].bytes, what, err) != NB_OK)
+            return err->status;
+    }
+    return NB_OK;
+}
+
+/* The transfers laid out in area s, for the caller to fill. */
 static char *stage(struct nb_gaj_compute *g, struct nb_gl_staging *s, struct transfer *p,
                    size_t count, const char *what, struct nb_error *err)
 {
-    size_t total = 0;
-    for (size_t k = 0; k < count; k++) {
-        p[k].at = total;
-        total += align256(p[k].bytes);
-        if (nb_gaj_grow(g, p[k].which, p[k].bytes, what, err) != NB_OK)
-            return NULL;
-    }
-    return nb_gl_staging_write(s, total, err);
+    size_t total;
+    return lay_out(g, p, count, &total, what, err) == NB_OK
+        ? nb_gl_staging_write(s, total, err) : NULL;
 }
 
 static enum nb_status send(struct nb_gaj_compute *g, struct nb_gl_staging *s,
@@ -264,7 +273,7 @@ void nb_gaj_forget_pieces(struct nb_gaj_compute *g)
 }
 
 /* Grows B_OUT, B_OUT2 and, where a piece has j-slices, B_PART and
- * B_PART2 for the plans. */
+ * B_PART2 for the plans (to nb_gaj_slices_bound at least). */
 static enum nb_status grow_outputs(struct nb_gaj_compute *g, const struct piece_plan *plan,
                                    struct nb_error *err)
 {
@@ -272,6 +281,8 @@ static enum nb_status grow_outputs(struct nb_gaj_compute *g, const struct piece_
     for (int k = 0; k < g->pieces; k++)
         if (plan[k].slices > 1)
             part_bytes = plan[k].part_at + 16 * plan[k].count * (size_t)plan[k].slices;
+    if (part_bytes && part_bytes < nb_gaj_slices_bound(g))
+        part_bytes = nb_gaj_slices_bound(g);
     if (nb_gaj_grow(g, B_OUT, out_bytes, "GAJ results", err) != NB_OK ||
         nb_gaj_grow(g, B_OUT2, out_bytes, "GAJ results", err) != NB_OK ||
         (part_bytes && (nb_gaj_grow(g, B_PART, part_bytes, "GAJ slices", err) != NB_OK ||
@@ -457,17 +468,31 @@ enum nb_status nb_gaj_compute_load_state(struct nb_gaj_compute *g, size_t n,
     if (nb_gl_require(g->gl, "--predict gpu on the compute backend (double positions "
                       "and times, GL_ARB_gpu_shader_fp64)", 43, 0, err) != NB_OK)
         return err->status;
-    char *area = stage(g, &g->up_j, p, 5, "Hermite state", err);
+    size_t total;
     g->n = n;
-    if (!area || nb_gaj_grow(g, B_POS, 16 * n, "GAJ positions", err) != NB_OK ||
+    if (lay_out(g, p, 5, &total, "Hermite state", err) != NB_OK ||
+        nb_gaj_grow(g, B_POS, 16 * n, "GAJ positions", err) != NB_OK ||
         nb_gaj_grow(g, B_VEL, 16 * n, "GAJ velocities", err) != NB_OK)
         return err->status;
-    memcpy(area + p[0].at, x, 24 * n);
-    memcpy(area + p[1].at, t0, 8 * n);
-    pack_vec4((float *)(area + p[2].at), n, v, m);
-    pack_vec4((float *)(area + p[3].at), n, a, NULL);
-    pack_vec4((float *)(area + p[4].at), n, jerk, NULL);
-    return send(g, &g->up_j, p, 5, "Hermite state", err);
+    /* Once a run, through the driver's copy: a mapped area of this size
+     * would be pinned for one upload (at 64k on the H200, 3 ms to make). */
+    char *area = nb_alloc(total ? total : 1, 1, "the Hermite state's upload", err);
+    if (!area)
+        return err->status;
+    #pragma omp parallel for schedule(static) if (n > NB_GAJ_PARALLEL_MIN)
+    for (size_t i = 0; i < n; i++) {
+        memcpy(area + p[0].at + 24 * i, x + 3 * i, 24);
+        memcpy(area + p[1].at + 8 * i, t0 + i, 8);
+        pack_vec4((float *)(area + p[2].at) + 4 * i, 1, v + 3 * i, m + i);
+        pack_vec4((float *)(area + p[3].at) + 4 * i, 1, a + 3 * i, NULL);
+        pack_vec4((float *)(area + p[4].at) + 4 * i, 1, jerk + 3 * i, NULL);
+    }
+    for (int k = 0; k < 5; k++) {
+        glBindBuffer(GL_COPY_WRITE_BUFFER, g->buf[p[k].which].id);
+        glBufferSubData(GL_COPY_WRITE_BUFFER, 0, (GLsizeiptr)p[k].bytes, area + p[k].at);
+    }
+    free(area);
+    return nb_gl_check("uploading the Hermite state", err);
 }
 
 /* The corrected block into its transfer area (transfers p of update_state):

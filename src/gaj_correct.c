@@ -48,6 +48,10 @@ _Static_assert(NB_CORRECT_GROUP >= NB_CORRECT_LEVELS, "correct.comp plans the ne
 /* find_block.comp's chunks (work groups) at most: each sums the counts
  * of the chunks before it. */
 #define FIND_CHUNKS_MAX 1024
+/* Filling the state (load) is memory bound, page faults included: threads
+ * pay above a few thousand particles (at 64k, 5 ms on one core of the
+ * H200's host). */
+#define LOAD_PARALLEL_MIN 4096
 
 struct nb_gaj_corrector {
     struct nb_gl *gl;
@@ -176,10 +180,11 @@ static uint32_t *make_block_state(size_t n, const uint8_t *level, struct nb_erro
         return NULL;
     memset(w, 0, HEADER_BYTES);
     w[FIRST_BAD] = w[FIRST_SMALL] = UINT32_MAX;
-    for (size_t i = 0; i < n; i++) {
+    for (size_t i = 0; i < n; i++)
         w[level[i]]++;
+    #pragma omp parallel for schedule(static) if (n > LOAD_PARALLEL_MIN)
+    for (size_t i = 0; i < n; i++)
         w[NB_BLOCK_STATE_HEADER + i] = level[i];
-    }
     return w;
 }
 
@@ -195,7 +200,9 @@ enum nb_status nb_gaj_corrector_load(struct nb_gaj_corrector *c, size_t n, const
     size_chunks(c, n);
     int32_t *cl = bs ? make_chunk_levels(c, n, level, err) : NULL;
     enum nb_status st = cl ? NB_OK : err->status;
-    for (size_t i = 0; st == NB_OK && i < n; i++) {
+    size_t filled = st == NB_OK ? n : 0;
+    #pragma omp parallel for schedule(static) if (filled > LOAD_PARALLEL_MIN)
+    for (size_t i = 0; i < filled; i++) {
         for (int q = 0; q < 5; q++)
             memcpy(ds + DSTATE_DOUBLES * i + 3 * q, parts[q] + 3 * i, 3 * sizeof(double));
         ds[DSTATE_DOUBLES * i + 15] = 0.0;

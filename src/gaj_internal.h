@@ -64,6 +64,15 @@ static inline enum nb_status nb_gaj_grow(struct nb_gaj_compute *g, int which, si
                                bytes ? bytes : 16, what, err);
 }
 
+/* Bytes of j-slice sums that any one-piece pass on the whole j-set may
+ * need (a block of s particles in slices of fill: s * slices <= tile
+ * (fill + 1) + n): the planned pass's room, and the least a pass with
+ * slices grows to, so that the first planned pass finds it made. */
+static inline size_t nb_gaj_slices_bound(const struct nb_gaj_compute *g)
+{
+    return 16 * ((size_t)g->tile * ((size_t)g->fill + 1) + g->n);
+}
+
 /* The j-slice clipped to the j-set. */
 static inline void nb_gaj_j_range(const struct nb_gaj_compute *g, size_t *first, size_t *end)
 {

@@ -42,12 +42,11 @@ int nb_gaj_compute_take_planned(struct nb_gaj_compute *g, size_t n_active, doubl
     return 1;
 }
 
-/* Room for any block the plan may hold: its results, and its slices' sums
- * (a block of s particles in slices of fill: s * slices <= tile (fill + 1)
- * + n).  Grown behind the corrector, which has read the last results. */
+/* Room for any block the plan may hold: its results, and its slices' sums.
+ * Grown behind the corrector, which has read the last results. */
 static enum nb_status make_room(struct nb_gaj_compute *g, struct nb_error *err)
 {
-    size_t part = 16 * ((size_t)g->tile * ((size_t)g->fill + 1) + g->n);
+    size_t part = nb_gaj_slices_bound(g);
     if (nb_gaj_grow(g, B_OUT, 16 * g->n, "GAJ results", err) != NB_OK ||
         nb_gaj_grow(g, B_OUT2, 16 * g->n, "GAJ results", err) != NB_OK ||
         nb_gaj_grow(g, B_PART, part, "GAJ slices", err) != NB_OK ||
