@@ -25,6 +25,9 @@ struct hermite4 {
     int device_corrects, stale;
     uint32_t level_count[NB_STEP_LEVELS];
     double *dw;
+    /* the next evaluation readies the device's block steps while its
+     * forces are computed (the initial forces of --predict gpu) */
+    int prepare_steps;
 };
 
 /* Seconds spent in backend calls during one step, for the time split. */

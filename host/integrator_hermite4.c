@@ -201,6 +201,9 @@ static enum nb_status evaluate(struct nb_sim *s, struct hermite4 *h,
                               h->ba, h->bj, h->bpot, err);
     } else {
         st = b->compute_gaj(b->state, s->par.eps, h->n_active, h->active, err);
+        if (st == NB_OK && h->prepare_steps && b->prepare_steps)
+            b->prepare_steps(b->state, h->device_corrects);
+        h->prepare_steps = 0;
         if (st == NB_OK)
             st = b->read_gaj(b->state, h->ba, h->bj, h->bpot, err);
     }
@@ -585,6 +588,7 @@ static enum nb_status hermite_create(struct nb_sim *s, void **state,
     if (!h)
         return NB_ERR_NOMEM;
     h->device_corrects = s->par.correct_gpu;
+    h->prepare_steps = s->par.predict == NB_PREDICT_GPU;
     st = initial_forces(s, h, &sp, err);
     if (st == NB_OK)
         st = first_steps(s, h, err);

@@ -237,6 +237,12 @@ struct nb_force_backend {
                                      double *jerk, double *a2, double *a3, double *t0,
                                      uint8_t *level, struct nb_error *err);
 
+    /* Optional (NULL: none): readies what the block steps on the device
+     * will run (--predict gpu, and --correct gpu where correct is 1): their
+     * programs, loaded while the GPU works on what was issued before.  A
+     * failure is left to the call that runs the program. */
+    void (*prepare_steps)(void *state, int correct);
+
     /* Optional (NULL: none): the j-set as it stands on the GPU (the last
      * set_j or predict_j); returns 0 where there is none yet. */
     int (*gl_particles)(void *state, struct nb_gl_particles *out);

@@ -563,6 +563,12 @@ static enum nb_status compute_load_corrector(void *state, const double *v, const
     return nb_gaj_corrector_load(c->corr, sv.n, v, a, jerk, a2, a3, level, err);
 }
 
+static void compute_prepare_steps(void *state, int correct)
+{
+    struct compute *c = state;
+    nb_gaj_steps_prepare(c->gl, c->tile, correct);
+}
+
 static enum nb_status compute_find_block(void *state, int due, size_t n_block,
                                          struct nb_error *err)
 {
@@ -667,7 +673,7 @@ enum nb_status nb_backend_compute_create(struct nb_force_backend *b,
         .load_state = compute_load_state, .update_state = compute_update_state,
         .predict_j = compute_predict_j, .load_corrector = compute_load_corrector,
         .find_block = compute_find_block, .correct_block = compute_correct_block,
-        .read_corrected = compute_read_corrected,
+        .read_corrected = compute_read_corrected, .prepare_steps = compute_prepare_steps,
         .gl_particles = compute_gl_particles,
         .gl_results = compute_gl_results,
         .destroy = compute_destroy };

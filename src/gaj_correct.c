@@ -19,10 +19,11 @@
  * jerk from here (NB_PREDICT_DSTATE).  The host's copy of the state goes
  * stale and comes back on request (nb_gaj_corrector_read). */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "gl_internal.h"
+#include "gaj_internal.h"
 #include "nb_hermite.h"
 
 _Static_assert(NB_CORRECT_LEVEL_OF_ONE == NB_STEP_LEVEL_OF_ONE,
@@ -231,6 +232,27 @@ static void bind_at(GLuint binding, GLuint buffer, size_t at, size_t bytes)
 {
     glBindBufferRange(GL_SHADER_STORAGE_BUFFER, binding, buffer, (GLintptr)at,
                       (GLsizeiptr)bytes);
+}
+
+void nb_gaj_steps_prepare(struct nb_gl *gl, int tile, int correct)
+{
+    static const char *const host_corrects[] = { "predict_comp", "scatter_comp" };
+    static const char *const device_corrects[] = {
+        "predict_ds_comp", "find_block_comp", "find_block_predict_comp", "correct_comp",
+        "reduce_pair_planned_comp" };
+    const char *const *names = correct ? device_corrects : host_corrects;
+    size_t count = correct ? sizeof device_corrects / sizeof *device_corrects
+                           : sizeof host_corrects / sizeof *host_corrects;
+    struct nb_error ignored = { 0 };
+    char planned[40];
+    GLuint prog;
+    for (size_t k = 0; k < count; k++)
+        nb_gl_program(gl, names[k], &prog, &ignored);
+    snprintf(planned, sizeof planned, "gaj_comp_t%d_i%d_planned", tile, NB_GAJ_IPT);
+    if (correct)
+        nb_gl_program(gl, planned, &prog, &ignored);
+    while (glGetError() != GL_NO_ERROR)
+        continue;               /* a failed build says so again where it is used */
 }
 
 /* The block of level <= due, or with `ahead` the block state's next one,
