@@ -472,6 +472,49 @@ START_TEST(hermite_refusals)
 }
 END_TEST
 
+/* The first steps of n = 5003 bodies (over the host's threshold for
+ * threads), unsoftened, on a lattice of spacing 1 with two pairs 1e-9 apart
+ * (indices 3001-3002 and 4001-4002): the refusal names 3001, the first,
+ * whatever thread met it.  Two bodies at one place (2500-2501) come first:
+ * a non-finite force is named there. */
+START_TEST(hermite_first_bad_of_many)
+{
+    enum { N = 5003, SIDE = 18 };
+    struct nb_forces *cpu = forces_open(NULL, NB_ENGINE_CPU, NB_PRECISION_A);
+    struct nb_hermite_params par;
+    struct nb_error err = { 0 };
+    struct nb_hermite *h = NULL;
+    double *m = calloc(N, sizeof *m), *x = calloc(3 * N, sizeof *x);
+    double *v = calloc(3 * N, sizeof *v);
+    ck_assert(m && x && v);
+    for (int i = 0; i < N; i++) {
+        m[i] = 1.0 / N;
+        x[3 * i] = i % SIDE;
+        x[3 * i + 1] = (i / SIDE) % SIDE;
+        x[3 * i + 2] = i / (SIDE * SIDE);
+    }
+    for (int i = 3001; i <= 4001; i += 1000) {
+        memcpy(&x[3 * (i + 1)], &x[3 * i], 3 * sizeof *x);
+        x[3 * (i + 1)] += 1e-9;
+    }
+    nb_hermite_params_default(&par);
+    par.eps = 0.0;
+    ck_assert_int_eq(nb_hermite_create(&h, cpu, N, m, x, v, &par, &err), NB_ERR_NUMERIC);
+    ck_assert_msg(strstr(err.message, "(index 3001)") && strstr(err.message, "2^-40"), "%s",
+                  err.message);
+    ck_assert(h == NULL);
+    memcpy(&x[3 * 2501], &x[3 * 2500], 3 * sizeof *x);
+    ck_assert_int_eq(nb_hermite_create(&h, cpu, N, m, x, v, &par, &err), NB_ERR_NUMERIC);
+    ck_assert_msg(strstr(err.message, "(index 2500)") && strstr(err.message, "non-finite"),
+                  "%s", err.message);
+    ck_assert(h == NULL);
+    free(m);
+    free(x);
+    free(v);
+    nb_forces_destroy(cpu);
+}
+END_TEST
+
 START_TEST(md_refusals)
 {
     struct nb_md_params par;
@@ -553,6 +596,7 @@ static Suite *api_suite(int with_gl)
     tcase_add_test(cpu, forces_refusals);
     tcase_add_loop_test(cpu, gaj_survives_ga, 0, 1);
     tcase_add_test(cpu, hermite_refusals);
+    tcase_add_test(cpu, hermite_first_bad_of_many);
     tcase_add_test(cpu, md_refusals);
     suite_add_tcase(s, cpu);
     if (!with_gl)
