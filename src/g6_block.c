@@ -194,12 +194,18 @@ static enum nb_status check_jparticle(const struct nb_jparticle *p, size_t k,
 }
 
 /* Room in the batch's transfer area for `count` updates; the first time,
- * the updates waiting in `first` move there. */
+ * the updates waiting in `first` move there.  A grown area holds four
+ * times the count (at most the j-memory): a GRAPE code puts its particles
+ * one call each, and each growth makes a new mapped area and copies the
+ * old one on the GPU (at 262,144 particles, the first puts of everyone
+ * grew each area some twenty times, 1.5 times the last each time). */
 static enum nb_status area_room(struct nb_g6_block *g, size_t count, struct nb_error *err)
 {
     const size_t each = UPDATE_DOUBLES * sizeof(double);
     size_t keep = g->in_area ? each * g->queued : 0;
-    void *map = nb_gl_staging_grow(&g->area[g->batch & 1], each * count, keep, err);
+    size_t want = count < g->capacity / 4 ? 4 * count : g->capacity;
+    want = want > count ? want : count;
+    void *map = nb_gl_staging_grow(&g->area[g->batch & 1], each * want, keep, err);
     if (!map)
         return err->status;
     if (!g->in_area)
