@@ -83,16 +83,22 @@ static void check_sent_block(struct jset *s, int ni, double tol)
     free(xi), free(vi), free(acc), free(jer), free(pot), free(h2), free(index), free(nnb);
 }
 
-static void check_block(int n, int ni, double tol)
+/* A j-set of n, particles a and b at each other's addresses (a == b: none). */
+static void check_block_swapped(int n, int ni, double tol, int a, int b)
 {
     uint64_t rng = g_seed ^ (uint64_t)n * 7919;
     struct jset s;
     jset_make(&s, n, 0.5, &rng);
     ck_assert_int_eq(g6_open(0), 0);
-    send_all(&s, 0);
+    send_swapped(&s, a, b);
     check_sent_block(&s, ni, tol);
     ck_assert_int_eq(g6_close(0), 0);
     jset_free(&s);
+}
+
+static void check_block(int n, int ni, double tol)
+{
+    check_block_swapped(n, ni, tol, 0, 0);
 }
 
 static void check_forces(int n, double tol)
@@ -132,11 +138,15 @@ START_TEST(small_blocks_mode_a)
 END_TEST
 
 /* A block of 3001 (prime) on 4099 j-particles, tile 256 with its own
- * reduction pass, in mode A and in mode H (its fixed-point words). */
+ * reduction pass, in mode A and in mode H (its fixed-point words); in mode
+ * A also with two ids that are not their addresses, in tiles apart and in
+ * one tile. */
 START_TEST(large_block)
 {
     unsetenv("GLNBODY_G6_PRECISION");
     check_block(4099, 3001, 1e-5);
+    check_block_swapped(4099, 3001, 1e-5, 10, 3000);
+    check_block_swapped(4099, 3001, 1e-5, 700, 701);
     setenv("GLNBODY_G6_PRECISION", "H", 1);
     check_block(4099, 3001, 2e-6);
     unsetenv("GLNBODY_G6_PRECISION");

@@ -66,6 +66,19 @@ static void send_all(const struct jset *s, int address_offset)
                                            k18, s->j6[j], s->a2[j], s->v[j], s->x[j]), 0);
 }
 
+/* As send_all(s, 0), but particles a and b trade addresses: there, and
+ * only there, an id is not its address (g6_block.comp then compares ids in
+ * those tiles alone). */
+static void send_swapped(const struct jset *s, int a, int b)
+{
+    double k18[3] = { 0, 0, 0 };
+    for (int j = 0; j < s->n; j++) {
+        int at = j == a ? b : j == b ? a : j;
+        ck_assert_int_eq(g6_set_j_particle(0, at, j, s->t[j], 0.01, s->m[j], k18, s->j6[j],
+                                           s->a2[j], s->v[j], s->x[j]), 0);
+    }
+}
+
 /* Whether the device takes positions and velocities as float (every mode
  * but G): each pair term then carries their rounding, which cpu_forces
  * bounds. */
