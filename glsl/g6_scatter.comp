@@ -1,7 +1,8 @@
 /* g6_scatter.comp - writes the queued j-particle updates of a GRAPE-6
  * style j-memory into it: update u is four dvec4, (x, t), (v, m),
- * (a/2, id), (jerk/6, address); the host keeps one update per address, so
- * the writes never collide. */
+ * (a/2, id), (jerk/6, address); where an address was put more than once
+ * the host made all but its last dead (address -1), so the writes never
+ * collide. */
 layout(local_size_x = 256) in;
 
 layout(std430, binding = NB_BIND_G6_JX) writeonly buffer JX { dvec4 jx[]; };
@@ -19,6 +20,8 @@ void main()
         return;
     dvec4 j6 = update[4 * u + 3];
     int j = int(j6.w);
+    if (j < 0)
+        return;
     jx[j] = update[4 * u];
     jv[j] = update[4 * u + 1];
     ja[j] = update[4 * u + 2];

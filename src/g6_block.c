@@ -44,7 +44,9 @@ static void block_free(struct nb_g6_block *g)
     nb_gl_staging_free(&g->area[1]);
     nb_gl_staging_free(&g->down);
     nb_gpu_timer_free(&g->timer);
-    free(g->address);
+    free(g->queued_bits);
+    free(g->slot_address);
+    free(g->mass);
     free(g);
 }
 
@@ -60,7 +62,14 @@ struct nb_g6_block *nb_g6_block_of(struct nb_forces *f, struct nb_error *err)
     nb_gl_staging_init(&g->area[1], 0);
     nb_gl_staging_init(&g->down, 1);
     nb_gpu_timer_init(&g->timer, f->gl);
-    g->batch = 1;               /* new addresses have batch 0: not queued */
+    g->mass_known = 1;          /* no mass yet */
+    g->slot_address = nb_alloc(NB_G6_INLINE_MAX, sizeof *g->slot_address, "the j-memory",
+                               err);
+    if (!g->slot_address) {
+        nb_gpu_timer_free(&g->timer);
+        free(g);
+        return NULL;
+    }
     f->g6_free = block_free;
     return f->g6 = g;
 }
@@ -135,12 +144,15 @@ static enum nb_status reserve(struct nb_forces *f, size_t capacity, struct nb_er
     for (int k = J_X; k <= J_J; k++)
         if (regrow(g, k, 32 * capacity, 32 * old, err) != NB_OK)
             return err->status;
+    size_t words = (capacity + 63) / 64, old_words = (old + 63) / 64;
     if (regrow(g, J_P, 16 * capacity, 0, err) != NB_OK ||
-        grow_host((void **)&g->address, capacity, sizeof *g->address, err) != NB_OK)
+        grow_host((void **)&g->mass, capacity, sizeof *g->mass, err) != NB_OK ||
+        grow_host((void **)&g->queued_bits, words, sizeof *g->queued_bits, err) != NB_OK)
         return err->status;
     clear_addresses(g, old, capacity);
     for (size_t a = old; a < capacity; a++)
-        g->address[a] = (struct nb_g6_address){ 0.0, 0, 0 };
+        g->mass[a] = 0.0;
+    memset(g->queued_bits + old_words, 0, (words - old_words) * sizeof *g->queued_bits);
     g->capacity = capacity;
     return nb_gl_check("clearing the j-memory", err);
 }
@@ -208,38 +220,46 @@ static enum nb_status area_room(struct nb_g6_block *g, size_t count, struct nb_e
     void *map = nb_gl_staging_grow(&g->area[g->batch & 1], each * want, keep, err);
     if (!map)
         return err->status;
+    size_t slots = g->area[g->batch & 1].capacity / each;
+    if (grow_host((void **)&g->slot_address, slots, sizeof *g->slot_address, err) != NB_OK)
+        return err->status;
     if (!g->in_area)
         memcpy(map, g->first, each * g->queued);
     g->area_map = map;
-    g->area_slots = g->area[g->batch & 1].capacity / each;
+    g->area_slots = slots;
     g->in_area = 1;
     return NB_OK;
 }
 
-static inline void queue_parts(struct nb_g6_block *g, uint32_t address, int32_t id,
-                               double t, double mass, const double *x, const double *v,
-                               const double *a2, const double *j6)
+static inline void queue_parts(struct nb_g6_block *g, int track_mass, uint32_t address,
+                               int32_t id, double t, double mass, const double *x,
+                               const double *v, const double *a2, const double *j6)
 {
-    struct nb_g6_address *a = &g->address[address];
-    if (a->batch != g->batch) {
-        a->batch = g->batch;
-        a->slot = (uint32_t)g->queued++;
-    }
+    uint64_t *word = &g->queued_bits[address >> 6], bit = (uint64_t)1 << (address & 63);
+    g->duplicates |= (*word & bit) != 0;
+    *word |= bit;
+    size_t slot = g->queued++;
+    g->slot_address[slot] = address;
     /* in address order: the area is write-combined memory */
-    double *u = (g->in_area ? g->area_map : g->first) + UPDATE_DOUBLES * (size_t)a->slot;
+    double *u = (g->in_area ? g->area_map : g->first) + UPDATE_DOUBLES * slot;
     u[0] = x[0], u[1] = x[1], u[2] = x[2], u[3] = t;
     u[4] = v[0], u[5] = v[1], u[6] = v[2], u[7] = mass;
     u[8] = a2[0], u[9] = a2[1], u[10] = a2[2], u[11] = (double)id;
     u[12] = j6[0], u[13] = j6[1], u[14] = j6[2], u[15] = (double)address;
-    g->mass_sum += mass - a->mass;
-    a->mass = mass;
+    if (!track_mass) {
+        g->mass_known = 0;
+    } else if (g->mass_known) {
+        g->mass_sum += mass - g->mass[address];
+        g->mass[address] = mass;
+    }
     double v2 = v[0] * v[0] + v[1] * v[1] + v[2] * v[2];
     g->v2_max = v2 > g->v2_max ? v2 : g->v2_max;    /* finite: no fmax call */
 }
 
-static void queue_one(struct nb_g6_block *g, uint32_t address, const struct nb_jparticle *p)
+static void queue_one(struct nb_g6_block *g, int track_mass, uint32_t address,
+                      const struct nb_jparticle *p)
 {
-    queue_parts(g, address, p->id, p->t, p->mass, p->x, p->v, p->a2, p->j6);
+    queue_parts(g, track_mass, address, p->id, p->t, p->mass, p->x, p->v, p->a2, p->j6);
 }
 
 /* The j-memory of a put that the quick test did not pass: its refusal in
@@ -279,15 +299,24 @@ enum nb_status nb_forces_jmem_put(struct nb_forces *f, size_t count, const uint3
                 return nb_api_fail(err, &e, func);
         }
     }
-    size_t most = g->queued + count;    /* no more slots than addresses */
-    most = most < g->capacity ? most : g->capacity;
+    size_t most = g->queued + count;
     if (most > NB_G6_INLINE_MAX && (!g->in_area || most > g->area_slots)) {
         nb_error_empty(&e);
-        if (nb_api_forces_enter(f, &e) != NB_OK || area_room(g, most, &e) != NB_OK)
+        if (nb_api_forces_enter(f, &e) != NB_OK)
+            return nb_api_fail(err, &e, func);
+        /* a queue grown past twice the addresses by duplicates goes out
+         * first: no more room than that for puts that replace puts */
+        if (g->duplicates && most > 2 * g->capacity) {
+            if (nb_g6_flush_queue(f, g, 1, &e) != NB_OK)
+                return nb_api_fail(err, &e, func);
+            most = count;
+        }
+        if (most > NB_G6_INLINE_MAX && area_room(g, most, &e) != NB_OK)
             return nb_api_fail(err, &e, func);
     }
+    int track = nb_g6_needs_mass(f->precision);
     for (size_t k = 0; k < count; k++)
-        queue_one(g, address[k], &jp[k]);
+        queue_one(g, track, address[k], &jp[k]);
     return NB_OK;
 }
 
@@ -297,13 +326,12 @@ enum nb_status nb_forces_jmem_put_one(struct nb_forces *f, uint32_t address, int
                                       const double j6[3], struct nb_error *err)
 {
     struct nb_g6_block *g = f && f->engine == NB_ENGINE_COMPUTE ? f->g6 : NULL;
-    /* the common case: room for it where it goes (a new slot past the
-     * inline ones needs the transfer area), and every number fine */
+    /* the common case: room for it where it goes (a slot past the inline
+     * ones needs the transfer area), and every number fine */
     if (g && x && v && a2 && j6 && address < g->capacity &&
-        (g->queued < NB_G6_INLINE_MAX || (g->in_area && g->queued < g->area_slots) ||
-         g->address[address].batch == g->batch) &&
+        g->queued < (g->in_area ? g->area_slots : NB_G6_INLINE_MAX) &&
         parts_finite(t, mass, x, v, a2, j6) && mass >= 0.0) {
-        queue_parts(g, address, id, t, mass, x, v, a2, j6);
+        queue_parts(g, nb_g6_needs_mass(f->precision), address, id, t, mass, x, v, a2, j6);
         return NB_OK;
     }
     /* else the general put, for its refusals and for making room */
@@ -319,29 +347,45 @@ enum nb_status nb_forces_jmem_put_one(struct nb_forces *f, uint32_t address, int
     return nb_forces_jmem_put(f, 1, &address, &p, err);
 }
 
-/* A new batch: no address is queued in it (after 2^32 - 1 batches the
- * count starts again, every address marked afresh). */
+/* A new batch: no address is queued in it (its area the other one). */
 static void empty_queue(struct nb_g6_block *g)
 {
     g->queued = 0;
     g->in_area = 0;
-    if (++g->batch == 0) {
-        for (size_t a = 0; a < g->capacity; a++)
-            g->address[a].batch = 0;
-        g->batch = 1;
+    g->duplicates = 0;
+    g->batch++;
+}
+
+/* The queue's marks cleared, last slot first: the last put of an address
+ * finds its bit and clears it; an earlier one, with duplicates, finds it
+ * clear and is made dead (address -1, which g6_scatter.comp and
+ * nb_g6_carry_queue skip). */
+static void settle_queue(struct nb_g6_block *g, double *queue)
+{
+    for (size_t k = g->queued; k-- > 0;) {
+        uint32_t a = g->slot_address[k];
+        uint64_t *word = &g->queued_bits[a >> 6], bit = (uint64_t)1 << (a & 63);
+        if (*word & bit)
+            *word &= ~bit;
+        else
+            queue[UPDATE_DOUBLES * k + 15] = -1.0;
     }
 }
 
 /* The queued updates (at most NB_G6_INLINE_MAX) into dst, ascending by
- * address, for the block to carry (g6_jmemory.glsl); then an empty queue. */
+ * address, each address's last, for the block to carry (g6_jmemory.glsl);
+ * then an empty queue. */
 void nb_g6_carry_queue(struct nb_g6_block *g, double *dst)
 {
     int order[NB_G6_INLINE_MAX];
-    int n = (int)g->queued;
+    int n = 0;
     const double *queue = g->first;
-    for (int q = 0; q < n; q++) {       /* insertion sort: a few dozen at most */
-        int k = q;
+    settle_queue(g, g->first);
+    for (int q = 0; q < (int)g->queued; q++) {   /* insertion sort: a few dozen */
         double at = queue[UPDATE_DOUBLES * (size_t)q + 15];
+        if (at < 0.0)
+            continue;
+        int k = n++;
         for (; k > 0 && queue[UPDATE_DOUBLES * (size_t)order[k - 1] + 15] > at; k--)
             order[k] = order[k - 1];
         order[k] = q;
@@ -349,7 +393,7 @@ void nb_g6_carry_queue(struct nb_g6_block *g, double *dst)
     for (int q = 0; q < n; q++)
         memcpy(dst + UPDATE_DOUBLES * (size_t)q, queue + UPDATE_DOUBLES * (size_t)order[q],
                UPDATE_DOUBLES * sizeof(double));
-    g->carried = g->queued;
+    g->carried = (size_t)n;
     empty_queue(g);
 }
 
@@ -365,6 +409,7 @@ enum nb_status nb_g6_flush_queue(struct nb_forces *f, struct nb_g6_block *g, int
     if (nb_gl_program(f->gl, "g6_scatter", &prog, err) != NB_OK ||
         (!g->in_area && area_room(g, g->queued, err) != NB_OK))
         return err->status;
+    settle_queue(g, g->area_map);
     GLuint updates = area->buffer;
     if (!updates) {             /* no buffer storage: a copy into B_UPDATE */
         if (nb_gl_ensure_buffer(&g->buf[B_UPDATE], &g->size[B_UPDATE], bytes, "j-updates",
@@ -384,6 +429,28 @@ enum nb_status nb_g6_flush_queue(struct nb_forces *f, struct nb_g6_block *g, int
         nb_gl_staging_sent(area);
     empty_queue(g);
     return nb_gl_check("scattering j-updates", err);
+}
+
+enum nb_status nb_g6_know_mass(struct nb_forces *f, struct nb_g6_block *g,
+                               struct nb_error *err)
+{
+    if (g->mass_known || g->capacity == 0)
+        return NB_OK;
+    if (nb_g6_flush_queue(f, g, 1, err) != NB_OK)
+        return err->status;
+    double *vm = nb_alloc(g->capacity, 4 * sizeof *vm, "reading the masses back", err);
+    if (!vm)
+        return err->status;
+    glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
+    glBindBuffer(GL_COPY_READ_BUFFER, g->buf[J_V]);     /* (v, m) by address */
+    nb_gl_get_buffer(GL_COPY_READ_BUFFER, 0, 32 * g->capacity, vm);
+    double sum = 0.0;
+    for (size_t a = 0; a < g->capacity; a++)
+        sum += g->mass[a] = vm[4 * a + 3];
+    free(vm);
+    g->mass_sum = sum;
+    g->mass_known = 1;
+    return nb_gl_check("reading the j-memory's masses", err);
 }
 
 static int compare_ids(const void *a, const void *b)

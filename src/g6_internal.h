@@ -33,34 +33,39 @@
 enum { J_X, J_V, J_A, J_J, J_P, B_I, B_OUT, B_PART, B_FUSED, B_UPDATE, B_COUNT, B_LIST,
        BUFFERS };
 
-/* What the host keeps per j-address, in one place so that a put touches
- * one cache line: its mass (for the fixed-point bounds of E, F, H) and its
- * slot in the queue, valid while `batch` is the queue's. */
-struct nb_g6_address {
-    double mass;
-    uint32_t slot, batch;
-};
-
 struct nb_g6_block {
     GLuint buf[BUFFERS];
     size_t size[BUFFERS];
     size_t capacity;            /* addresses */
-    /* The queue: UPDATE_DOUBLES per update; an address queued in this
-     * batch has its slot in it, so that a later update replaces an earlier
-     * one, and emptying the queue is starting a new batch.  Up to
+    /* The queue: UPDATE_DOUBLES per update, in the order of the puts; a
+     * put touches no per-address memory but one bit of `queued_bits`
+     * (capacity bits, 32 KB at 262,144): the first put of an address in
+     * a batch sets it, a second marks the batch as holding duplicates.
+     * Settling the queue (at its flush or carry) clears the bits and makes
+     * every update but an address's last dead (address -1), so that a
+     * later put wins.  Emptying the queue starts a new batch.  Up to
      * NB_G6_INLINE_MAX updates wait in `first` (host memory, for a small
      * block to carry sorted); past that the batch writes straight into its
      * transfer area, area[batch & 1] (in_area, at area_map): the host fills
-     * one while the GPU may still read the other's scatter. */
+     * one while the GPU may still read the other's scatter.  At random
+     * addresses a per-address record cost a put a cache miss (H200 host:
+     * 43-73 ns a put at 64k-256k, against 18-39 in address order). */
     double first[UPDATE_DOUBLES * NB_G6_INLINE_MAX];
     double *area_map;
     size_t area_slots;          /* updates the area holds */
     int in_area;
     size_t queued;
     uint32_t batch;
-    struct nb_g6_address *address;
-    /* The total mass and the largest squared speed, for E, F, H. */
+    int duplicates;             /* an address was put twice in this batch */
+    uint64_t *queued_bits;
+    uint32_t *slot_address;     /* each slot's address (area_slots of them) */
+    /* The total mass and the largest squared speed, for E, F, H; the
+     * masses by address are kept (mass_known) only while f's mode is one
+     * of those: in the others a put reads nothing, and the masses are read
+     * back from the device once a block needs them again. */
     double mass_sum, v2_max;
+    double *mass;
+    int mass_known;
     /* Persistently mapped where GL 4.4 buffer storage is there: the
      * shaders then read the i-particles and the updates from, and write
      * the results into, these very buffers (no copy, no extra pass). */
@@ -97,6 +102,15 @@ static inline int nb_g6_queue_carriable(const struct nb_g6_block *g)
 {
     return !g->in_area;
 }
+/* Whether mode m needs the total mass (its fixed-point bounds). */
+static inline int nb_g6_needs_mass(enum nb_precision m)
+{
+    return m == NB_PRECISION_E || m == NB_PRECISION_F || m == NB_PRECISION_H;
+}
+/* The total mass of the j-memory for a block in mode E, F or H, read back
+ * from the device where puts in another mode left it unknown. */
+enum nb_status nb_g6_know_mass(struct nb_forces *f, struct nb_g6_block *g,
+                               struct nb_error *err);
 /* The queued updates (at most NB_G6_INLINE_MAX) into dst, ascending by
  * address, for the block to carry; g->carried their count; an empty queue. */
 void nb_g6_carry_queue(struct nb_g6_block *g, double *dst);

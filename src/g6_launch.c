@@ -361,6 +361,8 @@ enum nb_status nb_forces_block_start(struct nb_forces *f, size_t nj, double ti, 
     g->has_h2 = h2 != NULL;
     g->mode = f->precision;
     g->carried = 0;
+    if (nb_g6_needs_mass(g->mode) && nb_g6_know_mass(f, g, &e) != NB_OK)
+        return nb_api_fail(err, &e, func);
     if (ni == 0 || nj == 0) {  /* no results to wait for: fence the updates */
         if (refuse_block(ni, x, v, h2, func, &e) != NB_OK ||
             nb_g6_flush_queue(f, g, 1, &e) != NB_OK)

@@ -58,7 +58,7 @@ static void predict(const struct jset *s, int j, double ti, double xp[3], double
     }
 }
 
-static void send_all(const struct jset *s, int address_offset)
+static inline void send_all(const struct jset *s, int address_offset)
 {
     double k18[3] = { 0, 0, 0 };
     for (int j = 0; j < s->n; j++)
@@ -69,7 +69,7 @@ static void send_all(const struct jset *s, int address_offset)
 /* As send_all(s, 0), but particles a and b trade addresses: there, and
  * only there, an id is not its address (g6_block.comp then compares ids in
  * those tiles alone). */
-static void send_swapped(const struct jset *s, int a, int b)
+static inline void send_swapped(const struct jset *s, int a, int b)
 {
     double k18[3] = { 0, 0, 0 };
     for (int j = 0; j < s->n; j++) {
