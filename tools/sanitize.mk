@@ -56,10 +56,16 @@ $(SAN_DIR)/tests/fuzz/replay_%: tests/fuzz/fuzz_%.c tests/fuzz/replay.c tests/fu
 	    -o $@ $< tests/fuzz/replay.c $(addprefix $(SAN_DIR)/,$(CLI_LIB_SRC:.c=.o)) \
 	    $(SAN_DIR)/libglnbody.a $$(pkg-config --libs $(PKGS)) $(LDLIBS)
 
-# check_g6: libg6gl built with the sanitizers too; the drivers it runs
-# (tests/g6_driver, tests/g6_driver_f) are the plain ones.
+# check_g6 and check_g6_jmem: libg6gl built with the sanitizers too; the
+# drivers check_g6 runs (tests/g6_driver, tests/g6_driver_f) are the plain ones.
 $(SAN_DIR)/tests/check_g6: tests/check_g6.c $(wildcard tests/*.h) $(SAN_DIR)/tools/g6/g6gl.o \
         $(SAN_DIR)/libglnbody.a tests/g6_driver tests/g6_driver_f
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(SAN_FLAGS) $(ALL_INC) -Itools/g6 $$(pkg-config --cflags check) -o $@ $< \
+	    $(SAN_DIR)/tools/g6/g6gl.o $(SAN_DIR)/libglnbody.a $$(pkg-config --libs $(PKGS) check) \
+	    $(LDLIBS)
+$(SAN_DIR)/tests/check_g6_jmem: tests/check_g6_jmem.c $(wildcard tests/*.h) \
+        $(SAN_DIR)/tools/g6/g6gl.o $(SAN_DIR)/libglnbody.a
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(SAN_FLAGS) $(ALL_INC) -Itools/g6 $$(pkg-config --cflags check) -o $@ $< \
 	    $(SAN_DIR)/tools/g6/g6gl.o $(SAN_DIR)/libglnbody.a $$(pkg-config --libs $(PKGS) check) \
