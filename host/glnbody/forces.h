@@ -117,7 +117,11 @@ NB_API enum nb_status nb_forces_jmem_reserve(struct nb_forces *f, size_t capacit
                                              struct nb_error *err);
 /* Queues count j-particles for the addresses address[] (each below the
  * capacity; a later one for the same address replaces an earlier one).
- * They reach the device with the next nb_forces_block_start. */
+ * They reach the device with the next nb_forces_block_start, or at once
+ * where puts that replace puts grow the queue past twice the capacity.
+ * A put reads no per-address memory, except in modes E, F and H, which
+ * keep the total mass for their bounds (after puts in another mode, their
+ * next block reads the masses back from the device once). */
 NB_API enum nb_status nb_forces_jmem_put(struct nb_forces *f, size_t count,
                                          const uint32_t *address,
                                          const struct nb_jparticle *jp,
