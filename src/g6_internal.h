@@ -79,6 +79,7 @@ struct nb_g6_block {
     unsigned flags;
     enum nb_precision mode;
     int log2[3];                /* E, F, H: scales of (a), (phi), (jerk) */
+    unsigned warmed;            /* bit 2 mode + nearest: its programs warmed */
 };
 
 /* Sets a uniform only where the program kept it (SPIR-V drops unused ones). */

@@ -210,16 +210,18 @@ struct block_plan {
  * `tile` invocations, `lanes` (g6_block.comp's NB_LANES) to an i-particle,
  * each taking every lanes-th j of a tile: no padding i-particles, and
  * short sums of slices where lanes share them. */
+static const int small_shapes[][3] = {  /* up to ni: tile, lanes */
+    { 1, 64, 64 }, { 4, 64, 16 }, { 16, 64, 4 }, { 32, 128, 4 }, { FUSED_MAX, 128, 2 },
+};
+#define SMALL_SHAPES (sizeof small_shapes / sizeof small_shapes[0])
+
 static void small_block_shape(int ni, struct block_plan *p)
 {
-    static const int shape[][3] = {     /* up to ni: tile, lanes */
-        { 1, 64, 64 }, { 4, 64, 16 }, { 16, 64, 4 }, { 32, 128, 4 }, { FUSED_MAX, 128, 2 },
-    };
-    int k = 0;
-    while (ni > shape[k][0])
+    size_t k = 0;
+    while (ni > small_shapes[k][0])
         k++;
-    p->tile = shape[k][1];
-    p->lanes = shape[k][2];
+    p->tile = small_shapes[k][1];
+    p->lanes = small_shapes[k][2];
 }
 
 static struct block_plan plan_block(const struct nb_g6_block *g)
@@ -264,6 +266,37 @@ static void program_name(const struct nb_g6_block *g, const struct block_plan *p
         snprintf(name, size, "g6_block_a_t%d_l%d%s", p->tile, p->lanes, nn);
     else
         snprintf(name, size, "g6_block_a_t%d_i2%s", p->tile, nn);
+}
+
+/* Every program a block of g's mode and nearest flag may run, warmed
+ * (nb_gl_compute_warm) once, while the GPU computes the first such block:
+ * a GRAPE code's blocks come in every size, and each shape's first use
+ * paid for its program there. */
+static void warm_programs(struct nb_forces *f, struct nb_g6_block *g)
+{
+    int nearest = (g->flags & NB_BLOCK_NEAREST) != 0;
+    unsigned bit = 1u << (2 * (int)g->mode + nearest);
+    const char *nn = nearest ? "_nn" : "";
+    char name[40];
+    if (g->warmed & bit)
+        return;
+    g->warmed |= bit;
+    if (g->mode == NB_PRECISION_A) {
+        for (size_t k = 0; k < SMALL_SHAPES; k++) {
+            snprintf(name, sizeof name, "g6_block_a_t%d_l%d%s", small_shapes[k][1],
+                     small_shapes[k][2], nn);
+            nb_gl_compute_warm(f->gl, name);
+        }
+        snprintf(name, sizeof name, "g6_block_a_t256_i2%s", nn);
+    } else {
+        snprintf(name, sizeof name, "g6_block_%c%s", 'a' + (int)g->mode, nn);
+    }
+    nb_gl_compute_warm(f->gl, name);
+    snprintf(name, sizeof name, "g6_reduce_%c", 'a' + (int)g->mode);
+    nb_gl_compute_warm(f->gl, name);
+    nb_gl_compute_warm(f->gl, "g6_scatter");
+    while (glGetError() != GL_NO_ERROR)
+        continue;               /* a failed build says so again where it is used */
 }
 
 static enum nb_status dispatch(struct nb_forces *f, struct nb_g6_block *g,
@@ -389,6 +422,7 @@ enum nb_status nb_forces_block_start(struct nb_forces *f, size_t nj, double ti, 
     nb_gl_staging_sent(&g->down);
     glFlush();              /* the GPU starts now; the host goes on */
     g->started = 1;
+    warm_programs(f, g);
     return NB_OK;
 }
 

@@ -218,6 +218,10 @@ enum nb_status nb_gaj_corrector_load(struct nb_gaj_corrector *c, size_t n, const
         st = upload(&c->chunk_levels, &c->levels_capacity, cl,
                     4 * NB_CORRECT_LEVELS * (size_t)(c->chunks > 0 ? c->chunks : 1),
                     "loading the device corrector's chunk counts", err);
+    /* the read-back area at its largest, a block of everyone: growing it
+     * with the blocks made a new mapped buffer five times a run at 64k */
+    if (st == NB_OK)
+        st = nb_gl_staging_reserve(&c->out, AUX_AT + 16 * n, err);
     free(ds);
     free(bs);
     free(cl);
@@ -243,14 +247,12 @@ void nb_gaj_steps_prepare(struct nb_gl *gl, int tile, int correct)
     const char *const *names = correct ? device_corrects : host_corrects;
     size_t count = correct ? sizeof device_corrects / sizeof *device_corrects
                            : sizeof host_corrects / sizeof *host_corrects;
-    struct nb_error ignored = { 0 };
     char planned[40];
-    GLuint prog;
     for (size_t k = 0; k < count; k++)
-        nb_gl_program(gl, names[k], &prog, &ignored);
+        nb_gl_compute_warm(gl, names[k]);
     snprintf(planned, sizeof planned, "gaj_comp_t%d_i%d_planned", tile, NB_GAJ_IPT);
     if (correct)
-        nb_gl_program(gl, planned, &prog, &ignored);
+        nb_gl_compute_warm(gl, planned);
     while (glGetError() != GL_NO_ERROR)
         continue;               /* a failed build says so again where it is used */
 }

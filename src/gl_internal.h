@@ -242,8 +242,9 @@ int nb_gaj_compute_take_planned(struct nb_gaj_compute *g, size_t n_active, doubl
  * level (x0 and t0 are the pipeline's), finds the next block, corrects the
  * last GAJ block in place and reports the levels' counts after it. */
 struct nb_gaj_corrector;
-/* Loads the programs of the device's block steps (tile: the GAJ pass's),
- * the corrector's where correct is 1; failures are left to their use. */
+/* Loads and warms (nb_gl_compute_warm) the programs of the device's block
+ * steps (tile: the GAJ pass's), the corrector's where correct is 1;
+ * failures are left to their use. */
 void nb_gaj_steps_prepare(struct nb_gl *gl, int tile, int correct);
 struct nb_gaj_corrector *nb_gaj_corrector_create(struct nb_gl *gl, struct nb_error *err);
 void nb_gaj_corrector_destroy(struct nb_gaj_corrector *c);

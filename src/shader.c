@@ -348,6 +348,16 @@ enum nb_status nb_gl_program(struct nb_gl *gl, const char *name,
     return NB_OK;
 }
 
+void nb_gl_compute_warm(struct nb_gl *gl, const char *name)
+{
+    GLuint prog = 0;
+    struct nb_error ignored = { 0 };
+    if (nb_gl_program(gl, name, &prog, &ignored) != NB_OK)
+        return;
+    glUseProgram(prog);
+    glDispatchCompute(0, 1, 1);
+}
+
 uint64_t nb_gl_uniforms_of(const struct nb_gl *gl, GLuint program)
 {
     for (size_t k = 0; k < gl->program_count; k++)
