@@ -171,19 +171,33 @@ static void check_library_block(struct nb_forces *f, const struct jset *s, int n
     free(x), free(v), free(acc), free(jer), free(pot), free(id);
 }
 
+/* A compute engine whose j-memory holds n addresses, and s drawn afresh
+ * (n particles at t <= 0.5); jmem_done frees both. */
+static struct nb_forces *jmem_with(struct jset *s, int n, uint64_t salt)
+{
+    struct nb_error e = { 0 };
+    struct nb_forces *f;
+    uint64_t rng = g_seed ^ salt;
+    jset_make(s, n, 0.5, &rng);
+    ck_assert_int_eq(nb_forces_create(&f, g_gl, NB_ENGINE_COMPUTE, &e), NB_OK);
+    ck_assert_int_eq(nb_forces_jmem_reserve(f, (size_t)n, &e), NB_OK);
+    return f;
+}
+
+static void jmem_done(struct nb_forces *f, struct jset *s)
+{
+    nb_forces_destroy(f);
+    jset_free(s);
+}
+
 /* The queue past NB_G6_INLINE_MAX updates: a batch moves from host memory
  * into its transfer area, which grows while it fills, keeping what it
  * holds; an address put again lands in its slot wherever that is; the
  * next batches alternate between two areas. */
 START_TEST(queue_grows_in_batch)
 {
-    struct nb_error e = { 0 };
-    struct nb_forces *f;
-    uint64_t rng = g_seed ^ 0x51ed;
     struct jset s;
-    jset_make(&s, 3001, 0.5, &rng);
-    ck_assert_int_eq(nb_forces_create(&f, g_gl, NB_ENGINE_COMPUTE, &e), NB_OK);
-    ck_assert_int_eq(nb_forces_jmem_reserve(f, 3001, &e), NB_OK);
+    struct nb_forces *f = jmem_with(&s, 3001, 0x51ed);
     put_range(f, &s, 0, 20, 1, 0);      /* decoys, in host memory */
     put_range(f, &s, 20, 40, 0, 1);     /* in host memory, then moved */
     put_range(f, &s, 40, 140, 0, 0);    /* into the area */
@@ -198,8 +212,7 @@ START_TEST(queue_grows_in_batch)
         put_range(f, &s, from, from + 70, 0, batch % 2);
         check_library_block(f, &s, batch == 1 ? 100 : 3, 1e-5);
     }
-    nb_forces_destroy(f);
-    jset_free(&s);
+    jmem_done(f, &s);
 }
 END_TEST
 
@@ -234,12 +247,8 @@ END_TEST
 START_TEST(masses_after_mode_change)
 {
     struct nb_error e = { 0 };
-    struct nb_forces *f;
-    uint64_t rng = g_seed ^ 0x3a55;
     struct jset s;
-    jset_make(&s, 1031, 0.5, &rng);
-    ck_assert_int_eq(nb_forces_create(&f, g_gl, NB_ENGINE_COMPUTE, &e), NB_OK);
-    ck_assert_int_eq(nb_forces_jmem_reserve(f, 1031, &e), NB_OK);
+    struct nb_forces *f = jmem_with(&s, 1031, 0x3a55);
     put_range(f, &s, 0, 1031, 0, 1);
     ck_assert_int_eq(nb_forces_set_precision(f, NB_PRECISION_H, &e), NB_OK);
     check_library_block(f, &s, 5, 2e-6);
@@ -248,8 +257,7 @@ START_TEST(masses_after_mode_change)
     put_range(f, &s, 0, 200, 1, 0);
     put_range(f, &s, 0, 200, 0, 1);
     check_library_block(f, &s, 70, 2e-6);
-    nb_forces_destroy(f);
-    jset_free(&s);
+    jmem_done(f, &s);
 }
 END_TEST
 
@@ -258,20 +266,14 @@ END_TEST
  * it grows further, and the last put of each address wins. */
 START_TEST(many_puts_of_one_address)
 {
-    struct nb_error e = { 0 };
-    struct nb_forces *f;
-    uint64_t rng = g_seed ^ 0x7e11;
     struct jset s;
-    jset_make(&s, 97, 0.5, &rng);
-    ck_assert_int_eq(nb_forces_create(&f, g_gl, NB_ENGINE_COMPUTE, &e), NB_OK);
-    ck_assert_int_eq(nb_forces_jmem_reserve(f, 97, &e), NB_OK);
+    struct nb_forces *f = jmem_with(&s, 97, 0x7e11);
     put_range(f, &s, 0, 97, 0, 0);
     for (int round = 0; round < 300; round++)
         put_range(f, &s, 3, 5, 1, round & 1);
     put_range(f, &s, 3, 5, 0, 1);
     check_library_block(f, &s, 5, 1e-5);
-    nb_forces_destroy(f);
-    jset_free(&s);
+    jmem_done(f, &s);
 }
 END_TEST
 
