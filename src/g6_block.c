@@ -320,6 +320,25 @@ enum nb_status nb_forces_jmem_put(struct nb_forces *f, size_t count, const uint3
     return NB_OK;
 }
 
+/* nb_forces_jmem_put_one past its quick test, for its refusals and for
+ * making room: apart, so that the quick path saves no registers for it. */
+static __attribute__((noinline)) enum nb_status
+put_one_general(struct nb_forces *f, uint32_t address, int32_t id, double t, double mass,
+                const double *x, const double *v, const double *a2, const double *j6,
+                struct nb_error *err)
+{
+    struct nb_jparticle p = { .t = t, .mass = mass, .id = id };
+    const double *from[] = { x, v, a2, j6 };
+    double *to[] = { p.x, p.v, p.a2, p.j6 };
+    for (int q = 0; q < 4; q++)
+        if (!from[q])
+            return nb_error_set(err, NB_ERR_ARGS, "nb_forces_jmem_put_one: a coefficient "
+                                "array is NULL");
+    for (int q = 0; q < 4; q++)
+        memcpy(to[q], from[q], 3 * sizeof(double));
+    return nb_forces_jmem_put(f, 1, &address, &p, err);
+}
+
 enum nb_status nb_forces_jmem_put_one(struct nb_forces *f, uint32_t address, int32_t id,
                                       double t, double mass, const double x[3],
                                       const double v[3], const double a2[3],
@@ -334,17 +353,7 @@ enum nb_status nb_forces_jmem_put_one(struct nb_forces *f, uint32_t address, int
         queue_parts(g, nb_g6_needs_mass(f->precision), address, id, t, mass, x, v, a2, j6);
         return NB_OK;
     }
-    /* else the general put, for its refusals and for making room */
-    struct nb_jparticle p = { .t = t, .mass = mass, .id = id };
-    const double *from[] = { x, v, a2, j6 };
-    double *to[] = { p.x, p.v, p.a2, p.j6 };
-    for (int q = 0; q < 4; q++)
-        if (!from[q])
-            return nb_error_set(err, NB_ERR_ARGS, "nb_forces_jmem_put_one: a coefficient "
-                                "array is NULL");
-    for (int q = 0; q < 4; q++)
-        memcpy(to[q], from[q], 3 * sizeof(double));
-    return nb_forces_jmem_put(f, 1, &address, &p, err);
+    return put_one_general(f, address, id, t, mass, x, v, a2, j6, err);
 }
 
 /* A new batch: no address is queued in it (its area the other one). */

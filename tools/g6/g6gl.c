@@ -35,6 +35,7 @@ static struct {
     int stats;
     double wall_set_j, wall_first, wall_last, device;
     long blocks, particles;
+    struct nb_error put_error;  /* a refused g6_set_j_particle's */
 } g6 = { .finished_ni = -1, .listed_ni = -1 };
 
 /* One line on stderr; the status every failing call returns. */
@@ -207,12 +208,13 @@ static int make_room(const char *func, size_t address)
     return 0;
 }
 
-int g6_set_j_particle(int cluster_id, int address, int index, double tj, double dtj,
-                      double mass, double k18[3], double j6[3], double a2[3], double v[3],
-                      double x[3])
+/* g6_set_j_particle with every test named, make_room and the clock of
+ * GLNBODY_G6_STATS: the calls that the quick path below passes on. */
+static __attribute__((noinline)) int
+set_j_checked(int address, int index, double tj, double mass, double j6[3], double a2[3],
+              double v[3], double x[3])
 {
     const char *func = "g6_set_j_particle";
-    (void)cluster_id, (void)dtj, (void)k18;
     if (need_open(func))
         return G6GL_ERROR;
     if (address < 0 || (size_t)address >= g6.jmax)
@@ -223,14 +225,30 @@ int g6_set_j_particle(int cluster_id, int address, int index, double tj, double 
     if ((size_t)address >= g6.capacity && make_room(func, (size_t)address))
         return G6GL_ERROR;
     double w = g6.stats ? nb_clock_seconds() : 0;
-    struct nb_error e;          /* not `= { 0 }`: that clears 1 KB a call */
     /* the library checks it (finite, mass >= 0) and queues it until the
      * next firsthalf */
     if (nb_forces_jmem_put_one(g6.f, (uint32_t)address, index, tj, mass, x, v, a2, j6,
-                               &e) != NB_OK)
-        return fail(func, "address %d: %s", address, e.message);
+                               &g6.put_error) != NB_OK)
+        return fail(func, "address %d: %s", address, g6.put_error.message);
     if (g6.stats)
         g6.wall_set_j += nb_clock_seconds() - w;
+    return 0;
+}
+
+/* The quick path, one call a corrected particle: an address the j-memory
+ * holds and no clock to read go straight to the library (its refusal into
+ * g6's record: no 1 KB of stack a call), the rest to set_j_checked. */
+int g6_set_j_particle(int cluster_id, int address, int index, double tj, double dtj,
+                      double mass, double k18[3], double j6[3], double a2[3], double v[3],
+                      double x[3])
+{
+    (void)cluster_id, (void)dtj, (void)k18;
+    if (!g6.f || g6.stats || address < 0 || (size_t)address >= g6.capacity || !j6 || !a2 ||
+        !v || !x)
+        return set_j_checked(address, index, tj, mass, j6, a2, v, x);
+    if (nb_forces_jmem_put_one(g6.f, (uint32_t)address, index, tj, mass, x, v, a2, j6,
+                               &g6.put_error) != NB_OK)
+        return fail("g6_set_j_particle", "address %d: %s", address, g6.put_error.message);
     return 0;
 }
 
