@@ -8,7 +8,8 @@
  * since existing codes are tested against it:
  *  - one j-memory whatever the cluster id; the id picks the EGL device
  *    (cluster id k: device k, as nb_gl_options.device) at g6_open;
- *  - g6_set_j_particle queues; the queue goes to the GPU with the next
+ *  - g6_set_j_particle queues (a later put of an address replaces an
+ *    earlier one); the queue goes to the GPU with the next
  *    g6calc_firsthalf.  The device predicts every address below nj to
  *    the time of g6_set_ti with x + v dt + a2 dt^2 + j6 dt^3 (Sapporo2's
  *    fourth-order predictor: k18 and dtj are accepted and not used);
