@@ -51,7 +51,8 @@
 #define NB_BIND_BLOCK_T0 12
 #define NB_BIND_BLOCK_VAJ 13
 #define NB_BIND_DSTATE 11      /* the device corrector's double state (correct.comp) */
-#define NB_BIND_CORRECTED 12   /* its record of each corrected slot */
+#define NB_BIND_CORRECTED 12   /* its report to the host (mapped) */
+#define NB_BIND_CORRECTED_AUX 9 /* its record of each corrected slot (device memory) */
 
 /* Uniform locations (explicit: SPIR-V for OpenGL requires them). */
 #define NB_LOC_EPS2 0

@@ -43,8 +43,9 @@ _Static_assert(NB_CORRECT_GROUP >= NB_CORRECT_LEVELS, "correct.comp plans the ne
 #define NEXT_T_AT 272
 #define BAD_PARTICLE (NB_STEP_LEVELS + 6)
 #define SMALL_PARTICLE (NB_STEP_LEVELS + 7)
-/* The read-back area: the block state's header, then from here each
- * slot's criterion and m a1.(x1 - xp), two doubles (correct.comp's Out). */
+/* The read-back area: the block state's header (correct.comp's Out),
+ * then from here each slot's criterion and m a1.(x1 - xp), two doubles,
+ * copied from correct.comp's Aux only where the host reads them. */
 #define AUX_AT HEADER_BYTES
 /* find_block.comp's chunks (work groups) at most: each sums the counts
  * of the chunks before it. */
@@ -59,7 +60,8 @@ struct nb_gaj_corrector {
     GLuint ds;                  /* DSTATE_DOUBLES a particle */
     GLuint block_state;         /* header, then a uint level a particle */
     GLuint chunk_levels;        /* find_block.comp's chunks' counts by level */
-    size_t ds_capacity, state_capacity, levels_capacity, n;
+    GLuint aux;                 /* correct.comp's two doubles a slot */
+    size_t ds_capacity, state_capacity, levels_capacity, aux_capacity, n;
     int per, chunks;            /* find_block.comp's particles an invocation, chunks */
     struct nb_gl_staging out;   /* the header and the aux doubles, read back */
     double ahead_t;             /* the block whose passes are queued (NAN: none) */
@@ -92,7 +94,7 @@ void nb_gaj_corrector_destroy(struct nb_gaj_corrector *c)
 {
     if (!c)
         return;
-    GLuint bufs[] = { c->ds, c->block_state, c->chunk_levels, c->plan };
+    GLuint bufs[] = { c->ds, c->block_state, c->chunk_levels, c->plan, c->aux };
     nb_gpu_timer_free(&c->plan_timer[0]);
     nb_gpu_timer_free(&c->plan_timer[1]);
     for (size_t k = 0; k < sizeof bufs / sizeof bufs[0]; k++)
@@ -222,6 +224,9 @@ enum nb_status nb_gaj_corrector_load(struct nb_gaj_corrector *c, size_t n, const
      * with the blocks made a new mapped buffer five times a run at 64k */
     if (st == NB_OK)
         st = nb_gl_staging_reserve(&c->out, AUX_AT + 16 * n, err);
+    if (st == NB_OK)
+        st = nb_gl_ensure_buffer(&c->aux, &c->aux_capacity, 16 * n, "the device "
+                                 "corrector's record of each slot", err);
     free(ds);
     free(bs);
     free(cl);
@@ -361,6 +366,27 @@ static size_t planned_size(const struct nb_block_report *r, double planned,
     return size < pt->n && size <= (size_t)plan_most(pt) ? size : 0;
 }
 
+/* The doubles of each slot, where the host needs them (a failed slot, a
+ * block of everyone): copied behind the passes queued ahead, waited for. */
+static enum nb_status read_aux(struct nb_gaj_corrector *c, size_t nb, double *crit,
+                               double *dw, struct nb_error *err)
+{
+    glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
+    if (nb_gl_staging_fetch_from(&c->out, c->aux, 0, AUX_AT, 16 * nb,
+                                 "reading the device corrector's slots", err) != NB_OK)
+        return err->status;
+    nb_gl_staging_sent(&c->out);
+    const char *area = nb_gl_staging_arrived(&c->out, err);
+    if (!area)
+        return err->status;
+    const double *aux = (const double *)(area + AUX_AT);
+    for (size_t k = 0; k < nb; k++) {
+        crit[k] = aux[2 * k] < 0.0 ? INFINITY : aux[2 * k];
+        dw[k] = aux[2 * k + 1];
+    }
+    return nb_gl_check("the device corrector", err);
+}
+
 enum nb_status nb_gaj_corrector_run(struct nb_gaj_corrector *c,
                                     struct nb_gaj_compute *g, double t1, double eta,
                                     double dt_max, struct nb_block_report *report,
@@ -378,7 +404,7 @@ enum nb_status nb_gaj_corrector_run(struct nb_gaj_corrector *c,
                             "the j-set %zu (load both)", c->n, sv.n);
     if (nb_gl_program(c->gl, "correct_comp", &prog, err) != NB_OK ||
         nb_gl_compute_fits(c->gl, "the device corrector", NB_CORRECT_GROUP,
-                           24 * NB_CORRECT_LEVELS + 8, 11, err) != NB_OK ||
+                           24 * NB_CORRECT_LEVELS + 8, 12, err) != NB_OK ||
         nb_gl_staging_reserve(&c->out, AUX_AT + 16 * nb, err) != NB_OK)
         return err->status;
     if (!c->out.buffer)
@@ -406,7 +432,8 @@ enum nb_status nb_gaj_corrector_run(struct nb_gaj_corrector *c,
     bind_at(NB_BIND_ACTIVE, sv.active, 0, 4 * nb);
     bind_at(NB_BIND_OUT, sv.acc, sv.acc_at, 16 * nb);
     bind_at(NB_BIND_OUT2, sv.jerk, sv.jerk_at, 16 * nb);
-    bind_at(NB_BIND_CORRECTED, c->out.buffer, 0, AUX_AT + 16 * nb);
+    bind_at(NB_BIND_CORRECTED, c->out.buffer, 0, AUX_AT);
+    bind_at(NB_BIND_CORRECTED_AUX, c->aux, 0, 16 * nb);
     glDispatchCompute((GLuint)nb_gl_ceil_div((int)nb, NB_CORRECT_GROUP), 1, 1);
     glMemoryBarrier(GL_CLIENT_MAPPED_BUFFER_BARRIER_BIT | GL_SHADER_STORAGE_BARRIER_BIT);
     nb_gl_staging_sent(&c->out);
@@ -427,15 +454,8 @@ enum nb_status nb_gaj_corrector_run(struct nb_gaj_corrector *c,
         c->ahead_t = planned;
         c->forces_n = planned_size(report, planned, &pt);
     }
-    /* The doubles only where the host needs them (reading mapped memory
-     * costs by the byte). */
-    if (report->bad < nb || report->small < nb || nb == c->n) {
-        const double *aux = (const double *)(area + AUX_AT);
-        for (size_t k = 0; k < nb; k++) {
-            crit[k] = aux[2 * k] < 0.0 ? INFINITY : aux[2 * k];
-            dw[k] = aux[2 * k + 1];
-        }
-    }
+    if (report->bad < nb || report->small < nb || nb == c->n)
+        return read_aux(c, nb, crit, dw, err);
     return nb_gl_check("the device corrector", err);
 }
 
