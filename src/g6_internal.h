@@ -72,8 +72,12 @@ struct nb_g6_block {
     struct nb_gl_staging up_i, area[2], down;
     GLuint i_buffer;            /* the i-particles' buffer: up_i's or B_I */
     struct nb_gpu_timer timer;
-    /* The block in flight or finished. */
+    /* The block in flight or finished: its start on the host's clock, and
+     * the interactions a second from start to results of the last large
+     * block (wake_rate, in mode wake_mode), when its threads are woken. */
     int started, finished, has_h2;
+    double started_at, wake_rate;
+    enum nb_precision wake_mode;
     size_t carried;             /* j-updates riding in the i-area */
     size_t ni, nj;
     unsigned flags;

@@ -7,6 +7,8 @@
  * (staging.c); start fences the results, flushes and returns, finish
  * waits on that fence. */
 #include <math.h>
+#include <omp.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -16,6 +18,13 @@
  * host's threads (H200 host, N = 65536, blocks of ~3,400 on average:
  * 8 ns a particle to send, 6 to unpack, on one core). */
 #define NB_G6_PARALLEL_MIN 2048
+/* OpenMP's idle threads go to sleep after about a millisecond (libgomp's
+ * spin), and waking them cost the H200's host 100-150 us a parallel
+ * region: at N = 262144 the unpack of a block of 16384 took 176 us, at
+ * 65536, whose shorter waits left the threads spinning, 16 us.  A large
+ * block's threads are woken this long before its results should arrive
+ * (unpack_large). */
+#define WAKE_LEAD 300e-6
 
 /* E, F, H: the scales 2^k from bounds on every partial sum (eps > 0):
  * |a| <= M 0.385 / eps^2 (the largest m r / (r^2 + eps^2)^{3/2}),
@@ -422,6 +431,7 @@ enum nb_status nb_forces_block_start(struct nb_forces *f, size_t nj, double ti, 
     nb_gl_staging_sent(&g->down);
     glFlush();              /* the GPU starts now; the host goes on */
     g->started = 1;
+    g->started_at = nb_clock_seconds();
     warm_programs(f, g);
     return NB_OK;
 }
@@ -471,6 +481,59 @@ static void unpack(const struct nb_g6_block *g, const void *raw, size_t k, doubl
         nearest_r2[k] = nn < 0 ? INFINITY : ds2;
 }
 
+/* A large block's results unpacked by OpenMP's threads. */
+static void unpack_all(const struct nb_g6_block *g, const void *raw, double *acc,
+                       double *jerk, double *pot, int32_t *nearest, double *nearest_r2)
+{
+    long ni = (long)g->ni;
+#pragma omp for schedule(static)
+    for (long k = 0; k < ni; k++)
+        unpack(g, raw, (size_t)k, acc, jerk, pot, nearest, nearest_r2);
+}
+
+/* A large block's results, waited for and unpacked.  Where waits poll, the
+ * threads are woken WAKE_LEAD before the block should be done at the rate
+ * of the last large block of its mode: the calling thread (the GL
+ * context's) waits for the fence inside the parallel region while the
+ * others spin on `ready`, a few hundred microseconds, not the whole
+ * block. */
+static const void *unpack_large(struct nb_g6_block *g, double *acc, double *jerk,
+                                double *pot, int32_t *nearest, double *nearest_r2,
+                                struct nb_error *err)
+{
+    const void *raw = NULL;
+    if (!nb_gl_waits_spin()) {
+        if ((raw = nb_gl_staging_arrived(&g->down, err))) {
+#pragma omp parallel
+            unpack_all(g, raw, acc, jerk, pot, nearest, nearest_r2);
+        }
+        return raw;
+    }
+    double interactions = (double)g->ni * (double)g->nj;
+    double wake_at = g->wake_rate > 0.0 && g->wake_mode == g->mode
+                   ? g->started_at + interactions / g->wake_rate - WAKE_LEAD : 0.0;
+    while (!nb_gl_staging_done(&g->down) && nb_clock_seconds() < wake_at)
+        continue;
+    atomic_int ready = 0;       /* 1: the results are there, -1: the wait failed */
+#pragma omp parallel
+    {
+        if (omp_get_thread_num() == 0) {
+            raw = nb_gl_staging_arrived(&g->down, err);
+            atomic_store_explicit(&ready, raw ? 1 : -1, memory_order_release);
+        }
+        while (atomic_load_explicit(&ready, memory_order_acquire) == 0)
+            continue;
+        if (atomic_load_explicit(&ready, memory_order_relaxed) > 0)
+            unpack_all(g, raw, acc, jerk, pot, nearest, nearest_r2);
+    }
+    double seconds = nb_clock_seconds() - g->started_at;
+    if (raw && seconds > 0.0) {
+        g->wake_rate = interactions / seconds;
+        g->wake_mode = g->mode;
+    }
+    return raw;
+}
+
 enum nb_status nb_forces_block_finish(struct nb_forces *f, double *acc, double *jerk,
                                       double *pot, int32_t *nearest, double *nearest_r2,
                                       struct nb_error *err)
@@ -491,14 +554,12 @@ enum nb_status nb_forces_block_finish(struct nb_forces *f, double *acc, double *
     if (nb_api_forces_enter(f, &e) != NB_OK)
         return nb_api_fail(err, &e, func);
     g->started = 0;
-    if (g->ni && g->nj && !(raw = nb_gl_staging_arrived(&g->down, &e)))
-        return nb_api_fail(err, &e, func);
-    if (raw && g->ni > NB_G6_PARALLEL_MIN) {
-        long ni = (long)g->ni;
-#pragma omp parallel for schedule(static)
-        for (long k = 0; k < ni; k++)
-            unpack(g, raw, (size_t)k, acc, jerk, pot, nearest, nearest_r2);
-    } else if (raw) {
+    if (g->nj && g->ni > NB_G6_PARALLEL_MIN) {
+        if (!(raw = unpack_large(g, acc, jerk, pot, nearest, nearest_r2, &e)))
+            return nb_api_fail(err, &e, func);
+    } else if (g->ni && g->nj) {
+        if (!(raw = nb_gl_staging_arrived(&g->down, &e)))
+            return nb_api_fail(err, &e, func);
         for (size_t k = 0; k < g->ni; k++)
             unpack(g, raw, k, acc, jerk, pot, nearest, nearest_r2);
     }

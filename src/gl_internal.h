@@ -136,6 +136,12 @@ enum nb_status nb_gl_staging_fetch_from(struct nb_gl_staging *s, GLuint src,
                                         size_t src_offset, size_t offset, size_t bytes,
                                         const char *what, struct nb_error *err);
 const void *nb_gl_staging_arrived(struct nb_gl_staging *s, struct nb_error *err);
+/* Whether arrived() would return at once (no fence, or the GPU past it;
+ * a failed wait too, which arrived() then reports). */
+int nb_gl_staging_done(struct nb_gl_staging *s);
+/* Whether waits on the GPU poll (a GPU, GLNBODY_WAIT not `block`): on a
+ * software renderer a polling thread takes a core from its workers. */
+int nb_gl_waits_spin(void);
 void nb_gl_staging_free(struct nb_gl_staging *s);
 /* Waits for *fence (polled on a GPU, as staging's own), deletes it and
  * sets it to NULL; NB_OK at once for NULL. */

@@ -39,12 +39,17 @@ static int spin_wait(void)
     return spin;
 }
 
+int nb_gl_waits_spin(void)
+{
+    return spin_wait() && nb_gl_current && !nb_gl_is_software(nb_gl_current);
+}
+
 static GLenum client_wait(GLsync fence)
 {
     GLenum done = glClientWaitSync(fence, 0, 0);
     if (done != GL_TIMEOUT_EXPIRED)
         return done;            /* most often: no flush needed */
-    if (spin_wait() && nb_gl_current && !nb_gl_is_software(nb_gl_current)) {
+    if (nb_gl_waits_spin()) {
         glFlush();
         double t0 = nb_clock_seconds();
         do {
@@ -213,6 +218,13 @@ enum nb_status nb_gl_staging_fetch_from(struct nb_gl_staging *s, GLuint src,
     glCopyBufferSubData(GL_COPY_READ_BUFFER, GL_COPY_WRITE_BUFFER, (GLintptr)src_offset,
                         (GLintptr)offset, (GLsizeiptr)bytes);
     return nb_gl_check(what, err);
+}
+
+int nb_gl_staging_done(struct nb_gl_staging *s)
+{
+    if (!s->fence)
+        return 1;
+    return glClientWaitSync(s->fence, 0, 0) != GL_TIMEOUT_EXPIRED;
 }
 
 const void *nb_gl_staging_arrived(struct nb_gl_staging *s, struct nb_error *err)
