@@ -18,13 +18,24 @@
  * host's threads (H200 host, N = 65536, blocks of ~3,400 on average:
  * 8 ns a particle to send, 6 to unpack, on one core). */
 #define NB_G6_PARALLEL_MIN 2048
-/* OpenMP's idle threads go to sleep after about a millisecond (libgomp's
- * spin), and waking them cost the H200's host 100-150 us a parallel
- * region: at N = 262144 the unpack of a block of 16384 took 176 us, at
- * 65536, whose shorter waits left the threads spinning, 16 us.  A large
- * block's threads are woken this long before its results should arrive
- * (unpack_large). */
+/* OpenMP's idle threads go to sleep after a while (libgomp's spin), and
+ * waking them cost the H200's host 100-150 us a parallel region: at
+ * N = 262144 the unpack of a block of 16384 took 176 us, at 65536, whose
+ * shorter waits (1.4 ms) left the threads spinning, 16 us.  A block
+ * expected to take longer than WAKE_AFTER has its threads woken WAKE_LEAD
+ * before its results should arrive (unpack_large); shorter ones don't
+ * (woken early at 64k, where they were awake anyway, the next block's
+ * puts came a third slower). */
 #define WAKE_LEAD 300e-6
+#define WAKE_AFTER 2e-3
+
+/* A spinning thread's pause (it yields the core's other hyperthread). */
+static inline void spin_pause(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#endif
+}
 
 /* E, F, H: the scales 2^k from bounds on every partial sum (eps > 0):
  * |a| <= M 0.385 / eps^2 (the largest m r / (r^2 + eps^2)^{3/2}),
@@ -510,10 +521,11 @@ static const void *unpack_large(struct nb_g6_block *g, double *acc, double *jerk
         return raw;
     }
     double interactions = (double)g->ni * (double)g->nj;
-    double wake_at = g->wake_rate > 0.0 && g->wake_mode == g->mode
-                   ? g->started_at + interactions / g->wake_rate - WAKE_LEAD : 0.0;
+    double expect = g->wake_rate > 0.0 && g->wake_mode == g->mode
+                  ? interactions / g->wake_rate : 0.0;
+    double wake_at = expect > WAKE_AFTER ? g->started_at + expect - WAKE_LEAD : 0.0;
     while (!nb_gl_staging_done(&g->down) && nb_clock_seconds() < wake_at)
-        continue;
+        spin_pause();
     atomic_int ready = 0;       /* 1: the results are there, -1: the wait failed */
 #pragma omp parallel
     {
@@ -522,7 +534,7 @@ static const void *unpack_large(struct nb_g6_block *g, double *acc, double *jerk
             atomic_store_explicit(&ready, raw ? 1 : -1, memory_order_release);
         }
         while (atomic_load_explicit(&ready, memory_order_acquire) == 0)
-            continue;
+            spin_pause();
         if (atomic_load_explicit(&ready, memory_order_relaxed) > 0)
             unpack_all(g, raw, acc, jerk, pot, nearest, nearest_r2);
     }
