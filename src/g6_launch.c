@@ -25,7 +25,7 @@
  * expected to take longer than WAKE_AFTER has its threads woken WAKE_LEAD
  * before its results should arrive (unpack_large); shorter ones don't
  * (woken early at 64k, where they were awake anyway, the next block's
- * puts came a third slower). */
+ * puts came 35-50% slower). */
 #define WAKE_LEAD 300e-6
 #define WAKE_AFTER 2e-3
 
