@@ -32,7 +32,7 @@ DESTDIR ?=
 MD_SRC   := host/md_engine.c host/md_potential.c host/md_force_cpu.c host/md_engine_cpu.c host/md_sim.c host/md_sim_checkpoint.c
 MD_IO_SRC := host/md_ic.c host/md_files.c host/md_exclusions.c host/md_interactions.c
 HOST_SRC := host/version.c host/accuracy.c host/error.c host/text_reader.c host/particles.c host/rng.c host/snapshot.c \
-            host/outfile.c host/png_write.c host/force_cpu.c host/backend_cpu.c host/partition.c host/timing.c host/checkpoint.c \
+            host/outfile.c host/outfile_mark.c host/png_write.c host/force_cpu.c host/backend_cpu.c host/partition.c host/timing.c host/checkpoint.c \
             host/plummer.c host/potential.c host/sim.c host/sim_checkpoint.c host/block_clock.c host/integrator_hermite4.c host/hermite_device.c host/integrator_verlet.c host/diagnostics.c \
             $(MD_SRC) $(MD_IO_SRC)
 GL_SRC   := src/context.c src/shader.c src/programs.c src/gpu_timer.c src/staging.c src/gaj_compute.c \
@@ -46,7 +46,7 @@ CLI_SRC  := $(addprefix tools/glnbody/,main.c options.c measure.c cmd_forces.c c
             cmd_compare.c cmd_shaders.c cmd_run.c cmd_precision.c cmd_md.c md_options.c md_system.c \
             md_outputs.c cmd_newton3.c man_text.c progress.c mpi_world.c frames.c \
             cmd_view.c view_input.c view_md.c view_text.c interrupt.c ckpt_text.c \
-            run_checkpoint.c run_outputs.c md_checkpoint.c \
+            run_checkpoint.c run_outputs.c md_checkpoint.c file_roles.c \
             report_bench.c report_machine.c report_read.c report_plot.c cmd_report.c)
 GLSL     := $(wildcard glsl/*.glsl glsl/*.frag glsl/*.vert glsl/*.comp glsl/*.h)
 TESTS    := tests/check_host tests/check_gpu tests/check_cli_forces tests/check_cli_errors \

@@ -179,17 +179,23 @@ NB_API void nb_rng_seed(struct nb_rng *rng, uint64_t seed);
 NB_API uint64_t nb_rng_next(struct nb_rng *rng);
 NB_API double nb_rng_uniform(struct nb_rng *rng);      /* in [0, 1) */
 
-/* An output file written under a temporary name in the same directory and
- * renamed into place by nb_outfile_commit, so that a failed or killed run
- * never leaves a partial file.  A path of "-" or NULL writes to stdout.  A
+/* An output file written without a name (O_TMPFILE; where the file system
+ * lacks it, under a temporary name in the same directory) and put in place
+ * by nb_outfile_commit, so that a failed or killed run never leaves a
+ * partial or temporary file.  A path of "-" or NULL writes to stdout.  A
  * symbolic link is followed to the file it names; a path that exists and
- * is not a regular file (a device, a FIFO) is written directly; a
- * directory is refused at open.  Write into fp; a zeroed struct is closed. */
+ * is not a regular file (a device, a FIFO, a pipe or terminal behind
+ * /dev/stdout) is written directly; a directory and an empty path are
+ * refused at open.  Write into fp; a zeroed struct is closed. */
 struct nb_outfile {
     FILE *fp;
     char *path;         /* final name (links followed), NULL for stdout */
-    char *tmp_path;     /* temporary name, NULL for stdout or direct */
+    char *tmp_path;     /* temporary name, NULL for stdout, direct or unnamed */
+    int unnamed;        /* made without a name (O_TMPFILE), linked at commit:
+                           a killed run leaves nothing behind */
     int published;      /* renamed into place, still open (nb_outfile_publish) */
+    long long hashed;   /* bytes of the file folded into hash so far */
+    uint64_t hash;      /* FNV-1a of those bytes (nb_outfile_mark) */
 };
 NB_API enum nb_status nb_outfile_open(struct nb_outfile *f, const char *path,
                                       struct nb_error *err);
@@ -220,13 +226,36 @@ NB_API enum nb_status nb_outfile_flush(struct nb_outfile *f, int sync,
                                        struct nb_error *err);
 /* Bytes written so far (after a flush), or -1 for stdout and devices. */
 NB_API long long nb_outfile_size(struct nb_outfile *f);
-/* Opens path as nb_outfile_open does, then copies the first keep bytes of
- * the file now at path into it: a restarted run continues its log where
- * its checkpoint left it, dropping what was written after.  *kept is 1
- * when that was done, 0 when the file at path is missing, shorter than
- * keep or not a regular file, or keep < 0 (the log then starts afresh). */
+/* What proves that the file at a path is the one a run wrote: its first
+ * size bytes (size -1: the run wrote no regular file there) and the 64-bit
+ * FNV-1a hash of all of them. */
+struct nb_outfile_mark {
+    long long size;
+    uint64_t hash;
+};
+/* Flushes f (with sync: onto the disk) and marks it: its size and the hash
+ * of every byte written so far (only the bytes since the last mark are
+ * read back).  For a published file, first checks that its path still
+ * names it (NB_ERR_IO "path: removed or replaced by another program while
+ * this run wrote it").  stdout and devices: size -1. */
+NB_API enum nb_status nb_outfile_mark(struct nb_outfile *f, int sync,
+                                      struct nb_outfile_mark *m,
+                                      struct nb_error *err);
+/* Whether the file at path is the one that m describes, without changing
+ * it: a regular file at least m->size bytes long whose first m->size bytes
+ * hash to m->hash (m->size -1: no regular file there).  NB_ERR_IO naming
+ * path and what differs (missing, shorter, other bytes, not a file). */
+NB_API enum nb_status nb_outfile_verify(const char *path,
+                                        const struct nb_outfile_mark *m,
+                                        struct nb_error *err);
+/* Opens path as nb_outfile_open does, after checking the file there
+ * against keep as nb_outfile_verify does (refused with its error, nothing
+ * made); with keep->size >= 0 then copies those first keep->size bytes
+ * into it (*kept = 1): a restarted run continues its own log where its
+ * checkpoint left it, dropping what was written after, and never another
+ * file.  keep NULL: a new file, *kept = 0. */
 NB_API enum nb_status nb_outfile_open_resume(struct nb_outfile *f, const char *path,
-                                             long long keep, int *kept,
+                                             const struct nb_outfile_mark *keep, int *kept,
                                              struct nb_error *err);
 /* Removes the temporary files "<path>.tmp.XXXXXX" that a writer of path
  * killed mid-write left: for a checkpoint, which only its own run writes,

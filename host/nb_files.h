@@ -92,6 +92,14 @@ enum nb_status nb_text_int(const struct nb_text *t, int field,
 enum nb_status nb_png_write(const char *path, int width, int height,
                             const unsigned char *rgb, struct nb_error *err);
 
+/* ---- output files (outfile.c, outfile_mark.c) ------------------------- */
+
+/* FNV-1a, 64 bits, of size bytes continued from h (start: NB_FNV_START). */
+#define NB_FNV_START 0xcbf29ce484222325ull
+uint64_t nb_fnv1a(uint64_t h, const void *data, size_t size);
+/* NB_OK, or NB_ERR_IO where a published file's path no longer names it. */
+enum nb_status nb_outfile_check_in_place(const struct nb_outfile *f, struct nb_error *err);
+
 /* ---- checkpoints (checkpoint.c) ---------------------------------------- */
 
 /* A checkpoint: the whole state of a run, to continue it bit for bit.  The
