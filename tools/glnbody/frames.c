@@ -15,7 +15,8 @@
 #define MOVIE_FPS 25.0
 
 /* "WxH", each side 1..MAX_SIDE. */
-static enum nb_status parse_size(const char *text, int *w, int *h, struct nb_error *err)
+static enum nb_status parse_size(const char *option, const char *text, int *w, int *h,
+                                 struct nb_error *err)
 {
     char *end;
     long a, b;
@@ -32,8 +33,8 @@ static enum nb_status parse_size(const char *text, int *w, int *h, struct nb_err
             return NB_OK;
         }
     }
-    return nb_error_set(err, NB_ERR_ARGS, "--frame-size: '%s' is not WIDTHxHEIGHT in "
-                        "pixels, each 1..%d (e.g. 1920x1080)", text, MAX_SIDE);
+    return nb_error_set(err, NB_ERR_ARGS, "--%s: '%s' is not WIDTHxHEIGHT in "
+                        "pixels, each 1..%d (e.g. 1920x1080)", option, text, MAX_SIDE);
 }
 
 /* "D,AZ,EL[,CX,CY,CZ[,FOV]]": 3, 6 or 7 finite numbers. */
@@ -72,11 +73,12 @@ static enum nb_status parse_camera(const char *text, struct nb_camera *cam,
     return NB_OK;
 }
 
-enum nb_status nb_cli_picture_options(const char *size, const char *color, const char *camera,
+enum nb_status nb_cli_picture_options(const char *size_option, const char *size,
+                                      const char *color, const char *camera,
                                       struct nb_render_options *opt, struct nb_error *err)
 {
     static const char *const colors[NB_COLOR_COUNT] = { "speed", "potential", "type" };
-    if (size && parse_size(size, &opt->width, &opt->height, err) != NB_OK)
+    if (size && parse_size(size_option, size, &opt->width, &opt->height, err) != NB_OK)
         return err->status;
     if (color) {
         int k = 0;
@@ -143,7 +145,7 @@ enum nb_status nb_cli_frames_check(struct nb_cli_frames *f, double unit, double 
     if (t_end / f->interval >= MAX_FRAMES)
         return nb_error_set(err, NB_ERR_ARGS, "--frame-every: %s would write more than %d "
                             "frames", f->every, MAX_FRAMES);
-    return nb_cli_picture_options(f->size, f->color, f->camera, &f->opt, err);
+    return nb_cli_picture_options("frame-size", f->size, f->color, f->camera, &f->opt, err);
 }
 
 enum nb_status nb_cli_frames_open(struct nb_cli_frames *f, struct nb_gl *gl,

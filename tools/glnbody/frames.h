@@ -46,9 +46,11 @@ struct nb_cli_frames {
  * refused.  err's message names the option. */
 enum nb_status nb_cli_frames_check(struct nb_cli_frames *f, double unit, double t_end,
                         struct nb_error *err);
-/* Parses --frame-size, --color and --camera into opt (view shares them). */
-enum nb_status nb_cli_picture_options(const char *size, const char *color, const char *camera,
-                           struct nb_render_options *opt, struct nb_error *err);
+/* Parses the size (its option named size_option: "frame-size", view's
+ * "size"), --color and --camera into opt (view shares them). */
+enum nb_status nb_cli_picture_options(const char *size_option, const char *size,
+                                      const char *color, const char *camera,
+                                      struct nb_render_options *opt, struct nb_error *err);
 
 /* The renderer and the sequence, on gl (NULL: a context of its own, for
  * the CPU engine). */

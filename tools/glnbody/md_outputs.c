@@ -134,10 +134,14 @@ enum nb_status nb_md_write_due(struct nb_md_outputs *o, const struct md_config *
     }
     if (dump) {
         /* The run's ids, types, masses and charges with its state. */
-        if (nb_md_get_state(md, p->x, p->v, err) != NB_OK ||
-            (c->dump_xyz ? nb_extxyz_write(o->dump.fp, t.time, p, &o->box, err)
-                         : nb_lammps_dump_write(o->dump.fp, step, p, &o->box, err)) != NB_OK)
+        if (nb_md_get_state(md, p->x, p->v, err) != NB_OK)
             return err->status;
+        if ((c->dump_xyz ? nb_extxyz_write(o->dump.fp, t.time, p, &o->box, err)
+                         : nb_lammps_dump_write(o->dump.fp, step, p, &o->box, err)) != NB_OK) {
+            char why[sizeof err->message];
+            snprintf(why, sizeof why, "%s", err->message);
+            return nb_error_set(err, err->status, "%s: %s", c->dump, why);
+        }
     }
     /* Whole rows on disk as they go (and a full disk found at once). */
     if (nb_outfile_flush(&o->thermo, 0, err) != NB_OK ||
