@@ -109,11 +109,14 @@ enum nb_status nb_outfile_check_in_place(const struct nb_outfile *f, struct nb_e
  *   u32 kind (enum nb_ckpt_kind), u32 0, u64 particle count,
  *   u64 bytes of the sections that follow,
  *   sections: u32 tag (four letters), u32 0, u64 size, data padded to 8,
- *   u32 zlib crc32 of everything before it, u32 0.
- * A reader refuses, with the reason, a file that is shorter or longer than
- * its header says, fails its CRC, has another magic, version, byte order
- * or kind, or lacks a section or has one of the wrong size. */
-#define NB_CKPT_VERSION 1u
+ *   u32 0, u32 zlib crc32 of every byte before it.
+ * (Version 1 had the CRC before the zero word, which it did not cover; it
+ * is still read, its zero word checked.)  A reader refuses, with the
+ * reason, a file that is shorter or longer than its header says, fails its
+ * CRC, has another magic, version, byte order or kind, or lacks a section
+ * or has one of the wrong size. */
+#define NB_CKPT_VERSION 2u
+#define NB_CKPT_VERSION_OLDEST 1u
 
 enum nb_ckpt_kind { NB_CKPT_RUN = 1, NB_CKPT_MD = 2 };
 

@@ -467,7 +467,7 @@ static void damaged_copy(int damage)
 static const char *const damages[] = {
     "bad.ck: not a usable checkpoint: truncated: the header says",
     "bad.ck: not a usable checkpoint: CRC mismatch: the file is damaged",
-    "bad.ck: not a usable checkpoint: format version 99, and this glnbody reads version 1",
+    "bad.ck: not a usable checkpoint: format version 99, and this glnbody reads versions 1 to 2",
     "bad.ck: not a usable checkpoint: the file is empty",
     "bad.ck: not a usable checkpoint: no GLNBCKPT magic (not a glnbody checkpoint)",
 };
