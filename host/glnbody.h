@@ -194,6 +194,9 @@ struct nb_outfile {
     int unnamed;        /* made without a name (O_TMPFILE), linked at commit:
                            a killed run leaves nothing behind */
     int published;      /* renamed into place, still open (nb_outfile_publish) */
+    long long flushed;  /* bytes in the file after the last good flush: a
+                           failed write of a published log is cut back to
+                           them, so that it keeps whole rows only */
     long long hashed;   /* bytes of the file folded into hash so far */
     uint64_t hash;      /* FNV-1a of those bytes (nb_outfile_mark) */
 };

@@ -19,6 +19,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdio_ext.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -315,6 +316,21 @@ static int flush_fp(FILE *fp, int sync)
     return 0;
 }
 
+/* flush_fp for f; a published file that failed is cut back to its bytes
+ * after the last good flush (a full disk leaves no half row in a log). */
+static int flush_file(struct nb_outfile *f, int sync)
+{
+    int error = flush_fp(f->fp, sync);
+
+    if (error && f->published) {
+        __fpurge(f->fp);    /* the rest of the row must not follow at close */
+        (void)!ftruncate(fileno(f->fp), (off_t)f->flushed);
+    }
+    else if (!error && f->path)
+        f->flushed = (long long)ftello(f->fp);
+    return error;
+}
+
 enum nb_status nb_outfile_check_in_place(const struct nb_outfile *f, struct nb_error *err)
 {
     struct stat mine, there;
@@ -338,7 +354,7 @@ enum nb_status nb_outfile_commit(struct nb_outfile *f, struct nb_error *err)
         return NB_OK;
     if (!f->path)
         return commit_stdout(f, err);
-    if ((error = flush_fp(f->fp, 1)) != 0)
+    if ((error = flush_file(f, 1)) != 0)
         st = nb_error_set(err, NB_ERR_IO, "%s: write error: %s", f->path,
                           strerror(error));
     else if (nb_outfile_check_in_place(f, err) != NB_OK)
@@ -368,7 +384,7 @@ void nb_outfile_abort(struct nb_outfile *f)
  * errors that commit would find, found before anything is renamed. */
 static enum nb_status flush_one(struct nb_outfile *f, struct nb_error *err)
 {
-    int error = flush_fp(f->fp, f->tmp_path || f->unnamed);
+    int error = flush_file(f, f->tmp_path || f->unnamed);
 
     if (error)
         return nb_error_set(err, NB_ERR_IO, "%s: write error: %s",
@@ -416,8 +432,8 @@ enum nb_status nb_outfile_flush(struct nb_outfile *f, int sync, struct nb_error 
 
     if (!f->fp)
         return NB_OK;
-    error = flush_fp(f->fp, sync && f->path && (f->tmp_path || f->unnamed ||
-                                                 f->published));
+    error = flush_file(f, sync && f->path && (f->tmp_path || f->unnamed ||
+                                               f->published));
     if (error)
         return nb_error_set(err, NB_ERR_IO, "%s: write error: %s",
                             f->path ? f->path : "stdout", strerror(error));

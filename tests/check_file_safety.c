@@ -6,6 +6,7 @@
 #include <check.h>
 
 #include <signal.h>
+#include <sys/resource.h>
 #include <time.h>
 #include <zlib.h>
 
@@ -567,6 +568,44 @@ START_TEST(test_kill_leaves_no_temporary)
 }
 END_TEST
 
+/* A disk that fills in the middle of a row (here a file-size limit): the
+ * published log keeps whole rows only, and the run names the file. */
+START_TEST(test_full_log_keeps_whole_rows)
+{
+    char err_path[1200];
+    snprintf(err_path, sizeof err_path, "%s/full.err", g_root);
+    fflush(NULL);
+    pid_t pid = fork();
+    ck_assert_int_ge(pid, 0);
+    if (pid == 0) {
+        struct rlimit lim = { 20000, 20000 };
+        int efd = open(err_path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+        int null = open("/dev/null", O_RDWR);
+        signal(SIGXFSZ, SIG_IGN);       /* a write past the limit fails: EFBIG */
+        if (efd < 0 || null < 0 || dup2(null, 1) < 0 || dup2(efd, 2) < 0 ||
+            chdir(g_dir) != 0 || setrlimit(RLIMIT_FSIZE, &lim) != 0)
+            _exit(126);
+        execl(g_bin, g_bin, "run", "--backend", "cpu", "--n", "64", "--t-end", "0.5",
+              "--log-every", "0.001", "--energy-log", "e.csv", "--quiet", (char *)NULL);
+        _exit(127);
+    }
+    int status;
+    ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+    char *err = read_file(err_path);
+    ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 1, "status %d: %s", status,
+                  err);
+    ck_assert_msg(strstr(err, "e.csv: write error: File too large"), "%s", err);
+    free(err);
+    char *log = test_dir_read("e.csv");
+    size_t len = strlen(log);
+    ck_assert(len > 1000 && len <= 20000);
+    ck_assert_msg(log[len - 1] == '\n', "a partial row ends the log: ...%s",
+                  log + len - 40);
+    free(log);
+    assert_listing("e.csv ");
+}
+END_TEST
+
 /* Any change to the checkpoint's last four bytes is found. */
 START_TEST(test_crc_covers_last_bytes)
 {
@@ -647,6 +686,7 @@ static Suite *file_safety_suite(void)
     tcase_add_checked_fixture(tc, test_dir_setup, test_dir_teardown);
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, test_kill_leaves_no_temporary);
+    tcase_add_test(tc, test_full_log_keeps_whole_rows);
     tcase_add_loop_test(tc, test_crc_covers_last_bytes, 0, 4);
     tcase_add_test(tc, test_version_1_read);
     suite_add_tcase(s, tc);
