@@ -351,6 +351,8 @@ static const struct collision {
         "cpu" }, "forces: --output: an empty file name" },
     { { "precision", "--input", "in.txt", "--csv", "in.txt" },
       "precision: --csv in.txt would replace --input in.txt" },
+    { { "report", "in.txt", "--plot", "hard.txt" },
+      "report: --plot hard.txt would replace the report in.txt" },
 };
 
 /* Refused before any work, exit 2, the input and the links as they were,

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "file_roles.h"
 #include "report.h"
 
 #define NB_REPORT_MAX 16
@@ -183,6 +184,12 @@ int nb_cmd_report(int argc, char **argv)
                      "[B.json ...] [--plot FILE.png])");
         return nb_cli_fail(&err);
     }
+    struct nb_file_use uses[NB_REPORT_MAX + 1] = { { "plot", plot, NB_FILE_OUT, NULL,
+                                                     NULL, 0 } };
+    for (size_t k = 0; k < count; k++)
+        uses[k + 1] = (struct nb_file_use){ "the report", paths[k], NB_FILE_IN, NULL, NULL, 0 };
+    if (nb_check_file_uses("report", uses, count + 1, &err) != NB_OK)
+        return nb_cli_fail(&err);
     struct nb_report rs[NB_REPORT_MAX];
     size_t read = 0;
     for (; read < count; read++) {

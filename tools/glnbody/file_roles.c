@@ -108,6 +108,12 @@ static int numbered(const char *name, const char *prefix, const char *suffix)
     return strcmp(name + lp + 5, suffix) == 0;
 }
 
+/* "--" before an option's name; none before a description ("the report"). */
+static const char *dash(const char *option)
+{
+    return strchr(option, ' ') ? "" : "--";
+}
+
 static int is_stdout(const char *path)
 {
     return strcmp(path, "-") == 0;
@@ -145,23 +151,25 @@ static enum nb_status check_pair(const char *command, const struct nb_file_use *
         if (f->role == NB_FILE_DIR || !(inside(d, id, f) || same_id(id, fid)))
             return NB_OK;
         if (same_id(id, fid))
-            return nb_error_set(err, NB_ERR_ARGS, "%s: --%s %s and --%s %s are one path: "
-                                "give each its own", command, f->option, f->path,
-                                d->option, d->path);
-        return nb_error_set(err, NB_ERR_ARGS, "%s: --%s %s is one of the numbered files "
+            return nb_error_set(err, NB_ERR_ARGS, "%s: %s%s %s and --%s %s are one path: "
+                                "give each its own", command, dash(f->option), f->option,
+                                f->path, d->option, d->path);
+        return nb_error_set(err, NB_ERR_ARGS, "%s: %s%s %s is one of the numbered files "
                             "(%sNNNNN%s) that --%s %s holds: give it another name", command,
-                            f->option, f->path, d->prefix, d->suffix, d->option, d->path);
+                            dash(f->option), f->option, f->path, d->prefix, d->suffix,
+                            d->option, d->path);
     }
     if ((a->role == NB_FILE_IN && b->role == NB_FILE_IN) || !same_id(ia, ib))
         return NB_OK;
     if (a->role == NB_FILE_OUT && b->role == NB_FILE_OUT)
-        return nb_error_set(err, NB_ERR_ARGS, "%s: --%s %s and --%s %s are one file: "
-                            "each output needs a file of its own", command, a->option,
-                            a->path, b->option, b->path);
+        return nb_error_set(err, NB_ERR_ARGS, "%s: %s%s %s and %s%s %s are one file: "
+                            "each output needs a file of its own", command, dash(a->option),
+                            a->option, a->path, dash(b->option), b->option, b->path);
     const struct nb_file_use *in = a->role == NB_FILE_IN ? a : b, *out = in == a ? b : a;
-    return nb_error_set(err, NB_ERR_ARGS, "%s: --%s %s would replace --%s %s, which this "
-                        "command reads: give the output another file", command,
-                        out->option, out->path, in->option, in->path);
+    return nb_error_set(err, NB_ERR_ARGS, "%s: %s%s %s would replace %s%s %s, which "
+                        "this command reads: give the output another file", command,
+                        dash(out->option), out->option, out->path, dash(in->option),
+                        in->option, in->path);
 }
 
 enum nb_status nb_check_file_uses(const char *command, const struct nb_file_use *uses,
@@ -174,12 +182,13 @@ enum nb_status nb_check_file_uses(const char *command, const struct nb_file_use 
     for (size_t i = 0; i < n; i++) {
         const struct nb_file_use *u = &uses[i];
         if (u->path && !*u->path)
-            return nb_error_set(err, NB_ERR_ARGS, "%s: --%s: an empty file name", command,
-                                u->option);
+            return nb_error_set(err, NB_ERR_ARGS, "%s: %s%s: an empty file name", command,
+                                dash(u->option), u->option);
         ids[i] = u->path && !is_stdout(u->path) ? resolve(u->path) : (struct file_id){ 0 };
         if (u->role == NB_FILE_DIR && ids[i].exists && !ids[i].is_dir)
-            return nb_error_set(err, NB_ERR_ARGS, "%s: --%s %s: not a directory (a file of "
-                                "that name is there)", command, u->option, u->path);
+            return nb_error_set(err, NB_ERR_ARGS, "%s: %s%s %s: not a directory (a file of "
+                                "that name is there)", command, dash(u->option), u->option,
+                                u->path);
     }
     for (size_t i = 0; i < n; i++)
         for (size_t j = i + 1; j < n; j++)
