@@ -1,6 +1,6 @@
 # glnbody - direct N-body forces on any OpenGL 4.3 GPU.
 # make run | make test | make bench | make install | make clean   (see README.md)
-# make sanitize | make fuzz   (tools/sanitize.mk)
+# make sanitize | make fuzz   (tools/scripts/sanitize.mk)
 
 CC      ?= cc
 PKGS    := epoxy egl libpng zlib
@@ -60,7 +60,7 @@ TESTS    := tests/check_host tests/check_gpu tests/check_cli_forces tests/check_
             tests/check_api tests/check_api_contexts tests/check_cli_text tests/check_progress tests/check_hostile \
             tests/check_g6 tests/check_g6_jmem tests/check_mpi tests/check_partition tests/check_render tests/check_restart tests/check_levels tests/check_report
 
-# The parsers' fuzz targets (tests/fuzz/fuzz_NAME.c, tools/sanitize.mk); make
+# The parsers' fuzz targets (tests/fuzz/fuzz_NAME.c, tools/scripts/sanitize.mk); make
 # test replays each one's regression corpus, tests/corpus/NAME/.
 FUZZ_TARGETS := snapshot dump types exclusions md_options options checkpoint
 REPLAYS  := $(FUZZ_TARGETS:%=tests/fuzz/replay_%)
@@ -73,7 +73,7 @@ CLI_OBJ  := $(CLI_SRC:.c=.o)
 all: deps glnbody libglnbody.so spirv/.stamp libg6gl.so libg6gl.a tools/g6/g6_bench
 
 deps:
-	@tools/deps.sh
+	@tools/scripts/deps.sh
 
 # Each layer sees only the headers of the layers below it:
 # tools/glnbody -> src -> host, and src -> glsl.
@@ -128,8 +128,8 @@ MPI_STAMP := tools/glnbody/.nb_mpi
 $(MPI_STAMP): nb-mpi-setting
 	@echo '$(NB_MPI)' | cmp -s - $@ || echo '$(NB_MPI)' > $@
 
-# The MPI_Allreduce alone, for tools/device_mpi.sh and tools/fit_mpi_model.py.
-build/mpi_allreduce_bench: tools/mpi_allreduce_bench.c
+# The MPI_Allreduce alone, for tools/bench/mpi.sh and tools/bench/fit_mpi_model.py.
+build/mpi_allreduce_bench: tools/bench/mpi_allreduce_bench.c
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $$(pkg-config --cflags ompi-c) -o $@ $< $$(pkg-config --libs ompi-c)
 
@@ -141,7 +141,7 @@ libglnbody.a: $(LIB_OBJ)
 	rm -f $@
 	$(AR) rcs $@ $^
 
-# The shared library exports only the NB_API functions (tools/check_exports.sh);
+# The shared library exports only the NB_API functions (tools/scripts/check_exports.sh);
 # -z defs: every symbol it uses must come from the libraries named here.
 $(SOFILE): $(LIB_OBJ)
 	$(CC) $(CFLAGS) -shared -Wl,-soname,$(SONAME) -Wl,-z,defs -o $@ $(LIB_OBJ) \
@@ -157,12 +157,12 @@ glnbody: $(CLI_OBJ) libglnbody.a $(MPI_STAMP)
 
 # Every program the binary can load is emitted exactly as the GLSL loader
 # assembles it, then compiled to SPIR-V for OpenGL; any error fails the build.
-spirv/.stamp: glnbody $(GLSL) tools/build_spirv.sh
-	@tools/build_spirv.sh ./glnbody $(GLSLANG) spirv
+spirv/.stamp: glnbody $(GLSL) tools/scripts/build_spirv.sh
+	@tools/scripts/build_spirv.sh ./glnbody $(GLSLANG) spirv
 	@touch $@
 
-# The renderer's rate (tools/device_view.sh): only the public API.
-tools/render_bench: tools/render_bench.c libglnbody.a
+# The renderer's rate (tools/bench/view.sh): only the public API.
+tools/bench/render_bench: tools/bench/render_bench.c libglnbody.a
 	$(CC) $(CFLAGS) -Ihost -o $@ $< libglnbody.a $$(pkg-config --libs $(PKGS)) $(LDLIBS)
 
 tests/%: tests/%.c $(wildcard tests/*.h) libglnbody.a
@@ -192,7 +192,7 @@ libg6gl.so: $(G6_SOFILE)
 	ln -sf $(G6_SOFILE) $(G6_SONAME)
 	ln -sf $(G6_SONAME) $@
 
-# The block-step benchmark (tools/device_g6.sh), static like the drivers.
+# The block-step benchmark (tools/bench/g6.sh), static like the drivers.
 tools/g6/g6_bench: tools/g6/g6_bench.c tools/g6/g6gl.h libg6gl.a libglnbody.a
 	$(CC) $(CFLAGS) -Itools/g6 -o $@ $< $(G6_STATIC)
 
@@ -215,16 +215,16 @@ run: all
 	./glnbody run
 
 # The suites, then the installed library: install into a temporary prefix,
-# build and run tools/examples/ against it, uninstall (tools/test_install.sh).
+# build and run tools/examples/ against it, uninstall (tools/scripts/test_install.sh).
 test: all $(TESTS) $(REPLAYS)
-	@tools/run_tests.sh $(TESTS) $(REPLAYS)
-	@MAKE='$(MAKE)' tools/test_install.sh
+	@tools/scripts/run_tests.sh $(TESTS) $(REPLAYS)
+	@MAKE='$(MAKE)' tools/scripts/test_install.sh
 
 # The suites as on a machine without GL: EGL (glvnd) finds no vendor
 # library, so the GL suites must say "skipped" while the CPU ones pass.
 test-nogl: all $(TESTS) $(REPLAYS)
-	@__EGL_VENDOR_LIBRARY_FILENAMES=/nonexistent tools/run_tests.sh $(TESTS) $(REPLAYS)
-	@__EGL_VENDOR_LIBRARY_FILENAMES=/nonexistent MAKE='$(MAKE)' tools/test_install.sh
+	@__EGL_VENDOR_LIBRARY_FILENAMES=/nonexistent tools/scripts/run_tests.sh $(TESTS) $(REPLAYS)
+	@__EGL_VENDOR_LIBRARY_FILENAMES=/nonexistent MAKE='$(MAKE)' tools/scripts/test_install.sh
 
 bench: all
 	./glnbody bench --kernel ga --backend compute,fragment --variant all \
@@ -235,27 +235,27 @@ check-symbols: libglnbody.a
 	@bad=$$(nm -g --defined-only libglnbody.a | awk 'NF==3 {print $$3}' | grep -v '^nb_'); \
 	if [ -n "$$bad" ]; then echo "symbols without nb_ prefix:"; echo "$$bad"; exit 1; fi
 
-# The layout's arrows and src/'s acyclic calls (tools/check_layers.sh).
+# The layout's arrows and src/'s acyclic calls (tools/scripts/check_layers.sh).
 check-layers: glnbody libglnbody.so
-	@tools/check_layers.sh $(SOFILE)
+	@tools/scripts/check_layers.sh $(SOFILE)
 
 # The .so exports exactly the NB_API names of host/glnbody.h and its parts.
 check-exports: libglnbody.so
-	@tools/check_exports.sh $(SOFILE) host/glnbody.h
+	@tools/scripts/check_exports.sh $(SOFILE) host/glnbody.h
 
-include tools/sanitize.mk
+include tools/scripts/sanitize.mk
 
 # ---- install ------------------------------------------------------------
-# tools/install.sh holds the one list of installed files, so that uninstall
+# tools/scripts/install.sh holds the one list of installed files, so that uninstall
 # removes exactly what install put there.
 INSTALL_ENV = DESTDIR='$(DESTDIR)' PREFIX='$(PREFIX)' VERSION='$(VERSION)' \
               SOFILE='$(SOFILE)' SONAME='$(SONAME)' G6_SOFILE='$(G6_SOFILE)' G6_SONAME='$(G6_SONAME)'
 
 install: all
-	@$(INSTALL_ENV) tools/install.sh install
+	@$(INSTALL_ENV) tools/scripts/install.sh install
 
 uninstall:
-	@$(INSTALL_ENV) tools/install.sh uninstall
+	@$(INSTALL_ENV) tools/scripts/install.sh uninstall
 
 # The examples, built against an installed copy through pkg-config only:
 #   make install PREFIX=/tmp/nb && make examples PREFIX=/tmp/nb
