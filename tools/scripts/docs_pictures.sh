@@ -1,0 +1,45 @@
+#!/bin/sh
+# usage: sh tools/scripts/docs_pictures.sh [OUTDIR]   (from the project root, after make)
+# docs_pictures.sh - draws the pictures of tools/docs/stream_model.md with
+# the program's own texture inspector (glnbody view --inspect): the same
+# Plummer sphere (N = 1024, seed 1) stepped by the fragment pipeline in each
+# layout, replication and pass count, and once by the compute pipeline.
+# Re-running it redraws every picture from the current program, so the
+# guide follows the inspector.  The window needs a display: without one,
+# the script runs the program under xvfb-run (Debian package xvfb).
+# OUTDIR defaults to tools/docs/pictures; each PNG is written under a
+# temporary name and renamed, so a failed run leaves the old pictures.
+set -eu
+out=${1:-tools/docs/pictures}
+[ -x ./glnbody ] || { echo "docs_pictures.sh: ./glnbody is missing: run make first" >&2; exit 1; }
+run=""
+if [ -z "${DISPLAY:-}" ]; then
+    command -v xvfb-run >/dev/null 2>&1 || {
+        echo "docs_pictures.sh: no display and no xvfb-run (apt-get install xvfb)" >&2; exit 1; }
+    run="xvfb-run -a -s -screen\ 0\ 1280x1024x24"
+fi
+mkdir -p "$out"
+
+# picture NAME ENGINE-OPTIONS...: frame 3 of the sphere, inspector shown.
+picture() {
+    name=$1; shift
+    tmp="$out/.$name.tmp.png"
+    rm -f "$tmp"
+    # shellcheck disable=SC2086
+    if ! eval $run ./glnbody view --n 1024 --seed 1 "$@" --inspect --size 1024x768 \
+            --quiet --screenshot "$tmp" --screenshot-after 3 ||
+       [ ! -s "$tmp" ]; then
+        rm -f "$tmp"
+        echo "docs_pictures.sh: $name: glnbody view failed" >&2
+        exit 1
+    fi
+    mv -f "$tmp" "$out/$name.png"
+    echo "$out/$name.png"
+}
+
+picture fragment_1x1    --backend fragment --variant 1x1-r1-p1
+picture fragment_1x4    --backend fragment --variant 1x4-r1-p1
+picture fragment_4x4    --backend fragment --variant 4x4-r1-p1
+picture fragment_4x4_r4 --backend fragment --variant 4x4-r4-p1
+picture fragment_4x4_p4 --backend fragment --variant 4x4-r1-p4
+picture compute         --backend compute
