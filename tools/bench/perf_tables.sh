@@ -39,8 +39,8 @@ trap 'rm -rf "$work"' EXIT
 commit=$(git describe --always --dirty --abbrev=7 2>/dev/null || echo unknown)
 driver=$(nvidia-smi --query-gpu=driver_version --format=csv,noheader 2>/dev/null | head -1)
 renderer=$(./glnbody compare --n 64 2>&1 | sed -n 's/^glnbody: renderer \(.*\), OpenGL.*/\1/p' | head -1)
-[ -n "$driver" ] || driver=$(./glnbody compare --n 64 2>&1 | sed -n 's/.*(\([^()]*Mesa[^()]*\)).*/\1/p' | head -1)
-cmd="OUT=$OUT SIZES=\"$SIZES\" REPS=$REPS bash tools/bench/perf_tables.sh"
+[ -n "$driver" ] || driver=$(./glnbody compare --n 64 2>&1 | sed -n 's/.*\(Mesa [0-9.]*\).*/\1/p' | head -1)
+cmd="OUT=$OUT SIZES=\"$SIZES\" REPS=$REPS NI=$NI bash tools/bench/perf_tables.sh"
 
 # one_run N T_END: the run's summary as "t_host,t_force,t_comm,block_steps".
 one_run() {
@@ -85,18 +85,18 @@ awk -F, -v machine="$renderer" -v driver="$driver" -v date="$(date -u +%F)" \
         for (i = 2; i <= m; i++) { x = a[i]; for (j = i - 1; j > 0 && a[j] + 0 > x + 0; j--) a[j + 1] = a[j]; a[j + 1] = x }
         return sprintf("%s (%s-%s)", a[int((m + 1) / 2)], a[1], a[m]) }
     FILENAME ~ /run.csv$/ && FNR > 1 {
-        if ($1 == "first") { first[$3] = $9; continue }
-        ns[$3] = 1; us[$3] = us[$3] " " $8; fs[$3] = fs[$3] " " $9 }
+        if ($1 == "first") first[$3] = $9
+        else { ns[$3] = 1; us[$3] = us[$3] " " $8; fs[$3] = fs[$3] " " $9 } }
     FILENAME ~ /ga.csv$/ && FNR > 1 { ga[$2] = ga[$2] " " sprintf("%.3g", $4) }
-    FILENAME ~ /g6.csv$/ && FNR > 1 { k = $2 "," $3; g6[k] = g6[k] " " $4; g6n[$2] = g6n[$2] " " $3 }
+    FILENAME ~ /g6.csv$/ && FNR > 1 { g6[$2 "," $3] = g6[$2 "," $3] " " $4 }
     END {
         printf "Machine: %s, driver %s, %s, commit %s; median (min-max) of %d runs after a warm-up.\n", machine, driver, date, commit, reps
         printf "Command: `%s`\n\n", cmd
-        print "| N | run: µs a block step | force share | first run's force share | GA compute, interactions/s | libg6gl block of ni = " NI " (µs) |"
+        print "| N | run: µs a block step | force share | force share of the first run | GA compute, interactions/s | libg6gl block of ni = " NI " (µs) |"
         print "|---|---|---|---|---|---|"
-        for (n in ns) order[++k] = n + 0
-        for (i = 1; i <= k; i++) for (j = i + 1; j <= k; j++) if (order[j] < order[i]) { x = order[i]; order[i] = order[j]; order[j] = x }
-        for (i = 1; i <= k; i++) { n = order[i]; g = ""
+        for (n in ns) order[++cnt] = n + 0
+        for (i = 1; i <= cnt; i++) for (j = i + 1; j <= cnt; j++) if (order[j] < order[i]) { x = order[i]; order[i] = order[j]; order[j] = x }
+        for (i = 1; i <= cnt; i++) { n = order[i]; g = ""
             split(NI, nis, ","); for (q = 1; q in nis; q++) if ((n "," nis[q]) in g6) g = g (g == "" ? "" : "; ") nis[q] ": " stats(g6[n "," nis[q]])
             printf "| %d | %s | %s | %s | %s | %s |\n", n, stats(us[n]), stats(fs[n]), first[n], stats(ga[n]), g }
     }' NI="$NI" "$OUT/run.csv" "$OUT/ga.csv" "$OUT/g6.csv" > "$OUT/tables.md" || exit 1
