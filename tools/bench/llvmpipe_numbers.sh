@@ -1,11 +1,11 @@
 #!/bin/bash
-# usage: bash tools/bench/readme_numbers.sh [--quick]
-# readme_numbers.sh - measure every number that the README's first screen
-# (and its headline paragraph) quotes, on this machine, and print them.
+# usage: bash tools/bench/llvmpipe_numbers.sh [--quick]
+# llvmpipe_numbers.sh - measure the numbers that tools/docs/performance.md quotes for a
+# machine without a GPU (make run, make test, the GA kernel), and print them.
 #
-#   tools/bench/readme_numbers.sh            everything: make test on a clean clone
+#   tools/bench/llvmpipe_numbers.sh            everything: make test on a clean clone
 #                                      (minutes), make run, the GA bench
-#   tools/bench/readme_numbers.sh --quick    without the make test timing
+#   tools/bench/llvmpipe_numbers.sh --quick    without the make test timing
 #
 # Run from the project root.  It clones the committed tree (HEAD) into a
 # temporary directory, so uncommitted edits are not measured.  The load
