@@ -1,9 +1,11 @@
 #!/bin/sh
 # usage: sh tools/scripts/docs_pictures.sh [OUTDIR]   (from the project root, after make)
 # docs_pictures.sh - draws the pictures of tools/docs/stream_model.md with
-# the program's own texture inspector (glnbody view --inspect): the same
-# Plummer sphere (N = 1024, seed 1) stepped by the fragment pipeline in each
-# layout, replication and pass count, and once by the compute pipeline.
+# the program's own texture inspector (glnbody view --inspect, frame 3):
+# a Plummer sphere (N = 1024, seed 1) stepped by the fragment pipeline's
+# GAJ kernel and by the compute pipeline, and a Lennard-Jones crystal
+# (2048 atoms) on the fragment MD engine, whose four render targets are
+# the MRT layout.
 # Re-running it redraws every picture from the current program, so the
 # guide follows the inspector.  The window needs a display: without one,
 # the script runs the program under xvfb-run (Debian package xvfb).
@@ -20,13 +22,13 @@ if [ -z "${DISPLAY:-}" ]; then
 fi
 mkdir -p "$out"
 
-# picture NAME ENGINE-OPTIONS...: frame 3 of the sphere, inspector shown.
+# picture NAME VIEW-OPTIONS...: frame 3, inspector shown.
 picture() {
     name=$1; shift
     tmp="$out/.$name.tmp.png"
     rm -f "$tmp"
     # shellcheck disable=SC2086
-    if ! eval $run ./glnbody view --n 1024 --seed 1 "$@" --inspect --size 1024x768 \
+    if ! eval $run ./glnbody view "$@" --inspect --size 1024x768 \
             --quiet --screenshot "$tmp" --screenshot-after 3 ||
        [ ! -s "$tmp" ]; then
         rm -f "$tmp"
@@ -37,9 +39,6 @@ picture() {
     echo "$out/$name.png"
 }
 
-picture fragment_1x1    --backend fragment --variant 1x1-r1-p1
-picture fragment_1x4    --backend fragment --variant 1x4-r1-p1
-picture fragment_4x4    --backend fragment --variant 4x4-r1-p1
-picture fragment_4x4_r4 --backend fragment --variant 4x4-r4-p1
-picture fragment_4x4_p4 --backend fragment --variant 4x4-r1-p4
-picture compute         --backend compute
+picture fragment_gaj --n 1024 --seed 1 --backend fragment --variant 1x4
+picture fragment_md  md --backend fragment --cells 8 --cutoff 2.5
+picture compute_gaj  --n 1024 --seed 1 --backend compute
