@@ -10,7 +10,7 @@
 # tools/plot_md.sh.
 set -u
 source tools/device_env.sh
-for t in tests/check_md_gpu tests/check_md_fragment; do
+for t in build/tests/check_md_gpu build/tests/check_md_fragment; do
     [ -x "$t" ] || continue
     "$t" > "$OUT/$(basename "$t").log" 2>&1
     echo "$(basename "$t"): exit $? -- $(grep -E '^[0-9]+%' "$OUT/$(basename "$t").log")"
@@ -24,7 +24,7 @@ mkdir -p "$runs"
 md_row() {   # label steps md-args...
     local label=$1 steps=$2; shift 2
     local log="$runs/$label.log" row="$runs/$label.row"
-    if timeout 300 ./glnbody md --steps "$steps" --thermo-every "$steps" \
+    if timeout 300 build/glnbody md --steps "$steps" --thermo-every "$steps" \
             --thermo "$runs/thermo_$label.csv" --timing "$row" "$@" > "$log" 2>&1; then
         tail -n 1 "$row" | sed "s/^/$label,/"
     else
