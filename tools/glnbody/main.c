@@ -14,12 +14,12 @@
 static int unavailable(const char *command, const char *needs)
 {
     fprintf(stderr, "glnbody: %s is not in this build: it needs %s, which the build did "
-            "not find; install them and run make again\n", command, needs);
+            "not find; install what it names and run make again\n", command, needs);
     return 1;
 }
 #endif
 #ifndef NB_HAVE_VIEW
-static int nb_cmd_view(int argc, char **argv)
+int nb_cmd_view(int argc, char **argv)
 {
     (void)argc, (void)argv;
     return unavailable("view", "GLFW, FreeType and fontconfig (pkg-config glfw3 freetype2 "
@@ -27,7 +27,7 @@ static int nb_cmd_view(int argc, char **argv)
 }
 #endif
 #ifndef NB_HAVE_REPORTS
-static int nb_cmd_report(int argc, char **argv)
+int nb_cmd_report(int argc, char **argv)
 {
     (void)argc, (void)argv;
     return unavailable("report", "jansson (pkg-config jansson; Debian: libjansson-dev)");
