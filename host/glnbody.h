@@ -310,7 +310,7 @@ NB_API enum nb_status nb_snapshot_print(FILE *fp, const char *path,
 
 /* How shaders are loaded. */
 enum nb_shader_source {
-    NB_SHADERS_AUTO,    /* SPIR-V when GL_ARB_gl_spirv is there, else GLSL */
+    NB_SHADERS_AUTO,    /* SPIR-V when GL_ARB_gl_spirv and spirv/ has .spv files, else GLSL */
     NB_SHADERS_SPIRV,   /* SPIR-V only; refused without GL_ARB_gl_spirv */
     NB_SHADERS_GLSL     /* GLSL source only */
 };
