@@ -13,11 +13,11 @@ set -u
 source tools/bench/env.sh
 echo "== tests on $(nvidia-smi --query-gpu=name --format=csv,noheader)"
 for s in spirv glsl; do
-    GLNBODY_SHADERS=$s tests/check_gpu > "$OUT/check_gpu_$s.log" 2>&1
+    GLNBODY_SHADERS=$s build/tests/check_gpu > "$OUT/check_gpu_$s.log" 2>&1
     echo "check_gpu ($s): exit $? -- $(grep -E '^[0-9]+%' "$OUT/check_gpu_$s.log")"
 done
 echo "== benchmark (median of 5 after 1 warm-up, GL timer queries)"
-bench() { ./glnbody bench --kernel ga --runs 5 --warmup 1 "$@" 2>&1 | grep -v renderer; }
+bench() { build/glnbody bench --kernel ga --runs 5 --warmup 1 "$@" 2>&1 | grep -v renderer; }
 bench --backend compute --variant all --n 1024,4096,16384,65536,262144,1048576 \
     --csv "$OUT/ga_compute_spirv.csv" | tee "$OUT/ga_compute_spirv.txt" | tail -13
 GLNBODY_SHADERS=glsl bench --backend compute --variant t64i1,t128i2,t256i4,t256i8 \

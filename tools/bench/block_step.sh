@@ -57,7 +57,7 @@ for b in $builds; do
         (cd build/old && GLNBODY_SHADER_DIR=$PWD ./glnbody bench --kernel ga --backend compute \
             --n 16384,65536,262144 --quiet --csv "$OUT/ga_bench_old.csv" > /dev/null)
     else
-        ./glnbody bench --kernel ga --backend compute --n 16384,65536,262144 --quiet \
+        build/glnbody bench --kernel ga --backend compute --n 16384,65536,262144 --quiet \
             --csv "$OUT/ga_bench_new.csv" > /dev/null
     fi
 done

@@ -19,8 +19,8 @@ source tools/bench/env.sh
 source tools/bench/hermite_lib.sh
 S=$OUT/summary.txt
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader > "$S"
-if [ -x tests/check_run_gpu ]; then
-    tests/check_run_gpu > "$OUT/check_run_gpu.log" 2>&1
+if [ -x build/tests/check_run_gpu ]; then
+    build/tests/check_run_gpu > "$OUT/check_run_gpu.log" 2>&1
     echo "check_run_gpu: exit $? -- $(grep -E '^[0-9]+%' "$OUT/check_run_gpu.log")" |
         tee -a "$S" >&2
 fi
@@ -30,7 +30,7 @@ for n in ${CORRECT_SIZES:-16384 65536 262144}; do
     [ $n -ge 262144 ] && t=0.125
     for rep in $(seq ${CORRECT_REPS:-5}); do
         for c in host gpu; do
-            out=$(./glnbody run --ic plummer --n $n --seed 1 --backend compute --predict gpu \
+            out=$(build/glnbody run --ic plummer --n $n --seed 1 --backend compute --predict gpu \
                   --correct $c --eta 0.02 --t-end $t --softening 0.01 \
                   --output /tmp/final_${n}_$c.txt 2>&1) || {
                 echo "FAILED: $n $c: $out" >> "$S"; continue; }

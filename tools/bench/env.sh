@@ -38,7 +38,7 @@ if [ -d .ompi ]; then
     for f in .ompi/*.deb; do dpkg -x "$f" /tmp/ompi; done
     export OPAL_PREFIX=/tmp/ompi/usr PATH=/tmp/ompi/usr/bin:$PATH PMIX_MCA_pcompress=^zlib
     export LD_LIBRARY_PATH=/tmp/ompi/usr/lib/x86_64-linux-gnu/openmpi/lib:/tmp/ompi/usr/lib/x86_64-linux-gnu:$LD_LIBRARY_PATH
-elif [ -x glnbody ] && ldd glnbody 2>/dev/null | grep -q 'libmpi.*not found'; then
+elif [ -x build/glnbody ] && ldd build/glnbody 2>/dev/null | grep -q 'libmpi.*not found'; then
     echo "env.sh: glnbody links Open MPI: fill .ompi/ (see tools/bench/env.sh) or build it with make NB_MPI=0" >&2
 fi
 # The program also links GLFW, libpng, FreeType, fontconfig (pictures and
@@ -54,7 +54,7 @@ done
 if [ -d /tmp/nblibs ]; then
     export LD_LIBRARY_PATH=$LD_LIBRARY_PATH:/tmp/nblibs/usr/lib/x86_64-linux-gnu:/tmp/nblibs/lib/x86_64-linux-gnu
 fi
-if [ -x glnbody ] && ldd glnbody 2>/dev/null | grep -q 'not found'; then
-    echo "env.sh: glnbody lacks: $(ldd glnbody | grep 'not found' | awk '{print $1}' | tr '\n' ' ')" >&2
+if [ -x build/glnbody ] && ldd build/glnbody 2>/dev/null | grep -q 'not found'; then
+    echo "env.sh: glnbody lacks: $(ldd build/glnbody | grep 'not found' | awk '{print $1}' | tr '\n' ' ')" >&2
 fi
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv,noheader

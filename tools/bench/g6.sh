@@ -24,22 +24,22 @@ source tools/bench/env.sh
 S=$OUT/summary.txt
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader > "$S"
 
-NB_TEST_SEED=7 tests/check_g6 > "$OUT/check_g6.log" 2>&1
+NB_TEST_SEED=7 build/tests/check_g6 > "$OUT/check_g6.log" 2>&1
 echo "check_g6: exit $? -- $(grep -E '^[0-9]+%' "$OUT/check_g6.log")" | tee -a "$S" >&2
 # GLNBODY_G6_STATS reads the clock twice a g6_set_j_particle: never while timing
 
 # plummer N FILE: glnbody's Plummer sphere (seed 1) as the drivers read it.
 plummer() {
-    ./glnbody run --ic plummer --n "$1" --seed 1 --t-end 0 --output "$2.snap" > /dev/null 2>&1
+    build/glnbody run --ic plummer --n "$1" --seed 1 --t-end 0 --output "$2.snap" > /dev/null 2>&1
     { echo "$1"; grep -v '^#' "$2.snap" | awk '{ print $2, $3, $4, $5, $6, $7, $8 }'; } > "$2"
 }
 echo "n,ni,us_per_block,interactions_per_s,us_set_j,us_firsthalf,us_lasthalf" > "$OUT/g6_bench.csv"
 echo "n,ni,us_per_block,interactions_per_s,us_set_j,us_firsthalf,us_lasthalf" > "$OUT/g6_bench_H.csv"
 for n in 16384 65536 262144; do
     plummer $n /tmp/plummer_$n.txt
-    tools/g6/g6_bench /tmp/plummer_$n.txt 1,4,16,32,64,128,256,1024,4096,16384,65536,262144 21 \
+    build/tools/g6/g6_bench /tmp/plummer_$n.txt 1,4,16,32,64,128,256,1024,4096,16384,65536,262144 21 \
         2>> "$S" | tail -n +2 | tee -a "$OUT/g6_bench.csv"
-    GLNBODY_G6_PRECISION=H tools/g6/g6_bench /tmp/plummer_$n.txt 64,1024,16384 11 2>> "$S" |
+    GLNBODY_G6_PRECISION=H build/tools/g6/g6_bench /tmp/plummer_$n.txt 64,1024,16384 11 2>> "$S" |
         tail -n +2 >> "$OUT/g6_bench_H.csv"
 done
 
@@ -50,7 +50,7 @@ for n in 16384 65536 262144; do
     t=0.25
     [ $n -ge 262144 ] && t=0.125
     for p in gpu host; do
-        out=$(./glnbody run --ic plummer --n $n --seed 1 --eta 0.02 --softening 0.01 \
+        out=$(build/glnbody run --ic plummer --n $n --seed 1 --eta 0.02 --softening 0.01 \
               --dt-max 0.125 --t-end $t --backend compute --predict $p 2>&1)
         echo "$out" | grep -E "^(block steps|time split)" | sed "s/^/run $n $p: /" >> "$S"
         echo "$out" | awk -v n=$n -v t=$t -v p=$p '
@@ -74,7 +74,7 @@ for n in 16384 65536 262144; do
                    1e6 * $6 / $2, $6 - $8, $8 }' | tee -a "$OUT/hermite.csv"
     done
     # the two codes' final states (same Plummer sphere, same eta, eps, dt_max)
-    ./glnbody run --ic plummer --n $n --seed 1 --eta 0.02 --softening 0.01 --dt-max 0.125 \
+    build/glnbody run --ic plummer --n $n --seed 1 --eta 0.02 --softening 0.01 --dt-max 0.125 \
         --t-end $t --backend compute --output /tmp/ref_$n.snap > /dev/null 2>&1
     grep -v '^#' /tmp/ref_$n.snap | paste -d' ' - /tmp/out_$n.txt | awk -v n=$n '
         { d = sqrt(($3 - $9)^2 + ($4 - $10)^2 + ($5 - $11)^2); if (d > w) w = d }

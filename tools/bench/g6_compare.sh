@@ -20,7 +20,7 @@
 # project root (about 3 minutes a build on an H100/H200):
 #   OUT=DIR bash tools/bench/g6_compare.sh
 #   (from a build of this tree: glnbody, spirv, tests/check_gpu,
-#    tests/check_g6, tests/g6_driver, tools/g6/g6_bench, build/old; on a
+#    tests/check_g6, tests/g6_driver, build/tools/g6/g6_bench, build/old; on a
 #    machine without libEGL, libepoxy, the Debian packages in .gl/ that
 #    tools/bench/env.sh unpacks)
 # (eight paths at most: G6_BUILDS=build/cmp with old/ and prof/ in it
@@ -60,15 +60,15 @@ in_build() {
 }
 # plummer N FILE: glnbody's Plummer sphere (seed 1) as the g6 programs read it
 plummer() {
-    ./glnbody run --ic plummer --n "$1" --seed 1 --t-end 0 --output "$2.snap" > /dev/null 2>&1
+    build/glnbody run --ic plummer --n "$1" --seed 1 --t-end 0 --output "$2.snap" > /dev/null 2>&1
     { echo "$1"; grep -v '^#' "$2.snap" | awk '{ print $2, $3, $4, $5, $6, $7, $8 }'; } > "$2"
 }
 bin_of() {   # build program: the path to run from inside in_build
     if [ $1 = new ]; then
-        case $2 in g6_bench) echo tools/g6/g6_bench ;; g6_driver) echo tests/g6_driver ;;
-                   *) echo ./glnbody ;; esac
+        case $2 in g6_bench) echo build/tools/g6/g6_bench ;; g6_driver) echo build/tests/g6_driver ;;
+                   *) echo build/glnbody ;; esac
     else
-        case $2 in glnbody) echo ./glnbody ;; *) echo ./$2 ;; esac
+        case $2 in glnbody) echo build/glnbody ;; *) echo ./$2 ;; esac
     fi
 }
 

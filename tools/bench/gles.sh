@@ -38,9 +38,9 @@ source tools/bench/env.sh
 mkdir -p /tmp/nbreport
 for f in .gl/report/*.deb; do dpkg -x "$f" /tmp/nbreport; done
 export LD_LIBRARY_PATH=$LD_LIBRARY_PATH:/tmp/nbreport/usr/lib/x86_64-linux-gnu:/tmp/nbreport/lib/x86_64-linux-gnu
-if ! ./glnbody help >/dev/null 2>"$OUT/glnbody_start.log"; then
+if ! build/glnbody help >/dev/null 2>"$OUT/glnbody_start.log"; then
     echo "glnbody does not start here (missing libraries? fill .gl/report as the header says):"
-    cat "$OUT/glnbody_start.log"; ldd ./glnbody | grep "not found"
+    cat "$OUT/glnbody_start.log"; ldd build/glnbody | grep "not found"
     exit 1
 fi
 
@@ -48,13 +48,13 @@ levels() {
     echo "== the levels: renderer lines, compare (N = 4096) on each"
     for level in "--gl-version 4.6" "--gl-version 4.3" "--gl-version 3.3" "--api gles" \
                  "--api gles --gl-version 3.1" "--api gles --gl-version 3.0"; do
-        ./glnbody compare --n 4096 $level > "$OUT/compare_${level//[ -.]/_}.txt" 2>&1
+        build/glnbody compare --n 4096 $level > "$OUT/compare_${level//[ -.]/_}.txt" 2>&1
         echo "$level: exit $? -- $(grep renderer "$OUT/compare_${level//[ -.]/_}.txt")"
         grep -E "^(compute|fragment) " "$OUT/compare_${level//[ -.]/_}.txt"
     done
-    echo "== tests/check_levels on GL 3.3 core and ES 3.2 (the fragment kernels, compute"
+    echo "== build/tests/check_levels on GL 3.3 core and ES 3.2 (the fragment kernels, compute"
     echo "   on ES, the refusals), as make test runs them on Mesa"
-    NB_TEST_LEVELS="gl:3.3,gles:3.2,gles:3.1,gles:3.0" tests/check_levels \
+    NB_TEST_LEVELS="gl:3.3,gles:3.2,gles:3.1,gles:3.0" build/tests/check_levels \
         > "$OUT/check_levels.log" 2>&1
     echo "check_levels: exit $?"
     grep -E "^check_levels|%:|:F:|:E:" "$OUT/check_levels.log"
@@ -64,11 +64,11 @@ reports() {
     echo "== reports: GA, GAJ and MD on cpu, compute and fragment (median of 5 after 2)"
     local common=(--kernel ga,gaj,md --backend cpu,compute,fragment --n 1024,4096,16384,65536
                   --runs 5 --warmup 2 --quiet)
-    ./glnbody bench --report "$OUT/nvidia-gl46.json" --gl-version 4.6 "${common[@]}" \
+    build/glnbody bench --report "$OUT/nvidia-gl46.json" --gl-version 4.6 "${common[@]}" \
         > "$OUT/bench_gl46.txt" 2>&1; echo "GL 4.6: exit $?"
-    ./glnbody bench --report "$OUT/nvidia-es32.json" --api gles "${common[@]}" \
+    build/glnbody bench --report "$OUT/nvidia-es32.json" --api gles "${common[@]}" \
         > "$OUT/bench_es32.txt" 2>&1; echo "ES 3.2: exit $?"
-    ./glnbody report "$OUT/nvidia-gl46.json" "$OUT/nvidia-es32.json" \
+    build/glnbody report "$OUT/nvidia-gl46.json" "$OUT/nvidia-es32.json" \
         --plot "$OUT/nvidia_gl_es.png" | tee "$OUT/report_gl46_es32.txt"
 }
 
@@ -76,15 +76,15 @@ timing() {
     echo "== GL 4.6 (SPIR-V, and GLSL) against ES 3.2: every variant at N = 65536, 262144"
     local common=(--kernel ga,gaj --backend compute,fragment --variant all --n 65536,262144
                   --runs 5 --warmup 1 --quiet)
-    ./glnbody bench --report "$OUT/timing-gl46-spirv.json" --gl-version 4.6 "${common[@]}" \
+    build/glnbody bench --report "$OUT/timing-gl46-spirv.json" --gl-version 4.6 "${common[@]}" \
         > "$OUT/timing_gl46_spirv.txt" 2>&1; echo "GL 4.6 SPIR-V: exit $?"
-    ./glnbody bench --report "$OUT/timing-gl46-glsl.json" --gl-version 4.6 --shaders glsl \
+    build/glnbody bench --report "$OUT/timing-gl46-glsl.json" --gl-version 4.6 --shaders glsl \
         "${common[@]}" > "$OUT/timing_gl46_glsl.txt" 2>&1; echo "GL 4.6 GLSL: exit $?"
-    ./glnbody bench --report "$OUT/timing-es32.json" --api gles "${common[@]}" \
+    build/glnbody bench --report "$OUT/timing-es32.json" --api gles "${common[@]}" \
         > "$OUT/timing_es32.txt" 2>&1; echo "ES 3.2: exit $?"
     for b in compute fragment; do
         echo "-- best $b variant; ratio to GL 4.6 with SPIR-V (the aim: ES within 10%)"
-        ./glnbody report "$OUT/timing-gl46-spirv.json" "$OUT/timing-gl46-glsl.json" \
+        build/glnbody report "$OUT/timing-gl46-spirv.json" "$OUT/timing-gl46-glsl.json" \
             "$OUT/timing-es32.json" --backend $b | tee "$OUT/timing_$b.txt"
     done
 }

@@ -9,7 +9,7 @@ summary() {   # the run's summary lines as CSV fields
 }
 run() {   # n backend predict eta t_end
     local out
-    out=$(./glnbody run --ic plummer --n $1 --seed 1 --backend $2 --predict $3 --eta $4 \
+    out=$(build/glnbody run --ic plummer --n $1 --seed 1 --backend $2 --predict $3 --eta $4 \
           --t-end $5 --softening 0.01 2>&1) || { echo "FAILED: $*: $out" >&2; return; }
     echo "$1,$2,$3,$4,$5,$(echo "$out" | summary | sed 's/ *$//; s/ /,/g')"
 }

@@ -16,7 +16,7 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 common="--potential lj --cutoff 2.5 --shift --dt 0.005 --thermo-every 10"
 
-./glnbody md --backend cpu --ic fcc --cells 5 --density 0.8442 --temperature 1.44 --seed 7 \
+build/glnbody md --backend cpu --ic fcc --cells 5 --density 0.8442 --temperature 1.44 --seed 7 \
     $common --steps 0 --dump "$work/init.dump" --dump-every 1 --thermo "$work/t0.csv" > /dev/null
 len=$(awk '/ITEM: BOX BOUNDS/ { getline; print $2; exit }' "$work/init.dump")
 
@@ -45,7 +45,7 @@ awk 'BEGIN { OFS = "," } /^ *Step +Time +Temp/ { on = 1; print "step,time,temp,p
      /^Loop time/ { on = 0 } on && NF == 7 { $1 = $1; print }' "$work/log.lammps" > "$work/lammps.csv"
 
 for b in $backends; do
-    ./glnbody md --backend "$b" --input "$work/init.dump" $common --steps "$steps" \
+    build/glnbody md --backend "$b" --input "$work/init.dump" $common --steps "$steps" \
         --thermo "$work/$b.csv" > "$work/$b.log"
     grep -E "atoms|steps of" "$work/$b.log"
 done

@@ -49,6 +49,6 @@ echo "make run: exit $rc, wall $(secs "$t0" "$t1") s (load $l0 before, $(load) a
 
 echo "== GA kernel, N = 4096: best variant of each pipeline (auto), median of 5"
 l0=$(load)
-./glnbody bench --kernel ga --backend compute,fragment,cpu --variant auto \
+build/glnbody bench --kernel ga --backend compute,fragment,cpu --variant auto \
     --n 4096 --runs 5 2>&1 | grep -E 'compute|fragment|cpu|renderer'
 echo "(load $l0 before, $(load) after)"

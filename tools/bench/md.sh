@@ -13,7 +13,7 @@
 # tools/bench/plot_md.sh.
 set -u
 source tools/bench/env.sh
-for t in tests/check_md_gpu tests/check_md_fragment; do
+for t in build/tests/check_md_gpu build/tests/check_md_fragment; do
     [ -x "$t" ] || continue
     "$t" > "$OUT/$(basename "$t").log" 2>&1
     echo "$(basename "$t"): exit $? -- $(grep -E '^[0-9]+%' "$OUT/$(basename "$t").log")"
@@ -27,7 +27,7 @@ mkdir -p "$runs"
 md_row() {   # label steps md-args...
     local label=$1 steps=$2; shift 2
     local log="$runs/$label.log" row="$runs/$label.row"
-    if timeout 300 ./glnbody md --steps "$steps" --thermo-every "$steps" \
+    if timeout 300 build/glnbody md --steps "$steps" --thermo-every "$steps" \
             --thermo "$runs/thermo_$label.csv" --timing "$row" "$@" > "$log" 2>&1; then
         tail -n 1 "$row" | sed "s/^/$label,/"
     else

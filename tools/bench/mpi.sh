@@ -31,11 +31,11 @@ MPIRUN="timeout -k 10 300 mpirun --oversubscribe"
 mpirun --version | head -1 >&2
 
 # ---- 1. correctness ------------------------------------------------------
-tests/check_mpi > "$OUT/check_mpi.log" 2>&1
+build/tests/check_mpi > "$OUT/check_mpi.log" 2>&1
 echo "check_mpi: exit $? -- $(grep -E '^[0-9]+%' "$OUT/check_mpi.log")" >&2
 args="run --n 65536 --t-end 0.03125 --precision H --predict gpu --quiet"
-./glnbody $args --output "$OUT/h1.txt" --energy-log "$OUT/h1.csv"
-$MPIRUN -np 2 ./glnbody $args --output "$OUT/h2.txt" --energy-log "$OUT/h2.csv"
+build/glnbody $args --output "$OUT/h1.txt" --energy-log "$OUT/h1.csv"
+$MPIRUN -np 2 build/glnbody $args --output "$OUT/h2.txt" --energy-log "$OUT/h2.csv"
 same=NO
 cmp -s "$OUT/h1.txt" "$OUT/h2.txt" && cmp -s "$OUT/h1.csv" "$OUT/h2.csv" && same=yes
 echo "N = 65536, precision H, predict gpu: 2 ranks byte for byte the single process: $same" |
@@ -57,8 +57,8 @@ for n in 65536 262144; do
         for ranks in 1 2; do
             for rep in 1 2 3; do
                 a="run --n $n --t-end $t --predict $predict --backend compute"
-                if [ $ranks = 1 ]; then out=$(./glnbody $a 2>&1)
-                else out=$($MPIRUN -np $ranks ./glnbody $a 2>&1); fi ||
+                if [ $ranks = 1 ]; then out=$(build/glnbody $a 2>&1)
+                else out=$($MPIRUN -np $ranks build/glnbody $a 2>&1); fi ||
                     { echo "FAILED: $ranks ranks: $a: $out" >&2; continue; }
                 echo "$n,$predict,$ranks,$rep,$(echo "$out" | split)"
             done

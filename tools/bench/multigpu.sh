@@ -49,9 +49,9 @@ for mode in $MODES; do
         args="run --n $N --seed 1 --t-end $T_END --predict gpu --backend compute --precision $mode"
         [ "$OUTPUT" = 1 ] && args="$args --output /tmp/out_${mode}_$p.txt"
         if [ "$p" = 1 ]; then
-            cmd="timeout -k 10 $LIMIT ./glnbody $args"
+            cmd="timeout -k 10 $LIMIT build/glnbody $args"
         else
-            cmd="timeout -k 10 $LIMIT mpirun --bind-to none -np $p ./glnbody $args"
+            cmd="timeout -k 10 $LIMIT mpirun --bind-to none -np $p build/glnbody $args"
         fi
         # GL contexts are listed as graphics processes, with their GPU
         watcher=

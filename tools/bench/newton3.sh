@@ -16,15 +16,15 @@
 # Writes $OUT/check_triangular.log, $OUT/newton3_{wg,gpu,lj}.csv and .log.
 set -u
 source tools/bench/env.sh
-if [ -x tests/check_triangular ]; then
-    tests/check_triangular > "$OUT/check_triangular.log" 2>&1
+if [ -x build/tests/check_triangular ]; then
+    build/tests/check_triangular > "$OUT/check_triangular.log" 2>&1
     echo "check_triangular: exit $? -- $(grep -E '^[0-9]+%' "$OUT/check_triangular.log")"
 fi
 
 # One newton3 call: label, then its arguments; table on stdout, CSV in $OUT.
 newton3() {
     local label=$1; shift
-    timeout 300 ./glnbody newton3 --runs 7 --warmup 2 --csv "$OUT/newton3_$label.csv" "$@" \
+    timeout 300 build/glnbody newton3 --runs 7 --warmup 2 --csv "$OUT/newton3_$label.csv" "$@" \
         > "$OUT/newton3_$label.log" 2>&1
     echo "newton3 $label: exit $?"
     grep -v renderer "$OUT/newton3_$label.log"

@@ -12,12 +12,12 @@
 #            t_force / (t_host + t_force + t_comm);
 #   ga.csv   `glnbody bench --kernel ga --backend compute` at the same N
 #            (each row itself a median of 5 after 1 warm-up), REPS times;
-#   g6.csv   tools/g6/g6_bench (a block step through libg6gl's GRAPE-6
+#   g6.csv   build/tools/g6/g6_bench (a block step through libg6gl's GRAPE-6
 #            calls, median of 21 blocks) for blocks of NI (1,64,1024) at
 #            the same N, REPS times;
 #   tables.md  min, median and max of each, with the machine, driver,
 #            date, commit and this command, ready to paste.
-# Needs ./glnbody, spirv/ and tools/g6/g6_bench (make).  On an NVIDIA
+# Needs build/glnbody, spirv/ and build/tools/g6/g6_bench (make).  On an NVIDIA
 # machine without libEGL or libepoxy, tools/bench/env.sh unpacks them from
 # .gl/ (it is sourced when nvidia-smi exists).  On llvmpipe try it small:
 #   OUT=/tmp/perf SIZES="1024 2048" REPS=2 bash tools/bench/perf_tables.sh
@@ -30,7 +30,7 @@ SIZES=${SIZES:-16384 65536 262144}
 REPS=${REPS:-5}
 NI=${NI:-1,64,1024}
 mkdir -p "$OUT" || exit 1
-for f in ./glnbody tools/g6/g6_bench; do
+for f in build/glnbody build/tools/g6/g6_bench; do
     [ -x "$f" ] || { echo "perf_tables.sh: $f is missing: run make first" >&2; exit 1; }
 done
 work=$(mktemp -d) || exit 1
@@ -38,13 +38,13 @@ trap 'rm -rf "$work"' EXIT
 
 commit=$(git describe --always --dirty --abbrev=7 2>/dev/null || echo unknown)
 driver=$(nvidia-smi --query-gpu=driver_version --format=csv,noheader 2>/dev/null | head -1)
-renderer=$(./glnbody compare --n 64 2>&1 | sed -n 's/^glnbody: renderer \(.*\), OpenGL.*/\1/p' | head -1)
-[ -n "$driver" ] || driver=$(./glnbody compare --n 64 2>&1 | sed -n 's/.*\(Mesa [0-9.]*\).*/\1/p' | head -1)
+renderer=$(build/glnbody compare --n 64 2>&1 | sed -n 's/^glnbody: renderer \(.*\), OpenGL.*/\1/p' | head -1)
+[ -n "$driver" ] || driver=$(build/glnbody compare --n 64 2>&1 | sed -n 's/.*\(Mesa [0-9.]*\).*/\1/p' | head -1)
 cmd="OUT=$OUT SIZES=\"$SIZES\" REPS=$REPS NI=$NI bash tools/bench/perf_tables.sh"
 
 # one_run N T_END: the run's summary as "t_host,t_force,t_comm,block_steps".
 one_run() {
-    ./glnbody run --ic plummer --n "$1" --seed 1 --backend compute --predict gpu \
+    build/glnbody run --ic plummer --n "$1" --seed 1 --backend compute --predict gpu \
         --correct gpu --eta 0.02 --softening 0.01 --t-end "$2" --quiet 2>&1 |
     sed -n -e 's/^block steps \([0-9]*\),.*/bs \1/p' \
            -e 's/.*t_host \([^ ]*\) s, t_force \([^ ]*\) s, t_comm \([^ ]*\) s;.*/split \1,\2,\3/p' |
@@ -52,7 +52,7 @@ one_run() {
 }
 # plummer N FILE: glnbody's Plummer sphere (seed 1) as g6_bench reads it.
 plummer() {
-    ./glnbody run --ic plummer --n "$1" --seed 1 --t-end 0 --quiet --output "$work/p.snap" >/dev/null 2>&1 &&
+    build/glnbody run --ic plummer --n "$1" --seed 1 --t-end 0 --quiet --output "$work/p.snap" >/dev/null 2>&1 &&
     { echo "$1"; grep -v '^#' "$work/p.snap" | awk '{ print $2, $3, $4, $5, $6, $7, $8 }'; } > "$2"
 }
 
@@ -69,11 +69,11 @@ for n in $SIZES; do
         echo "$kind,$rep,$n,$row" | awk -F, '{ w = $4 + $5 + $6
             printf "%s,%.1f,%.3f\n", $0, 1e6 * w / $7, (w > 0 ? $5 / w : 0) }' >> "$OUT/run.csv"
         [ "$rep" -eq 0 ] && continue
-        ./glnbody bench --kernel ga --backend compute --n "$n" --runs 5 --warmup 1 \
+        build/glnbody bench --kernel ga --backend compute --n "$n" --runs 5 --warmup 1 \
             --csv "$work/ga.csv" >/dev/null 2>&1 || { echo "perf_tables.sh: bench failed at N = $n" >&2; exit 1; }
         awk -F, -v r="$rep" 'NR > 1 { print r "," $1 "," $3 "," $(NF - 3) }' "$work/ga.csv" |
             sort -t, -k4gr | head -1 >> "$OUT/ga.csv"
-        tools/g6/g6_bench "$work/plummer_$n.txt" "$NI" 21 2>/dev/null |
+        build/tools/g6/g6_bench "$work/plummer_$n.txt" "$NI" 21 2>/dev/null |
             awk -F, -v r="$rep" 'NR > 1 { print r "," $1 "," $2 "," $3 "," $4 }' >> "$OUT/g6.csv"
     done
 done

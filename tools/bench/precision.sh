@@ -29,7 +29,7 @@ report() {     # name, then glnbody precision options
     local name=$1
     shift
     echo "== $name"
-    ./glnbody precision --runs 5 --warmup 1 --csv "$OUT/precision_$name.csv" "$@" 2>&1 |
+    build/glnbody precision --runs 5 --warmup 1 --csv "$OUT/precision_$name.csv" "$@" 2>&1 |
         grep -v renderer
 }
 # GA: a Plummer sphere (compute, then the fragment pipeline, which runs on
@@ -53,7 +53,7 @@ for mode in A B C D E F G H; do
         [ $pred = gpu ] && [ $mode != A ] && [ $mode != H ] && continue
         echo "== run precision $mode predict $pred"
         for r in 1 2 3; do
-            ./glnbody run --ic plummer --n 16384 --t-end 0.125 --precision $mode \
+            build/glnbody run --ic plummer --n 16384 --t-end 0.125 --precision $mode \
                 --predict $pred 2>&1 | grep -E "energy error|time split|variant"
         done
     done
@@ -64,7 +64,7 @@ for kernel in cells pairs; do
     if [ $kernel = cells ]; then size="--cells 16"; list=on; else size="--cells 10"; list=off; fi
     for mode in A B D F H G; do
         echo "== md $kernel precision $mode"
-        ./glnbody md --ic fcc $size --density 0.8442 --temperature 1 --seed 1 \
+        build/glnbody md --ic fcc $size --density 0.8442 --temperature 1 --seed 1 \
             --potential lj --cutoff 2.5 --shift --cells-list $list --dt 0.005 --steps 400 \
             --thermo-every 400 --precision $mode --timing "$OUT/md_${kernel}_$mode.csv" 2>&1 |
             grep -E "atom-steps|device seconds"
@@ -75,11 +75,11 @@ done
 for mode in A B C D E F G H; do
     if [ $mode != G ]; then
         echo "== newton3 ionic precision $mode"
-        ./glnbody newton3 --ic ionic --cells 3,6,8,16 --precision $mode \
+        build/glnbody newton3 --ic ionic --cells 3,6,8,16 --precision $mode \
             --csv "$OUT/newton3_ionic_$mode.csv" 2>&1 | grep -v renderer
     fi
     echo "== newton3 fcc precision $mode"
-    ./glnbody newton3 --ic fcc --cells 10 --precision $mode \
+    build/glnbody newton3 --ic fcc --cells 10 --precision $mode \
         --csv "$OUT/newton3_fcc_$mode.csv" 2>&1 | grep -v renderer
 done
 fi

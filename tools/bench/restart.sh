@@ -17,8 +17,8 @@
 #                      compared byte for byte
 set -u
 . tools/bench/env.sh
-export GLNBODY_BIN=./glnbody CK_VERBOSITY=normal
-tests/check_restart > "$OUT/check_restart.txt" 2>&1
+export GLNBODY_BIN=build/glnbody CK_VERBOSITY=normal
+build/tests/check_restart > "$OUT/check_restart.txt" 2>&1
 echo "check_restart exit $?" >> "$OUT/check_restart.txt"
 
 W=$(mktemp -d)
@@ -28,10 +28,10 @@ for cfg in "compute A" "compute H" "fragment A"; do
     for n in 16384 65536; do
         common="--backend $1 --precision $2 --n $n --seed 3 --quiet"
         [ "$1" = fragment ] && common="--backend $1 --n $n --seed 3 --quiet"
-        ./glnbody run $common --t-end 1 --output "$W/a.txt" > /dev/null 2>&1 || continue
+        build/glnbody run $common --t-end 1 --output "$W/a.txt" > /dev/null 2>&1 || continue
         rm -f "$W/b.ck" "$W/b.txt"
-        ./glnbody run $common --t-end 0.5 --checkpoint "$W/b.ck" > /dev/null 2>&1
-        ./glnbody run --restart "$W/b.ck" --t-end 1 --output "$W/b.txt" > /dev/null 2>&1
+        build/glnbody run $common --t-end 0.5 --checkpoint "$W/b.ck" > /dev/null 2>&1
+        build/glnbody run --restart "$W/b.ck" --t-end 1 --output "$W/b.txt" > /dev/null 2>&1
         same=no
         cmp -s "$W/a.txt" "$W/b.txt" && same=yes
         echo "$1,$2,$n,$(stat -c %s "$W/b.ck"),$same" >> "$OUT/restart.csv"

@@ -79,7 +79,7 @@ ptx_embed() {
 
 prepare() {
     [ -d "$SRC" ] || die "no $SRC: export Sapporo2's tree there first (see the header)"
-    make -j2 glnbody spirv/.stamp tools/g6/g6_bench || die "the build failed"
+    make -j2 build/glnbody build/spirv.stamp build/tools/g6/g6_bench || die "the build failed"
     mkdir -p "$OBJ"
     local cflags="-O2 -g -std=c11 -Wall -Wextra -Wpedantic -D_POSIX_C_SOURCE=200809L"
     cc $cflags -Itools/g6 -c -o "$OBJ/g6_bench.o" tools/g6/g6_bench.c &&
@@ -129,7 +129,7 @@ build_sapporo2() {
 
 # plummer N FILE: glnbody's Plummer sphere (seed 1), as tools/bench/g6.sh makes it.
 plummer() {
-    ./glnbody run --ic plummer --n "$1" --seed 1 --t-end 0 --output "$2.snap" > /dev/null 2>&1 ||
+    build/glnbody run --ic plummer --n "$1" --seed 1 --t-end 0 --output "$2.snap" > /dev/null 2>&1 ||
         die "glnbody could not make the Plummer sphere of $1"
     { echo "$1"; grep -v '^#' "$2.snap" | awk '{ print $2, $3, $4, $5, $6, $7, $8 }'; } > "$2"
 }
@@ -154,7 +154,7 @@ if [ "${1:-}" = --prepare ]; then
     exit
 fi
 [ -d "$SRC" ] || die "no $SRC: carry it (see the header)"
-[ -x tools/g6/g6_bench ] && [ -x glnbody ] || die "no glnbody or tools/g6/g6_bench: build them here and carry them"
+[ -x build/tools/g6/g6_bench ] && [ -x build/glnbody ] || die "no glnbody or build/tools/g6/g6_bench: build them here and carry them"
 source tools/bench/env.sh
 S=$OUT/summary.txt
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader > "$S"
@@ -167,7 +167,7 @@ echo "code,n,ni,us_per_block,interactions_per_s,us_set_j,us_firsthalf,us_lasthal
 failed=0
 for n in 16384 65536 262144; do
     plummer $n /tmp/plummer_$n.txt
-    bench libg6gl tools/g6/g6_bench $n
+    bench libg6gl build/tools/g6/g6_bench $n
     bench sapporo2 /tmp/sapporo2/g6_bench $n
 done
 # Side by side: per N and ni, both codes' microseconds a block and the ratio.

@@ -40,13 +40,13 @@ cat > /tmp/fonts.conf <<EOF
 <fontconfig><dir>$VR/usr/share/fonts</dir><cachedir>/tmp/fc-cache</cachedir></fontconfig>
 EOF
 export FONTCONFIG_FILE=/tmp/fonts.conf
-if ldd ./glnbody | grep -q "not found"; then
-    echo "glnbody lacks libraries: $(ldd ./glnbody | grep 'not found' | tr -s ' \t' ' ')"
+if ldd build/glnbody | grep -q "not found"; then
+    echo "glnbody lacks libraries: $(ldd build/glnbody | grep 'not found' | tr -s ' \t' ' ')"
 fi
 
 # 1. The picture tests on the card (the window test needs xvfb-run: skipped here).
-if [ -x tests/check_render ]; then
-    tests/check_render > "$OUT/check_render.log" 2>&1
+if [ -x build/tests/check_render ]; then
+    build/tests/check_render > "$OUT/check_render.log" 2>&1
     echo "check_render: exit $? -- $(grep -E '^[0-9]+%' "$OUT/check_render.log")"
 fi
 
@@ -56,7 +56,7 @@ fi
 csv="$OUT/render_rate.csv"
 echo "n,width,height,frames,draw_fps,draw_readback_fps" > "$csv"
 for k in 1 2 3; do
-    timeout 300 tools/bench/render_bench 1048576 1920 1080 300 2>> "$OUT/render_bench.log" | tail -n 1 >> "$csv"
+    timeout 300 build/tools/render_bench 1048576 1920 1080 300 2>> "$OUT/render_bench.log" | tail -n 1 >> "$csv"
 done
 cp render_bench.png "$OUT/render_1m_1920x1080.png" 2>/dev/null
 cat "$csv"
@@ -72,7 +72,7 @@ run_case() {   # label frame-args...
     local label=$1; shift
     local log="$OUT/run_$label.log"
     rm -rf "/tmp/frames_$label"
-    if timeout 280 ./glnbody run --n 1048576 --t-end 0.125 --predict gpu --quiet "$@" > "$log" 2>&1; then
+    if timeout 280 build/glnbody run --n 1048576 --t-end 0.125 --predict gpu --quiet "$@" > "$log" 2>&1; then
         local n=$(ls "/tmp/frames_$label" 2>/dev/null | wc -l)
         sed -n 's/.*t_force \([0-9.]*\) s.*output \([0-9.]*\) s; wall \([0-9.]*\) s/\3,\1,\2/p' "$log" |
             sed "s/^/$label,$n,/" >> "$runs"
@@ -101,7 +101,7 @@ sleep 2
     for n in 4096 1048576; do
         for vendor in nvidia mesa; do
             echo "== view --n $n --predict gpu, __GLX_VENDOR_LIBRARY_NAME=$vendor"
-            DISPLAY=:77 __GLX_VENDOR_LIBRARY_NAME=$vendor timeout 240 ./glnbody view --n $n \
+            DISPLAY=:77 __GLX_VENDOR_LIBRARY_NAME=$vendor timeout 240 build/glnbody view --n $n \
                 --predict gpu --size 1920x1080 --screenshot "$OUT/view_${n}_$vendor.png" \
                 --screenshot-after 200 2>&1 | tail -n 3
             echo "exit ${PIPESTATUS[0]}"

@@ -1,5 +1,5 @@
 #!/bin/sh
-# check_layers.sh [LIB.so] - the layout's rules, read off the object files
+# check_layers.sh [LIB.so [BUILD]] - the layout's rules, read off the object files
 # (nm) and the includes, so that they hold by construction rather than by
 # review:
 #   - the arrows point one way: tools/glnbody -> src -> host;
@@ -7,12 +7,14 @@
 #   - no two files of src/ call each other, directly or through others;
 #   - the program is a client of the public API: tools/glnbody includes no
 #     project header but glnbody.h and its own, and every library symbol
-#     it uses is one the shared library LIB.so (default libglnbody.so)
-#     exports.
-# Run from the project root after a build (make check-layers).
+#     it uses is one the shared library LIB.so (default
+#     build/libglnbody.so) exports.
+# The objects are those under BUILD (default build).  Run from the project
+# root after a build (make check-layers).
 set -u
 status=0
-lib=${1:-libglnbody.so}
+lib=${1:-build/libglnbody.so}
+obj=${2:-build}
 
 bad=$(grep -l '#include "\(nb_gl\|gl_internal\|cli\|md_triangular\)' host/*.c host/*.h 2>/dev/null)
 if [ -n "$bad" ]; then
@@ -38,8 +40,8 @@ fi
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 if [ -r "$lib" ]; then
-    nm -u tools/glnbody/*.o | awk 'NF == 2 { print $2 }' | sort -u > "$tmp/used"
-    nm -g --defined-only host/*.o src/*.o |
+    nm -u "$obj"/tools/glnbody/*.o | awk 'NF == 2 { print $2 }' | sort -u > "$tmp/used"
+    nm -g --defined-only "$obj"/host/*.o "$obj"/src/*.o |
         awk 'NF == 3 && $2 ~ /^[TDBR]$/ { print $3 }' | sort -u > "$tmp/library"
     nm -D --defined-only "$lib" | awk 'NF == 3 { print $3 }' | sort -u > "$tmp/exported"
     internal=$(comm -12 "$tmp/used" "$tmp/library" | comm -23 - "$tmp/exported")
@@ -48,7 +50,7 @@ if [ -r "$lib" ]; then
         echo "$internal" | sed 's/^/    /'; status=1
     fi
 else
-    echo "check_layers: $lib: no such library (make libglnbody.so)"; status=1
+    echo "check_layers: $lib: no such library (make first)"; status=1
 fi
 
 # libg6gl (tools/g6/) stands on the public API alone: glnbody.h and its own
@@ -57,8 +59,8 @@ bad=$(grep -h '#include "' tools/g6/*.c tools/g6/*.h 2>/dev/null | grep -v '"\(g
 if [ -n "$bad" ]; then
     echo "tools/g6/ includes more than glnbody.h:"; echo "$bad"; status=1
 fi
-if [ -f tools/g6/g6gl.o ] && [ -r "$lib" ]; then
-    nm -u tools/g6/g6gl.o | awk 'NF == 2 { print $2 }' | sort -u > "$tmp/g6used"
+if [ -f "$obj/tools/g6/g6gl.o" ] && [ -r "$lib" ]; then
+    nm -u "$obj/tools/g6/g6gl.o" | awk 'NF == 2 { print $2 }' | sort -u > "$tmp/g6used"
     internal=$(comm -12 "$tmp/g6used" "$tmp/library" | comm -23 - "$tmp/exported")
     if [ -n "$internal" ]; then
         echo "tools/g6 uses library symbols $lib does not export (not in glnbody.h):"
@@ -74,7 +76,7 @@ symbols() {
     done
 }
 table=$tmp/table
-symbols host/*.o src/*.o tools/glnbody/*.o > "$table"
+(cd "$obj" && symbols host/*.o src/*.o tools/glnbody/*.o) > "$table"
 
 # Every use resolved to the file that defines it, as "user definer" edges.
 edges=$(awk '$2 == "D" { def[$3] = $1; next }

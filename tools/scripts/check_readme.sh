@@ -9,7 +9,7 @@
 #     replays of `make test` (the Makefile's TESTS and FUZZ_TARGETS) and the
 #     Debian packages of tools/scripts/deps.sh;
 #   - a `make TARGET` it quotes is not a target of the Makefile;
-#   - a `glnbody COMMAND --option` it quotes is not a command of ./glnbody,
+#   - a `glnbody COMMAND --option` it quotes is not a command of build/glnbody,
 #     or the option is not in that command's --help;
 #   - its C example (the ```c block after "readme-example") does not build
 #     with -Wall -Wextra -Wpedantic -Werror against an installed copy
@@ -20,7 +20,7 @@
 set -u
 readme=README.md
 [ -r "$readme" ] || { echo "check_readme: $readme: not found (run from the project root)" >&2; exit 1; }
-[ -x ./glnbody ] || { echo "check_readme: ./glnbody is missing: run make first" >&2; exit 1; }
+[ -x build/glnbody ] || { echo "check_readme: build/glnbody is missing: run make first" >&2; exit 1; }
 fail=0
 bad() { echo "check_readme: $*" >&2; fail=1; }
 work=$(mktemp -d) || exit 1
@@ -72,7 +72,7 @@ while read -r _ cmd rest; do
         run|md|forces|compare|bench|precision|newton3|view|report|shaders) ;;
         *) bad "README.md quotes 'glnbody $cmd', which is not a command"; continue ;;
     esac
-    ./glnbody "$cmd" --help > "$work/help" 2>&1 || { bad "glnbody $cmd --help fails"; continue; }
+    build/glnbody "$cmd" --help > "$work/help" 2>&1 || { bad "glnbody $cmd --help fails"; continue; }
     for o in $(printf '%s\n' "$rest" | grep -o -E '(^| )--[a-z][a-z0-9-]*' | sed 's/^ //'); do
         grep -q -e "$o" "$work/help" || bad "README.md quotes 'glnbody $cmd $o'; glnbody $cmd --help has no $o"
     done

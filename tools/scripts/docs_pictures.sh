@@ -13,7 +13,7 @@
 # temporary name and renamed, so a failed run leaves the old pictures.
 set -eu
 out=${1:-tools/docs/pictures}
-[ -x ./glnbody ] || { echo "docs_pictures.sh: ./glnbody is missing: run make first" >&2; exit 1; }
+[ -x build/glnbody ] || { echo "docs_pictures.sh: build/glnbody is missing: run make first" >&2; exit 1; }
 run=""
 if [ -z "${DISPLAY:-}" ]; then
     command -v xvfb-run >/dev/null 2>&1 || {
@@ -28,7 +28,7 @@ picture() {
     tmp="$out/.$name.tmp.png"
     rm -f "$tmp"
     # shellcheck disable=SC2086
-    if ! eval $run ./glnbody view "$@" --inspect --size 1024x768 \
+    if ! eval $run build/glnbody view "$@" --inspect --size 1024x768 \
             --quiet --screenshot "$tmp" --screenshot-after 3 ||
        [ ! -s "$tmp" ]; then
         rm -f "$tmp"

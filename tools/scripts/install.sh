@@ -2,8 +2,8 @@
 # install.sh install|uninstall - installs glnbody under $DESTDIR$PREFIX, or
 # removes exactly what install put there.  Run by `make install` and
 # `make uninstall` from the project root after a build, with PREFIX,
-# DESTDIR, VERSION, SOFILE (libglnbody.so.X.Y.Z) and SONAME (libglnbody.so.X)
-# in the environment.  The one list of installed files is install_all below:
+# DESTDIR, VERSION, B (the build directory), SOFILE (libglnbody.so.X.Y.Z)
+# and SONAME (libglnbody.so.X) in the environment.  The one list of installed files is install_all below:
 # uninstall runs the same list with remove() in place of put().
 #
 #   PREFIX/include/glnbody.h and its parts, PREFIX/include/glnbody/*.h
@@ -18,6 +18,7 @@ set -u
 action=${1:-}
 : "${PREFIX:?}" "${VERSION:?}" "${SOFILE:?}" "${SONAME:?}" "${G6_SOFILE:?}" "${G6_SONAME:?}"
 DESTDIR=${DESTDIR:-}
+B=${B:-build}
 root=$DESTDIR$PREFIX
 
 fail() { echo "make $action: $*" >&2; exit 1; }
@@ -45,21 +46,22 @@ unlink_() { msg=$(rm -f "$root/$2/$3" 2>&1) || fail "cannot remove $root/$2/$3: 
 install_all() {
     $put 644 host/glnbody.h include
     for f in host/glnbody/*.h; do $put 644 "$f" include/glnbody; done
-    $put 755 "$SOFILE" lib
+    $put 755 "$B/$SOFILE" lib
     $link "$SOFILE" lib "$SONAME"
     $link "$SONAME" lib libglnbody.so
-    $put 644 libglnbody.a lib
-    $put 644 build/glnbody.pc lib/pkgconfig
-    $put 755 glnbody bin
+    $put 644 "$B/libglnbody.a" lib
+    $put 644 "$B/glnbody.pc" lib/pkgconfig
+    $put 755 "$B/glnbody" bin
     for f in glsl/*; do $put 644 "$f" share/glnbody/glsl; done
-    for f in spirv/*.spv; do $put 644 "$f" share/glnbody/spirv; done
+    # (no SPIR-V where the build had no glslangValidator: GLSL is used)
+    for f in spirv/*.spv; do [ -e "$f" ] || continue; $put 644 "$f" share/glnbody/spirv; done
     $put 644 tools/glnbody/glnbody.1 share/man/man1
     $put 644 tools/g6/g6gl.h include
-    $put 755 "$G6_SOFILE" lib
+    $put 755 "$B/$G6_SOFILE" lib
     $link "$G6_SOFILE" lib "$G6_SONAME"
     $link "$G6_SONAME" lib libg6gl.so
-    $put 644 libg6gl.a lib
-    $put 644 build/g6gl.pc lib/pkgconfig
+    $put 644 "$B/libg6gl.a" lib
+    $put 644 "$B/g6gl.pc" lib/pkgconfig
 }
 
 # The directories install may have created, deepest first: uninstall
@@ -69,8 +71,8 @@ DIRS="share/glnbody/glsl share/glnbody/spirv share/glnbody share/man/man1 share/
 
 case $action in
 install)
-    for f in host/glnbody.h "$SOFILE" libglnbody.a glnbody tools/glnbody/glnbody.1 spirv/.stamp \
-             "$G6_SOFILE" libg6gl.a; do
+    for f in host/glnbody.h "$B/$SOFILE" "$B/libglnbody.a" "$B/glnbody" tools/glnbody/glnbody.1 \
+             "$B/$G6_SOFILE" "$B/libg6gl.a"; do
         [ -e "$f" ] || fail "$f is missing: run make first"
     done
     # The nearest existing directory on the way to $root must be writable.
@@ -78,10 +80,10 @@ install)
     while [ ! -e "$d" ]; do d=$(dirname "$d"); done
     [ -d "$d" ] && [ -w "$d" ] ||
         fail "cannot write to $d (to install under $root); choose PREFIX=DIR (or DESTDIR=DIR) where you may write, or run as root"
-    mkdir -p build && sed -e "s|@PREFIX@|$PREFIX|" -e "s|@VERSION@|$VERSION|" \
-        tools/scripts/glnbody.pc.in > build/glnbody.pc || fail "cannot write build/glnbody.pc"
+    mkdir -p "$B" && sed -e "s|@PREFIX@|$PREFIX|" -e "s|@VERSION@|$VERSION|" \
+        tools/scripts/glnbody.pc.in > "$B/glnbody.pc" || fail "cannot write $B/glnbody.pc"
     sed -e "s|@PREFIX@|$PREFIX|" -e "s|@VERSION@|$VERSION|" \
-        tools/g6/g6gl.pc.in > build/g6gl.pc || fail "cannot write build/g6gl.pc"
+        tools/g6/g6gl.pc.in > "$B/g6gl.pc" || fail "cannot write $B/g6gl.pc"
     put=put link=link install_all
     echo "glnbody $VERSION installed under $root"
     ;;

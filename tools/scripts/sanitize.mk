@@ -2,10 +2,9 @@
 # the fuzz targets' replay drivers that make test runs.
 #
 # Every variant writes its objects under build/VARIANT/, mirroring the
-# source tree, so that they never mix with the normal objects beside the
-# sources.
+# source tree, apart from the normal objects under build/.
 
-ALL_INC  = -Ihost -Isrc -Iglsl $$(pkg-config --cflags $(PKGS) $(VIEW_PKGS) $(CLI_PKGS))
+ALL_INC  = -Ihost -Isrc -Iglsl $(CLI_DEFS) $$(pkg-config --cflags $(PKGS) $(CLI_PKGS))
 CLI_LIB_SRC := tools/glnbody/options.c tools/glnbody/md_options.c tools/glnbody/frames.c \
                tools/glnbody/md_checkpoint.c tools/glnbody/md_outputs.c tools/glnbody/interrupt.c \
                tools/glnbody/ckpt_text.c
@@ -19,7 +18,7 @@ SAN_DIR   := build/sanitize
 SAN_FLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer \
              -fno-sanitize-recover=undefined
 SAN_LIB_OBJ := $(addprefix $(SAN_DIR)/,$(HOST_SRC:.c=.o) $(GL_SRC:.c=.o))
-SAN_CLI_OBJ := $(addprefix $(SAN_DIR)/,$(CLI_OBJ))
+SAN_CLI_OBJ := $(addprefix $(SAN_DIR)/,$(CLI_SRC_ON:.c=.o))
 SANITIZE_TESTS ?= $(TESTS)
 SAN_TESTS := $(addprefix $(SAN_DIR)/,$(SANITIZE_TESTS) $(REPLAYS))
 # Any report exits 86, a status no test expects of the program (it exits 0,
@@ -29,7 +28,7 @@ SAN_ENV := ASAN_OPTIONS=detect_leaks=1:strict_string_checks=1:exitcode=86 \
            LSAN_OPTIONS=suppressions=$(CURDIR)/tools/scripts/lsan.supp \
            GLNBODY_BIN=$(CURDIR)/$(SAN_DIR)/glnbody
 
-$(SAN_DIR)/%.o: %.c $(HOST_H) $(GL_H) $(wildcard tools/glnbody/*.h) Makefile
+$(SAN_DIR)/%.o: %.c $(HOST_H) $(GL_H) $(wildcard tools/glnbody/*.h) Makefile $(FEATURES)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(SAN_FLAGS) $(ALL_INC) -c -o $@ $<
 
@@ -38,10 +37,10 @@ $(SAN_DIR)/libglnbody.a: $(SAN_LIB_OBJ)
 	$(AR) rcs $@ $^
 
 $(SAN_DIR)/glnbody: $(SAN_CLI_OBJ) $(SAN_DIR)/libglnbody.a
-	$(CC) $(CFLAGS) $(SAN_FLAGS) -o $@ $^ $$(pkg-config --libs $(PKGS) $(VIEW_PKGS) $(CLI_PKGS)) $(LDLIBS)
+	$(CC) $(CFLAGS) $(SAN_FLAGS) -o $@ $^ $$(pkg-config --libs $(PKGS) $(CLI_PKGS)) $(LDLIBS)
 
 $(SAN_DIR)/tools/glnbody/report_machine.o: CFLAGS += -DNB_GIT_COMMIT='"$(NB_GIT_COMMIT)"'
-$(SAN_DIR)/tools/glnbody/report_machine.o: tools/glnbody/.commit
+$(SAN_DIR)/tools/glnbody/report_machine.o: $(B)/commit
 $(SAN_DIR)/tests/check_report: TEST_PKGS := jansson
 
 $(SAN_DIR)/tests/%: tests/%.c $(wildcard tests/*.h) $(SAN_DIR)/libglnbody.a
@@ -57,9 +56,9 @@ $(SAN_DIR)/tests/fuzz/replay_%: tests/fuzz/fuzz_%.c tests/fuzz/replay.c tests/fu
 	    $(SAN_DIR)/libglnbody.a $$(pkg-config --libs $(PKGS)) $(LDLIBS)
 
 # check_g6 and check_g6_jmem: libg6gl built with the sanitizers too; the
-# drivers check_g6 runs (tests/g6_driver, tests/g6_driver_f) are the plain ones.
+# drivers check_g6 runs (build/tests/g6_driver, g6_driver_f) are the plain ones.
 $(SAN_DIR)/tests/check_g6: tests/check_g6.c $(wildcard tests/*.h) $(SAN_DIR)/tools/g6/g6gl.o \
-        $(SAN_DIR)/libglnbody.a tests/g6_driver tests/g6_driver_f
+        $(SAN_DIR)/libglnbody.a $(G6_DRIVERS)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(SAN_FLAGS) $(ALL_INC) -Itools/g6 $$(pkg-config --cflags check) -o $@ $< \
 	    $(SAN_DIR)/tools/g6/g6gl.o $(SAN_DIR)/libglnbody.a $$(pkg-config --libs $(PKGS) check) \
@@ -77,10 +76,11 @@ sanitize: all $(SAN_DIR)/glnbody $(SAN_TESTS)
 # ---- the replay drivers of make test -------------------------------------
 # Each fuzz target with tests/fuzz/replay.c's main instead of libFuzzer's:
 # runs every file of tests/corpus/NAME/ through it (gcc, no clang needed).
-tests/fuzz/replay_%: tests/fuzz/fuzz_%.c tests/fuzz/replay.c tests/fuzz/fuzz_input.h \
-        $(CLI_LIB_SRC:.c=.o) libglnbody.a
+$(B)/tests/fuzz/replay_%: tests/fuzz/fuzz_%.c tests/fuzz/replay.c tests/fuzz/fuzz_input.h \
+        $(addprefix $(B)/,$(CLI_LIB_SRC:.c=.o)) $(B)/libglnbody.a
+	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(ALL_INC) -Itools/glnbody -DNB_CORPUS_DIR='"tests/corpus/$*"' \
-	    -o $@ $< tests/fuzz/replay.c $(CLI_LIB_SRC:.c=.o) libglnbody.a \
+	    -o $@ $< tests/fuzz/replay.c $(addprefix $(B)/,$(CLI_LIB_SRC:.c=.o)) $(B)/libglnbody.a \
 	    $$(pkg-config --libs $(PKGS)) $(LDLIBS)
 
 # ---- make fuzz ----------------------------------------------------------
