@@ -6,11 +6,11 @@
 #
 #   bash tools/scripts/probe_files.sh [BIN] [OUTDIR]
 #
-# BIN defaults to ./glnbody, OUTDIR to $OUT or ./probe_files.out; writes
+# BIN defaults to build/glnbody, OUTDIR to $OUT or ./probe_files.out; writes
 # OUTDIR/probe_files.csv (class,case,expected,exit,result) and prints one
 # line per failed case and a summary per class.  Exit 0 when all pass.
 set -u
-BIN=$(realpath "${1:-./glnbody}")
+BIN=$(realpath "${1:-build/glnbody}")
 OUTDIR=$(realpath -m "${2:-${OUT:-probe_files.out}}")
 mkdir -p "$OUTDIR"
 RES="$OUTDIR/probe_files.csv"
