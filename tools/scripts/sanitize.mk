@@ -7,7 +7,7 @@
 ALL_INC  = -Ihost -Isrc -Iglsl $(CLI_DEFS) $$(pkg-config --cflags $(PKGS) $(CLI_PKGS))
 CLI_LIB_SRC := tools/glnbody/options.c tools/glnbody/md_options.c tools/glnbody/frames.c \
                tools/glnbody/md_checkpoint.c tools/glnbody/md_outputs.c tools/glnbody/interrupt.c \
-               tools/glnbody/ckpt_text.c
+               tools/glnbody/ckpt_text.c tools/glnbody/file_roles.c
 
 # ---- make sanitize ------------------------------------------------------
 # The library, the program and the suites built with ASan and UBSan (gcc),
