@@ -281,12 +281,13 @@ race() {  # case action-during-run expected-fragment
 race log-removed 'rm e.csv' "removed or replaced"
 race log-replaced 'mv e.csv x.csv; echo mine > e.csv' "removed or replaced"
 race log-replaced-by-copy 'cp e.csv x.csv; mv x.csv e.csv' "removed or replaced"
-# Two runs on one log: the second replaces the first's, which then stops.
+# Two runs on one log (other seeds: other bytes): the second replaces the
+# first's, which then stops.
 fresh
 "$BIN" run --backend cpu --n 64 --quiet --t-end 4000 --energy-log e.csv --checkpoint c1.ck \
     --checkpoint-every 0.0625 > /dev/null 2> err.txt & p1=$!
 sleep 0.5
-"$BIN" run --backend cpu --n 64 --quiet --t-end 1 --energy-log e.csv > /dev/null 2>&1
+"$BIN" run --backend cpu --n 64 --seed 2 --quiet --t-end 1 --energy-log e.csv > /dev/null 2>&1
 t=0; while kill -0 $p1 2> /dev/null && [ $t -lt 200 ]; do sleep 0.05; t=$((t + 1)); done
 kill -9 $p1 2> /dev/null; wait $p1; rc=$?
 [ "$rc" = 1 ] && grep -q "removed or replaced" err.txt; record races two-runs-one-log "first stops, exit 1" "$rc" $?
