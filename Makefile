@@ -58,7 +58,7 @@ TESTS    := tests/check_host tests/check_gpu tests/check_cli_forces tests/check_
             tests/check_fragment_precision tests/check_md_run_precision tests/check_text \
             tests/check_snapshot tests/check_md_ic tests/check_run_cli tests/check_run_gpu \
             tests/check_api tests/check_api_contexts tests/check_cli_text tests/check_progress tests/check_hostile \
-            tests/check_g6 tests/check_g6_jmem tests/check_mpi tests/check_partition tests/check_render tests/check_restart tests/check_levels tests/check_report
+            tests/check_g6 tests/check_g6_jmem tests/check_g6_probe tests/check_mpi tests/check_partition tests/check_render tests/check_restart tests/check_levels tests/check_report
 
 # The parsers' fuzz targets (tests/fuzz/fuzz_NAME.c, tools/sanitize.mk); make
 # test replays each one's regression corpus, tests/corpus/NAME/.
@@ -203,11 +203,22 @@ tests/g6_driver: tests/g6_driver.c tools/g6/g6gl.h libg6gl.a libglnbody.a
 	$(CC) $(CFLAGS) -Itools/g6 -o $@ $< $(G6_STATIC)
 tests/g6_driver_f: tests/g6_driver.f90 libg6gl.a libglnbody.a
 	gfortran -O2 -g -fopenmp -static-libgfortran -o $@ $< $(G6_STATIC)
+# A client with its own C names over the Fortran ones (Sapporo2's style),
+# linked against libg6gl.so and exporting them, as a C++ code would.
+tests/g6_client: tests/g6_client.c libg6gl.so
+	$(CC) $(CFLAGS) -rdynamic -o $@ $< -L. -lg6gl -Wl,-rpath-link,. -Wl,--disable-new-dtags,-rpath,'$$ORIGIN/..' -lm
 tests/check_g6: tests/check_g6.c $(wildcard tests/*.h) libg6gl.a libglnbody.a \
-                tests/g6_driver tests/g6_driver_f
+                tests/g6_driver tests/g6_driver_f tests/g6_client
 	$(CC) $(CFLAGS) -Ihost -Isrc -Iglsl -Itools/g6 $$(pkg-config --cflags $(PKGS) check) -o $@ $< \
 	    libg6gl.a libglnbody.a $$(pkg-config --libs $(PKGS) check) $(LDLIBS)
 tests/check_g6_jmem: tests/check_g6_jmem.c $(wildcard tests/*.h) libg6gl.a libglnbody.a
+	$(CC) $(CFLAGS) -Ihost -Isrc -Iglsl -Itools/g6 $$(pkg-config --cflags $(PKGS) check) -o $@ $< \
+	    libg6gl.a libglnbody.a $$(pkg-config --libs $(PKGS) check) $(LDLIBS)
+tests/check_g6_probe: tests/check_g6_probe.c $(wildcard tests/*.h) libg6gl.a libglnbody.a
+	$(CC) $(CFLAGS) -Ihost -Isrc -Iglsl -Itools/g6 $$(pkg-config --cflags $(PKGS) check) -o $@ $< \
+	    libg6gl.a libglnbody.a $$(pkg-config --libs $(PKGS) check) $(LDLIBS)
+# Run by make sanitize (tools/sanitize.mk), not make test: a minute of llvmpipe.
+tests/check_g6_large: tests/check_g6_large.c $(wildcard tests/*.h) libg6gl.a libglnbody.a
 	$(CC) $(CFLAGS) -Ihost -Isrc -Iglsl -Itools/g6 $$(pkg-config --cflags $(PKGS) check) -o $@ $< \
 	    libg6gl.a libglnbody.a $$(pkg-config --libs $(PKGS) check) $(LDLIBS)
 
@@ -268,6 +279,6 @@ tools/examples/%: tools/examples/%.c
 
 clean:
 	rm -f glnbody libglnbody.a libglnbody.so libglnbody.so.* libg6gl.a libg6gl.so libg6gl.so.* tools/g6/*.o \
-	    tests/g6_driver tests/g6_driver_f tools/g6/g6_bench host/*.o src/*.o tools/glnbody/*.o \
+	    tests/g6_driver tests/g6_driver_f tests/g6_client tests/check_g6_large tools/g6/g6_bench host/*.o src/*.o tools/glnbody/*.o \
 	    $(TESTS) $(REPLAYS) $(EXAMPLES) spirv/*.spv spirv/.stamp bench.csv
 	rm -rf build
