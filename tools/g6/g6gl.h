@@ -41,8 +41,9 @@
  * Where this library differs from both: every call returns an int status
  * (GRAPE-6's convention; Sapporo2 declares some void) and never aborts:
  * 0 is success, and a bad call (before g6_open, a j-address out of range,
- * ni above g6_npipes(), lasthalf without firsthalf, a time, eps2 or
- * coordinate that is not finite, a GL failure) prints
+ * ni above g6_npipes(), lasthalf without firsthalf or with another ni
+ * than its firsthalf, a time, eps2 or coordinate that is not finite,
+ * forces that come out not finite, a GL failure) prints
  * one line "g6gl: FUNCTION: cause" on stderr and returns G6GL_ERROR
  * (-1); Sapporo2 asserts on ni > npipes.
  *
