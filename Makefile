@@ -217,7 +217,7 @@ tests/check_g6_jmem: tests/check_g6_jmem.c $(wildcard tests/*.h) libg6gl.a libgl
 tests/check_g6_probe: tests/check_g6_probe.c $(wildcard tests/*.h) libg6gl.a libglnbody.a
 	$(CC) $(CFLAGS) -Ihost -Isrc -Iglsl -Itools/g6 $$(pkg-config --cflags $(PKGS) check) -o $@ $< \
 	    libg6gl.a libglnbody.a $$(pkg-config --libs $(PKGS) check) $(LDLIBS)
-# Run by make sanitize (tools/sanitize.mk), not make test: a minute of llvmpipe.
+# Run by make sanitize (tools/sanitize.mk), not make test: N = 262,144 in eight modes.
 tests/check_g6_large: tests/check_g6_large.c $(wildcard tests/*.h) libg6gl.a libglnbody.a
 	$(CC) $(CFLAGS) -Ihost -Isrc -Iglsl -Itools/g6 $$(pkg-config --cflags $(PKGS) check) -o $@ $< \
 	    libg6gl.a libglnbody.a $$(pkg-config --libs $(PKGS) check) $(LDLIBS)
