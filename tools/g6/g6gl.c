@@ -408,8 +408,9 @@ static int get_neighbour_list(int cluster_id, int ipipe, int maxlength, int *n_n
     int count = (int)g6.count[ipipe];
     int copy = count < maxlength ? count : maxlength;
     copy = copy < NEIGHBOUR_ROOM ? copy : NEIGHBOUR_ROOM;
-    memcpy(neighbour_list, g6.list + (size_t)ipipe * NEIGHBOUR_ROOM,
-           (size_t)copy * sizeof *neighbour_list);
+    if (copy > 0)               /* maxlength 0 may come with no list */
+        memcpy(neighbour_list, g6.list + (size_t)ipipe * NEIGHBOUR_ROOM,
+               (size_t)copy * sizeof *neighbour_list);
     *n_neighbours = count;
     return count >= maxlength || count > NEIGHBOUR_ROOM;
 }
