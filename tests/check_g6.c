@@ -374,8 +374,8 @@ static void compare_driver(const char *prog, const char *extra, double tol)
 START_TEST(driver_c)
 {
     reference(64);
-    compare_driver("tests/g6_driver", "", 1e-4);
-    compare_driver("tests/g6_driver", "nearest", 1e-4);
+    compare_driver("build/tests/g6_driver", "", 1e-4);
+    compare_driver("build/tests/g6_driver", "nearest", 1e-4);
     remove(g_in);
     free(g_xref);
 }
@@ -384,7 +384,7 @@ END_TEST
 START_TEST(driver_fortran)
 {
     reference(64);
-    compare_driver("tests/g6_driver_f", "", 1e-4);
+    compare_driver("build/tests/g6_driver_f", "", 1e-4);
     remove(g_in);
     free(g_xref);
 }
@@ -398,7 +398,7 @@ END_TEST
  * against a double sum). */
 START_TEST(drop_in_client)
 {
-    ck_assert_msg(system("tests/g6_client 1000") == 0, "tests/g6_client 1000 failed");
+    ck_assert_msg(system("build/tests/g6_client 1000") == 0, "build/tests/g6_client 1000 failed");
 }
 END_TEST
 
