@@ -221,7 +221,11 @@ static enum nb_status area_room(struct nb_g6_block *g, size_t count, struct nb_e
     if (!map)
         return err->status;
     size_t slots = g->area[g->batch & 1].capacity / each;
-    if (grow_host((void **)&g->slot_address, slots, sizeof *g->slot_address, err) != NB_OK)
+    /* slot_address serves both areas and the inline queue: never fewer
+     * than NB_G6_INLINE_MAX, which the next batch may fill before any
+     * area_room (a small area, 32 slots, used to shrink it below that) */
+    size_t room = slots > NB_G6_INLINE_MAX ? slots : NB_G6_INLINE_MAX;
+    if (grow_host((void **)&g->slot_address, room, sizeof *g->slot_address, err) != NB_OK)
         return err->status;
     if (!g->in_area)
         memcpy(map, g->first, each * g->queued);

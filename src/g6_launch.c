@@ -403,7 +403,9 @@ enum nb_status nb_forces_block_start(struct nb_forces *f, size_t nj, double ti, 
         check_block(g, nj, ti, eps2, ni, id, x, v, func, &e) != NB_OK)
         return nb_api_fail(err, &e, func);
     if (g->started) {           /* a block never finished: let its copy land */
-        if (!nb_gl_staging_arrived(&g->down, &e))
+        /* (a block without results, ni or nj 0, has none: the wait then
+         * found no area and returned without starting this block) */
+        if (g->ni && g->nj && !nb_gl_staging_arrived(&g->down, &e))
             return nb_api_fail(err, &e, func);
         g->started = 0;
     }

@@ -22,6 +22,7 @@ static struct {
     size_t jmax, capacity;
     double ti;
     int started;                /* a firsthalf awaits its lasthalf */
+    int started_ni;             /* of that block */
     int want_nearest;           /* the caller's last lasthalf was lasthalf2 */
     unsigned flags;             /* of the block started */
     int finished_ni;            /* i-particles of the last finished block, -1: none */
@@ -98,7 +99,7 @@ static void release(void)
     g6.nearest = NULL;
 }
 
-int g6_open(int cluster_id)
+static int open_device(int cluster_id)
 {
     const char *func = "g6_open";
     struct nb_error e = { 0 };
@@ -151,7 +152,7 @@ int g6_open(int cluster_id)
     return 0;
 }
 
-int g6_close(int cluster_id)
+static int close_device(int cluster_id)
 {
     (void)cluster_id;
     if (need_open("g6_close"))
@@ -165,29 +166,19 @@ int g6_close(int cluster_id)
     return 0;
 }
 
-int g6_npipes(void)
+static int npipes(void)
 {
     return g6.f ? g6.npipes : fail("g6_npipes", "the device is not open (call g6_open "
                                    "first)");
 }
 
-int g6_set_tunit(double tunit)
-{
-    (void)tunit;
-    return 0;
-}
-
-int g6_set_xunit(double xunit)
-{
-    (void)xunit;
-    return 0;
-}
-
-int g6_set_ti(int cluster_id, double ti)
+static int set_ti(int cluster_id, double ti)
 {
     (void)cluster_id;
     if (need_open("g6_set_ti"))
         return G6GL_ERROR;
+    if (!isfinite(ti))      /* refused here, not at the next firsthalf */
+        return fail("g6_set_ti", "ti = %g: not finite", ti);
     g6.ti = ti;
     return 0;
 }
@@ -238,9 +229,9 @@ set_j_checked(int address, int index, double tj, double mass, double j6[3], doub
 /* The quick path, one call a corrected particle: an address the j-memory
  * holds and no clock to read go straight to the library (its refusal into
  * g6's record: no 1 KB of stack a call), the rest to set_j_checked. */
-int g6_set_j_particle(int cluster_id, int address, int index, double tj, double dtj,
-                      double mass, double k18[3], double j6[3], double a2[3], double v[3],
-                      double x[3])
+static int set_j_particle(int cluster_id, int address, int index, double tj, double dtj,
+                          double mass, double k18[3], double j6[3], double a2[3],
+                          double v[3], double x[3])
 {
     (void)cluster_id, (void)dtj, (void)k18;
     if (!g6.f || g6.stats || address < 0 || (size_t)address >= g6.capacity || !j6 || !a2 ||
@@ -279,12 +270,13 @@ static int start(const char *func, int nj, int ni, int index[], double xi[][3],
                               ni ? &vi[0][0] : NULL, h2, flags, &e) != NB_OK)
         return fail_nb(func, &e);
     g6.started = 1;
+    g6.started_ni = ni;
     g6.flags = flags;
     g6.finished_ni = g6.listed_ni = -1;
     return 0;
 }
 
-int g6calc_firsthalf(int cluster_id, int nj, int ni, int index[], double xi[][3],
+static int firsthalf(int cluster_id, int nj, int ni, int index[], double xi[][3],
                      double vi[][3], double aold[][3], double j6old[][3], double phiold[],
                      double eps2, double h2[])
 {
@@ -300,6 +292,22 @@ int g6calc_firsthalf(int cluster_id, int nj, int ni, int index[], double xi[][3]
     return r;
 }
 
+/* The first i-particle with a result that is not finite, -1 if none. */
+static int first_not_finite(int ni, double acc[][3], double jerk[][3], double pot[])
+{
+    for (int k = 0; k < ni; k++) {
+        double sum = pot[k];
+        for (int c = 0; c < 3; c++)
+            sum += acc[k][c] + jerk[k][c];
+        if (sum - sum != 0.0 && !(isfinite(pot[k]) && isfinite(acc[k][0]) &&
+                                  isfinite(acc[k][1]) && isfinite(acc[k][2]) &&
+                                  isfinite(jerk[k][0]) && isfinite(jerk[k][1]) &&
+                                  isfinite(jerk[k][2])))
+            return k;
+    }
+    return -1;
+}
+
 static int finish(const char *func, int nj, int ni, int index[], double xi[][3],
                   double vi[][3], double eps2, double h2[], double acc[][3],
                   double jerk[][3], double pot[], int nnbindex[])
@@ -309,6 +317,9 @@ static int finish(const char *func, int nj, int ni, int index[], double xi[][3],
         return G6GL_ERROR;
     if (!g6.started)
         return fail(func, "no block was started (call g6calc_firsthalf first)");
+    if (ni != g6.started_ni)    /* the results would overrun the caller's arrays */
+        return fail(func, "ni = %d: the block started by g6calc_firsthalf has %d", ni,
+                    g6.started_ni);
     if (ni > 0 && (!acc || !jerk || !pot || (nnbindex && !index)))
         return fail(func, "acc, jerk or pot is NULL");
     double w = g6.stats ? nb_clock_seconds() : 0;
@@ -328,6 +339,10 @@ static int finish(const char *func, int nj, int ni, int index[], double xi[][3],
         return fail_nb(func, &e);
     for (int k = 0; nnbindex && k < ni; k++)
         nnbindex[k] = g6.nearest[k] < 0 ? 0 : g6.nearest[k];
+    int bad = first_not_finite(ni, acc, jerk, pot);
+    if (bad >= 0)
+        return fail(func, "i-particle %d: a force, jerk or potential is not finite (the "
+                    "j-particles predicted to ti = %g overflow?)", bad, g6.ti);
     g6.finished_ni = ni;
     if (g6.stats) {
         g6.wall_last += nb_clock_seconds() - w;
@@ -338,7 +353,7 @@ static int finish(const char *func, int nj, int ni, int index[], double xi[][3],
     return 0;
 }
 
-int g6calc_lasthalf(int cluster_id, int nj, int ni, int index[], double xi[][3],
+static int lasthalf(int cluster_id, int nj, int ni, int index[], double xi[][3],
                     double vi[][3], double eps2, double h2[], double acc[][3],
                     double jerk[][3], double pot[])
 {
@@ -347,7 +362,7 @@ int g6calc_lasthalf(int cluster_id, int nj, int ni, int index[], double xi[][3],
                   NULL);
 }
 
-int g6calc_lasthalf2(int cluster_id, int nj, int ni, int index[], double xi[][3],
+static int lasthalf2(int cluster_id, int nj, int ni, int index[], double xi[][3],
                      double vi[][3], double eps2, double h2[], double acc[][3],
                      double jerk[][3], double pot[], int nnbindex[])
 {
@@ -358,25 +373,7 @@ int g6calc_lasthalf2(int cluster_id, int nj, int ni, int index[], double xi[][3]
                   nnbindex);
 }
 
-int g6_initialize_jp_buffer(int cluster_id, int buf_size)
-{
-    (void)cluster_id, (void)buf_size;
-    return 0;
-}
-
-int g6_flush_jp_buffer(int cluster_id)
-{
-    (void)cluster_id;
-    return 0;
-}
-
-int g6_reset(int cluster_id)
-{
-    (void)cluster_id;
-    return 0;
-}
-
-int g6_read_neighbour_list(int cluster_id)
+static int read_neighbour_list(int cluster_id)
 {
     const char *func = "g6_read_neighbour_list";
     struct nb_error e = { 0 };
@@ -394,8 +391,8 @@ int g6_read_neighbour_list(int cluster_id)
     return 0;
 }
 
-int g6_get_neighbour_list(int cluster_id, int ipipe, int maxlength, int *n_neighbours,
-                          int neighbour_list[])
+static int get_neighbour_list(int cluster_id, int ipipe, int maxlength, int *n_neighbours,
+                              int neighbour_list[])
 {
     const char *func = "g6_get_neighbour_list";
     (void)cluster_id;
@@ -411,57 +408,157 @@ int g6_get_neighbour_list(int cluster_id, int ipipe, int maxlength, int *n_neigh
     int count = (int)g6.count[ipipe];
     int copy = count < maxlength ? count : maxlength;
     copy = copy < NEIGHBOUR_ROOM ? copy : NEIGHBOUR_ROOM;
-    memcpy(neighbour_list, g6.list + (size_t)ipipe * NEIGHBOUR_ROOM,
-           (size_t)copy * sizeof *neighbour_list);
+    if (copy > 0)               /* maxlength 0 may come with no list */
+        memcpy(neighbour_list, g6.list + (size_t)ipipe * NEIGHBOUR_ROOM,
+               (size_t)copy * sizeof *neighbour_list);
     *n_neighbours = count;
     return count >= maxlength || count > NEIGHBOUR_ROOM;
 }
 
-/* ---- the Fortran names: every argument by reference ---- */
+/* ---- the names a client calls ----
+ * Each name calls the static implementation above, never another
+ * exported name: a client may define the C names itself over the Fortran
+ * ones (int g6_open(int id) { return g6_open_(&id); }, as Sapporo2's test
+ * codes do in a header), and the dynamic linker binds every call of an
+ * exported name to the client's definition first, so a Fortran name
+ * calling g6_open would call back into the client's wrapper.  The C names
+ * are weak, so that such a client also links with libg6gl.a, its own
+ * definitions winning. */
+#define G6_WEAK __attribute__((weak))
 
-int g6_open_(int *id) { return g6_open(*id); }
-int g6_close_(int *id) { return g6_close(*id); }
-int g6_npipes_(void) { return g6_npipes(); }
-int g6_set_tunit_(double *t) { return g6_set_tunit(*t); }
-int g6_set_xunit_(double *x) { return g6_set_xunit(*x); }
-int g6_set_ti_(int *id, double *ti) { return g6_set_ti(*id, *ti); }
+G6_WEAK int g6_open(int cluster_id) { return open_device(cluster_id); }
+G6_WEAK int g6_close(int cluster_id) { return close_device(cluster_id); }
+G6_WEAK int g6_npipes(void) { return npipes(); }
+G6_WEAK int g6_set_tunit(double tunit) { return (void)tunit, 0; }
+G6_WEAK int g6_set_xunit(double xunit) { return (void)xunit, 0; }
+G6_WEAK int g6_set_ti(int cluster_id, double ti) { return set_ti(cluster_id, ti); }
+
+G6_WEAK int g6_set_j_particle(int cluster_id, int address, int index, double tj, double dtj,
+                              double mass, double k18[3], double j6[3], double a2[3],
+                              double v[3], double x[3])
+{
+    return set_j_particle(cluster_id, address, index, tj, dtj, mass, k18, j6, a2, v, x);
+}
+
+G6_WEAK int g6calc_firsthalf(int cluster_id, int nj, int ni, int index[], double xi[][3],
+                             double vi[][3], double aold[][3], double j6old[][3],
+                             double phiold[], double eps2, double h2[])
+{
+    return firsthalf(cluster_id, nj, ni, index, xi, vi, aold, j6old, phiold, eps2, h2);
+}
+
+G6_WEAK int g6calc_lasthalf(int cluster_id, int nj, int ni, int index[], double xi[][3],
+                            double vi[][3], double eps2, double h2[], double acc[][3],
+                            double jerk[][3], double pot[])
+{
+    return lasthalf(cluster_id, nj, ni, index, xi, vi, eps2, h2, acc, jerk, pot);
+}
+
+G6_WEAK int g6calc_lasthalf2(int cluster_id, int nj, int ni, int index[], double xi[][3],
+                             double vi[][3], double eps2, double h2[], double acc[][3],
+                             double jerk[][3], double pot[], int nnbindex[])
+{
+    return lasthalf2(cluster_id, nj, ni, index, xi, vi, eps2, h2, acc, jerk, pot, nnbindex);
+}
+
+G6_WEAK int g6_initialize_jp_buffer(int cluster_id, int buf_size)
+{
+    return (void)cluster_id, (void)buf_size, 0;
+}
+
+G6_WEAK int g6_flush_jp_buffer(int cluster_id) { return (void)cluster_id, 0; }
+G6_WEAK int g6_reset(int cluster_id) { return (void)cluster_id, 0; }
+G6_WEAK int g6_reset_fofpga(int cluster_id) { return (void)cluster_id, 0; }
+G6_WEAK int g6_read_neighbour_list(int cluster_id) { return read_neighbour_list(cluster_id); }
+
+G6_WEAK int g6_get_neighbour_list(int cluster_id, int ipipe, int maxlength,
+                                  int *n_neighbours, int neighbour_list[])
+{
+    return get_neighbour_list(cluster_id, ipipe, maxlength, n_neighbours, neighbour_list);
+}
+
+/* Sapporo2's: ndev devices in list; one is used, the first (device 0
+ * where there is no list). */
+G6_WEAK int g6_open_special(int ndev, int *list)
+{
+    return open_device(ndev > 0 && list ? list[0] : 0);
+}
+
+/* ---- the Fortran names: every argument by reference ----
+ * A NULL cluster id means cluster 0, and the arguments that are not used
+ * (tunit, xunit, dtj, k18, buf_size) may be NULL, as Sapporo2 allows; any
+ * other NULL scalar is refused with a message. */
+static int cluster(const int *id)
+{
+    return id ? *id : 0;
+}
+
+int g6_open_(int *id) { return open_device(cluster(id)); }
+int g6_close_(int *id) { return close_device(cluster(id)); }
+int g6_npipes_(void) { return npipes(); }
+int g6_set_tunit_(double *t) { return (void)t, 0; }
+int g6_set_xunit_(double *x) { return (void)x, 0; }
+
+int g6_set_ti_(int *id, double *ti)
+{
+    if (!ti)
+        return fail("g6_set_ti", "ti is a NULL pointer");
+    return set_ti(cluster(id), *ti);
+}
 
 int g6_set_j_particle_(int *id, int *address, int *index, double *tj, double *dtj,
                        double *mass, double k18[3], double j6[3], double a2[3],
                        double v[3], double x[3])
 {
-    return g6_set_j_particle(*id, *address, *index, *tj, *dtj, *mass, k18, j6, a2, v, x);
+    const char *func = "g6_set_j_particle";
+    if (!address || !index || !tj || !mass)
+        return fail(func, "address, index, tj or mass is a NULL pointer");
+    return set_j_particle(cluster(id), *address, *index, *tj, dtj ? *dtj : 0.0, *mass, k18, j6,
+                          a2, v, x);
 }
 
 int g6calc_firsthalf_(int *id, int *nj, int *ni, int index[], double xi[][3],
                       double vi[][3], double aold[][3], double j6old[][3], double phiold[],
                       double *eps2, double h2[])
 {
-    return g6calc_firsthalf(*id, *nj, *ni, index, xi, vi, aold, j6old, phiold, *eps2, h2);
+    const char *func = "g6calc_firsthalf";
+    if (!nj || !ni || !eps2)
+        return fail(func, "nj, ni or eps2 is a NULL pointer");
+    return firsthalf(cluster(id), *nj, *ni, index, xi, vi, aold, j6old, phiold, *eps2, h2);
 }
 
 int g6calc_lasthalf_(int *id, int *nj, int *ni, int index[], double xi[][3], double vi[][3],
                      double *eps2, double h2[], double acc[][3], double jerk[][3],
                      double pot[])
 {
-    return g6calc_lasthalf(*id, *nj, *ni, index, xi, vi, *eps2, h2, acc, jerk, pot);
+    const char *func = "g6calc_lasthalf";
+    if (!nj || !ni || !eps2)
+        return fail(func, "nj, ni or eps2 is a NULL pointer");
+    return lasthalf(cluster(id), *nj, *ni, index, xi, vi, *eps2, h2, acc, jerk, pot);
 }
 
 int g6calc_lasthalf2_(int *id, int *nj, int *ni, int index[], double xi[][3],
                       double vi[][3], double *eps2, double h2[], double acc[][3],
                       double jerk[][3], double pot[], int nnbindex[])
 {
-    return g6calc_lasthalf2(*id, *nj, *ni, index, xi, vi, *eps2, h2, acc, jerk, pot,
-                            nnbindex);
+    const char *func = "g6calc_lasthalf2";
+    if (!nj || !ni || !eps2)
+        return fail(func, "nj, ni or eps2 is a NULL pointer");
+    return lasthalf2(cluster(id), *nj, *ni, index, xi, vi, *eps2, h2, acc, jerk, pot,
+                     nnbindex);
 }
 
-int g6_initialize_jp_buffer_(int *id, int *size) { return g6_initialize_jp_buffer(*id, *size); }
-int g6_flush_jp_buffer_(int *id) { return g6_flush_jp_buffer(*id); }
-int g6_reset_(int *id) { return g6_reset(*id); }
-int g6_read_neighbour_list_(int *id) { return g6_read_neighbour_list(*id); }
+int g6_initialize_jp_buffer_(int *id, int *size) { return (void)id, (void)size, 0; }
+int g6_flush_jp_buffer_(int *id) { return (void)id, 0; }
+int g6_reset_(int *id) { return (void)id, 0; }
+int g6_reset_fofpga_(int *id) { return (void)id, 0; }
+int g6_read_neighbour_list_(int *id) { return read_neighbour_list(cluster(id)); }
 
 int g6_get_neighbour_list_(int *id, int *ipipe, int *maxlength, int *n_neighbours,
                            int neighbour_list[])
 {
-    return g6_get_neighbour_list(*id, *ipipe, *maxlength, n_neighbours, neighbour_list);
+    const char *func = "g6_get_neighbour_list";
+    if (!ipipe || !maxlength)
+        return fail(func, "ipipe or maxlength is a NULL pointer");
+    return get_neighbour_list(cluster(id), *ipipe, *maxlength, n_neighbours, neighbour_list);
 }

@@ -24,12 +24,26 @@
  *    the j-particles with r^2 < h2[i] (at most 256 each, Sapporo2's
  *    room; returns 1 when a list was longer); g6_get_neighbour_list
  *    copies one, ascending, and returns 1 when it has maxlength or more;
- *  - g6_set_tunit, g6_set_xunit, g6_initialize_jp_buffer,
- *    g6_flush_jp_buffer and g6_reset do nothing and return 0.
+ *  - no-ops, which return 0 and do nothing (as in Sapporo2): g6_set_tunit,
+ *    g6_set_xunit, g6_initialize_jp_buffer, g6_flush_jp_buffer, g6_reset
+ *    and g6_reset_fofpga, and their Fortran names;
+ *  - g6_open_special(ndev, list), Sapporo2's, opens list[0] (0 without a
+ *    list): one device, as every cluster id shares one j-memory;
+ *  - the Fortran names take a NULL cluster id as cluster 0, and ignore the
+ *    arguments they do not use (tunit, xunit, dtj, k18, buf_size), which
+ *    may be NULL too; another NULL scalar is refused (G6GL_ERROR).
+ * The calls are those of Sapporo2's interfaces/sapporoG6lib.cpp but its
+ * get_j_part_data (a read-back of one j-particle, Sapporo2's own).
+ * A client may define the C names itself over the Fortran ones, as
+ * Sapporo2's test codes do: the library never calls its own exported
+ * names, and its C names are weak, so the client's definitions win both
+ * with libg6gl.so and with libg6gl.a.
  * Where this library differs from both: every call returns an int status
  * (GRAPE-6's convention; Sapporo2 declares some void) and never aborts:
  * 0 is success, and a bad call (before g6_open, a j-address out of range,
- * ni above g6_npipes(), lasthalf without firsthalf, a GL failure) prints
+ * ni above g6_npipes(), lasthalf without firsthalf or with another ni
+ * than its firsthalf, a time, eps2 or coordinate that is not finite,
+ * forces that come out not finite, a GL failure) prints
  * one line "g6gl: FUNCTION: cause" on stderr and returns G6GL_ERROR
  * (-1); Sapporo2 asserts on ni > npipes.
  *
@@ -79,6 +93,8 @@ int g6calc_lasthalf2(int cluster_id, int nj, int ni, int index[], double xi[][3]
 int g6_initialize_jp_buffer(int cluster_id, int buf_size);
 int g6_flush_jp_buffer(int cluster_id);
 int g6_reset(int cluster_id);
+int g6_reset_fofpga(int cluster_id);
+int g6_open_special(int ndev, int *list);
 int g6_read_neighbour_list(int cluster_id);
 int g6_get_neighbour_list(int cluster_id, int ipipe, int maxlength, int *n_neighbours,
                           int neighbour_list[]);
@@ -105,6 +121,7 @@ int g6calc_lasthalf2_(int *cluster_id, int *nj, int *ni, int index[], double xi[
 int g6_initialize_jp_buffer_(int *cluster_id, int *buf_size);
 int g6_flush_jp_buffer_(int *cluster_id);
 int g6_reset_(int *cluster_id);
+int g6_reset_fofpga_(int *cluster_id);
 int g6_read_neighbour_list_(int *cluster_id);
 int g6_get_neighbour_list_(int *cluster_id, int *ipipe, int *maxlength, int *n_neighbours,
                            int neighbour_list[]);
