@@ -149,9 +149,14 @@ static enum nb_status check_count(struct reader *rd, struct nb_error *err)
 static enum nb_status parse_line(struct reader *rd, struct nb_error *err)
 {
     struct nb_particles *p = rd->p;
-    enum nb_status st = check_count(rd, err);
+    enum nb_status st;
     long long value;
 
+    if (p->n == 0 && strcmp(rd->text.field[0], "ITEM:") == 0)
+        return nb_text_error(&rd->text, 0, err, "this is a LAMMPS dump (an "
+                             "ITEM: line), not a snapshot `id [type] m x y z "
+                             "vx vy vz`; md --input reads dumps");
+    st = check_count(rd, err);
     if (st == NB_OK)
         st = reserve_one(rd, err);
     if (st == NB_OK)

@@ -1,9 +1,12 @@
 /* text_reader.c - the one line, field and number reader of every text
  * format (snapshots, coefficient tables, LAMMPS dumps, exclusion lists).
  *
- * Lines of any length (getline); LF, CRLF and a last line without a
- * newline alike.  Fields are separated by whitespace; '#' starts a comment
- * as the format says (enum nb_text_comments).  Every error names
+ * Lines up to NB_TEXT_MAX_LINE bytes (a file without newlines, such as
+ * /dev/zero, must not take all memory); LF, CRLF and a last line without a
+ * newline alike; a UTF-8 byte-order mark at the start is skipped (editors
+ * on Windows write one); a NUL byte is refused (a binary file).  Fields
+ * are separated by whitespace; '#' starts a comment as the format says
+ * (enum nb_text_comments).  Every error names
  * file:line:column, the column being that of the offending field, so that
  * all formats report the same way in the same words.
  */
@@ -14,7 +17,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-
+#include <sys/stat.h>
 
 static int is_space(char c)
 {
@@ -33,6 +36,13 @@ enum nb_status nb_text_open(struct nb_text *t, const char *path,
     if (!t->fp)
         return nb_error_set(err, NB_ERR_IO, "%s: cannot open: %s", path,
                             strerror(errno));
+    struct stat st;
+    if (fstat(fileno(t->fp), &st) == 0 && S_ISDIR(st.st_mode)) {
+        fclose(t->fp);
+        t->fp = NULL;
+        return nb_error_set(err, NB_ERR_IO, "%s: is a directory, not a file",
+                            path);
+    }
     return NB_OK;
 }
 
@@ -68,10 +78,15 @@ static enum nb_status reserve_field(struct nb_text *t, struct nb_error *err)
     return NB_OK;
 }
 
-/* Does the comment rule end the data at c? */
+/* Does the comment rule end the data at c?  In both commented formats a
+ * '#' ends the data of a line; a line that starts with '#' is a comment
+ * whose fields stay split where the format reads a declaration there. */
 static int comment_starts(const struct nb_text *t, const char *c)
 {
-    return *c == '#' && t->comments == NB_TEXT_COMMENT_ANYWHERE;
+    if (*c != '#' || t->comments == NB_TEXT_NO_COMMENTS)
+        return 0;
+    return t->comments == NB_TEXT_COMMENT_ANYWHERE ||
+           (t->nfield > 0 && t->field[0][0] != '#');
 }
 
 /* Splits a copy of the line into NUL-terminated fields with their
@@ -120,6 +135,65 @@ static enum nb_status reached_end(struct nb_text *t, struct nb_error *err)
     return NB_OK;
 }
 
+/* Room for a line of at least need bytes (and its NUL). */
+static enum nb_status reserve_line(struct nb_text *t, size_t need,
+                                   struct nb_error *err)
+{
+    size_t cap = t->line_cap ? t->line_cap : 256;
+    char *line;
+
+    if (need < t->line_cap)
+        return NB_OK;
+    while (cap <= need)
+        cap *= 2;
+    line = realloc(t->line, cap);
+    if (!line)
+        return nb_error_set(err, NB_ERR_NOMEM, "%s:%zu: out of host memory "
+                            "for a line", t->path, t->lineno + 1);
+    t->line = line;
+    t->line_cap = cap;
+    return NB_OK;
+}
+
+/* One line into t->line: its length with the newline, or -1 at the end
+ * of the file.  A line past NB_TEXT_MAX_LINE or holding a NUL byte is an
+ * error, reported before the rest of it is read. */
+static ssize_t read_line(struct nb_text *t, struct nb_error *err)
+{
+    size_t n = 0;
+    int c = 0;
+
+    while (c != '\n' && (c = getc(t->fp)) != EOF) {
+        if (n >= NB_TEXT_MAX_LINE) {
+            nb_error_set(err, NB_ERR_PARSE, "%s:%zu: line longer than the "
+                         "limit of %d bytes (not a text file of this kind?)",
+                         t->path, t->lineno + 1, NB_TEXT_MAX_LINE);
+            return -2;
+        }
+        if (c == '\0') {
+            nb_error_set(err, NB_ERR_PARSE, "%s:%zu:%zu: a NUL byte: a "
+                         "binary file, not text", t->path, t->lineno + 1, n + 1);
+            return -2;
+        }
+        if (reserve_line(t, n + 1, err) != NB_OK)
+            return -2;
+        t->line[n++] = (char)c;
+    }
+    if (n == 0 && c == EOF)
+        return -1;
+    t->line[n] = '\0';
+    return (ssize_t)n;
+}
+
+/* A UTF-8 byte-order mark opening line 1 is not data. */
+static void skip_bom(struct nb_text *t, ssize_t *got)
+{
+    if (t->lineno != 1 || *got < 3 || memcmp(t->line, "\xef\xbb\xbf", 3) != 0)
+        return;
+    memmove(t->line, t->line + 3, (size_t)*got - 2);
+    *got -= 3;
+}
+
 enum nb_status nb_text_next(struct nb_text *t, struct nb_error *err)
 {
     ssize_t got;
@@ -128,13 +202,13 @@ enum nb_status nb_text_next(struct nb_text *t, struct nb_error *err)
     if (t->at_end)
         return NB_OK;
     errno = 0;
-    got = getline(&t->line, &t->line_cap, t->fp);
-    if (got == -1 && errno == ENOMEM)
-        return nb_error_set(err, NB_ERR_NOMEM, "%s:%zu: out of host memory "
-                            "for a line", t->path, t->lineno + 1);
+    got = read_line(t, err);
+    if (got == -2)
+        return err->status;
     if (got == -1)
         return reached_end(t, err);
     t->lineno++;
+    skip_bom(t, &got);
     t->newline = got > 0 && t->line[got - 1] == '\n';
     while (got > 0 && is_space(t->line[got - 1]))
         t->line[--got] = '\0';

@@ -59,6 +59,13 @@ const char *nb_gl_shader_dir_default(void);
  * else glsl/); otherwise NB_ERR_IO naming dir and where the default looks. */
 enum nb_status nb_gl_shader_dir_check(const char *dir, int spirv, struct nb_error *err);
 
+/* NB_ERR_ARGS naming the first GLNBODY_* variable whose value is outside
+ * its bounds (gl_env.c); NB_OK when all are unset or good. */
+enum nb_status nb_gl_env_check(struct nb_error *err);
+/* The integer value of a checked GLNBODY_* variable, or fallback when it
+ * is unset or a word (such as auto). */
+long long nb_gl_env_long(const char *name, long long fallback);
+
 /* What the automatic variant choice needs of a pipeline. */
 struct nb_gl_tunable {
     void *state;
