@@ -177,6 +177,7 @@ static enum nb_status run_bench(const struct bench_args *a, struct nb_error *err
         (a->runs && nb_parse_long("runs", a->runs, 5, 100000, &runs, err) != NB_OK) ||
         (a->warmup && nb_parse_long("warmup", a->warmup, 0, 100000, &warmup, err) != NB_OK) ||
         (a->eps && nb_parse_double("softening", a->eps, 0.0, &eps, err) != NB_OK) ||
+        nb_check_range(NULL, NULL, eps, NB_ENGINE_COMPUTE, err) != NB_OK ||
         (a->seed && nb_parse_long("seed", a->seed, 0, 1L << 62, &seed, err) != NB_OK) ||
         nb_parse_long_list("n", a->n_list ? a->n_list : "1024,4096,16384,65536", 1,
                            1L << 26, &ns, &n_count, err) != NB_OK ||
@@ -235,6 +236,7 @@ static enum nb_status report_bench(const struct bench_args *a, int argc, char **
     if ((a->runs && nb_parse_long("runs", a->runs, 5, 100000, &runs, err) != NB_OK) ||
         (a->warmup && nb_parse_long("warmup", a->warmup, 0, 100000, &warmup, err) != NB_OK) ||
         (a->eps && nb_parse_double("softening", a->eps, 0.0, &eps, err) != NB_OK) ||
+        nb_check_range(NULL, NULL, eps, NB_ENGINE_COMPUTE, err) != NB_OK ||
         (a->seed && nb_parse_long("seed", a->seed, 0, 1L << 62, &seed, err) != NB_OK) ||
         (a->variants && nb_check_list("variant", a->variants, err) != NB_OK) ||
         nb_gl_cli_validate(&a->gl, err) != NB_OK)

@@ -22,6 +22,9 @@ static enum nb_status write_forces(const char *path, enum nb_engine engine,
                                    struct nb_error *err)
 {
     struct nb_outfile out;
+    if (nb_check_finite("forces: an acceleration", acc, 3 * p->n, err) != NB_OK ||
+        nb_check_finite("forces: a potential", pot, p->n, err) != NB_OK)
+        return err->status;
     const char *fmt = (nb_forces_caps(f) & NB_FORCES_DOUBLE) || mode != NB_PRECISION_A
         ? "%lld %.17g %.17g %.17g %.17g\n" : "%lld %.9g %.9g %.9g %.9g\n";
     if (nb_outfile_open(&out, path, err) != NB_OK)
@@ -112,7 +115,11 @@ int nb_cmd_forces(int argc, char **argv)
     struct nb_gl *gl = NULL;
     struct nb_forces *f = NULL;
     double *acc = NULL, *pot = NULL;
+    enum nb_engine engine = NB_ENGINE_COMPUTE;
+    if (a.backend)
+        nb_engine_parse(a.backend, &engine, &err);
     if (nb_snapshot_read(a.input, &p, &err) == NB_OK &&
+        nb_check_range(a.input, &p, eps, engine, &err) == NB_OK &&
         nb_check_no_coincident(a.input, &p, eps, &err) == NB_OK &&
         (acc = nb_cli_alloc(3 * p.n, sizeof *acc, "accelerations", &err)) &&
         (pot = nb_cli_alloc(p.n, sizeof *pot, "potentials", &err)))

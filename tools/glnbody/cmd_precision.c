@@ -122,6 +122,7 @@ static enum nb_status configure(const struct precision_args *a, struct precision
     if ((a->n && nb_parse_long("n", a->n, 2, 1L << 26, n, err) != NB_OK) ||
         (a->seed && nb_parse_long("seed", a->seed, 0, 1L << 62, seed, err) != NB_OK) ||
         (a->eps && nb_parse_double("softening", a->eps, 0.0, &c->eps, err) != NB_OK) ||
+        nb_check_range(NULL, NULL, c->eps, NB_ENGINE_COMPUTE, err) != NB_OK ||
         (a->runs && nb_parse_long("runs", a->runs, 1, 1000, &c->runs, err) != NB_OK) ||
         (a->warmup && nb_parse_long("warmup", a->warmup, 0, 1000, &c->warmup, err) != NB_OK) ||
         configure_cutoff(a, c, err) != NB_OK)
