@@ -59,6 +59,14 @@ const char *nb_gl_shader_dir_default(void);
  * else glsl/); otherwise NB_ERR_IO naming dir and where the default looks. */
 enum nb_status nb_gl_shader_dir_check(const char *dir, int spirv, struct nb_error *err);
 
+/* NB_OK when the SPIR-V module at path (size bytes of data) is the one
+ * the build listed in dir/spirv/MANIFEST (size and POSIX cksum CRC) and
+ * is well formed; else NB_ERR_IO naming path and what is wrong
+ * (spirv_check.c). */
+enum nb_status nb_gl_spirv_check(const char *dir, const char *path,
+                                 const unsigned char *data, size_t size,
+                                 struct nb_error *err);
+
 /* NB_ERR_ARGS naming the first GLNBODY_* variable whose value is outside
  * its bounds (gl_env.c); NB_OK when all are unset or good. */
 enum nb_status nb_gl_env_check(struct nb_error *err);

@@ -175,7 +175,7 @@ static enum nb_status compile_failed(GLuint shader, const char *name,
     glGetShaderInfoLog(shader, sizeof log, NULL, log);
     glDeleteShader(shader);
     return nb_error_set(err, NB_ERR_GL, "program %s: %s failed to compile: %s",
-                        name, origin, log);
+                        name, origin, log[0] ? log : "(the driver gave no log)");
 }
 
 /* Compiles a stage at gl's level; where the level has no explicit
@@ -219,6 +219,10 @@ static enum nb_status load_spirv(const struct nb_program_desc *desc,
     char *binary = read_file(path, &size, err);
     if (!binary)
         return err->status;
+    if (nb_gl_spirv_check(dir, path, (const unsigned char *)binary, size, err) != NB_OK) {
+        free(binary);
+        return err->status;
+    }
     GLuint shader = glCreateShader(gl_stage(stage));
     glShaderBinary(1, &shader, GL_SHADER_BINARY_FORMAT_SPIR_V_ARB, binary, (GLsizei)size);
     free(binary);
@@ -256,7 +260,7 @@ static enum nb_status link_program(const char *name, const GLuint *shaders,
 }
 
 static enum nb_status build(struct nb_gl *gl, const struct nb_program_desc *desc,
-                            struct nb_gl_names *names, GLuint *program,
+                            int spirv, struct nb_gl_names *names, GLuint *program,
                             struct nb_error *err)
 {
     enum nb_stage stages[2] = { NB_STAGE_VERTEX, desc->main_stage };
@@ -266,7 +270,7 @@ static enum nb_status build(struct nb_gl *gl, const struct nb_program_desc *desc
         nb_gl_require(gl, "compute", 43, 31, err) != NB_OK)
         return err->status;
     for (int k = desc->vertex[0] ? 0 : 1; k < 2; k++) {
-        enum nb_status st = gl->use_spirv
+        enum nb_status st = spirv
             ? load_spirv(desc, stages[k], gl->shader_dir, &shaders[count], err)
             : compile_glsl(gl, desc, stages[k], names, &shaders[count], err);
         if (st != NB_OK) {
@@ -315,6 +319,26 @@ static void set_exact_one(GLuint program)
     glUseProgram((GLuint)previous);
 }
 
+/* A SPIR-V program that failed (a damaged or stale module) is built from
+ * the GLSL source where the context has explicit locations, which the
+ * SPIR-V path's uniform locations rely on; the reason is printed once a
+ * program.  1 when that worked. */
+static int spirv_fallback(struct nb_gl *gl, const struct nb_program_desc *desc,
+                          GLuint *built, struct nb_error *err)
+{
+    if (!gl->use_spirv || !nb_gl_explicit_layouts(gl))
+        return 0;
+    fprintf(stderr, "glnbody: %s; program %s is compiled from its GLSL source "
+            "instead\n", err->message, desc->name);
+    struct nb_error glsl_err = { 0 };
+    if (build(gl, desc, 0, NULL, built, &glsl_err) != NB_OK) {
+        nb_error_copy(err, &glsl_err);
+        return 0;
+    }
+    *err = (struct nb_error){ 0 };
+    return 1;
+}
+
 enum nb_status nb_gl_program(struct nb_gl *gl, const char *name,
                              unsigned *program, struct nb_error *err)
 {
@@ -334,7 +358,8 @@ enum nb_status nb_gl_program(struct nb_gl *gl, const char *name,
     GLuint built = 0;
     struct nb_gl_names names = { 0 };
     int by_name = !gl->use_spirv && !nb_gl_explicit_layouts(gl);
-    if (build(gl, desc, by_name ? &names : NULL, &built, err) != NB_OK)
+    if (build(gl, desc, gl->use_spirv, by_name ? &names : NULL, &built, err) != NB_OK &&
+        !spirv_fallback(gl, desc, &built, err))
         return err->status;
     GLint *loc = NULL;
     if (by_name && !(loc = nb_gl_names_apply(&names, built, desc->name, err))) {

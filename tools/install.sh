@@ -52,7 +52,7 @@ install_all() {
     $put 644 build/glnbody.pc lib/pkgconfig
     $put 755 glnbody bin
     for f in glsl/*; do $put 644 "$f" share/glnbody/glsl; done
-    for f in spirv/*.spv; do $put 644 "$f" share/glnbody/spirv; done
+    for f in spirv/*.spv spirv/MANIFEST; do $put 644 "$f" share/glnbody/spirv; done
     $put 644 tools/glnbody/glnbody.1 share/man/man1
     $put 644 tools/g6/g6gl.h include
     $put 755 "$G6_SOFILE" lib
