@@ -63,8 +63,12 @@ static enum nb_status bench_variant(struct nb_forces *f, enum nb_engine engine,
         nb_forces_time_ga(f, p->n, p->x, p->m, r->eps, r->warmup, r->runs, NULL, NULL,
                           &median, err) != NB_OK)
         return err->status;
-    print_row(f, engine, p->n, median, r);
     double rate = (double)p->n * (double)p->n / median;
+    if (!(median > 0.0) || !isfinite(rate))
+        return nb_error_set(err, NB_ERR_NUMERIC, "bench: N = %zu, %s %s: the median time "
+                            "%g s gives no finite rate", p->n, nb_engine_name(engine),
+                            variant, median);
+    print_row(f, engine, p->n, median, r);
     if (rate > *best)
         *best = rate;
     return NB_OK;

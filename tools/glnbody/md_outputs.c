@@ -113,9 +113,17 @@ enum nb_status nb_md_write_due(struct nb_md_outputs *o, const struct md_config *
         return NB_OK;
     if (nb_md_get_thermo(md, &t, err) != NB_OK)
         return err->status;
+    /* every number of a thermo or integrals row, in the order printed */
+    const double row[] = { t.time, t.temp, t.pe, t.ke, t.etotal, t.press, t.p[0], t.p[1],
+                           t.p[2], t.l[0], t.l[1], t.l[2], t.com[0], t.com[1], t.com[2] };
     if (!isfinite(t.etotal) || !isfinite(t.press))
         return nb_error_set(err, NB_ERR_NUMERIC, "step %llu: the energy or pressure is "
                             "not finite", (unsigned long long)step);
+    for (size_t k = 0; k < sizeof row / sizeof row[0]; k++)
+        if (!isfinite(row[k]))
+            return nb_error_set(err, NB_ERR_NUMERIC, "step %llu: a thermodynamic "
+                                "quantity (momentum, angular momentum or centre of mass) "
+                                "is not finite", (unsigned long long)step);
     /* A row only because the run ends here: a longer run has none, so a
      * checkpoint at the end continues from before it. */
     o->marked = thermo && step % c->thermo_every != 0;
