@@ -7,6 +7,7 @@
  * N^2 interactions (the CUDA samples' convention; the CPU's Newton's-third-
  * law loop does half the pair terms for the same result).  GFLOP/s uses 20
  * flops an interaction (GPU Gems 3 ch. 31) and, in the CSV, Elsen et al. 2006's 19. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
