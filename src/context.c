@@ -240,6 +240,7 @@ static enum nb_status choose_shader_source(struct nb_gl *gl,
                             gl->es || gl->version < 43 ? " at this level (it needs "
                             "OpenGL 4.3 or later)" : "");
     gl->use_spirv = want == NB_SHADERS_SPIRV || (want == NB_SHADERS_AUTO && have);
+    gl->spirv_only = want == NB_SHADERS_SPIRV;
     return NB_OK;
 }
 

@@ -46,6 +46,7 @@ struct nb_gl {
     char renderer[512];
     int nvidia;
     int use_spirv;          /* shaders come from spirv/ */
+    int spirv_only;         /* asked for SPIR-V: no fallback to GLSL */
     char *shader_dir;
     struct nb_gl_cached_program *programs;
     size_t program_count;

@@ -319,14 +319,15 @@ static void set_exact_one(GLuint program)
     glUseProgram((GLuint)previous);
 }
 
-/* A SPIR-V program that failed (a damaged or stale module) is built from
- * the GLSL source where the context has explicit locations, which the
- * SPIR-V path's uniform locations rely on; the reason is printed once a
- * program.  1 when that worked. */
+/* A SPIR-V program that failed (a damaged, stale or missing module) is
+ * built from the GLSL source where SPIR-V was the automatic choice and the
+ * context has explicit locations, which the SPIR-V path's uniform
+ * locations rely on; the reason is printed once a program.  1 when that
+ * worked. */
 static int spirv_fallback(struct nb_gl *gl, const struct nb_program_desc *desc,
                           GLuint *built, struct nb_error *err)
 {
-    if (!gl->use_spirv || !nb_gl_explicit_layouts(gl))
+    if (!gl->use_spirv || gl->spirv_only || !nb_gl_explicit_layouts(gl))
         return 0;
     fprintf(stderr, "glnbody: %s; program %s is compiled from its GLSL source "
             "instead\n", err->message, desc->name);
