@@ -122,21 +122,59 @@ static enum nb_status read_rows(json_t *rows, const char *path, struct nb_report
     return NB_OK;
 }
 
+/* A report is a few kilobytes; this bounds what a wrong file can take. */
+#define REPORT_MAX_BYTES (64u << 20)
+
+/* The whole file (NUL-terminated, *size bytes), or NULL with the reason:
+ * a directory, too large, or binary (a NUL byte, which JSON never has). */
+static char *slurp(const char *path, size_t *size, struct nb_error *err)
+{
+    FILE *fp = fopen(path, "rb");
+    struct stat info;
+    if (!fp) {
+        nb_error_set(err, NB_ERR_IO, "%s: cannot open the report", path);
+        return NULL;
+    }
+    if (fstat(fileno(fp), &info) == 0 && S_ISDIR(info.st_mode)) {
+        fclose(fp);
+        nb_error_set(err, NB_ERR_IO, "%s: is a directory, not a report", path);
+        return NULL;
+    }
+    char *data = malloc(REPORT_MAX_BYTES + 2);
+    size_t got = data ? fread(data, 1, REPORT_MAX_BYTES + 1, fp) : 0;
+    int failed = data && ferror(fp);
+    fclose(fp);
+    const char *nul = data ? memchr(data, '\0', got) : NULL;
+    if (!data)
+        nb_error_set(err, NB_ERR_NOMEM, "out of host memory for the report %s", path);
+    else if (failed)
+        nb_error_set(err, NB_ERR_IO, "%s: read error", path);
+    else if (nul)
+        nb_error_set(err, NB_ERR_PARSE, "%s: not a glnbody report: not JSON (a NUL byte at "
+                     "offset %zu: a binary file)", path, (size_t)(nul - data));
+    else if (got > REPORT_MAX_BYTES)
+        nb_error_set(err, NB_ERR_PARSE, "%s: not a glnbody report: larger than the limit "
+                     "of %u bytes", path, REPORT_MAX_BYTES);
+    if (err->status != NB_OK) {
+        free(data);
+        return NULL;
+    }
+    data[got] = '\0';
+    *size = got;
+    return data;
+}
+
 enum nb_status nb_report_read(const char *path, struct nb_report *r, struct nb_error *err)
 {
     json_error_t jerr;
     memset(r, 0, sizeof *r);
     snprintf(r->path, sizeof r->path, "%s", path);
-    FILE *fp = fopen(path, "rb");
-    struct stat info;
-    if (!fp)
-        return nb_error_set(err, NB_ERR_IO, "%s: cannot open the report", path);
-    if (fstat(fileno(fp), &info) == 0 && S_ISDIR(info.st_mode)) {
-        fclose(fp);
-        return nb_error_set(err, NB_ERR_IO, "%s: is a directory, not a report", path);
-    }
-    json_t *root = json_loadf(fp, JSON_REJECT_DUPLICATES, &jerr);
-    fclose(fp);
+    size_t size = 0;
+    char *text = slurp(path, &size, err);
+    if (!text)
+        return err->status;
+    json_t *root = json_loadb(text, size, JSON_REJECT_DUPLICATES, &jerr);
+    free(text);
     if (!root) {
         char what[512];
         if (json_error_code(&jerr) == json_error_premature_end_of_input)
