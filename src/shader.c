@@ -168,11 +168,23 @@ static GLenum gl_stage(enum nb_stage stage)
          : stage == NB_STAGE_FRAGMENT ? GL_FRAGMENT_SHADER : GL_COMPUTE_SHADER;
 }
 
+/* A driver's log on one line: its newlines (several errors) become "; ",
+ * trailing ones go. */
+static void one_line(char *log)
+{
+    size_t len = strlen(log);
+    while (len > 0 && (log[len - 1] == '\n' || log[len - 1] == '\r' || log[len - 1] == ' '))
+        log[--len] = '\0';
+    for (char *c = log; (c = strchr(c, '\n')) != NULL;)
+        *c = ';';
+}
+
 static enum nb_status compile_failed(GLuint shader, const char *name,
                                      const char *origin, struct nb_error *err)
 {
     char log[768] = "";
     glGetShaderInfoLog(shader, sizeof log, NULL, log);
+    one_line(log);
     glDeleteShader(shader);
     return nb_error_set(err, NB_ERR_GL, "program %s: %s failed to compile: %s",
                         name, origin, log[0] ? log : "(the driver gave no log)");
@@ -252,6 +264,7 @@ static enum nb_status link_program(const char *name, const GLuint *shaders,
     if (!ok) {
         char log[768] = "";
         glGetProgramInfoLog(program, sizeof log, NULL, log);
+        one_line(log);
         glDeleteProgram(program);
         return nb_error_set(err, NB_ERR_GL, "program %s failed to link: %s", name, log);
     }
