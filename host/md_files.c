@@ -282,10 +282,6 @@ static enum nb_status header_item(struct dump_reader *rd, int *atoms,
         if (mark_item(rd, ITEM_COUNT_ATOMS, err) != NB_OK ||
             single_int(rd, "ITEM: NUMBER OF ATOMS", 1, &value, err) != NB_OK)
             return err->status;
-        /* GPU engines index atoms with ints */
-        if (value > INT_MAX)
-            return nb_text_error(t, 0, err, "ITEM: NUMBER OF ATOMS: %lld is "
-                                 "above the limit of %d atoms", value, INT_MAX);
         rd->natoms = (size_t)value;
         return NB_OK;
     }
@@ -510,6 +506,12 @@ static enum nb_status allocate_atoms(struct dump_reader *rd,
 {
     if (check_count_fits(rd, err) != NB_OK)
         return err->status;
+    /* GPU engines index atoms with ints; a pipe's count is not checked
+     * against its size */
+    if (rd->natoms > INT_MAX)
+        return nb_error_set(err, NB_ERR_PARSE, "%s:%zu:1: ITEM: NUMBER OF ATOMS: %zu is "
+                            "above the limit of %d atoms", rd->text.path,
+                            rd->seen[ITEM_COUNT_ATOMS] + 1, rd->natoms, INT_MAX);
     if (nb_particles_alloc(rd->p, rd->natoms, err) != NB_OK)
         return err->status;
     if (nb_particles_add_types(rd->p, err) != NB_OK)

@@ -43,8 +43,8 @@ struct nb_text {
     char *split;                /* the fields' storage */
 };
 
-/* Opens path (NB_ERR_IO "path: cannot open: ...", or "path: is a
- * directory, not a file"). */
+/* Opens path (NB_ERR_IO "path: cannot open: ..."; a directory gives
+ * "path: read error: Is a directory" at the first line). */
 enum nb_status nb_text_open(struct nb_text *t, const char *path,
                             enum nb_text_comments comments,
                             struct nb_error *err);

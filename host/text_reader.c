@@ -17,7 +17,6 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 static int is_space(char c)
 {
@@ -36,13 +35,6 @@ enum nb_status nb_text_open(struct nb_text *t, const char *path,
     if (!t->fp)
         return nb_error_set(err, NB_ERR_IO, "%s: cannot open: %s", path,
                             strerror(errno));
-    struct stat st;
-    if (fstat(fileno(t->fp), &st) == 0 && S_ISDIR(st.st_mode)) {
-        fclose(t->fp);
-        t->fp = NULL;
-        return nb_error_set(err, NB_ERR_IO, "%s: is a directory, not a file",
-                            path);
-    }
     return NB_OK;
 }
 
