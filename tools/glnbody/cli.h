@@ -89,10 +89,6 @@ enum nb_status nb_gl_cli_create(const struct nb_gl_cli *g, struct nb_gl **gl,
 double nb_range_bound(enum nb_engine engine);
 enum nb_status nb_check_range(const char *path, const struct nb_particles *p,
                               double eps, enum nb_engine engine, struct nb_error *err);
-/* NB_ERR_NUMERIC "what is not finite (value)" unless all n values are
- * finite: every number a command prints is finite, or the command fails. */
-enum nb_status nb_check_finite(const char *what, const double *values, size_t n,
-                               struct nb_error *err);
 
 /* Refuses (NB_ERR_PARSE, naming path and both ids) two particles of p at
  * one position when eps is 0: their force would print as NaN. */

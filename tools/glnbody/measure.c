@@ -115,13 +115,3 @@ enum nb_status nb_check_range(const char *path, const struct nb_particles *p,
     }
     return NB_OK;
 }
-
-enum nb_status nb_check_finite(const char *what, const double *values, size_t n,
-                               struct nb_error *err)
-{
-    for (size_t k = 0; k < n; k++)
-        if (!isfinite(values[k]))
-            return nb_error_set(err, NB_ERR_NUMERIC, "%s is not finite (%g at %zu): "
-                                "nothing printed", what, values[k], k);
-    return NB_OK;
-}
