@@ -210,6 +210,14 @@ static enum nb_status verlet_sync(struct nb_md_sim *s, void *state,
                             "the time step %g may be too large, or particles "
                             "overlap", (unsigned long long)s->step, bad,
                             s->dt);
+    double moved = 0.0;
+    if ((bad = runaway(s, &moved)) != SIZE_MAX)
+        return nb_error_set(err, NB_ERR_NUMERIC, "by step %llu: the system blew up: "
+                            "particle %zu moves %g a step (velocity %g, %g, %g), beyond "
+                            "half the box: the time step %g is too large for the "
+                            "forces, or particles overlap", (unsigned long long)s->step,
+                            bad, moved, s->v[3 * bad], s->v[3 * bad + 1], s->v[3 * bad + 2],
+                            s->dt);
     return NB_OK;
 }
 
