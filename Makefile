@@ -269,5 +269,5 @@ tools/examples/%: tools/examples/%.c
 clean:
 	rm -f glnbody libglnbody.a libglnbody.so libglnbody.so.* libg6gl.a libg6gl.so libg6gl.so.* tools/g6/*.o \
 	    tests/g6_driver tests/g6_driver_f tools/g6/g6_bench host/*.o src/*.o tools/glnbody/*.o \
-	    $(TESTS) $(REPLAYS) $(EXAMPLES) spirv/*.spv spirv/.stamp bench.csv
+	    $(TESTS) $(REPLAYS) $(EXAMPLES) spirv/*.spv spirv/.stamp spirv/MANIFEST bench.csv
 	rm -rf build

@@ -272,6 +272,8 @@ static const struct hcase gl_cases[] = {
     { "forces fragment softening 2e19", BYTES(SNAP), 0, { "forces", "--backend", "fragment",
       "--softening", "2e19", "--input", "IN", "--output", "OUT" }, NULL, 2,
       "of backend fragment", NULL, 0 },
+    { "md compute temperature 1e30", NULL, 0, 0, { "md", "--cutoff", "2.5", "--steps", "2",
+      "--temperature", "1e30", "--output", "OUT" }, NULL, 1, "the system blew up", NULL, 0 },
     { "run compute softening 1e20", NULL, 0, 0, { "run", "--n", "64", "--softening", "1e20",
       "--t-end", "0.01", "--quiet" }, NULL, 2, "--softening 1e+20", NULL, 0 },
 };
