@@ -180,6 +180,14 @@ static enum nb_status report_mode(struct nb_forces *f, enum nb_precision mode,
         double rate = (double)p->n * (double)p->n / seconds;
         nb_accuracy_ga(p->n, p->m, acc, pot, ref->acc, ref->pot, ref->acc_abs,
                        ref->pot_abs, &q);
+        if (q.nonfinite || !isfinite(q.f_err) || !isfinite(q.f_offset) ||
+            !isfinite(q.acc_rel_max) || !isfinite(q.pot_rel_max) || !isfinite(rate))
+            st = nb_error_set(err, NB_ERR_NUMERIC, "precision %s: a force, its error or "
+                              "the rate is not finite (%zu non-finite results)",
+                              nb_precision_name(mode), (size_t)q.nonfinite);
+    }
+    if (st == NB_OK) {
+        double rate = (double)p->n * (double)p->n / seconds;
         if (mode == NB_PRECISION_A)
             *a_rate = rate;
         char share[16] = "-";       /* until mode A has run */
@@ -407,6 +415,12 @@ static enum nb_status report_md(const struct precision_config *c, const struct n
             break;
         force_errors(p->n, f, ref, &f_err, &f_offset);
         double rate = pairs / seconds[0], kernel_rate = pairs / seconds[1];
+        if (!isfinite(f_err) || !isfinite(f_offset) || !isfinite(rate) ||
+            !isfinite(kernel_rate)) {
+            st = nb_error_set(err, NB_ERR_NUMERIC, "precision %s: a force error or a "
+                              "rate is not finite", nb_precision_name(mode));
+            break;
+        }
         if (mode == NB_PRECISION_A)
             a_rate = rate;
         char share[16] = "-", kernel_share[16] = "-";
