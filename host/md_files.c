@@ -485,7 +485,7 @@ static enum nb_status refuse_repeated_ids(const struct dump_reader *rd,
 static enum nb_status check_count_fits(struct dump_reader *rd, struct nb_error *err)
 {
     struct stat st;
-    long at = ftell(rd->text.fp);
+    long at = nb_text_tell(&rd->text);
     if (rd->natoms <= DUMP_COUNT_TRUSTED || at < 0 ||
         fstat(fileno(rd->text.fp), &st) != 0 || !S_ISREG(st.st_mode) || st.st_size < at)
         return NB_OK;

@@ -41,6 +41,8 @@ struct nb_text {
     int newline;                /* the current line ended in '\n' */
     size_t line_cap, split_cap, field_cap;
     char *split;                /* the fields' storage */
+    char *buf;                  /* bytes read ahead from fp */
+    size_t buf_at, buf_len;
 };
 
 /* Opens path (NB_ERR_IO "path: cannot open: ..."; a directory gives
@@ -49,6 +51,10 @@ enum nb_status nb_text_open(struct nb_text *t, const char *path,
                             enum nb_text_comments comments,
                             struct nb_error *err);
 void nb_text_close(struct nb_text *t);
+
+/* The offset in the file of the next line's first byte (fp reads ahead),
+ * or -1 where the file has none (a pipe). */
+long nb_text_tell(const struct nb_text *t);
 
 /* The next line, or at_end; NB_ERR_IO on a read error. */
 enum nb_status nb_text_next(struct nb_text *t, struct nb_error *err);
