@@ -187,7 +187,9 @@ static ssize_t read_line(struct nb_text *t, struct nb_error *err)
                          n + (size_t)(nul - at) + 1);
             return -2;
         }
-        if (n + chunk - (nl != NULL) > NB_TEXT_MAX_LINE) {
+        /* the line end (LF or CRLF) does not count */
+        size_t end = !nl ? 0 : nl > at && nl[-1] == '\r' ? 2 : 1;
+        if (n + chunk - end > NB_TEXT_MAX_LINE) {
             nb_error_set(err, NB_ERR_PARSE, "%s:%zu: line longer than the "
                          "limit of %d bytes (not a text file of this kind?)",
                          t->path, t->lineno + 1, NB_TEXT_MAX_LINE);
