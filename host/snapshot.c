@@ -5,10 +5,11 @@
  * `id type q m x y z vx vy vz` (10 columns), whitespace separated.  The
  * 10-column form must be declared by a `#` line ending in those ten names
  * before the first data line: without it, a line of 10 numbers is far more
- * likely a mistake (an extra value) than charges, and is refused.  Lines
- * of any length (getline), CRLF endings and a last line without a newline
- * are accepted (host/text_reader.c); every error names the file and,
- * where there is one, the line and column.
+ * likely a mistake (an extra value) than charges, and is refused.  '#'
+ * ends the data of a line, as in every commented format; CRLF endings, a
+ * byte-order mark and a last line without a newline are accepted, lines
+ * past 1 MiB and NUL bytes refused (host/text_reader.c); every error names
+ * the file and, where there is one, the line and column.
  */
 #include "nb_host.h"
 
