@@ -491,6 +491,10 @@ START_TEST(test_spirv_damaged)
 {
     const struct spirv_case *c = &spirv_cases[_i];
     const char *shaders = in_dir("shaders"), *in = in_dir("in.txt");
+    if (!path_exists("spirv/MANIFEST")) {   /* a build without glslangValidator */
+        printf("check_hostile_input: no spirv/MANIFEST: SPIR-V case %d not run\n", _i);
+        return;
+    }
     write_file(in, SNAP);
     ck_assert_int_eq(mkdir(shaders, 0700), 0);
     copy_directory("glsl", fmt("%s/glsl", shaders));
