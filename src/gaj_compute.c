@@ -161,7 +161,7 @@ static void cut_block(struct nb_gaj_compute *g, size_t n_active, int wanted)
     long pieces = wanted;
     if (pieces <= 0 && env && strcmp(env, "auto") == 0)
         pieces = nb_gl_is_software(g->gl) ? 1 : (long)(n_active / NB_GAJ_PIECE_MIN);
-    else if (pieces <= 0)       /* the program refuses values but 1-8 and auto */
+    else if (pieces <= 0)       /* gl_env.c refused values but 1-8 and auto */
         pieces = (long)nb_gl_env_long("GLNBODY_BLOCK_PIECES", 1);
     pieces = pieces < 1 ? 1 : pieces > NB_GAJ_PIECES_MAX ? NB_GAJ_PIECES_MAX : pieces;
     size_t step = (n_active + (size_t)pieces - 1) / (size_t)pieces;

@@ -168,7 +168,7 @@ static GLenum gl_stage(enum nb_stage stage)
          : stage == NB_STAGE_FRAGMENT ? GL_FRAGMENT_SHADER : GL_COMPUTE_SHADER;
 }
 
-/* A driver's log on one line: its newlines (several errors) become "; ",
+/* A driver's log on one line: its newlines (several errors) become ";",
  * trailing ones go. */
 static void one_line(char *log)
 {
