@@ -100,7 +100,7 @@ static void print_table(const struct nb_report *rs, size_t count, const struct k
                          strcmp(w->precision, "A") ? " " : "",
                          strcmp(w->precision, "A") ? w->precision : "");
                 char ratio[16] = "-";
-                if (first && first->rate > 0.0)
+                if (first && first->rate > 0.0 && isfinite(w->rate / first->rate))
                     snprintf(ratio, sizeof ratio, "%.3g", w->rate / first->rate);
                 char error[16] = "-";
                 if (isfinite(w->error))

@@ -232,10 +232,16 @@ void nb_md_print_summary(FILE *fp, const struct md_config *c, const struct nb_md
     if (o->n_excluded)
         fprintf(fp, "%zu excluded pairs subtracted on the host after each evaluation "
                 "(the engine's forces are read back every step)\n", o->n_excluded);
+    /* the thermo rows were finite; a difference or ratio of them may not be */
+    double relative = o->first.etotal != 0 ? drift / fabs(o->first.etotal) : 0.0;
+    char drift_text[64] = "not finite", relative_text[32] = "-";
+    if (isfinite(drift))
+        snprintf(drift_text, sizeof drift_text, "%.3e", drift);
+    if (isfinite(relative))
+        snprintf(relative_text, sizeof relative_text, "%.3e", relative);
     fprintf(fp, "%llu steps of %g in %.3f s: %.3e atom-steps/s; total energy drift "
-            "%.3e (%.3e relative)\n", (unsigned long long)c->steps, c->dt, seconds,
-            seconds > 0 ? atom_steps / seconds : 0.0, drift,
-            o->first.etotal != 0 ? drift / fabs(o->first.etotal) : 0.0);
+            "%s (%s relative)\n", (unsigned long long)c->steps, c->dt, seconds,
+            seconds > 0 ? atom_steps / seconds : 0.0, drift_text, relative_text);
     fprintf(fp, "device seconds: K1 %.4f, cell lists %.4f, forces %.4f, K2 %.4f "
             "(%llu force evaluations)\n", t.k1, t.cells, t.force, t.k2,
             (unsigned long long)t.evaluations);
