@@ -65,7 +65,7 @@ GL_SRC   := src/context.c src/shader.c src/programs.c src/gpu_timer.c src/stagin
             src/gaj_precision.c \
             src/force_compute.c src/force_precision.c src/force_fragment.c src/fragment_passes.c src/fragment_hermite.c src/backends.c src/gl_buffers.c src/gl_targets.c src/gl_limits.c src/gl_dispatch.c \
             src/md_compute.c src/md_compute_force.c src/md_clock.c src/md_cells.c src/md_fragment.c src/md_triangular.c src/md_precision.c \
-            src/md_params.c src/fragment_precision.c src/precision.c src/shader_dir.c src/gl_level.c src/gl_info.c src/shader_names.c \
+            src/md_params.c src/fragment_precision.c src/precision.c src/shader_dir.c src/gl_env.c src/spirv_check.c src/gl_level.c src/gl_info.c src/shader_names.c \
             src/api_forces.c src/api_hermite.c src/api_md.c src/api_checkpoint.c src/api_md_forces.c src/api_shaders.c src/g6_block.c src/g6_launch.c src/gaj_correct.c src/gaj_planned.c \
             src/render.c src/render_frames.c src/render_sources.c src/render_inspect.c
 CLI_SRC  := $(addprefix tools/glnbody/,main.c options.c measure.c cmd_forces.c cmd_bench.c \
@@ -92,7 +92,7 @@ TESTS    := tests/check_host tests/check_gpu tests/check_cli_forces tests/check_
             tests/check_md_precision tests/check_md_cell_precision tests/check_gaj_precision \
             tests/check_fragment_precision tests/check_md_run_precision tests/check_text \
             tests/check_snapshot tests/check_md_ic tests/check_run_cli tests/check_run_gpu \
-            tests/check_api tests/check_api_contexts tests/check_cli_text tests/check_progress tests/check_hostile \
+            tests/check_api tests/check_api_contexts tests/check_cli_text tests/check_progress tests/check_hostile tests/check_hostile_input \
             tests/check_g6 tests/check_g6_jmem tests/check_g6_probe tests/check_mpi tests/check_partition tests/check_render tests/check_restart tests/check_levels tests/check_report tests/check_file_safety
 
 # The parsers' fuzz targets (tests/fuzz/fuzz_NAME.c, tools/scripts/sanitize.mk); make
@@ -347,5 +347,5 @@ $(B)/examples/%: tools/examples/%.c
 	    '$(CC) -O2 -g -std=c11 -Wall -Wextra -o $@ $< $$(pkg-config --cflags --libs glnbody) -lm'
 
 clean:
-	rm -f spirv/*.spv bench.csv
+	rm -f spirv/*.spv spirv/MANIFEST bench.csv
 	rm -rf $(B)

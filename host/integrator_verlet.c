@@ -80,13 +80,45 @@ static void drift(struct nb_md_sim *s)
         s->x[k] += s->dt * s->v[k];
 }
 
+/* A particle whose drift this step is non-finite or crosses half a
+ * periodic box (the minimum image is lost; huge positions wrap onto one
+ * another, and the blow-up would be reported as a coincident pair), or
+ * SIZE_MAX. */
+static size_t runaway(const struct nb_md_sim *s, double *moved)
+{
+    size_t bad = SIZE_MAX;
+
+    for (size_t i = 0; i < s->n && bad == SIZE_MAX; i++)
+        for (int k = 0; k < 3; k++) {
+            double d = s->dt * s->v[3 * i + k];
+            double half = 0.5 * (s->box.hi[k] - s->box.lo[k]);
+
+            if (!isfinite(d) || !isfinite(s->x[3 * i + k] + d) ||
+                (s->box.periodic[k] && fabs(d) > half)) {
+                *moved = d;
+                bad = i;
+                break;
+            }
+        }
+    return bad;
+}
+
 /* One velocity Verlet step on the host (seed 002 Listing 2: K2 dt/2, K1
  * dt, K2 dt/2, with the forces of K2 in between). */
 static enum nb_status host_step(struct nb_md_sim *s, struct nb_error *err)
 {
     enum nb_status st;
+    double moved = 0.0;
+    size_t bad;
 
     kick(s, 0.5 * s->dt);
+    if ((bad = runaway(s, &moved)) != SIZE_MAX)
+        return nb_error_set(err, NB_ERR_NUMERIC, "step %llu: the system blew up: "
+                            "particle %zu would move %g in one step (velocity %g, %g, "
+                            "%g), beyond half the box: the time step %g is too large "
+                            "for the forces, or particles overlap",
+                            (unsigned long long)s->step + 1, bad, moved, s->v[3 * bad],
+                            s->v[3 * bad + 1], s->v[3 * bad + 2], s->dt);
     drift(s);
     nb_md_box_wrap(&s->box, s->n, s->x);
     st = host_forces(s, err);
@@ -177,6 +209,14 @@ static enum nb_status verlet_sync(struct nb_md_sim *s, void *state,
                             "has a non-finite position, velocity or force: "
                             "the time step %g may be too large, or particles "
                             "overlap", (unsigned long long)s->step, bad,
+                            s->dt);
+    double moved = 0.0;
+    if ((bad = runaway(s, &moved)) != SIZE_MAX)
+        return nb_error_set(err, NB_ERR_NUMERIC, "by step %llu: the system blew up: "
+                            "particle %zu moves %g a step (velocity %g, %g, %g), beyond "
+                            "half the box: the time step %g is too large for the "
+                            "forces, or particles overlap", (unsigned long long)s->step,
+                            bad, moved, s->v[3 * bad], s->v[3 * bad + 1], s->v[3 * bad + 2],
                             s->dt);
     return NB_OK;
 }

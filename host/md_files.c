@@ -1,4 +1,4 @@
-/* md_files.c - LAMMPS dump files (read the first timestep, write one) and
+/* md_files.c - LAMMPS dump files (read a one-timestep dump, write one) and
  * extended-XYZ frames for OVITO and ASE.
  *
  * A LAMMPS `dump custom` / `write_dump custom` timestep is
@@ -426,12 +426,53 @@ static enum nb_status read_atoms(struct dump_reader *rd, struct nb_error *err)
         if (atom_line(rd, i, err) != NB_OK)
             return err->status;
     }
-    if (nb_text_next(t, err) != NB_OK)
+    if (nb_text_next_data(t, err) != NB_OK)
         return err->status;
-    if (!t->at_end && t->nfield > 0 && item_args(t, "ITEM:") < 0)
+    if (!t->at_end && item_args(t, "ITEM:") < 0)
         return nb_text_error(t, 0, err, "more atom lines than the %zu of "
                              "ITEM: NUMBER OF ATOMS", rd->natoms);
+    /* Which frame a user meant is a guess: one frame only. */
+    if (!t->at_end)
+        return nb_text_error(t, 0, err, "a second frame: the input must hold "
+                             "one timestep (keep one, e.g. LAMMPS write_dump "
+                             "or the last frame's lines)");
     return NB_OK;
+}
+
+static int by_id(const void *a, const void *b)
+{
+    const int64_t *u = a, *v = b;
+
+    return (u[0] > v[0]) - (u[0] < v[0]);
+}
+
+/* Ids name atoms (exclusion lists, the output): one id, one atom.  Pairs
+ * (id, index) sorted by id name both lines of a repeat. */
+static enum nb_status refuse_repeated_ids(const struct dump_reader *rd,
+                                          struct nb_error *err)
+{
+    const struct nb_particles *p = rd->p;
+    int64_t *s = nb_alloc(p->n, 2 * sizeof *s, "atom ids", err);
+    enum nb_status st = NB_OK;
+
+    if (!s)
+        return NB_ERR_NOMEM;
+    for (size_t i = 0; i < p->n; i++) {
+        s[2 * i] = p->id[i];
+        s[2 * i + 1] = (int64_t)i;
+    }
+    qsort(s, p->n, 2 * sizeof *s, by_id);
+    for (size_t k = 1; k < p->n && st == NB_OK; k++) {
+        if (s[2 * k] != s[2 * k - 2])
+            continue;
+        size_t a = (size_t)s[2 * k - 1], b = (size_t)s[2 * k + 1];
+        st = nb_error_set(err, NB_ERR_PARSE, "%s:%zu: id %lld again (first on "
+                          "line %zu): each atom needs its own id", rd->text.path,
+                          rd->atoms_line + 1 + (a > b ? a : b), (long long)s[2 * k],
+                          rd->atoms_line + 1 + (a < b ? a : b));
+    }
+    free(s);
+    return st;
 }
 
 /* The count of ITEM: NUMBER OF ATOMS is not trusted before it is seen: an
@@ -444,7 +485,7 @@ static enum nb_status read_atoms(struct dump_reader *rd, struct nb_error *err)
 static enum nb_status check_count_fits(struct dump_reader *rd, struct nb_error *err)
 {
     struct stat st;
-    long at = ftell(rd->text.fp);
+    long at = nb_text_tell(&rd->text);
     if (rd->natoms <= DUMP_COUNT_TRUSTED || at < 0 ||
         fstat(fileno(rd->text.fp), &st) != 0 || !S_ISREG(st.st_mode) || st.st_size < at)
         return NB_OK;
@@ -465,6 +506,12 @@ static enum nb_status allocate_atoms(struct dump_reader *rd,
 {
     if (check_count_fits(rd, err) != NB_OK)
         return err->status;
+    /* GPU engines index atoms with ints; a pipe's count is not checked
+     * against its size */
+    if (rd->natoms > INT_MAX)
+        return nb_error_set(err, NB_ERR_PARSE, "%s:%zu:1: ITEM: NUMBER OF ATOMS: %zu is "
+                            "above the limit of %d atoms", rd->text.path,
+                            rd->seen[ITEM_COUNT_ATOMS] + 1, rd->natoms, INT_MAX);
     if (nb_particles_alloc(rd->p, rd->natoms, err) != NB_OK)
         return err->status;
     if (nb_particles_add_types(rd->p, err) != NB_OK)
@@ -495,6 +542,8 @@ enum nb_status nb_lammps_dump_read(const char *path, struct nb_particles *p,
         st = allocate_atoms(&rd, err);
     if (st == NB_OK)
         st = read_atoms(&rd, err);
+    if (st == NB_OK)
+        st = refuse_repeated_ids(&rd, err);
     nb_text_close(&rd.text);
     if (st != NB_OK) {
         nb_particles_free(p);

@@ -412,6 +412,33 @@ static enum nb_status check_types(const struct nb_md_types *t,
     return NB_OK;
 }
 
+static int law_has_coulomb(enum nb_md_law law);
+
+/* Coefficients that overflow (an LJ sigma^12, an ionic cy^cz) would give
+ * non-finite forces at the first step, read as a blow-up: refused here,
+ * naming the pair of types. */
+static enum nb_status check_pair_coeffs(const struct nb_md_potential *pot,
+                                        struct nb_error *err)
+{
+    int n = pot->types.count;
+    double shift;
+    struct nb_md_pair_coeff *c = nb_alloc((size_t)n * (size_t)n, sizeof *c,
+                                          "pair coefficients", err);
+    enum nb_status st = c ? NB_OK : NB_ERR_NOMEM;
+
+    if (c)
+        nb_md_pair_coeffs(pot, c, &shift);
+    for (int k = 0; c && k < n * n && st == NB_OK; k++)
+        if (!isfinite(c[k].c12) || !isfinite(c[k].c6) || !isfinite(c[k].a) ||
+            !isfinite(c[k].u_shift))
+            st = nb_error_set(err, NB_ERR_ARGS, "types %d and %d: the pair "
+                              "coefficients overflow a double (4 eps sigma^12 = "
+                              "%g, cy^cz = %g); rescale the units", k / n + 1,
+                              k % n + 1, c[k].c12, c[k].a);
+    free(c);
+    return st;
+}
+
 enum nb_status nb_md_potential_check(const struct nb_md_potential *pot,
                                      struct nb_error *err)
 {
@@ -434,7 +461,7 @@ enum nb_status nb_md_potential_check(const struct nb_md_potential *pot,
     if (!(pot->cutoff >= 0.0) || !isfinite(pot->cutoff))
         return nb_error_set(err, NB_ERR_ARGS, "the cutoff must be a finite "
                             "number >= 0 (0: none), not %g", pot->cutoff);
-    return NB_OK;
+    return check_pair_coeffs(pot, err);
 }
 
 /* ---- pair coefficients and the pair function ---------------------------- */

@@ -10,9 +10,10 @@
 /* Where '#' starts a comment. */
 enum nb_text_comments {
     NB_TEXT_NO_COMMENTS,        /* '#' is data (LAMMPS dumps) */
-    NB_TEXT_COMMENT_LINES,      /* a line whose first field starts with '#'
-                                   (snapshots, which read a declaration
-                                   there: its fields stay split) */
+    NB_TEXT_COMMENT_LINES,      /* '#' ends the data of any line, and a line
+                                   whose first field starts with '#' keeps
+                                   its fields split (snapshots, which read
+                                   a declaration there) */
     NB_TEXT_COMMENT_ANYWHERE    /* '#' ends the data of any line
                                    (coefficient tables, exclusion lists) */
 };
@@ -21,7 +22,10 @@ enum nb_text_comments {
  * in line (trailing whitespace, so LF or CRLF, stripped) and split into
  * nfield whitespace-separated fields (NUL-terminated copies) starting at
  * the 1-based byte columns column[]; at the end of the file at_end is set
- * and nfield is 0.  Lines have any length. */
+ * and nfield is 0.  A line longer than NB_TEXT_MAX_LINE bytes or holding a
+ * NUL byte is an error (NB_ERR_PARSE, naming file and line); a UTF-8
+ * byte-order mark at the start of the file is skipped. */
+#define NB_TEXT_MAX_LINE (1 << 20)
 struct nb_text {
     const char *path;
     FILE *fp;
@@ -37,13 +41,20 @@ struct nb_text {
     int newline;                /* the current line ended in '\n' */
     size_t line_cap, split_cap, field_cap;
     char *split;                /* the fields' storage */
+    char *buf;                  /* bytes read ahead from fp */
+    size_t buf_at, buf_len;
 };
 
-/* Opens path (NB_ERR_IO "path: cannot open: ..."). */
+/* Opens path (NB_ERR_IO "path: cannot open: ..."; a directory gives
+ * "path: read error: Is a directory" at the first line). */
 enum nb_status nb_text_open(struct nb_text *t, const char *path,
                             enum nb_text_comments comments,
                             struct nb_error *err);
 void nb_text_close(struct nb_text *t);
+
+/* The offset in the file of the next line's first byte (fp reads ahead),
+ * or -1 where the file has none (a pipe). */
+long nb_text_tell(const struct nb_text *t);
 
 /* The next line, or at_end; NB_ERR_IO on a read error. */
 enum nb_status nb_text_next(struct nb_text *t, struct nb_error *err);

@@ -5,10 +5,11 @@
  * `id type q m x y z vx vy vz` (10 columns), whitespace separated.  The
  * 10-column form must be declared by a `#` line ending in those ten names
  * before the first data line: without it, a line of 10 numbers is far more
- * likely a mistake (an extra value) than charges, and is refused.  Lines
- * of any length (getline), CRLF endings and a last line without a newline
- * are accepted (host/text_reader.c); every error names the file and,
- * where there is one, the line and column.
+ * likely a mistake (an extra value) than charges, and is refused.  '#'
+ * ends the data of a line, as in every commented format; CRLF endings, a
+ * byte-order mark and a last line without a newline are accepted, lines
+ * past 1 MiB and NUL bytes refused (host/text_reader.c); every error names
+ * the file and, where there is one, the line and column.
  */
 #include "nb_host.h"
 
@@ -149,9 +150,14 @@ static enum nb_status check_count(struct reader *rd, struct nb_error *err)
 static enum nb_status parse_line(struct reader *rd, struct nb_error *err)
 {
     struct nb_particles *p = rd->p;
-    enum nb_status st = check_count(rd, err);
+    enum nb_status st;
     long long value;
 
+    if (p->n == 0 && strcmp(rd->text.field[0], "ITEM:") == 0)
+        return nb_text_error(&rd->text, 0, err, "this is a LAMMPS dump (an "
+                             "ITEM: line), not a snapshot `id [type] m x y z "
+                             "vx vy vz`; md --input reads dumps");
+    st = check_count(rd, err);
     if (st == NB_OK)
         st = reserve_one(rd, err);
     if (st == NB_OK)

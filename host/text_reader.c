@@ -1,9 +1,12 @@
 /* text_reader.c - the one line, field and number reader of every text
  * format (snapshots, coefficient tables, LAMMPS dumps, exclusion lists).
  *
- * Lines of any length (getline); LF, CRLF and a last line without a
- * newline alike.  Fields are separated by whitespace; '#' starts a comment
- * as the format says (enum nb_text_comments).  Every error names
+ * Lines up to NB_TEXT_MAX_LINE bytes (a file without newlines, such as
+ * /dev/zero, must not take all memory); LF, CRLF and a last line without a
+ * newline alike; a UTF-8 byte-order mark at the start is skipped (editors
+ * on Windows write one); a NUL byte is refused (a binary file).  Fields
+ * are separated by whitespace; '#' starts a comment as the format says
+ * (enum nb_text_comments).  Every error names
  * file:line:column, the column being that of the offending field, so that
  * all formats report the same way in the same words.
  */
@@ -14,7 +17,6 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-
 
 static int is_space(char c)
 {
@@ -41,6 +43,7 @@ void nb_text_close(struct nb_text *t)
     if (t->fp)
         fclose(t->fp);
     free(t->line);
+    free(t->buf);
     free(t->split);
     free(t->field);
     free(t->column);
@@ -68,10 +71,15 @@ static enum nb_status reserve_field(struct nb_text *t, struct nb_error *err)
     return NB_OK;
 }
 
-/* Does the comment rule end the data at c? */
+/* Does the comment rule end the data at c?  In both commented formats a
+ * '#' ends the data of a line; a line that starts with '#' is a comment
+ * whose fields stay split where the format reads a declaration there. */
 static int comment_starts(const struct nb_text *t, const char *c)
 {
-    return *c == '#' && t->comments == NB_TEXT_COMMENT_ANYWHERE;
+    if (*c != '#' || t->comments == NB_TEXT_NO_COMMENTS)
+        return 0;
+    return t->comments == NB_TEXT_COMMENT_ANYWHERE ||
+           (t->nfield > 0 && t->field[0][0] != '#');
 }
 
 /* Splits a copy of the line into NUL-terminated fields with their
@@ -120,6 +128,102 @@ static enum nb_status reached_end(struct nb_text *t, struct nb_error *err)
     return NB_OK;
 }
 
+/* Room for a line of at least need bytes (and its NUL). */
+static enum nb_status reserve_line(struct nb_text *t, size_t need,
+                                   struct nb_error *err)
+{
+    size_t cap = t->line_cap ? t->line_cap : 256;
+    char *line;
+
+    if (need < t->line_cap)
+        return NB_OK;
+    while (cap <= need)
+        cap *= 2;
+    line = realloc(t->line, cap);
+    if (!line)
+        return nb_error_set(err, NB_ERR_NOMEM, "%s:%zu: out of host memory "
+                            "for a line", t->path, t->lineno + 1);
+    t->line = line;
+    t->line_cap = cap;
+    return NB_OK;
+}
+
+/* The next bytes of the file in t->buf (64 KiB reads, scanned with
+ * memchr: as fast as getline); 0 at the end of the file or on an error. */
+#define NB_TEXT_CHUNK 65536
+static size_t refill(struct nb_text *t)
+{
+    if (!t->buf && !(t->buf = malloc(NB_TEXT_CHUNK)))
+        return 0;
+    t->buf_at = 0;
+    t->buf_len = fread(t->buf, 1, NB_TEXT_CHUNK, t->fp);
+    return t->buf_len;
+}
+
+/* One line into t->line: its length with the newline, -1 at the end of
+ * the file, -2 after an error.  A line past NB_TEXT_MAX_LINE or holding a
+ * NUL byte is an error, reported before the rest of it is read. */
+static ssize_t read_line(struct nb_text *t, struct nb_error *err)
+{
+    size_t n = 0;
+
+    for (;;) {
+        if (t->buf_at == t->buf_len && refill(t) == 0) {
+            if (!t->buf)
+                nb_error_set(err, NB_ERR_NOMEM, "%s: out of host memory for a "
+                             "read buffer", t->path);
+            if (!t->buf)
+                return -2;
+            break;
+        }
+        const char *at = t->buf + t->buf_at;
+        size_t left = t->buf_len - t->buf_at;
+        const char *nl = memchr(at, '\n', left);
+        size_t chunk = nl ? (size_t)(nl - at) + 1 : left;
+        const char *nul = memchr(at, '\0', chunk);
+        if (nul) {
+            nb_error_set(err, NB_ERR_PARSE, "%s:%zu:%zu: a NUL byte: a binary "
+                         "file, not text", t->path, t->lineno + 1,
+                         n + (size_t)(nul - at) + 1);
+            return -2;
+        }
+        /* the line end (LF or CRLF) does not count */
+        size_t end = !nl ? 0 : nl > at && nl[-1] == '\r' ? 2 : 1;
+        if (n + chunk - end > NB_TEXT_MAX_LINE) {
+            nb_error_set(err, NB_ERR_PARSE, "%s:%zu: line longer than the "
+                         "limit of %d bytes (not a text file of this kind?)",
+                         t->path, t->lineno + 1, NB_TEXT_MAX_LINE);
+            return -2;
+        }
+        if (reserve_line(t, n + chunk, err) != NB_OK)
+            return -2;
+        memcpy(t->line + n, at, chunk);
+        n += chunk;
+        t->buf_at += chunk;
+        if (nl)
+            break;
+    }
+    if (n == 0)
+        return -1;
+    t->line[n] = '\0';
+    return (ssize_t)n;
+}
+
+long nb_text_tell(const struct nb_text *t)
+{
+    long at = ftell(t->fp);
+    return at < 0 ? at : at - (long)(t->buf_len - t->buf_at);
+}
+
+/* A UTF-8 byte-order mark opening line 1 is not data. */
+static void skip_bom(struct nb_text *t, ssize_t *got)
+{
+    if (t->lineno != 1 || *got < 3 || memcmp(t->line, "\xef\xbb\xbf", 3) != 0)
+        return;
+    memmove(t->line, t->line + 3, (size_t)*got - 2);
+    *got -= 3;
+}
+
 enum nb_status nb_text_next(struct nb_text *t, struct nb_error *err)
 {
     ssize_t got;
@@ -128,13 +232,13 @@ enum nb_status nb_text_next(struct nb_text *t, struct nb_error *err)
     if (t->at_end)
         return NB_OK;
     errno = 0;
-    got = getline(&t->line, &t->line_cap, t->fp);
-    if (got == -1 && errno == ENOMEM)
-        return nb_error_set(err, NB_ERR_NOMEM, "%s:%zu: out of host memory "
-                            "for a line", t->path, t->lineno + 1);
+    got = read_line(t, err);
+    if (got == -2)
+        return err->status;
     if (got == -1)
         return reached_end(t, err);
     t->lineno++;
+    skip_bom(t, &got);
     t->newline = got > 0 && t->line[got - 1] == '\n';
     while (got > 0 && is_space(t->line[got - 1]))
         t->line[--got] = '\0';

@@ -241,6 +241,7 @@ static enum nb_status choose_shader_source(struct nb_gl *gl,
                             "OpenGL 4.3 or later)" : "");
     gl->use_spirv = want == NB_SHADERS_SPIRV ||
                     (want == NB_SHADERS_AUTO && have && nb_gl_shader_dir_has_spirv(gl->shader_dir));
+    gl->spirv_only = want == NB_SHADERS_SPIRV;
     return NB_OK;
 }
 
@@ -346,6 +347,8 @@ enum nb_status nb_gl_create(struct nb_gl **out, const struct nb_gl_options *opt,
         nb_gl_options_default(&defaults);
         opt = &defaults;
     }
+    if (nb_gl_env_check(err) != NB_OK)
+        return err->status;
     struct nb_gl *gl = nb_alloc(1, sizeof *gl, "GL context", &e);
     if (!gl)
         return nb_error_copy(err, &e);
@@ -393,6 +396,8 @@ enum nb_status nb_gl_create_from_current(struct nb_gl **out, const struct nb_gl_
         nb_gl_options_default(&defaults);
         opt = &defaults;
     }
+    if (nb_gl_env_check(err) != NB_OK)
+        return err->status;
     if (eglGetCurrentContext() == EGL_NO_CONTEXT)
         return nb_error_set(err, NB_ERR_GL, "nb_gl_create_from_current: no EGL context "
                             "is current on this thread (a GLFW window needs "

@@ -161,8 +161,8 @@ static void cut_block(struct nb_gaj_compute *g, size_t n_active, int wanted)
     long pieces = wanted;
     if (pieces <= 0 && env && strcmp(env, "auto") == 0)
         pieces = nb_gl_is_software(g->gl) ? 1 : (long)(n_active / NB_GAJ_PIECE_MIN);
-    else if (pieces <= 0)       /* the program refuses values but 1-8 and auto */
-        pieces = env && *env ? strtol(env, NULL, 10) : 1;
+    else if (pieces <= 0)       /* gl_env.c refused values but 1-8 and auto */
+        pieces = (long)nb_gl_env_long("GLNBODY_BLOCK_PIECES", 1);
     pieces = pieces < 1 ? 1 : pieces > NB_GAJ_PIECES_MAX ? NB_GAJ_PIECES_MAX : pieces;
     size_t step = (n_active + (size_t)pieces - 1) / (size_t)pieces;
     step = (step + NB_GAJ_PIECE_ALIGN - 1) / NB_GAJ_PIECE_ALIGN * NB_GAJ_PIECE_ALIGN;
@@ -632,9 +632,7 @@ struct nb_gaj_compute *nb_gaj_compute_create(struct nb_gl *gl, struct nb_error *
     g->j_end = SIZE_MAX;
     g->pieces = 1;
     /* GLNBODY_GAJ_FILL_GROUPS: tests put several tiles in a slice with it */
-    const char *fill = getenv("GLNBODY_GAJ_FILL_GROUPS");
-    long groups = fill ? strtol(fill, NULL, 10) : 0;
-    g->fill = groups > 0 && groups <= 1 << 20 ? (int)groups : NB_GAJ_FILL_GROUPS;
+    g->fill = (int)nb_gl_env_long("GLNBODY_GAJ_FILL_GROUPS", NB_GAJ_FILL_GROUPS);
     nb_gpu_timer_init(&g->timer, gl);
     nb_gl_staging_init(&g->up_j, 0);
     nb_gl_staging_init(&g->up_index, 0);

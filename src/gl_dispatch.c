@@ -27,8 +27,7 @@ size_t nb_gl_dispatch_items(size_t pairs_per_item, int tile)
 {
     /* GLNBODY_DISPATCH_PAIRS=P (a driver with a shorter watchdog, or a
      * test) sets the budget, with dispatches down to one tile. */
-    const char *env = getenv("GLNBODY_DISPATCH_PAIRS");
-    double pairs = env ? strtod(env, NULL) : 0.0;
+    double pairs = (double)nb_gl_env_long("GLNBODY_DISPATCH_PAIRS", 0);
     double floor = NB_DISPATCH_MIN_ITEMS;
     if (pairs >= 1.0)
         floor = tile;

@@ -46,6 +46,7 @@ struct nb_gl {
     char renderer[512];
     int nvidia;
     int use_spirv;          /* shaders come from spirv/ */
+    int spirv_only;         /* asked for SPIR-V: no fallback to GLSL */
     char *shader_dir;
     struct nb_gl_cached_program *programs;
     size_t program_count;
@@ -61,6 +62,21 @@ enum nb_status nb_gl_shader_dir_check(const char *dir, int spirv, struct nb_erro
 /* dir/spirv/ holds at least one .spv file: a build without glslangValidator
  * leaves none, and the automatic choice then loads GLSL. */
 int nb_gl_shader_dir_has_spirv(const char *dir);
+
+/* NB_OK when the SPIR-V module at path (size bytes of data) is the one
+ * the build listed in dir/spirv/MANIFEST (size and POSIX cksum CRC) and
+ * is well formed; else NB_ERR_IO naming path and what is wrong
+ * (spirv_check.c). */
+enum nb_status nb_gl_spirv_check(const char *dir, const char *path,
+                                 const unsigned char *data, size_t size,
+                                 struct nb_error *err);
+
+/* NB_ERR_ARGS naming the first GLNBODY_* variable whose value is outside
+ * its bounds (gl_env.c); NB_OK when all are unset or good. */
+enum nb_status nb_gl_env_check(struct nb_error *err);
+/* The integer value of a checked GLNBODY_* variable, or fallback when it
+ * is unset or a word (such as auto). */
+long long nb_gl_env_long(const char *name, long long fallback);
 
 /* What the automatic variant choice needs of a pipeline. */
 struct nb_gl_tunable {

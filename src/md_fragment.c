@@ -171,17 +171,8 @@ static void bind_previous(const struct md_targets *s)
 /* $GLNBODY_MD_PASSES: a positive pass count, or automatic when unset. */
 static enum nb_status read_passes(struct md_frag *m, struct nb_error *err)
 {
-    const char *text = getenv(MD_PASSES_ENV);
-    char *end = NULL;
-    m->fixed_passes = 0;
-    if (!text || !*text)
-        return NB_OK;
-    long p = strtol(text, &end, 10);
-    if (*end || p < 1 || p > INT_MAX)
-        return nb_error_set(err, NB_ERR_ARGS, "%s='%s': expected a positive pass count",
-                            MD_PASSES_ENV, text);
-    m->fixed_passes = (int)p;
-    return NB_OK;
+    m->fixed_passes = (int)nb_gl_env_long(MD_PASSES_ENV, 0);
+    return nb_gl_env_check(err);
 }
 
 /* One empty pass (no j-particles), so that a driver that builds its

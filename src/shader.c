@@ -168,14 +168,26 @@ static GLenum gl_stage(enum nb_stage stage)
          : stage == NB_STAGE_FRAGMENT ? GL_FRAGMENT_SHADER : GL_COMPUTE_SHADER;
 }
 
+/* A driver's log on one line: its newlines (several errors) become ";",
+ * trailing ones go. */
+static void one_line(char *log)
+{
+    size_t len = strlen(log);
+    while (len > 0 && (log[len - 1] == '\n' || log[len - 1] == '\r' || log[len - 1] == ' '))
+        log[--len] = '\0';
+    for (char *c = log; (c = strchr(c, '\n')) != NULL;)
+        *c = ';';
+}
+
 static enum nb_status compile_failed(GLuint shader, const char *name,
                                      const char *origin, struct nb_error *err)
 {
     char log[768] = "";
     glGetShaderInfoLog(shader, sizeof log, NULL, log);
+    one_line(log);
     glDeleteShader(shader);
     return nb_error_set(err, NB_ERR_GL, "program %s: %s failed to compile: %s",
-                        name, origin, log);
+                        name, origin, log[0] ? log : "(the driver gave no log)");
 }
 
 /* Compiles a stage at gl's level; where the level has no explicit
@@ -219,6 +231,10 @@ static enum nb_status load_spirv(const struct nb_program_desc *desc,
     char *binary = read_file(path, &size, err);
     if (!binary)
         return err->status;
+    if (nb_gl_spirv_check(dir, path, (const unsigned char *)binary, size, err) != NB_OK) {
+        free(binary);
+        return err->status;
+    }
     GLuint shader = glCreateShader(gl_stage(stage));
     glShaderBinary(1, &shader, GL_SHADER_BINARY_FORMAT_SPIR_V_ARB, binary, (GLsizei)size);
     free(binary);
@@ -248,6 +264,7 @@ static enum nb_status link_program(const char *name, const GLuint *shaders,
     if (!ok) {
         char log[768] = "";
         glGetProgramInfoLog(program, sizeof log, NULL, log);
+        one_line(log);
         glDeleteProgram(program);
         return nb_error_set(err, NB_ERR_GL, "program %s failed to link: %s", name, log);
     }
@@ -256,7 +273,7 @@ static enum nb_status link_program(const char *name, const GLuint *shaders,
 }
 
 static enum nb_status build(struct nb_gl *gl, const struct nb_program_desc *desc,
-                            struct nb_gl_names *names, GLuint *program,
+                            int spirv, struct nb_gl_names *names, GLuint *program,
                             struct nb_error *err)
 {
     enum nb_stage stages[2] = { NB_STAGE_VERTEX, desc->main_stage };
@@ -266,7 +283,7 @@ static enum nb_status build(struct nb_gl *gl, const struct nb_program_desc *desc
         nb_gl_require(gl, "compute", 43, 31, err) != NB_OK)
         return err->status;
     for (int k = desc->vertex[0] ? 0 : 1; k < 2; k++) {
-        enum nb_status st = gl->use_spirv
+        enum nb_status st = spirv
             ? load_spirv(desc, stages[k], gl->shader_dir, &shaders[count], err)
             : compile_glsl(gl, desc, stages[k], names, &shaders[count], err);
         if (st != NB_OK) {
@@ -315,6 +332,27 @@ static void set_exact_one(GLuint program)
     glUseProgram((GLuint)previous);
 }
 
+/* A SPIR-V program that failed (a damaged, stale or missing module) is
+ * built from the GLSL source where SPIR-V was the automatic choice and the
+ * context has explicit locations, which the SPIR-V path's uniform
+ * locations rely on; the reason is printed once a program.  1 when that
+ * worked. */
+static int spirv_fallback(struct nb_gl *gl, const struct nb_program_desc *desc,
+                          GLuint *built, struct nb_error *err)
+{
+    if (!gl->use_spirv || gl->spirv_only || !nb_gl_explicit_layouts(gl))
+        return 0;
+    fprintf(stderr, "glnbody: %s; program %s is compiled from its GLSL source "
+            "instead\n", err->message, desc->name);
+    struct nb_error glsl_err = { 0 };
+    if (build(gl, desc, 0, NULL, built, &glsl_err) != NB_OK) {
+        nb_error_copy(err, &glsl_err);
+        return 0;
+    }
+    *err = (struct nb_error){ 0 };
+    return 1;
+}
+
 enum nb_status nb_gl_program(struct nb_gl *gl, const char *name,
                              unsigned *program, struct nb_error *err)
 {
@@ -334,7 +372,8 @@ enum nb_status nb_gl_program(struct nb_gl *gl, const char *name,
     GLuint built = 0;
     struct nb_gl_names names = { 0 };
     int by_name = !gl->use_spirv && !nb_gl_explicit_layouts(gl);
-    if (build(gl, desc, by_name ? &names : NULL, &built, err) != NB_OK)
+    if (build(gl, desc, gl->use_spirv, by_name ? &names : NULL, &built, err) != NB_OK &&
+        !spirv_fallback(gl, desc, &built, err))
         return err->status;
     GLint *loc = NULL;
     if (by_name && !(loc = nb_gl_names_apply(&names, built, desc->name, err))) {

@@ -42,6 +42,25 @@ START_TEST(test_dump_round_trip)
     ck_assert_int_eq(nb_lammps_dump_write(fp, 43, &p, &box, &err), NB_OK);
     p.x[0] = x0;
     ck_assert_int_eq(fclose(fp), 0);
+    /* which frame was meant is a guess: a trajectory is refused */
+    ck_assert_int_eq(nb_lammps_dump_read(t.path, &q, &back, &pot, &err), NB_ERR_PARSE);
+    {
+        char at[1200];
+
+        snprintf(at, sizeof at, "%s:%zu:1: a second frame", t.path, 9 + p.n + 1);
+        ck_assert_msg(strstr(err.message, at) != NULL, "%s", err.message);
+    }
+    err = (struct nb_error){NB_OK, ""};
+    {
+        char *text = read_text(t.path);
+
+        ck_assert_uint_eq(count_lines(text), 2 * (9 + p.n));
+        free(text);
+    }
+    fp = fopen(t.path, "w");
+    ck_assert_ptr_nonnull(fp);
+    ck_assert_int_eq(nb_lammps_dump_write(fp, 42, &p, &box, &err), NB_OK);
+    ck_assert_int_eq(fclose(fp), 0);
     ck_assert_msg(nb_lammps_dump_read(t.path, &q, &back, &pot, &err) == NB_OK,
                   "%s", err.message);
     ck_assert_uint_eq(q.n, p.n);
@@ -62,7 +81,7 @@ START_TEST(test_dump_round_trip)
         ck_assert_ptr_nonnull(strstr(text, "ITEM: BOX BOUNDS pp pp ff\n"));
         ck_assert_ptr_nonnull(strstr(text, "ITEM: ATOMS id type mass x y z "
                                            "vx vy vz\n"));
-        ck_assert_uint_eq(count_lines(text), 2 * (9 + p.n));
+        ck_assert_uint_eq(count_lines(text), 9 + p.n);
         free(text);
     }
     tmp_remove(&t);

@@ -228,9 +228,8 @@ static const struct bad_case bad_cases[] = {
     {"1 0 1 0 0 0 0 0 0\n\n2 1 0 0 0 0 0 0", 3, 16,
      "missing field: expected 9 fields (columns like the first data line), "
      "found 8"},
-    {"1 1 0 0 0 0 0 0 # trailing comment\n", 1, 19,
-     "extra field 'trailing': expected 8 or 9 fields (" EIGHT_OR_NINE "), "
-     "found 11"},
+    {"1 1 0 0 0 0 0 # trailing comment\n", 1, 14,
+     "missing field: expected 8 or 9 fields (" EIGHT_OR_NINE "), found 7"},
     {"# charges?\n1 1 2 1 0 0 0 0 0 0\n", 2, 19,
      "extra field '0': expected 8 or 9 fields (" EIGHT_OR_NINE "), found 10"},
     {"#id type q m x y z vx vy vz\n1 1 2 1 0 0 0 0 0 0\n2 1 1 0 0 0 0 0 0\n",

@@ -143,16 +143,82 @@ START_TEST(test_random_lines)
 }
 END_TEST
 
+/* A line of exactly NB_TEXT_MAX_LINE bytes (then CRLF) is read whole; one
+ * byte more is refused at its line before the rest is read; a chunk
+ * boundary inside a line changes nothing. */
+START_TEST(test_line_limit)
+{
+    size_t len = NB_TEXT_MAX_LINE + 16;
+    char *text = malloc(len);
+    struct nb_text t;
+    struct tmp tmp;
+    struct nb_error err = {NB_OK, ""};
+
+    ck_assert_ptr_nonnull(text);
+    memcpy(text, "a b\n", 4);
+    memset(text + 4, 'x', NB_TEXT_MAX_LINE);
+    memcpy(text + 4 + NB_TEXT_MAX_LINE, "\r\nyy", 4);
+    open_text(&t, &tmp, text, 8 + NB_TEXT_MAX_LINE, NB_TEXT_NO_COMMENTS);
+    next_line(&t);
+    ck_assert_int_eq(t.nfield, 2);
+    next_line(&t);
+    ck_assert_uint_eq(t.length, NB_TEXT_MAX_LINE);
+    ck_assert_int_eq(t.nfield, 1);
+    next_line(&t);
+    ck_assert_str_eq(t.line, "yy");
+    nb_text_close(&t);
+    tmp_remove(&tmp);
+
+    memset(text, 'x', NB_TEXT_MAX_LINE + 1);
+    text[NB_TEXT_MAX_LINE + 1] = '\n';
+    open_text(&t, &tmp, text, NB_TEXT_MAX_LINE + 2, NB_TEXT_NO_COMMENTS);
+    ck_assert_int_eq(nb_text_next(&t, &err), NB_ERR_PARSE);
+    ck_assert_ptr_nonnull(strstr(err.message, ":1: line longer than the limit of 1048576"));
+    nb_text_close(&t);
+    tmp_remove(&tmp);
+    free(text);
+}
+END_TEST
+
+/* A NUL byte is refused at its line and column; a byte-order mark opens
+ * line 1 only. */
+START_TEST(test_nul_and_bom)
+{
+    static const char nul[] = "ok\nab\0c\n";
+    static const char bom[] = "\xef\xbb\xbf" "a b\n\xef\xbb\xbf" "c\n";
+    struct nb_text t;
+    struct tmp tmp;
+    struct nb_error err = {NB_OK, ""};
+
+    open_text(&t, &tmp, nul, sizeof nul - 1, NB_TEXT_NO_COMMENTS);
+    next_line(&t);
+    ck_assert_int_eq(nb_text_next(&t, &err), NB_ERR_PARSE);
+    ck_assert_ptr_nonnull(strstr(err.message, ":2:3: a NUL byte"));
+    nb_text_close(&t);
+    tmp_remove(&tmp);
+
+    open_text(&t, &tmp, bom, sizeof bom - 1, NB_TEXT_NO_COMMENTS);
+    next_line(&t);
+    ck_assert_str_eq(t.line, "a b");
+    ck_assert_uint_eq(t.column[0], 1);
+    next_line(&t);
+    ck_assert_str_eq(t.field[0], "\xef\xbb\xbf" "c");
+    nb_text_close(&t);
+    tmp_remove(&tmp);
+}
+END_TEST
+
 /* The same text under the three comment rules. */
 START_TEST(test_comment_rules)
 {
     static const char text[] = "a b # c\n#x y\n  # z\n\n1 2#3\r\n";
     static const int want_fields[3][5] = {
         {4, 2, 2, 0, 2},        /* '#' is data */
-        {4, 2, 2, 0, 2},        /* split, lines 2 and 3 flagged */
+        {2, 2, 2, 0, 2},        /* '#' ends the data; lines 2 and 3 are
+                                   comments whose fields stay split */
         {2, 0, 0, 0, 2},        /* '#' ends the data */
     };
-    static const char *const second_field[3] = {"2#3", "2#3", "2"};
+    static const char *const second_field[3] = {"2#3", "2", "2"};
     struct nb_text t;
     struct tmp tmp;
 
@@ -445,6 +511,8 @@ static Suite *text_suite(void)
     tcase_add_test(lines, test_comment_rules);
     tcase_add_test(lines, test_next_data);
     tcase_add_test(lines, test_long_line);
+    tcase_add_test(lines, test_line_limit);
+    tcase_add_test(lines, test_nul_and_bom);
     tcase_add_test(lines, test_field_counts);
     tcase_add_test(lines, test_end_positions);
     tcase_add_test(lines, test_open_and_read_errors);

@@ -70,7 +70,8 @@ static inline int is_directory(const char *path)
     return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
-/* Copies the plain files of directory src into the new directory dst. */
+/* Copies the plain files of directory src into the new directory dst,
+ * byte for byte. */
 static inline void copy_directory(const char *src, const char *dst)
 {
     DIR *d = opendir(src);
@@ -84,9 +85,12 @@ static inline void copy_directory(const char *src, const char *dst)
         struct stat st;
         if (stat(from, &st) != 0 || !S_ISREG(st.st_mode))
             continue;
-        char *text = read_file(from);
+        char *text = read_file(from);     /* binary too: SPIR-V has NUL bytes */
         ck_assert_ptr_nonnull(text);
-        write_file(fmt("%s/%s", dst, e->d_name), text);
+        FILE *fp = fopen(fmt("%s/%s", dst, e->d_name), "wb");
+        ck_assert_ptr_nonnull(fp);
+        ck_assert_uint_eq(fwrite(text, 1, (size_t)st.st_size, fp), (size_t)st.st_size);
+        ck_assert_int_eq(fclose(fp), 0);
         free(text);
         copied++;
     }

@@ -25,7 +25,7 @@ extern char **environ;
 static char g_root[1024];       /* the suite's temporary directory */
 static const char *g_bin;       /* the program under test, absolute */
 
-static void write_file(const char *path, const char *text)
+static inline void write_file(const char *path, const char *text)
 {
     FILE *fp = fopen(path, "w");
     ck_assert_msg(fp != NULL, "cannot create %s: %s", path, strerror(errno));

@@ -145,11 +145,12 @@ NB_API enum nb_status nb_md_ionic_crystal(struct nb_particles *p, struct nb_md_b
                                           const struct nb_md_potential *pot,
                                           struct nb_error *err);
 
-/* Files.  A LAMMPS `write_dump ... custom` text, its first timestep:
- * columns by name (id, type, x y z or xu or xs required; mass, q, vx vy vz
- * optional), box bounds with their flags; masses from pot's table where
- * there is no mass column (pot may then not be NULL).  NB_ERR_IO,
- * NB_ERR_PARSE naming file:line:column. */
+/* Files.  A LAMMPS `write_dump ... custom` text of one timestep (a second
+ * one, or an atom id given twice, is NB_ERR_PARSE): columns by name (id,
+ * type, x y z or xu or xs required; mass, q, vx vy vz optional), box
+ * bounds with their flags; masses from pot's table where there is no mass
+ * column (pot may then not be NULL).  NB_ERR_IO, NB_ERR_PARSE naming
+ * file:line:column. */
 NB_API enum nb_status nb_lammps_dump_read(const char *path, struct nb_particles *p,
                                           struct nb_md_box *box,
                                           const struct nb_md_potential *pot,

@@ -80,6 +80,16 @@ enum nb_status nb_gl_cli_validate(const struct nb_gl_cli *g, struct nb_error *er
 enum nb_status nb_gl_cli_create(const struct nb_gl_cli *g, struct nb_gl **gl,
                                 struct nb_error *err);
 
+/* The largest |x|, |v|, m or softening engine's arithmetic takes: a
+ * quarter of the square root of its largest number (double on the CPU,
+ * float on the GPU engines), so that squared separations, speeds and
+ * their sums stay finite.  nb_check_range refuses (NB_ERR_ARGS, naming
+ * the option or the file and particle, the value and the bound) a
+ * softening, or with p a particle, beyond it; p may be NULL. */
+double nb_range_bound(enum nb_engine engine);
+enum nb_status nb_check_range(const char *path, const struct nb_particles *p,
+                              double eps, enum nb_engine engine, struct nb_error *err);
+
 /* Refuses (NB_ERR_PARSE, naming path and both ids) two particles of p at
  * one position when eps is 0: their force would print as NaN. */
 enum nb_status nb_check_no_coincident(const char *path, const struct nb_particles *p,

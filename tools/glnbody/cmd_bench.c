@@ -7,6 +7,7 @@
  * N^2 interactions (the CUDA samples' convention; the CPU's Newton's-third-
  * law loop does half the pair terms for the same result).  GFLOP/s uses 20
  * flops an interaction (GPU Gems 3 ch. 31) and, in the CSV, Elsen et al. 2006's 19. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -63,8 +64,12 @@ static enum nb_status bench_variant(struct nb_forces *f, enum nb_engine engine,
         nb_forces_time_ga(f, p->n, p->x, p->m, r->eps, r->warmup, r->runs, NULL, NULL,
                           &median, err) != NB_OK)
         return err->status;
-    print_row(f, engine, p->n, median, r);
     double rate = (double)p->n * (double)p->n / median;
+    if (!(median > 0.0) || !isfinite(rate))
+        return nb_error_set(err, NB_ERR_NUMERIC, "bench: N = %zu, %s %s: the median time "
+                            "%g s gives no finite rate", p->n, nb_engine_name(engine),
+                            variant, median);
+    print_row(f, engine, p->n, median, r);
     if (rate > *best)
         *best = rate;
     return NB_OK;
@@ -177,6 +182,7 @@ static enum nb_status run_bench(const struct bench_args *a, struct nb_error *err
         (a->runs && nb_parse_long("runs", a->runs, 5, 100000, &runs, err) != NB_OK) ||
         (a->warmup && nb_parse_long("warmup", a->warmup, 0, 100000, &warmup, err) != NB_OK) ||
         (a->eps && nb_parse_double("softening", a->eps, 0.0, &eps, err) != NB_OK) ||
+        nb_check_range(NULL, NULL, eps, NB_ENGINE_COMPUTE, err) != NB_OK ||
         (a->seed && nb_parse_long("seed", a->seed, 0, 1L << 62, &seed, err) != NB_OK) ||
         nb_parse_long_list("n", a->n_list ? a->n_list : "1024,4096,16384,65536", 1,
                            1L << 26, &ns, &n_count, err) != NB_OK ||
@@ -235,6 +241,7 @@ static enum nb_status report_bench(const struct bench_args *a, int argc, char **
     if ((a->runs && nb_parse_long("runs", a->runs, 5, 100000, &runs, err) != NB_OK) ||
         (a->warmup && nb_parse_long("warmup", a->warmup, 0, 100000, &warmup, err) != NB_OK) ||
         (a->eps && nb_parse_double("softening", a->eps, 0.0, &eps, err) != NB_OK) ||
+        nb_check_range(NULL, NULL, eps, NB_ENGINE_COMPUTE, err) != NB_OK ||
         (a->seed && nb_parse_long("seed", a->seed, 0, 1L << 62, &seed, err) != NB_OK) ||
         (a->variants && nb_check_list("variant", a->variants, err) != NB_OK) ||
         nb_gl_cli_validate(&a->gl, err) != NB_OK)

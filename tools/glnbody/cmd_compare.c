@@ -85,6 +85,7 @@ int nb_cmd_compare(int argc, char **argv)
     if (nb_options_parse("compare", table, argc, argv, &help, &err) != NB_OK ||
         (n_text && nb_parse_long("n", n_text, 1, 1L << 26, &n, &err) != NB_OK) ||
         (eps_text && nb_parse_double("softening", eps_text, 0.0, &eps, &err) != NB_OK) ||
+        nb_check_range(NULL, NULL, eps, NB_ENGINE_COMPUTE, &err) != NB_OK ||
         (seed_text && nb_parse_long("seed", seed_text, 0, 1L << 62, &seed, &err) != NB_OK) ||
         nb_gl_cli_validate(&g, &err) != NB_OK ||
         (backends && check_backends(backends, &err) != NB_OK))

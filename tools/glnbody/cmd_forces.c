@@ -3,6 +3,7 @@
  * Output, in the input's order: a '#' header line naming the backend,
  * variant, renderer and softening, then `id ax ay az pot` per particle
  * (%.17g from the CPU, %.9g from the GPU: all digits a float carries). */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -23,6 +24,16 @@ static enum nb_status write_forces(const char *path, enum nb_engine engine,
                                    struct nb_error *err)
 {
     struct nb_outfile out;
+    for (size_t i = 0; i < p->n; i++)
+        if (!isfinite(acc[3 * i]) || !isfinite(acc[3 * i + 1]) || !isfinite(acc[3 * i + 2]) ||
+            !isfinite(pot[i]))
+            return nb_error_set(err, NB_ERR_NUMERIC, "forces: particle %lld: the force "
+                                "is not finite (%g %g %g, potential %g); two particles "
+                                "too close for the %s arithmetic with softening %g? "
+                                "Nothing written", (long long)p->id[i], acc[3 * i],
+                                acc[3 * i + 1], acc[3 * i + 2], pot[i],
+                                (nb_forces_caps(f) & NB_FORCES_DOUBLE) ? "double" : "float",
+                                eps);
     const char *fmt = (nb_forces_caps(f) & NB_FORCES_DOUBLE) || mode != NB_PRECISION_A
         ? "%lld %.17g %.17g %.17g %.17g\n" : "%lld %.9g %.9g %.9g %.9g\n";
     if (nb_outfile_open(&out, path, err) != NB_OK)
@@ -118,7 +129,11 @@ int nb_cmd_forces(int argc, char **argv)
     struct nb_gl *gl = NULL;
     struct nb_forces *f = NULL;
     double *acc = NULL, *pot = NULL;
+    enum nb_engine engine = NB_ENGINE_COMPUTE;
+    if (a.backend)
+        nb_engine_parse(a.backend, &engine, &err);
     if (nb_snapshot_read(a.input, &p, &err) == NB_OK &&
+        nb_check_range(a.input, &p, eps, engine, &err) == NB_OK &&
         nb_check_no_coincident(a.input, &p, eps, &err) == NB_OK &&
         (acc = nb_cli_alloc(3 * p.n, sizeof *acc, "accelerations", &err)) &&
         (pot = nb_cli_alloc(p.n, sizeof *pot, "potentials", &err)))

@@ -230,6 +230,10 @@ static enum nb_status run_system(struct nb_gl *gl, const struct newton3_config *
             st = err->status = NB_OK;
             continue;
         }
+        for (size_t q = 0; st == NB_OK && q < 3 * n; q++)
+            if (!isfinite(f[q]))        /* deviation()'s fmax would skip it */
+                st = nb_error_set(err, NB_ERR_NUMERIC, "newton3 %s, N = %zu: atom %zu's "
+                                  "force is not finite", v, n, q / 3);
         if (st == NB_OK && is_square(v)) {
             b.seconds[is_gpu(v)] = median;
             memcpy(b.f[is_gpu(v)], f, 3 * n * sizeof *f);

@@ -123,6 +123,7 @@ static enum nb_status configure(const struct precision_args *a, struct precision
     if ((a->n && nb_parse_long("n", a->n, 2, 1L << 26, n, err) != NB_OK) ||
         (a->seed && nb_parse_long("seed", a->seed, 0, 1L << 62, seed, err) != NB_OK) ||
         (a->eps && nb_parse_double("softening", a->eps, 0.0, &c->eps, err) != NB_OK) ||
+        nb_check_range(NULL, NULL, c->eps, NB_ENGINE_COMPUTE, err) != NB_OK ||
         (a->runs && nb_parse_long("runs", a->runs, 1, 1000, &c->runs, err) != NB_OK) ||
         (a->warmup && nb_parse_long("warmup", a->warmup, 0, 1000, &c->warmup, err) != NB_OK) ||
         configure_cutoff(a, c, err) != NB_OK)
@@ -180,6 +181,14 @@ static enum nb_status report_mode(struct nb_forces *f, enum nb_precision mode,
         double rate = (double)p->n * (double)p->n / seconds;
         nb_accuracy_ga(p->n, p->m, acc, pot, ref->acc, ref->pot, ref->acc_abs,
                        ref->pot_abs, &q);
+        if (q.nonfinite || !isfinite(q.f_err) || !isfinite(q.f_offset) ||
+            !isfinite(q.acc_rel_max) || !isfinite(q.pot_rel_max) || !isfinite(rate))
+            st = nb_error_set(err, NB_ERR_NUMERIC, "precision %s: a force, its error or "
+                              "the rate is not finite (%zu non-finite results)",
+                              nb_precision_name(mode), (size_t)q.nonfinite);
+    }
+    if (st == NB_OK) {
+        double rate = (double)p->n * (double)p->n / seconds;
         if (mode == NB_PRECISION_A)
             *a_rate = rate;
         char share[16] = "-";       /* until mode A has run */
@@ -407,6 +416,12 @@ static enum nb_status report_md(const struct precision_config *c, const struct n
             break;
         force_errors(p->n, f, ref, &f_err, &f_offset);
         double rate = pairs / seconds[0], kernel_rate = pairs / seconds[1];
+        if (!isfinite(f_err) || !isfinite(f_offset) || !isfinite(rate) ||
+            !isfinite(kernel_rate)) {
+            st = nb_error_set(err, NB_ERR_NUMERIC, "precision %s: a force error or a "
+                              "rate is not finite", nb_precision_name(mode));
+            break;
+        }
         if (mode == NB_PRECISION_A)
             a_rate = rate;
         char share[16] = "-", kernel_share[16] = "-";

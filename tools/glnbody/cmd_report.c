@@ -4,6 +4,7 @@
  * the first report's, and its error; --plot draws the rates against N
  * (report_plot.c).  The Phoronix Test Suite merges results of many
  * machines this way; here each report carries its own machine table. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -100,10 +101,13 @@ static void print_table(const struct nb_report *rs, size_t count, const struct k
                          strcmp(w->precision, "A") ? " " : "",
                          strcmp(w->precision, "A") ? w->precision : "");
                 char ratio[16] = "-";
-                if (first && first->rate > 0.0)
+                if (first && first->rate > 0.0 && isfinite(w->rate / first->rate))
                     snprintf(ratio, sizeof ratio, "%.3g", w->rate / first->rate);
-                snprintf(cell, sizeof cell, "%10.4g %6s  %-24.24s %7.1e", w->rate, ratio,
-                         best, w->error);
+                char error[16] = "-";
+                if (isfinite(w->error))
+                    snprintf(error, sizeof error, "%7.1e", w->error);
+                snprintf(cell, sizeof cell, "%10.4g %6s  %-24.24s %7s", w->rate, ratio,
+                         best, error);
             }
             printf(" | %-*s", NB_CELL, cell);
         }
@@ -129,6 +133,22 @@ static void keep_backends(struct nb_report *r, const char *list)
             r->rows[kept++] = r->rows[k];
     }
     r->count = kept;
+}
+
+/* --backend LIST: known names only (a typo would print an empty table). */
+static enum nb_status check_backends(const char *list, struct nb_error *err)
+{
+    if (nb_check_list("backend", list, err) != NB_OK)
+        return err->status;
+    for (const char *p = list; *p; p += *p == ',') {
+        size_t len = strcspn(p, ",");
+        if (!((len == 3 && !strncmp(p, "cpu", 3)) || (len == 7 && !strncmp(p, "compute", 7)) ||
+              (len == 8 && !strncmp(p, "fragment", 8))))
+            return nb_error_set(err, NB_ERR_ARGS, "--backend: unknown backend '%.*s' (cpu, "
+                                "compute or fragment)", (int)(len > 64 ? 64 : len), p);
+        p += len;
+    }
+    return NB_OK;
 }
 
 int nb_cmd_report(int argc, char **argv)
@@ -165,7 +185,7 @@ int nb_cmd_report(int argc, char **argv)
                              : "report: %s needs a value", name);
                 return nb_cli_fail(&err);
             }
-            if (is_backend && nb_check_list("backend", value, &err) != NB_OK)
+            if (is_backend && check_backends(value, &err) != NB_OK)
                 return nb_cli_fail(&err);
             *slot = value;
         } else if (strncmp(argv[a], "--", 2) == 0) {
@@ -210,6 +230,9 @@ int nb_cmd_report(int argc, char **argv)
     struct key *keys = err.status == NB_OK ? collect_keys(rs, count, &nkeys) : NULL;
     if (err.status == NB_OK && !keys)
         nb_error_set(&err, NB_ERR_NOMEM, "out of host memory");
+    else if (err.status == NB_OK && nkeys == 0)
+        nb_error_set(&err, NB_ERR_ARGS, "report: no row of backend %s in the report%s",
+                     backends, count > 1 ? "s" : "");
     if (err.status == NB_OK) {
         print_table(rs, count, keys, nkeys);
 #ifdef NB_HAVE_PLOTS

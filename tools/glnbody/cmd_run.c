@@ -402,6 +402,9 @@ static enum nb_status prepare(const struct run_config *c, struct nb_gl **gl,
     if (fresh && c->input && (nb_snapshot_read(c->input, p, err) != NB_OK ||
                               check_input(c, p, err) != NB_OK))
         return err->status;
+    if (fresh && nb_check_range(c->input, c->input ? p : NULL, c->par.eps, c->backend,
+                                err) != NB_OK)
+        return err->status;
     if (nb_forces_open(f, c->backend, g, gl, err) != NB_OK ||
         gaj_modes_check(*f, c->backend, c->precision, err) != NB_OK ||
         nb_gl_check_particles(*gl, c->backend, fresh && c->input ? p->n : c->n,

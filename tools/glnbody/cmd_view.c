@@ -333,6 +333,8 @@ static enum nb_status check_input(const struct view_config *c, const struct nb_p
     if (p->n < 2)
         return nb_error_set(err, NB_ERR_PARSE, "%s: one particle: view needs at least 2 (as "
                             "--n does)", c->input);
+    if (nb_check_range(c->input, p, c->hermite.eps, c->engine, err) != NB_OK)
+        return err->status;
     return nb_check_no_coincident(c->input, p, c->hermite.eps, err);
 }
 

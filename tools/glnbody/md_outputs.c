@@ -118,9 +118,17 @@ enum nb_status nb_md_write_due(struct nb_md_outputs *o, const struct md_config *
         return NB_OK;
     if (nb_md_get_thermo(md, &t, err) != NB_OK)
         return err->status;
+    /* every number of a thermo or integrals row, in the order printed */
+    const double row[] = { t.time, t.temp, t.pe, t.ke, t.etotal, t.press, t.p[0], t.p[1],
+                           t.p[2], t.l[0], t.l[1], t.l[2], t.com[0], t.com[1], t.com[2] };
     if (!isfinite(t.etotal) || !isfinite(t.press))
         return nb_error_set(err, NB_ERR_NUMERIC, "step %llu: the energy or pressure is "
                             "not finite", (unsigned long long)step);
+    for (size_t k = 0; k < sizeof row / sizeof row[0]; k++)
+        if (!isfinite(row[k]))
+            return nb_error_set(err, NB_ERR_NUMERIC, "step %llu: a thermodynamic "
+                                "quantity (momentum, angular momentum or centre of mass) "
+                                "is not finite", (unsigned long long)step);
     /* A row only because the run ends here: a longer run has none, so a
      * checkpoint at the end continues from before it. */
     o->marked = thermo && step % c->thermo_every != 0;
@@ -241,10 +249,16 @@ void nb_md_print_summary(FILE *fp, const struct md_config *c, const struct nb_md
     if (c->restart)
         fprintf(fp, "steps %llu to %llu, from %s: ", (unsigned long long)c->restart->step,
                 (unsigned long long)c->steps, c->args->restart);
+    /* the thermo rows were finite; a difference or ratio of them may not be */
+    double relative = o->first.etotal != 0 ? drift / fabs(o->first.etotal) : 0.0;
+    char drift_text[64] = "not finite", relative_text[32] = "-";
+    if (isfinite(drift))
+        snprintf(drift_text, sizeof drift_text, "%.3e", drift);
+    if (isfinite(relative))
+        snprintf(relative_text, sizeof relative_text, "%.3e", relative);
     fprintf(fp, "%llu steps of %g in %.3f s: %.3e atom-steps/s; total energy drift "
-            "%.3e (%.3e relative)\n", (unsigned long long)steps, c->dt, seconds,
-            seconds > 0 ? atom_steps / seconds : 0.0, drift,
-            o->first.etotal != 0 ? drift / fabs(o->first.etotal) : 0.0);
+            "%s (%s relative)\n", (unsigned long long)steps, c->dt, seconds,
+            seconds > 0 ? atom_steps / seconds : 0.0, drift_text, relative_text);
     fprintf(fp, "device seconds: K1 %.4f, cell lists %.4f, forces %.4f, K2 %.4f "
             "(%llu force evaluations)\n", t.k1, t.cells, t.force, t.k2,
             (unsigned long long)t.evaluations);

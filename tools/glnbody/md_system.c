@@ -15,7 +15,10 @@ static int is_lammps_dump(const char *path)
     FILE *fp = fopen(path, "r");
     if (!fp)
         return 0;
-    int yes = fgets(line, sizeof line, fp) && strncmp(line, "ITEM: TIMESTEP", 14) == 0;
+    int got = fgets(line, sizeof line, fp) != NULL;
+    /* a byte-order mark is no data (the text reader skips it too) */
+    const char *at = strncmp(line, "\xef\xbb\xbf", 3) == 0 ? line + 3 : line;
+    int yes = got && strncmp(at, "ITEM: TIMESTEP", 14) == 0;
     fclose(fp);
     return yes;
 }

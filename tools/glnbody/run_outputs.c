@@ -29,7 +29,7 @@ enum nb_status nb_run_write_row(struct nb_hermite *h, struct outputs *o, double 
     if (t != 0.0 && nb_hermite_diag(h, t, o->x, o->v, o->e0, t == c->t_end, &d,
                                     err) != NB_OK)
         return err->status;
-    if (!isfinite(d.etot) || !isfinite(d.virial))
+    if (!isfinite(d.etot) || !isfinite(d.virial) || !isfinite(d.de_rel))
         return nb_error_set(err, NB_ERR_NUMERIC, "t = %.17g (block step %llu): the "
                             "energy is not finite (a position or velocity went "
                             "non-finite)", t, (unsigned long long)d.block_steps);

@@ -2,7 +2,8 @@
 # build_spirv.sh GLNBODY GLSLANG OUTDIR - compiles every shader program for
 # OpenGL SPIR-V.  The sources are emitted by the binary itself, exactly as
 # its GLSL loader assembles them, so both paths compile the same text.
-# Any glslangValidator error fails the build.
+# Any glslangValidator error fails the build.  spirv/MANIFEST lists each
+# module's size and cksum CRC (src/spirv_check.c checks them).
 set -eu
 bin=$1 glslang=$2 out=$3
 command -v "$glslang" >/dev/null 2>&1 || {
@@ -20,4 +21,6 @@ xargs -P "$jobs" -I{} sh -c '
         cat "$src.log" >&2
         exit 255
     fi' sh {} "$glslang" "$out" < "$work/list"
+# Sizes and POSIX CRCs, which the loader checks before a driver sees a module.
+(cd "$out" && cksum *.spv) > "$out/MANIFEST"
 echo "build_spirv: $(wc -l < "$work/list") shader stages compiled to $out/"

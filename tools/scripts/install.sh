@@ -54,7 +54,7 @@ install_all() {
     $put 755 "$B/glnbody" bin
     for f in glsl/*; do $put 644 "$f" share/glnbody/glsl; done
     # (no SPIR-V where the build had no glslangValidator: GLSL is used)
-    for f in spirv/*.spv; do [ -e "$f" ] || continue; $put 644 "$f" share/glnbody/spirv; done
+    for f in spirv/*.spv spirv/MANIFEST; do [ -e "$f" ] || continue; $put 644 "$f" share/glnbody/spirv; done
     $put 644 tools/glnbody/glnbody.1 share/man/man1
     $put 644 tools/g6/g6gl.h include
     $put 755 "$B/$G6_SOFILE" lib
