@@ -115,8 +115,10 @@ static void gaj_both_ways(struct nb_gl *gl, enum nb_engine engine, enum nb_preci
             ck_assert_msg(nb_forces_set_precision(f[r], mode, &err) == NB_OK, "%s",
                           err.message);
     }
-    struct nb_partition p0 = { 2, 0, keep_double, keep_int64, NULL };
-    struct nb_partition p1 = { 2, 1, add_double, add_int64, NULL };
+    struct nb_partition p0 = { .ranks = 2, .rank = 0, .sum_double = keep_double,
+                               .sum_int64 = keep_int64 };
+    struct nb_partition p1 = { .ranks = 2, .rank = 1, .sum_double = add_double,
+                               .sum_int64 = add_int64 };
     ck_assert_msg(nb_forces_set_partition(f[1], &p0, &err) == NB_OK, "%s", err.message);
     ck_assert_msg(nb_forces_set_partition(f[2], &p1, &err) == NB_OK, "%s", err.message);
     for (int r = 0; r < 3; r++)
@@ -209,7 +211,8 @@ START_TEST(test_hook_refusals)
 {
     struct nb_forces *f = NULL;
     struct nb_error err = { 0 };
-    struct nb_partition bad = { 2, 2, keep_double, keep_int64, NULL };
+    struct nb_partition bad = { .ranks = 2, .rank = 2, .sum_double = keep_double,
+                                .sum_int64 = keep_int64 };
     ck_assert_int_eq(nb_forces_create(&f, NULL, NB_ENGINE_CPU, &err), NB_OK);
     ck_assert_int_eq(nb_forces_set_partition(f, &bad, &err), NB_ERR_ARGS);
     ck_assert_ptr_nonnull(strstr(err.message, "rank 2 of 2"));

@@ -31,6 +31,31 @@ extern "C" {
  * fails returns its status and fills err; the evaluation then fails with
  * that error (the caller must then stop the other ranks, which wait in
  * their own callbacks). */
+/* How the ranks share one block of n_i i-particles against n_j j-particles
+ * (every rank holds the whole j-set and the whole block):
+ *   J: each rank sums its j-slice for the whole block; sum_double (or, in
+ *      precision H, sum_int64) adds the partial sums (Harfst et al. 2007);
+ *   I: each rank sums every j for its i-slice; gather_double collects the
+ *      7 results a particle;
+ *   WHOLE: every rank computes the whole block itself, with no callback:
+ *      no exchange for blocks too small to pay for one;
+ *   AUTO: per block, whichever of WHOLE, I (or J without gather_double)
+ *      the cost model (nb_partition_model) predicts fastest.
+ * The choice depends only on n_i, n_j, ranks and the cost parameters, so
+ * every rank makes the same one.  Precision H gives the same bits under
+ * every choice: integer sums are exact in any order and cut. */
+enum nb_split { NB_SPLIT_J = 0, NB_SPLIT_I, NB_SPLIT_WHOLE, NB_SPLIT_AUTO };
+
+/* The cost model of one block step's force evaluation and exchange on P
+ * GPUs: Belleman et al. (2008) eq. 10's t_GPU and t_comm, with the
+ * exchange over the ranks added.  A field <= 0 takes its default. */
+struct nb_split_cost {
+    double rate;        /* pair interactions/s of one GPU (1.7e12) */
+    double latency;     /* s per exchange stage, ceil(log2 P) stages (2e-5) */
+    double bandwidth;   /* bytes/s of the exchange between ranks (3.3e9) */
+    double pcie;        /* bytes/s of the device's read-back (1e10) */
+};
+
 struct nb_partition {
     int ranks;                  /* P >= 1 */
     int rank;                   /* this caller's, 0..P-1 */
@@ -41,12 +66,28 @@ struct nb_partition {
     enum nb_status (*sum_int64)(void *user, int64_t *values, size_t count,
                                 struct nb_error *err);
     void *user;                 /* passed to the callbacks */
+    /* Optional (NULL: no i-split, NB_SPLIT_I refused): values holds count
+     * items of width doubles, of which this rank filled its slice
+     * nb_partition_slice(count, ranks, rank); fill in every other rank's
+     * slice from that rank's (MPI_Allgatherv), on every rank. */
+    enum nb_status (*gather_double)(void *user, double *values, size_t count,
+                                    size_t width, struct nb_error *err);
+    enum nb_split split;        /* how a block is shared; 0: NB_SPLIT_J */
+    struct nb_split_cost cost;  /* NB_SPLIT_AUTO's model; zeros: defaults */
 };
 
 /* Rank r's slice [*first, *end) of n j-particles over P ranks:
  * first = floor(n r / P), end = floor(n (r + 1) / P). */
 NB_API void nb_partition_slice(size_t n, int ranks, int rank, size_t *first,
                                size_t *end);
+/* Predicted seconds of one block (n_i against n_j) on P ranks under
+ * split (AUTO: the fastest choice), with part's cost parameters. */
+NB_API double nb_partition_model(const struct nb_partition *part, enum nb_split split,
+                                 int ranks, size_t n_i, size_t n_j);
+/* What part->split gives for a block of n_i against n_j on part->ranks:
+ * J, I or WHOLE. */
+NB_API enum nb_split nb_partition_choose(const struct nb_partition *part, size_t n_i,
+                                         size_t n_j);
 /* Puts f's GAJ evaluations (nb_forces_gaj, Hermite runs on f) and its GA
  * evaluations (nb_forces_ga, then through the GAJ kernel with zero
  * velocities) under part, copied; NULL removes it.  With P = 1 the same

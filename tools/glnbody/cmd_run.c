@@ -349,10 +349,18 @@ static void print_summary(FILE *fp, const struct run_config *c,
     fprintf(fp, "time split (Portegies Zwart et al. 2007 eq. 10): t_host %.3f s, t_force %.3f s, "
             "t_comm %.3f s; diagnostics and output %.3f s; wall %.3f s\n",
             st->t_host, st->t_force, st->t_comm + st->t_reduce, o->seconds, wall);
-    if (nb_mpi_partition())
-        fprintf(fp, "j-parallel over %d rank%s (Harfst et al. 2007), rank 0: t_comm = "
-                "PCIe %.3f s + MPI_Allreduce %.3f s\n", nb_mpi_ranks(),
-                nb_mpi_ranks() == 1 ? "" : "s", st->t_comm, st->t_reduce);
+    if (nb_mpi_partition()) {
+        fprintf(fp, "parallel over %d rank%s, rank 0: t_comm = PCIe %.3f s + MPI %.3f s; "
+                "evaluations split over i %llu, over j %llu, whole on every rank %llu\n",
+                nb_mpi_ranks(), nb_mpi_ranks() == 1 ? "" : "s", st->t_comm, st->t_reduce,
+                (unsigned long long)st->split_blocks[NB_SPLIT_I],
+                (unsigned long long)st->split_blocks[NB_SPLIT_J],
+                (unsigned long long)st->split_blocks[NB_SPLIT_WHOLE]);
+        fprintf(fp, "model (Belleman et al. 2008 eq. 10, with the exchange), t_force + "
+                "t_comm of these evaluations: 1 GPU %.3g s, 2 GPUs %.3g s, 4 GPUs %.3g s, "
+                "8 GPUs %.3g s\n", st->t_model[0], st->t_model[1], st->t_model[2],
+                st->t_model[3]);
+    }
 }
 
 /* Modes B..H of the GAJ kernel need a backend whose set_precision reaches
