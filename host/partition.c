@@ -146,6 +146,7 @@ static enum nb_status reduce_double(struct nb_force_backend *b, size_t na, doubl
 /* ---- the cost model ---------------------------------------------------- */
 
 #define DEFAULT_RATE 1.7e12         /* pairs/s, one H200, compute GAJ, mode A */
+#define DEFAULT_RATE_H 4.3e11       /* the same in mode H */
 #define DEFAULT_LATENCY 2e-5        /* s a stage, the ranks' wait included */
 #define DEFAULT_BANDWIDTH 3.3e9     /* bytes/s, MPI through host memory */
 #define DEFAULT_PCIE 1e10           /* bytes/s, the device's read-back */
@@ -160,9 +161,10 @@ static double or_default(double v, double d)
  * the exchange: ceil(log2 P) latency stages and the bytes each rank moves
  * (an allreduce 2 (P-1)/P of the message, a gather (P-1)/P of it). */
 static double model_one(const struct nb_partition *part, enum nb_split split, int ranks,
-                        double ni, double nj)
+                        int h, double ni, double nj)
 {
-    double rate = or_default(part->cost.rate, DEFAULT_RATE);
+    double rate = h ? or_default(part->cost.rate_h, DEFAULT_RATE_H)
+                    : or_default(part->cost.rate, DEFAULT_RATE);
     double alpha = or_default(part->cost.latency, DEFAULT_LATENCY);
     double bw = or_default(part->cost.bandwidth, DEFAULT_BANDWIDTH);
     double pcie = or_default(part->cost.pcie, DEFAULT_PCIE);
@@ -181,7 +183,7 @@ static double model_one(const struct nb_partition *part, enum nb_split split, in
 
 /* The choice for P ranks: the fastest of WHOLE, I (J where nothing can
  * gather) under AUTO, else the split asked for. */
-static enum nb_split choose(const struct nb_partition *part, int ranks, size_t n_i,
+static enum nb_split choose(const struct nb_partition *part, int ranks, int h, size_t n_i,
                             size_t n_j)
 {
     enum nb_split cut = part->gather_double ? NB_SPLIT_I : NB_SPLIT_J;
@@ -190,25 +192,28 @@ static enum nb_split choose(const struct nb_partition *part, int ranks, size_t n
         return part->split;
     if (ranks <= 1)
         return NB_SPLIT_WHOLE;
-    return model_one(part, cut, ranks, (double)n_i, (double)n_j) <
-           model_one(part, NB_SPLIT_WHOLE, ranks, (double)n_i, (double)n_j) ?
+    return model_one(part, cut, ranks, h, (double)n_i, (double)n_j) <
+           model_one(part, NB_SPLIT_WHOLE, ranks, h, (double)n_i, (double)n_j) ?
            cut : NB_SPLIT_WHOLE;
 }
 
-enum nb_split nb_partition_choose(const struct nb_partition *part, size_t n_i, size_t n_j)
+enum nb_split nb_partition_choose(const struct nb_partition *part, enum nb_precision mode,
+                                  size_t n_i, size_t n_j)
 {
-    return choose(part, part->ranks, n_i, n_j);
+    return choose(part, part->ranks, mode == NB_PRECISION_H, n_i, n_j);
 }
 
 double nb_partition_model(const struct nb_partition *part, enum nb_split split, int ranks,
-                          size_t n_i, size_t n_j)
+                          enum nb_precision mode, size_t n_i, size_t n_j)
 {
+    int h = mode == NB_PRECISION_H;
+
     if (split == NB_SPLIT_AUTO) {
         struct nb_partition auto_part = *part;
         auto_part.split = NB_SPLIT_AUTO;
-        split = choose(&auto_part, ranks, n_i, n_j);
+        split = choose(&auto_part, ranks, h, n_i, n_j);
     }
-    return model_one(part, split, ranks, (double)n_i, (double)n_j);
+    return model_one(part, split, ranks, h, (double)n_i, (double)n_j);
 }
 
 /* ---- the three ways of sharing a block --------------------------------- */
@@ -284,10 +289,11 @@ enum nb_status nb_partition_gaj(struct nb_force_backend *b, double eps, size_t n
                                 double *pot, struct nb_error *err)
 {
     const struct nb_partition *part = &b->partition;
-    enum nb_split split = choose(part, part->ranks, n_active, n);
+    enum nb_precision mode = precision_h(b) ? NB_PRECISION_H : NB_PRECISION_A;
+    enum nb_split split = nb_partition_choose(part, mode, n_active, n);
 
     for (int k = 0; k < 4; k++)
-        b->partition_model[k] += nb_partition_model(part, NB_SPLIT_AUTO, 1 << k,
+        b->partition_model[k] += nb_partition_model(part, NB_SPLIT_AUTO, 1 << k, mode,
                                                     n_active, n);
     b->partition_blocks[split]++;
     if (split == NB_SPLIT_WHOLE)

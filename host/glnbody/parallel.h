@@ -51,6 +51,7 @@ enum nb_split { NB_SPLIT_J = 0, NB_SPLIT_I, NB_SPLIT_WHOLE, NB_SPLIT_AUTO };
  * exchange over the ranks added.  A field <= 0 takes its default. */
 struct nb_split_cost {
     double rate;        /* pair interactions/s of one GPU (1.7e12) */
+    double rate_h;      /* the same in precision H (4.3e11) */
     double latency;     /* s per exchange stage, ceil(log2 P) stages (2e-5) */
     double bandwidth;   /* bytes/s of the exchange between ranks (3.3e9) */
     double pcie;        /* bytes/s of the device's read-back (1e10) */
@@ -80,14 +81,16 @@ struct nb_partition {
  * first = floor(n r / P), end = floor(n (r + 1) / P). */
 NB_API void nb_partition_slice(size_t n, int ranks, int rank, size_t *first,
                                size_t *end);
-/* Predicted seconds of one block (n_i against n_j) on P ranks under
- * split (AUTO: the fastest choice), with part's cost parameters. */
+/* Predicted seconds of one block (n_i against n_j) in precision mode on
+ * P ranks under split (AUTO: the fastest choice), with part's cost
+ * parameters. */
 NB_API double nb_partition_model(const struct nb_partition *part, enum nb_split split,
-                                 int ranks, size_t n_i, size_t n_j);
-/* What part->split gives for a block of n_i against n_j on part->ranks:
- * J, I or WHOLE. */
-NB_API enum nb_split nb_partition_choose(const struct nb_partition *part, size_t n_i,
-                                         size_t n_j);
+                                 int ranks, enum nb_precision mode, size_t n_i,
+                                 size_t n_j);
+/* What part->split gives for a block of n_i against n_j in precision mode
+ * on part->ranks: J, I or WHOLE. */
+NB_API enum nb_split nb_partition_choose(const struct nb_partition *part,
+                                         enum nb_precision mode, size_t n_i, size_t n_j);
 /* Puts f's GAJ evaluations (nb_forces_gaj, Hermite runs on f) and its GA
  * evaluations (nb_forces_ga, then through the GAJ kernel with zero
  * velocities) under part, copied; NULL removes it.  With P = 1 the same

@@ -7,7 +7,8 @@
  * MPI.
  *
  * GLNBODY_MPI_SPLIT = auto (default) | whole | i | j forces the choice;
- * GLNBODY_MPI_RATE (pairs/s of a GPU), GLNBODY_MPI_LATENCY (s a stage),
+ * GLNBODY_MPI_RATE and GLNBODY_MPI_RATE_H (pairs/s of a GPU in precision
+ * A..G and H), GLNBODY_MPI_LATENCY (s a stage),
  * GLNBODY_MPI_BANDWIDTH and GLNBODY_MPI_PCIE (bytes/s) set the model's
  * parameters (struct nb_split_cost).  A bad value stops every rank with
  * one message.
@@ -177,6 +178,7 @@ static int read_split_settings(struct nb_partition *p)
         return 0;
     }
     return env_cost("GLNBODY_MPI_RATE", &p->cost.rate) &&
+           env_cost("GLNBODY_MPI_RATE_H", &p->cost.rate_h) &&
            env_cost("GLNBODY_MPI_LATENCY", &p->cost.latency) &&
            env_cost("GLNBODY_MPI_BANDWIDTH", &p->cost.bandwidth) &&
            env_cost("GLNBODY_MPI_PCIE", &p->cost.pcie);
