@@ -149,16 +149,18 @@ static enum nb_status reduce_double(struct nb_force_backend *b, size_t na, doubl
 #define DEFAULT_RATE_H 4.3e11       /* the same in mode H */
 #define DEFAULT_LATENCY 2e-5        /* s a stage, the ranks' wait included */
 #define DEFAULT_BANDWIDTH 3.3e9     /* bytes/s, MPI through host memory */
-#define DEFAULT_PCIE 1e10           /* bytes/s, the device's read-back */
+#define DEFAULT_PCIE 3.5e9          /* bytes/s over PCIe, the one-GPU fit */
+#define DEFAULT_FIXED 1.44e-4       /* s a block: PCIe round trip and launch, the same fit */
 #define RESULT_BYTES 32.0           /* a block particle's read-back: acc, pot, jerk in float */
+#define UPDATE_BYTES 104.0          /* and its upload once corrected: x, v, a, jerk, t0 */
 
 static double or_default(double v, double d)
 {
     return v > 0.0 && isfinite(v) ? v : d;
 }
 
-/* Belleman et al. 2008 eq. 10's t_GPU (pairs / rate) and read-back, and
- * the exchange: ceil(log2 P) latency stages and the bytes each rank moves
+/* Belleman et al. 2008 eq. 10's t_GPU (pairs / rate) and t_comm (a
+ * fixed cost, the upload and the read-back over PCIe), and the exchange: ceil(log2 P) latency stages and the bytes each rank moves
  * (an allreduce 2 (P-1)/P of the message, a gather (P-1)/P of it). */
 static double model_one(const struct nb_partition *part, enum nb_split split, int ranks,
                         int h, double ni, double nj)
@@ -169,15 +171,17 @@ static double model_one(const struct nb_partition *part, enum nb_split split, in
     double bw = or_default(part->cost.bandwidth, DEFAULT_BANDWIDTH);
     double pcie = or_default(part->cost.pcie, DEFAULT_PCIE);
     double p = ranks > 1 ? ranks : 1, stages = ceil(log2(p)), share = (p - 1) / p;
+    /* the same on every rank whatever the split: the choice ignores it */
+    double every = or_default(part->cost.fixed, DEFAULT_FIXED) + ni * UPDATE_BYTES / pcie;
 
     if (ranks <= 1 || split == NB_SPLIT_WHOLE)
-        return ni * nj / rate + ni * RESULT_BYTES / pcie;
+        return every + ni * nj / rate + ni * RESULT_BYTES / pcie;
     if (split == NB_SPLIT_I) {
         double mine = ceil(ni / p);
-        return mine * nj / rate + mine * RESULT_BYTES / pcie + alpha * stages +
+        return every + mine * nj / rate + mine * RESULT_BYTES / pcie + alpha * stages +
                share * 56.0 * ni / bw;
     }
-    return ni * ceil(nj / p) / rate + ni * RESULT_BYTES / pcie + alpha * stages +
+    return every + ni * ceil(nj / p) / rate + ni * RESULT_BYTES / pcie + alpha * stages +
            2.0 * share * 64.0 * ni / bw;
 }
 

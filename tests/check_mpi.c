@@ -118,6 +118,7 @@ static void same_bytes_for_any_p(const char *predict)
         /* rank 0 alone reports: one summary, with the split of t_comm */
         ck_assert_int_eq(count(r.out, "glnbody run:"), 1);
         ck_assert_int_eq(count(r.out, "PCIe"), p > 0);
+        ck_assert_int_eq(count(r.out, "loop with the exact energies"), 1);
         cli_run_free(&r);
         out[p] = test_dir_read(output);
         log[p] = test_dir_read(energy);

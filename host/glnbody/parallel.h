@@ -54,7 +54,9 @@ struct nb_split_cost {
     double rate_h;      /* the same in precision H (4.3e11) */
     double latency;     /* s per exchange stage, ceil(log2 P) stages (2e-5) */
     double bandwidth;   /* bytes/s of the exchange between ranks (3.3e9) */
-    double pcie;        /* bytes/s of the device's read-back (1e10) */
+    double pcie;        /* bytes/s over PCIe, upload and read-back (3.5e9) */
+    double fixed;       /* s an evaluation costs every rank whatever its
+                           size: PCIe round trip and launch (1.44e-4) */
 };
 
 struct nb_partition {

@@ -16,7 +16,8 @@
 # compute engine, P = 1 included, under mpirun.  Each run gives the
 # block-step loop's seconds per N-body time unit, t_comm as PCIe + MPI,
 # how many evaluations were split over i, over j or computed whole on
-# every rank, and the cost model's prediction of the same evaluations
+# every rank, the exact energies at the start and the end (O(N^2) in
+# double, shared over the ranks) and the loop with them, and the cost model's prediction of the same evaluations
 # (Belleman et al. 2008 eq. 10 with the exchange, from the program's
 # summary) beside the measurement.  Precision H's --output must be
 # byte-identical for every P.  GLNBODY_MPI_SPLIT and the GLNBODY_MPI_*
@@ -69,7 +70,7 @@ if [ "$WARMUP" = 1 ]; then
         echo "multigpu.sh: the warm-up run failed (see warmup.log)" >&2
 fi
 
-echo "n,t_end,precision,gpus,wall_s,t_host_s,t_force_s,t_comm_s,pcie_s,mpi_s,diag_s,block_steps,split_i,split_j,split_whole,loop_s_per_time_unit,speedup,efficiency,model_loop_s_per_time_unit,model_speedup,energy_error" \
+echo "n,t_end,precision,gpus,wall_s,t_host_s,t_force_s,t_comm_s,pcie_s,mpi_s,diag_s,block_steps,split_i,split_j,split_whole,loop_s_per_time_unit,speedup,efficiency,model_loop_s_per_time_unit,model_speedup,energies_s,loop_with_energies_s_per_time_unit,energy_error" \
     > "$OUT/scaling.csv"
 echo "n,precision,gpus,model_loop_s_per_time_unit,model_speedup,model_efficiency" > "$OUT/model.csv"
 : > "$OUT/identical.txt"
@@ -96,11 +97,13 @@ for mode in $MODES; do
         pc=$(field "$log" "PCIe"); mp=$(field "$log" "+ MPI")
         si=$(field "$log" "split over i"); sj=$(field "$log" "over j"); sw=$(field "$log" "every rank")
         de=$(grep -o "E0)/|E0| = [0-9.e+-]*" "$log" | awk '{ print $NF }')
+        en=$(grep -o "[0-9.]* s of energies" "$log" | head -1 | awk '{ print $1 }')
         mp_p=$(model "$log" "$p")
-        for v in "$th" "$tf" "$tc" "$dg" "$de"; do
+        for v in "$th" "$tf" "$tc" "$dg" "$de" "$en"; do
             num "$v" || { echo "multigpu.sh: $log: a summary number is missing or not finite" >&2; fail=1; continue 2; }
         done
         loop=$(awk "BEGIN { printf \"%.2f\", ($th + $tf + $tc) / $T_END }")
+        loop_en=$(awk "BEGIN { printf \"%.2f\", ($th + $tf + $tc + $en) / $T_END }")
         [ "$p" = 1 ] && base=$loop
         speed=; eff=; ml=; ms=
         if [ -n "$base" ]; then
@@ -114,7 +117,7 @@ for mode in $MODES; do
             ml=$(awk "BEGIN { printf \"%.2f\", ($th1 + $mp1) / $T_END }")
             ms=$(awk "BEGIN { printf \"%.2f\", ($th1 + $m1) / ($th1 + $mp1) }")
         fi
-        echo "$N,$T_END,$mode,$p,$wall,$th,$tf,$tc,${pc:-},${mp:-},$dg,$bs,${si:-},${sj:-},${sw:-},$loop,$speed,$eff,$ml,$ms,$de" \
+        echo "$N,$T_END,$mode,$p,$wall,$th,$tf,$tc,${pc:-},${mp:-},$dg,$bs,${si:-},${sj:-},${sw:-},$loop,$speed,$eff,$ml,$ms,$en,$loop_en,$de" \
             >> "$OUT/scaling.csv"
     done
     # the model on 1, 2, 4 and 8 GPUs from the 1-GPU run, measured or not

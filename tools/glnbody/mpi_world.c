@@ -9,8 +9,8 @@
  * GLNBODY_MPI_SPLIT = auto (default) | whole | i | j forces the choice;
  * GLNBODY_MPI_RATE and GLNBODY_MPI_RATE_H (pairs/s of a GPU in precision
  * A..G and H), GLNBODY_MPI_LATENCY (s a stage),
- * GLNBODY_MPI_BANDWIDTH and GLNBODY_MPI_PCIE (bytes/s) set the model's
- * parameters (struct nb_split_cost).  A bad value stops every rank with
+ * GLNBODY_MPI_BANDWIDTH and GLNBODY_MPI_PCIE (bytes/s) and
+ * GLNBODY_MPI_FIXED (s an evaluation) set the model's parameters (struct nb_split_cost).  A bad value stops every rank with
  * one message.
  *
  * Errors: a rank that fails prints its own message and exits through
@@ -181,7 +181,8 @@ static int read_split_settings(struct nb_partition *p)
            env_cost("GLNBODY_MPI_RATE_H", &p->cost.rate_h) &&
            env_cost("GLNBODY_MPI_LATENCY", &p->cost.latency) &&
            env_cost("GLNBODY_MPI_BANDWIDTH", &p->cost.bandwidth) &&
-           env_cost("GLNBODY_MPI_PCIE", &p->cost.pcie);
+           env_cost("GLNBODY_MPI_PCIE", &p->cost.pcie) &&
+           env_cost("GLNBODY_MPI_FIXED", &p->cost.fixed);
 }
 
 /* The host's OpenMP threads (the Hermite corrector, the diagnostics):
