@@ -15,7 +15,7 @@
  *    4. clock, random numbers, files     10. MD systems: laws, types, files    md.h
  *    5. particle sets and snapshots      11. MD runs (struct nb_md)
  *    6. GL contexts and shaders          12. MD force kernels for research
- *                                        13. j-parallel runs (MPI)             parallel.h
+ *                                        13. parallel runs (MPI)               parallel.h
  *                                        14. pictures: frames, movies          render.h
  *                                        15. checkpoints and restarts          checkpoint.h
  *

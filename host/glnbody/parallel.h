@@ -1,5 +1,5 @@
 /* glnbody/parallel.h - part of glnbody.h, the public C API of glnbody:
- * j-parallel runs over processes: section 13.  Include glnbody.h, never this file alone. */
+ * parallel runs over processes: section 13.  Include glnbody.h, never this file alone. */
 #ifndef GLNBODY_PARALLEL_H
 #define GLNBODY_PARALLEL_H
 
@@ -11,26 +11,27 @@
 extern "C" {
 #endif
 
-/* ==== 13. j-parallel runs (Harfst et al. 2007) ============================ */
+/* ==== 13. parallel runs (Harfst et al. 2007) ============================== */
 
 /* A force evaluation or a Hermite run shared by P cooperating processes
  * ("ranks", e.g. of MPI), each with its own force engine and the same
- * particles.  Rank r sums the forces from its slice of the j-particles
- * only (nb_partition_slice: contiguous, balanced by count), for the whole
- * block of i-particles; the caller's callbacks add the partial sums over
- * the ranks, so that every rank gets the same totals and integrates the
- * same way.  The library knows nothing of the transport: the callbacks
- * wrap MPI_Allreduce or whatever the caller uses.
+ * particles.  Under NB_SPLIT_J, rank r sums the forces from its slice of
+ * the j-particles only (nb_partition_slice: contiguous, balanced by
+ * count), for the whole block of i-particles; the caller's callbacks add
+ * the partial sums over the ranks, so that every rank gets the same totals
+ * and integrates the same way.  enum nb_split below gives the other ways.
+ * The library knows nothing of the transport: the callbacks wrap
+ * MPI_Allreduce, MPI_Allgatherv or whatever the caller uses.
  *
- * Each evaluation makes exactly one callback, on every rank, with the same
- * count: one per block step of a Hermite run.  It carries the block's
- * partial acceleration, jerk and potential: 7 doubles per i-particle
- * (sum_double), or in precision H their exact fixed-point sums, 8 int64
- * per i-particle (sum_int64), which add exactly and in any order, so a
- * run in precision H is bit for bit the same for any P.  A callback that
- * fails returns its status and fills err; the evaluation then fails with
- * that error (the caller must then stop the other ranks, which wait in
- * their own callbacks). */
+ * Each evaluation makes at most one callback, on every rank, with the same
+ * count: one per block step of a Hermite run, none for a block computed
+ * whole.  Under J it carries the block's partial acceleration, jerk and
+ * potential: 7 doubles per i-particle (sum_double), or in precision H
+ * their exact fixed-point sums, 8 int64 per i-particle (sum_int64), which
+ * add exactly and in any order, so a run in precision H is bit for bit the
+ * same for any P.  A callback that fails returns its status and fills err;
+ * the evaluation then fails with that error (the caller must then stop the
+ * other ranks, which wait in their own callbacks). */
 /* How the ranks share one block of n_i i-particles against n_j j-particles
  * (every rank holds the whole j-set and the whole block):
  *   J: each rank sums its j-slice for the whole block; sum_double (or, in
@@ -97,7 +98,8 @@ NB_API enum nb_split nb_partition_choose(const struct nb_partition *part,
  * evaluations (nb_forces_ga, then through the GAJ kernel with zero
  * velocities) under part, copied; NULL removes it.  With P = 1 the same
  * path runs with the one slice of everything.  NB_ERR_ARGS for a bad
- * partition (a callback NULL, rank out of range).  Every engine sums
+ * partition (sum_double or sum_int64 NULL, rank out of range, a split not
+ * of enum nb_split, NB_SPLIT_I without gather_double).  Every engine sums
  * slices: the CPU, compute (modes A..H) and fragment (A) engines.  Set it
  * before nb_hermite_create (its initial forces are the first evaluation);
  * every rank passes all n particles, as without a partition: each engine
