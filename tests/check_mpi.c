@@ -27,6 +27,7 @@
 
 static const char *g_glnbody;   /* the program; g_bin is timeout(1) */
 static const char *g_split;     /* GLNBODY_MPI_SPLIT for the next runs, or NULL */
+static const char *g_extra;     /* one more NAME=value for the next runs, or NULL */
 static char g_mpirun[1024];
 
 /* Open MPI's environment for a small shared machine: as root where the
@@ -70,6 +71,8 @@ static void mpi_run(struct cli_run *r, int ranks, const char *fault_rank,
         snprintf(split, sizeof split, "GLNBODY_MPI_SPLIT=%s", g_split);
         env[e++] = split;
     }
+    if (g_extra)
+        env[e++] = g_extra;
     env[e] = NULL;
     cli_run_in(r, g_dir, env, argv);
 }
@@ -173,6 +176,41 @@ START_TEST(test_h_identical_every_split)
                           "final state differs from 1 rank", splits[s], p);
             free(out);
         }
+    free(ref);
+}
+END_TEST
+
+/* The cost model's own choice, with a GPU slow enough (GLNBODY_MPI_RATE_H)
+ * that a run of 300 splits its larger blocks over i and keeps its small
+ * ones whole: both kinds in one run, the bytes of 1 rank on 2 and 3. */
+START_TEST(test_h_identical_auto_mixed)
+{
+    char *ref = NULL;
+    for (int p = 1; p <= 3; p++) {
+        struct cli_run r;
+        unsigned long long by_i = 0, by_j = 0, whole = 0;
+        g_extra = "GLNBODY_MPI_RATE_H=1e8";
+        MPI_RUN(&r, p, "run", "--n", "300", "--t-end", "0.0625", "--precision", "H",
+                "--predict", "gpu", "--backend", "compute", "--output", "out.txt");
+        g_extra = NULL;
+        expect_ok(&r, "run --precision H");
+        const char *line = strstr(r.out, "evaluations split over i ");
+        ck_assert_msg(line && sscanf(line, "evaluations split over i %llu, over j %llu, "
+                                     "whole on every rank %llu", &by_i, &by_j,
+                                     &whole) == 3, "no split counts:\n%s", r.out);
+        ck_assert_msg(p == 1 ? by_i == 0 : by_i > 0 && whole > 0 && by_j == 0,
+                      "%d ranks: over i %llu, over j %llu, whole %llu", p, by_i, by_j,
+                      whole);
+        cli_run_free(&r);
+        char *out = test_dir_read("out.txt");
+        if (!ref) {
+            ref = out;
+            continue;
+        }
+        ck_assert_msg(strcmp(ref, out) == 0, "auto on %d ranks: the final state "
+                      "differs from 1 rank", p);
+        free(out);
+    }
     free(ref);
 }
 END_TEST
@@ -494,6 +532,7 @@ static Suite *mpi_suite(void)
     tcase_add_test(tc, test_rank1_failure_stops_all);
     tcase_add_test(tc, test_bad_split_refused);
     tcase_add_test(tc, test_h_identical_every_split);
+    tcase_add_test(tc, test_h_identical_auto_mixed);
     tcase_add_test(tc, test_rank0_failure_alone);
     tcase_add_test(tc, test_other_command_refused);
     tcase_add_test(tc, test_devices_and_rank_errors);
