@@ -2,12 +2,11 @@
 # multigpu.sh - strong scaling of `glnbody run` over the GPUs of one host,
 # one Open MPI rank per GPU.
 #
-# Run, from the project root, on a machine with several GPUs (the program
-# built on Debian 12 and packed as .gl/bundle.tgz; .gl holds the GL loader
-# packages and .ompi Open MPI's, as tools/device_env.sh says):
-#   make && strip -o /tmp/glnbody glnbody && tar -czf .gl/bundle.tgz -C /tmp glnbody
-#   bash tools/bench/multigpu.sh              (carry .gl, .ompi and spirv)
-# or here, on llvmpipe, small and quick:
+# usage: OUT=DIR bash tools/bench/multigpu.sh   (on the GPU machine, from the project root)
+# The program is built on Debian 12 and packed as .gl/bundle.tgz; .gl holds
+# the GL loader packages and .ompi Open MPI's, as tools/bench/env.sh says:
+#   make && strip -o /tmp/glnbody build/glnbody && tar -czf .gl/bundle.tgz -C /tmp glnbody
+# then carry .gl, .ompi and spirv.  Here, on llvmpipe, small and quick:
 #   LOCAL=1 NS="2048" PS="1 2 3" T_END=0.015625 OUT=/tmp/mg bash tools/bench/multigpu.sh
 #
 # Per N in NS (default "262144 1048576"), per precision mode in MODES ("A
@@ -32,18 +31,21 @@ set -u
 OUT=${OUT:-/tmp/out}
 mkdir -p "$OUT"
 if [ "${LOCAL:-0}" != 1 ]; then
-    [ -d .ompi ] || { echo "multigpu.sh: carry .ompi (Open MPI's Debian packages)" >&2; exit 1; }
+    [ -d .ompi ] || { echo "multigpu.sh: fill .ompi/ first (see tools/bench/env.sh)" >&2; exit 1; }
     [ -f .gl/bundle.tgz ] && tar -xzf .gl/bundle.tgz -C .
-    env_sh=tools/device_env.sh
-    [ -f "$env_sh" ] || env_sh=tools/bench/device_env.sh
+    env_sh=tools/bench/env.sh
+    [ -f "$env_sh" ] || env_sh=tools/device_env.sh
     source "$env_sh" > /dev/null
 fi
+# the carried binary (./glnbody from .gl/bundle.tgz), else the build's
+BIN=./glnbody
+[ "${LOCAL:-0}" = 1 ] || [ ! -x "$BIN" ] && BIN=build/glnbody
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 export OMPI_MCA_btl_vader_single_copy_mechanism=none
 export NCCL_NVLS_ENABLE=0       # never NVLink multicast on shared machines
 NS=${NS:-"262144 1048576"}; T_END=${T_END:-0.0625}; MODES=${MODES:-"A H"}
 LIMIT=${LIMIT:-280}; OUTPUT=${OUTPUT:-1}; WARMUP=${WARMUP:-1}
-[ -x ./glnbody ] || { echo "multigpu.sh: no ./glnbody (build it, or carry .gl/bundle.tgz)" >&2; exit 1; }
+[ -x "$BIN" ] || { echo "multigpu.sh: no build/glnbody nor ./glnbody (build it, or carry .gl/bundle.tgz)" >&2; exit 1; }
 if command -v nvidia-smi > /dev/null; then
     GPUS=$(nvidia-smi -L | wc -l)
     nvidia-smi -L > "$OUT/gpus.txt"
@@ -65,7 +67,7 @@ model() { grep -o "[ ,:] $2 GPUs\? [0-9.e+-]* s" "$1" | head -1 | awk '{ print $
 num() { awk -v v="$1" 'BEGIN { exit !(v ~ /^[-+]?[0-9.]+([eE][-+]?[0-9]+)?$/) }'; }
 
 if [ "$WARMUP" = 1 ]; then
-    timeout -k 10 "$LIMIT" $MPIRUN -np "$MAXP" ./glnbody run --n 16384 --t-end 0.0078125 \
+    timeout -k 10 "$LIMIT" $MPIRUN -np "$MAXP" "$BIN" run --n 16384 --t-end 0.0078125 \
         --predict gpu --backend compute --quiet > "$OUT/warmup.log" 2>&1 ||
         echo "multigpu.sh: the warm-up run failed (see warmup.log)" >&2
 fi
@@ -85,7 +87,7 @@ for mode in $MODES; do
         args="run --n $N --seed 1 --t-end $T_END --predict gpu --backend compute --precision $mode"
         [ "$OUTPUT" = 1 ] && args="$args --output $out"
         s=$(date +%s.%N)
-        timeout -k 10 "$LIMIT" $MPIRUN -np "$p" ./glnbody $args > "$log" 2>&1
+        timeout -k 10 "$LIMIT" $MPIRUN -np "$p" "$BIN" $args > "$log" 2>&1
         rc=$?
         e=$(date +%s.%N)
         wall=$(awk "BEGIN { printf \"%.2f\", $e - $s }")
