@@ -150,9 +150,9 @@ static enum nb_status reduce_double(struct nb_force_backend *b, size_t na, doubl
 #define DEFAULT_LATENCY 2e-5        /* s a stage, the ranks' wait included */
 #define DEFAULT_BANDWIDTH 3.3e9     /* bytes/s, MPI through host memory */
 #define DEFAULT_PCIE 3.5e9          /* bytes/s over PCIe, the one-GPU fit */
-#define DEFAULT_FIXED 1.44e-4       /* s a block: PCIe round trip and launch, the same fit */
-#define RESULT_BYTES 32.0           /* a block particle's read-back: acc, pot, jerk in float */
-#define UPDATE_BYTES 104.0          /* and its upload once corrected: x, v, a, jerk, t0 */
+#define DEFAULT_FIXED 1.44e-4       /* s a block: PCIe round trip, launch */
+#define RESULT_BYTES 32.0           /* read back a block particle: float a, pot, j */
+#define UPDATE_BYTES 104.0          /* its upload once corrected: x, v, a, j, t0 */
 
 static double or_default(double v, double d)
 {
@@ -160,8 +160,9 @@ static double or_default(double v, double d)
 }
 
 /* Belleman et al. 2008 eq. 10's t_GPU (pairs / rate) and t_comm (a
- * fixed cost, the upload and the read-back over PCIe), and the exchange: ceil(log2 P) latency stages and the bytes each rank moves
- * (an allreduce 2 (P-1)/P of the message, a gather (P-1)/P of it). */
+ * fixed cost, the upload and the read-back over PCIe), and the exchange:
+ * ceil(log2 P) latency stages and the bytes each rank moves (an allreduce
+ * 2 (P-1)/P of the message, a gather (P-1)/P of it). */
 static double model_one(const struct nb_partition *part, enum nb_split split, int ranks,
                         int h, double ni, double nj)
 {

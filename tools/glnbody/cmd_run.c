@@ -352,8 +352,9 @@ static void print_summary(FILE *fp, const struct run_config *c,
             "t_comm %.3f s; diagnostics and output %.3f s; wall %.3f s\n",
             st->t_host, st->t_force, st->t_comm + st->t_reduce, o->seconds, wall);
     fprintf(fp, "loop with the exact energies at the start and the end: %.3f s "
-            "(t_host + t_force + t_comm + %.3f s of energies)\n", st->t_host + st->t_force +
-            st->t_comm + st->t_reduce + o->energy_seconds, o->energy_seconds);
+            "(t_host + t_force + t_comm + %.3f s of energies)\n",
+            st->t_host + st->t_force + st->t_comm + st->t_reduce + o->energy_seconds,
+            o->energy_seconds);
     if (nb_mpi_partition()) {
         fprintf(fp, "parallel over %d rank%s, rank 0: t_comm = PCIe %.3f s + MPI %.3f s; "
                 "evaluations split over i %llu, over j %llu, whole on every rank %llu\n",

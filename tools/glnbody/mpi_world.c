@@ -8,10 +8,10 @@
  *
  * GLNBODY_MPI_SPLIT = auto (default) | whole | i | j forces the choice;
  * GLNBODY_MPI_RATE and GLNBODY_MPI_RATE_H (pairs/s of a GPU in precision
- * A..G and H), GLNBODY_MPI_LATENCY (s a stage),
- * GLNBODY_MPI_BANDWIDTH and GLNBODY_MPI_PCIE (bytes/s) and
- * GLNBODY_MPI_FIXED (s an evaluation) set the model's parameters (struct nb_split_cost).  A bad value stops every rank with
- * one message.
+ * A..G and H), GLNBODY_MPI_LATENCY (s a stage), GLNBODY_MPI_BANDWIDTH and
+ * GLNBODY_MPI_PCIE (bytes/s) and GLNBODY_MPI_FIXED (s an evaluation) set
+ * the model's parameters (struct nb_split_cost).  A bad value stops every
+ * rank with one message.
  *
  * Errors: a rank that fails prints its own message and exits through
  * nb_mpi_finish, which calls MPI_Abort; the other ranks, perhaps blocked in
