@@ -29,7 +29,7 @@
  *    10. MD systems: laws, types, files         core; files utility   md.h
  *    11. MD runs (struct nb_md)                 core
  *    12. MD force kernels for research          research
- *    13. j-parallel runs (MPI)                  research   parallel.h
+ *    13. parallel runs (MPI)                    research   parallel.h
  *    14. pictures: frames, movies, inspector    utility    render.h
  *    15. checkpoints and restarts               core       checkpoint.h
  *

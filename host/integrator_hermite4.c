@@ -196,17 +196,19 @@ static enum nb_status evaluate(struct nb_sim *s, struct hermite4 *h,
     double t0 = nb_clock_seconds(), reduce0 = b->partition_seconds;
     enum nb_status st;
 
-    if (b->partition.ranks > 0) {       /* this rank's j-slice, summed over all */
+    if (b->partition.ranks > 0) {       /* shared over the ranks (partition.c) */
         st = nb_partition_gaj(b, s->par.eps, s->p.n, s->p.m, h->n_active, h->active,
                               h->ba, h->bj, h->bpot, err);
+        if (st == NB_OK && h->prepare_steps && b->prepare_steps)
+            b->prepare_steps(b->state, h->device_corrects);
     } else {
         st = b->compute_gaj(b->state, s->par.eps, h->n_active, h->active, err);
         if (st == NB_OK && h->prepare_steps && b->prepare_steps)
             b->prepare_steps(b->state, h->device_corrects);
-        h->prepare_steps = 0;
         if (st == NB_OK)
             st = b->read_gaj(b->state, h->ba, h->bj, h->bpot, err);
     }
+    h->prepare_steps = 0;
     if (st == NB_OK)
         sp->device += b->last_seconds(b->state);
     sp->reduce += b->partition_seconds - reduce0;

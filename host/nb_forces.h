@@ -256,6 +256,8 @@ struct nb_force_backend {
      * and of the API run under (partition.c); ranks == 0: none. */
     struct nb_partition partition;
     double partition_seconds;   /* wall seconds in its callbacks, summed */
+    uint64_t partition_blocks[3];   /* evaluations by enum nb_split J, I, WHOLE */
+    double partition_model[4];      /* the model's seconds on 1, 2, 4, 8 ranks */
 };
 
 /* ---- j-parallel evaluations (partition.c; Harfst et al. 2007) ---------- */

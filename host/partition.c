@@ -9,11 +9,19 @@
  * how the j-set was cut, and the fixed-point scales come from the whole
  * j-set (gaj_precision.c), the same on every rank; so precision H gives
  * the same bits for any number of ranks.  The words are finished here the
- * way the backend finishes its own (precision.c: ldexp(q, -k) / m_i). */
+ * way the backend finishes its own (precision.c: ldexp(q, -k) / m_i).
+ *
+ * Every rank holds the whole j-set and the whole block, so a block can
+ * also be cut over its i-particles (each rank sums all j for its i-slice,
+ * and only results are gathered: no partial sums, a P-th of the device's
+ * read-back), or not cut at all (every rank computes it whole: no
+ * exchange, whose latency costs more than a small block's force).  Per
+ * block, the cost model below picks (enum nb_split of glnbody.h). */
 #include "nb_host.h"
 
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 void nb_partition_slice(size_t n, int ranks, int rank, size_t *first, size_t *end)
 {
@@ -41,6 +49,12 @@ enum nb_status nb_partition_attach(struct nb_force_backend *b,
     if (!part->sum_double || !part->sum_int64)
         return nb_error_set(err, NB_ERR_ARGS, "partition: sum_double and sum_int64 "
                             "are both needed");
+    if ((unsigned)part->split > NB_SPLIT_AUTO)
+        return nb_error_set(err, NB_ERR_ARGS, "partition: split %d is not one of "
+                            "enum nb_split", (int)part->split);
+    if (part->split == NB_SPLIT_I && !part->gather_double)
+        return nb_error_set(err, NB_ERR_ARGS, "partition: NB_SPLIT_I needs "
+                            "gather_double");
     if (part->ranks > 1 && !b->set_j_range)
         return nb_error_set(err, NB_ERR_UNSUPPORTED, "the %s backend cannot sum a "
                             "slice of the j-particles: a j-parallel run over %d ranks "
@@ -60,7 +74,8 @@ static int precision_h(const struct nb_force_backend *b)
 /* The int64 words of precision H, added over the ranks and finished. */
 static enum nb_status reduce_fixed(struct nb_force_backend *b, const double *m,
                                    size_t na, const uint32_t *active, double *acc,
-                                   double *jerk, double *pot, struct nb_error *err)
+                                   double *jerk, double *pot, int sum,
+                                   struct nb_error *err)
 {
     const struct nb_partition *part = &b->partition;
     int log2[3];
@@ -77,7 +92,7 @@ static enum nb_status reduce_fixed(struct nb_force_backend *b, const double *m,
     }
     st = b->read_gaj_fixed(b->state, w, log2, err);
     t0 = nb_clock_seconds();
-    if (st == NB_OK)
+    if (st == NB_OK && sum)
         st = part->sum_int64(part->user, w, 8 * na, err);
     b->partition_seconds += nb_clock_seconds() - t0;
     for (size_t k = 0; st == NB_OK && k < na; k++) {
@@ -128,10 +143,137 @@ static enum nb_status reduce_double(struct nb_force_backend *b, size_t na, doubl
     return st;
 }
 
-enum nb_status nb_partition_gaj(struct nb_force_backend *b, double eps, size_t n,
-                                const double *m, size_t n_active,
-                                const uint32_t *active, double *acc, double *jerk,
-                                double *pot, struct nb_error *err)
+/* ---- the cost model ---------------------------------------------------- */
+
+#define DEFAULT_RATE 1.7e12         /* pairs/s, one H200, compute GAJ, mode A */
+#define DEFAULT_RATE_H 4.3e11       /* the same in mode H */
+#define DEFAULT_LATENCY 2e-5        /* s a stage, the ranks' wait included */
+#define DEFAULT_BANDWIDTH 3.3e9     /* bytes/s, MPI through host memory */
+#define DEFAULT_PCIE 3.5e9          /* bytes/s over PCIe, the one-GPU fit */
+#define DEFAULT_FIXED 1.44e-4       /* s a block: PCIe round trip, launch */
+#define RESULT_BYTES 32.0           /* read back a block particle: float a, pot, j */
+#define UPDATE_BYTES 104.0          /* its upload once corrected: x, v, a, j, t0 */
+
+static double or_default(double v, double d)
+{
+    return v > 0.0 && isfinite(v) ? v : d;
+}
+
+/* Belleman et al. 2008 eq. 10's t_GPU (pairs / rate) and t_comm (a
+ * fixed cost, the upload and the read-back over PCIe), and the exchange:
+ * ceil(log2 P) latency stages and the bytes each rank moves (an allreduce
+ * 2 (P-1)/P of the message, a gather (P-1)/P of it). */
+static double model_one(const struct nb_partition *part, enum nb_split split, int ranks,
+                        int h, double ni, double nj)
+{
+    double rate = h ? or_default(part->cost.rate_h, DEFAULT_RATE_H)
+                    : or_default(part->cost.rate, DEFAULT_RATE);
+    double alpha = or_default(part->cost.latency, DEFAULT_LATENCY);
+    double bw = or_default(part->cost.bandwidth, DEFAULT_BANDWIDTH);
+    double pcie = or_default(part->cost.pcie, DEFAULT_PCIE);
+    double p = ranks > 1 ? ranks : 1, stages = ceil(log2(p)), share = (p - 1) / p;
+    /* the same on every rank whatever the split: the choice ignores it */
+    double every = or_default(part->cost.fixed, DEFAULT_FIXED) + ni * UPDATE_BYTES / pcie;
+
+    if (ranks <= 1 || split == NB_SPLIT_WHOLE)
+        return every + ni * nj / rate + ni * RESULT_BYTES / pcie;
+    if (split == NB_SPLIT_I) {
+        double mine = ceil(ni / p);
+        return every + mine * nj / rate + mine * RESULT_BYTES / pcie + alpha * stages +
+               share * 56.0 * ni / bw;
+    }
+    return every + ni * ceil(nj / p) / rate + ni * RESULT_BYTES / pcie + alpha * stages +
+           2.0 * share * 64.0 * ni / bw;
+}
+
+/* The choice for P ranks: the fastest of WHOLE, I (J where nothing can
+ * gather) under AUTO, else the split asked for. */
+static enum nb_split choose(const struct nb_partition *part, int ranks, int h, size_t n_i,
+                            size_t n_j)
+{
+    enum nb_split cut = part->gather_double ? NB_SPLIT_I : NB_SPLIT_J;
+
+    if (part->split != NB_SPLIT_AUTO)
+        return part->split;
+    if (ranks <= 1)
+        return NB_SPLIT_WHOLE;
+    return model_one(part, cut, ranks, h, (double)n_i, (double)n_j) <
+           model_one(part, NB_SPLIT_WHOLE, ranks, h, (double)n_i, (double)n_j) ?
+           cut : NB_SPLIT_WHOLE;
+}
+
+enum nb_split nb_partition_choose(const struct nb_partition *part, enum nb_precision mode,
+                                  size_t n_i, size_t n_j)
+{
+    return choose(part, part->ranks, mode == NB_PRECISION_H, n_i, n_j);
+}
+
+double nb_partition_model(const struct nb_partition *part, enum nb_split split, int ranks,
+                          enum nb_precision mode, size_t n_i, size_t n_j)
+{
+    int h = mode == NB_PRECISION_H;
+
+    if (split == NB_SPLIT_AUTO) {
+        struct nb_partition auto_part = *part;
+        auto_part.split = NB_SPLIT_AUTO;
+        split = choose(&auto_part, ranks, h, n_i, n_j);
+    }
+    return model_one(part, split, ranks, h, (double)n_i, (double)n_j);
+}
+
+/* ---- the three ways of sharing a block --------------------------------- */
+
+/* The whole block on this rank, no exchange. */
+static enum nb_status whole_block(struct nb_force_backend *b, double eps, const double *m,
+                                  size_t na, const uint32_t *active, double *acc,
+                                  double *jerk, double *pot, struct nb_error *err)
+{
+    if (b->set_j_range)
+        b->set_j_range(b->state, 0, SIZE_MAX);
+    if (b->compute_gaj(b->state, eps, na, active, err) != NB_OK)
+        return err->status;
+    if (precision_h(b))
+        return reduce_fixed(b, m, na, active, acc, jerk, pot, 0, err);
+    return b->read_gaj(b->state, acc, jerk, pot, err);
+}
+
+/* This rank's i-slice against every j, then the results gathered. */
+static enum nb_status i_split(struct nb_force_backend *b, double eps, const double *m,
+                              size_t na, const uint32_t *active, double *acc,
+                              double *jerk, double *pot, struct nb_error *err)
+{
+    const struct nb_partition *part = &b->partition;
+    size_t first, end;
+    double *buf = nb_alloc(na, 7 * sizeof *buf, "the gathered forces", err);
+    enum nb_status st = buf ? NB_OK : NB_ERR_NOMEM;
+    double t0;
+
+    nb_partition_slice(na, part->ranks, part->rank, &first, &end);
+    if (st == NB_OK && end > first)
+        st = whole_block(b, eps, m, end - first, active + first, acc + 3 * first,
+                         jerk + 3 * first, pot + first, err);
+    for (size_t k = first; st == NB_OK && k < end; k++) {
+        memcpy(buf + 7 * k, acc + 3 * k, 3 * sizeof *buf);
+        memcpy(buf + 7 * k + 3, jerk + 3 * k, 3 * sizeof *buf);
+        buf[7 * k + 6] = pot[k];
+    }
+    t0 = nb_clock_seconds();
+    if (st == NB_OK)
+        st = part->gather_double(part->user, buf, na, 7, err);
+    b->partition_seconds += nb_clock_seconds() - t0;
+    for (size_t k = 0; st == NB_OK && k < na; k++) {
+        memcpy(acc + 3 * k, buf + 7 * k, 3 * sizeof *buf);
+        memcpy(jerk + 3 * k, buf + 7 * k + 3, 3 * sizeof *buf);
+        pot[k] = buf[7 * k + 6];
+    }
+    free(buf);
+    return st;
+}
+
+/* This rank's j-slice for the whole block, the partial sums added. */
+static enum nb_status j_split(struct nb_force_backend *b, double eps, size_t n,
+                              const double *m, size_t na, const uint32_t *active,
+                              double *acc, double *jerk, double *pot, struct nb_error *err)
 {
     const struct nb_partition *part = &b->partition;
     size_t first, end;
@@ -139,11 +281,31 @@ enum nb_status nb_partition_gaj(struct nb_force_backend *b, double eps, size_t n
     nb_partition_slice(n, part->ranks, part->rank, &first, &end);
     if (b->set_j_range)
         b->set_j_range(b->state, first, end);
-    if (b->compute_gaj(b->state, eps, n_active, active, err) != NB_OK)
+    if (b->compute_gaj(b->state, eps, na, active, err) != NB_OK)
         return err->status;
     if (precision_h(b))
-        return reduce_fixed(b, m, n_active, active, acc, jerk, pot, err);
-    return reduce_double(b, n_active, acc, jerk, pot, err);
+        return reduce_fixed(b, m, na, active, acc, jerk, pot, 1, err);
+    return reduce_double(b, na, acc, jerk, pot, err);
+}
+
+enum nb_status nb_partition_gaj(struct nb_force_backend *b, double eps, size_t n,
+                                const double *m, size_t n_active,
+                                const uint32_t *active, double *acc, double *jerk,
+                                double *pot, struct nb_error *err)
+{
+    const struct nb_partition *part = &b->partition;
+    enum nb_precision mode = precision_h(b) ? NB_PRECISION_H : NB_PRECISION_A;
+    enum nb_split split = nb_partition_choose(part, mode, n_active, n);
+
+    for (int k = 0; k < 4; k++)
+        b->partition_model[k] += nb_partition_model(part, NB_SPLIT_AUTO, 1 << k, mode,
+                                                    n_active, n);
+    b->partition_blocks[split]++;
+    if (split == NB_SPLIT_WHOLE)
+        return whole_block(b, eps, m, n_active, active, acc, jerk, pot, err);
+    if (split == NB_SPLIT_I)
+        return i_split(b, eps, m, n_active, active, acc, jerk, pot, err);
+    return j_split(b, eps, n, m, n_active, active, acc, jerk, pot, err);
 }
 
 enum nb_status nb_partition_ga(struct nb_force_backend *b, size_t n, const double *x,

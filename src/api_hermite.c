@@ -304,6 +304,10 @@ void nb_hermite_stats(const struct nb_hermite *h, struct nb_hermite_stats *st)
     st->t_force = h->sim.stats.t_force;
     st->t_comm = h->sim.stats.t_comm;
     st->t_reduce = h->sim.stats.t_reduce;
+    if (h->sim.backend) {
+        memcpy(st->split_blocks, h->sim.backend->partition_blocks, sizeof st->split_blocks);
+        memcpy(st->t_model, h->sim.backend->partition_model, sizeof st->t_model);
+    }
 }
 
 enum nb_status nb_hermite_diag(struct nb_hermite *h, double t, const double *x,

@@ -2,7 +2,8 @@
  * Harfst et al. 2007, through the real binary (GLNBODY_BIN, default
  * build/glnbody) on 1, 2 and 3 ranks, --oversubscribe (2 cores in CI):
  *   - precision H gives the same bytes for any P (--output and the energy
- *     log), with --predict host and --predict gpu;
+ *     log), with --predict host and --predict gpu, and for each way of
+ *     sharing a block (GLNBODY_MPI_SPLIT: whole, i-slices, j-slices);
  *   - precision A agrees across P to float rounding;
  *   - forces over 2 ranks equal 1 rank within check_gpu's bounds (and the
  *     CPU backend to double rounding);
@@ -25,6 +26,8 @@
 #define TIMEOUT "120"           /* seconds for one mpirun, then it fails */
 
 static const char *g_glnbody;   /* the program; g_bin is timeout(1) */
+static const char *g_split;     /* GLNBODY_MPI_SPLIT for the next runs, or NULL */
+static const char *g_extra;     /* one more NAME=value for the next runs, or NULL */
 static char g_mpirun[1024];
 
 /* Open MPI's environment for a small shared machine: as root where the
@@ -43,7 +46,7 @@ static void mpi_run(struct cli_run *r, int ranks, const char *fault_rank,
 {
     const char *argv[64] = { "-k", "10", TIMEOUT };
     const char *env[16];
-    char np[16], fault[64];
+    char np[16], fault[64], split[64];
     int n = 3, e = 0;
     snprintf(np, sizeof np, "%d", ranks);
     if (ranks > 0) {
@@ -64,6 +67,12 @@ static void mpi_run(struct cli_run *r, int ranks, const char *fault_rank,
         snprintf(fault, sizeof fault, "GLNBODY_TEST_FAIL_RANK=%s", fault_rank);
         env[e++] = fault;
     }
+    if (g_split) {
+        snprintf(split, sizeof split, "GLNBODY_MPI_SPLIT=%s", g_split);
+        env[e++] = split;
+    }
+    if (g_extra)
+        env[e++] = g_extra;
     env[e] = NULL;
     cli_run_in(r, g_dir, env, argv);
 }
@@ -111,7 +120,8 @@ static void same_bytes_for_any_p(const char *predict)
         expect_ok(&r, "run --precision H");
         /* rank 0 alone reports: one summary, with the split of t_comm */
         ck_assert_int_eq(count(r.out, "glnbody run:"), 1);
-        ck_assert_int_eq(count(r.out, "MPI_Allreduce"), p > 0);
+        ck_assert_int_eq(count(r.out, "PCIe"), p > 0);
+        ck_assert_int_eq(count(r.out, "loop with the exact energies"), 1);
         cli_run_free(&r);
         out[p] = test_dir_read(output);
         log[p] = test_dir_read(energy);
@@ -126,6 +136,84 @@ static void same_bytes_for_any_p(const char *predict)
     for (int p = 0; p <= 3; p++)
         free(out[p]), free(log[p]);
 }
+
+/* The same bytes whichever way the ranks share each block: forced to
+ * every rank computing it whole (no exchange), to i-slices gathered, and
+ * to j-slices whose int64 sums are added, on 2 and 3 ranks; the summary
+ * counts the evaluations of the forced kind only. */
+START_TEST(test_h_identical_every_split)
+{
+    static const char *const splits[] = { "whole", "i", "j" };
+    static const char *const counted[] = { "whole on every rank", "over i", "over j" };
+    char *ref = NULL;
+    for (int s = 0; s < 3; s++)
+        for (int p = 1; p <= 3; p++) {
+            struct cli_run r;
+            char *out;
+            if (p == 1 && s > 0)
+                continue;
+            g_split = splits[s];
+            MPI_RUN(&r, p, "run", "--n", "300", "--t-end", "0.0625", "--precision", "H",
+                    "--predict", "gpu", "--backend", "compute", "--output", "out.txt");
+            g_split = NULL;
+            expect_ok(&r, "run --precision H");
+            const char *line = strstr(r.out, "evaluations split over i ");
+            unsigned long long by[3];
+            ck_assert_msg(line && sscanf(line, "evaluations split over i %llu, over j "
+                                         "%llu, whole on every rank %llu", &by[1], &by[2],
+                                         &by[0]) == 3, "no split counts:\n%s", r.out);
+            for (int k = 0; k < 3; k++)
+                ck_assert_msg(k == s ? by[k] > 0 : (p == 1 && k == 0) || by[k] == 0,
+                              "GLNBODY_MPI_SPLIT=%s, %d ranks: %s %llu", splits[s], p,
+                              counted[k], by[k]);
+            cli_run_free(&r);
+            out = test_dir_read("out.txt");
+            if (!ref) {
+                ref = out;
+                continue;
+            }
+            ck_assert_msg(strcmp(ref, out) == 0, "GLNBODY_MPI_SPLIT=%s on %d ranks: the "
+                          "final state differs from 1 rank", splits[s], p);
+            free(out);
+        }
+    free(ref);
+}
+END_TEST
+
+/* The cost model's own choice, with a GPU slow enough (GLNBODY_MPI_RATE_H)
+ * that a run of 300 splits its larger blocks over i and keeps its small
+ * ones whole: both kinds in one run, the bytes of 1 rank on 2 and 3. */
+START_TEST(test_h_identical_auto_mixed)
+{
+    char *ref = NULL;
+    for (int p = 1; p <= 3; p++) {
+        struct cli_run r;
+        unsigned long long by_i = 0, by_j = 0, whole = 0;
+        g_extra = "GLNBODY_MPI_RATE_H=1e8";
+        MPI_RUN(&r, p, "run", "--n", "300", "--t-end", "0.0625", "--precision", "H",
+                "--predict", "gpu", "--backend", "compute", "--output", "out.txt");
+        g_extra = NULL;
+        expect_ok(&r, "run --precision H");
+        const char *line = strstr(r.out, "evaluations split over i ");
+        ck_assert_msg(line && sscanf(line, "evaluations split over i %llu, over j %llu, "
+                                     "whole on every rank %llu", &by_i, &by_j,
+                                     &whole) == 3, "no split counts:\n%s", r.out);
+        ck_assert_msg(p == 1 ? by_i == 0 : by_i > 0 && whole > 0 && by_j == 0,
+                      "%d ranks: over i %llu, over j %llu, whole %llu", p, by_i, by_j,
+                      whole);
+        cli_run_free(&r);
+        char *out = test_dir_read("out.txt");
+        if (!ref) {
+            ref = out;
+            continue;
+        }
+        ck_assert_msg(strcmp(ref, out) == 0, "auto on %d ranks: the final state "
+                      "differs from 1 rank", p);
+        free(out);
+    }
+    free(ref);
+}
+END_TEST
 
 /* A run stopped at a checkpoint and restarted on 2 ranks ends, log rows
  * and final state, byte for byte as one process that never stopped: every
@@ -201,8 +289,10 @@ START_TEST(test_a_agrees)
         char output[32];
         struct cli_run r;
         snprintf(output, sizeof output, "out%d.txt", p);
+        g_split = p == 2 ? "i" : p == 3 ? "j" : NULL;     /* both exchanges */
         MPI_RUN(&r, p, "run", "--n", "512", "--t-end", "0.125", "--backend", "compute",
                 "--output", output, "--quiet");
+        g_split = NULL;
         expect_ok(&r, "run --precision A");
         cli_run_free(&r);
         char *text = test_dir_read(output);
@@ -241,7 +331,7 @@ static void plummer_file(const char *name, const char *n)
 
 /* forces of ic.txt on `backend`, on one process and on 2 ranks: each
  * particle's acceleration and potential within `tol` of sum_j |pair|. */
-static void forces_match(const char *backend, double tol)
+static void forces_match(const char *backend, const char *split, double tol)
 {
     enum { N = 1001 };          /* odd: the slices differ in length */
     static double one[6 * N], two[6 * N];
@@ -252,8 +342,10 @@ static void forces_match(const char *backend, double tol)
             "--quiet", NULL });
     expect_ok(&r, "forces, one process");
     cli_run_free(&r);
+    g_split = split;
     MPI_RUN(&r, 2, "forces", "--input", "ic.txt", "--softening", "0.01", "--backend",
             backend, "--output", "f2.txt");
+    g_split = NULL;
     expect_ok(&r, "forces, 2 ranks");
     cli_run_free(&r);
 
@@ -277,8 +369,8 @@ static void forces_match(const char *backend, double tol)
         ck_assert_double_eq(a[0], b[0]);                    /* the id */
         double da = sqrt((a[1] - b[1]) * (a[1] - b[1]) + (a[2] - b[2]) * (a[2] - b[2]) +
                          (a[3] - b[3]) * (a[3] - b[3]));
-        ck_assert_msg(da <= tol * acc_abs[i], "%s: particle %zu: |a2 - a1| = %g, "
-                      "bound %g", backend, i, da, tol * acc_abs[i]);
+        ck_assert_msg(da <= tol * acc_abs[i], "%s, split %s: particle %zu: |a2 - a1| = "
+                      "%g, bound %g", backend, split, i, da, tol * acc_abs[i]);
         ck_assert(fabs(a[4] - b[4]) <= tol * pot_abs[i]);
     }
     free(acc_abs);
@@ -288,13 +380,15 @@ static void forces_match(const char *backend, double tol)
 
 START_TEST(test_forces_compute)
 {
-    forces_match("compute", 2 * TOLERANCE);     /* two float results: check_gpu's */
+    forces_match("compute", "i", 2 * TOLERANCE);    /* two float results: check_gpu's */
+    forces_match("compute", "j", 2 * TOLERANCE);
 }
 END_TEST
 
 START_TEST(test_forces_cpu)
 {
-    forces_match("cpu", 1e-13);                 /* double, summed in two parts */
+    forces_match("cpu", "j", 1e-13);                /* double, summed in two parts */
+    forces_match("cpu", "i", 1e-13);
 }
 END_TEST
 
@@ -302,9 +396,10 @@ END_TEST
 
 /* Rank 1 fails alone in its first reduction, while rank 0 waits in its
  * own: the job stops with rank 1's message, exit 1, no file, no hang. */
-START_TEST(test_rank1_failure_stops_all)
+static void rank1_fails(const char *split)
 {
     struct cli_run r;
+    g_split = split;
     mpi_run(&r, 2, "1", (const char *const[]){ "run", "--n", "256", "--t-end",
             "0.125", "--output", "out.txt", "--energy-log", "energy.csv", NULL });
     ck_assert_msg(r.status != 0 && r.status != 124 && r.status < 128, "exit %d "
@@ -315,14 +410,39 @@ START_TEST(test_rank1_failure_stops_all)
     ck_assert(!exists_in_dir("energy.csv"));
     cli_run_free(&r);
 }
+
+/* In an MPI_Allreduce of j-slices, and in an MPI_Allgatherv of i-slices. */
+START_TEST(test_rank1_failure_stops_all)
+{
+    rank1_fails("j");
+    rank1_fails("i");
+    g_split = NULL;
+}
+END_TEST
+
+/* A split that is not one: every rank stops with one message. */
+START_TEST(test_bad_split_refused)
+{
+    struct cli_run r;
+    g_split = "k";
+    MPI_RUN(&r, 2, "run", "--n", "64", "--t-end", "0.125", "--output", "out.txt");
+    g_split = NULL;
+    ck_assert_int_ne(r.status, 0);
+    ck_assert_msg(strstr(r.err, "GLNBODY_MPI_SPLIT=k: not auto, whole, i or j"),
+                  "stderr:\n%s", r.err);
+    ck_assert(!exists_in_dir("out.txt"));
+    cli_run_free(&r);
+}
 END_TEST
 
 /* The same fault on the only rank: an ordinary failure. */
 START_TEST(test_rank0_failure_alone)
 {
     struct cli_run r;
+    g_split = "j";              /* one rank: nothing is exchanged unless forced */
     mpi_run(&r, 1, "0", (const char *const[]){ "run", "--n", "64", "--t-end",
             "0.125", "--output", "out.txt", NULL });
+    g_split = NULL;
     ck_assert_int_eq(r.status, 1);
     ck_assert_ptr_nonnull(strstr(r.err, "glnbody: rank 0: injected fault"));
     ck_assert(!exists_in_dir("out.txt"));
@@ -374,8 +494,10 @@ START_TEST(test_fragment_agrees)
         char output[32];
         struct cli_run r;
         snprintf(output, sizeof output, "out%d.txt", p);
+        g_split = p == 2 ? "j" : NULL;         /* slices that cut its blocks */
         MPI_RUN(&r, p, "run", "--n", "509", "--t-end", "0.0625", "--backend", "fragment",
                 "--predict", p == 2 ? "gpu" : "host", "--output", output, "--quiet");
+        g_split = NULL;
         expect_ok(&r, "run --backend fragment");
         cli_run_free(&r);
         text[p] = test_dir_read(output);
@@ -408,6 +530,9 @@ static Suite *mpi_suite(void)
     tcase_add_test(tc, test_forces_compute);
     tcase_add_test(tc, test_forces_cpu);
     tcase_add_test(tc, test_rank1_failure_stops_all);
+    tcase_add_test(tc, test_bad_split_refused);
+    tcase_add_test(tc, test_h_identical_every_split);
+    tcase_add_test(tc, test_h_identical_auto_mixed);
     tcase_add_test(tc, test_rank0_failure_alone);
     tcase_add_test(tc, test_other_command_refused);
     tcase_add_test(tc, test_devices_and_rank_errors);

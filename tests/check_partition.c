@@ -68,6 +68,31 @@ static enum nb_status add_int64(void *user, int64_t *v, size_t count, struct nb_
     return NB_OK;
 }
 
+/* The i-split's gather for the same two ranks: rank 0 keeps its slice,
+ * rank 1 copies rank 0's slice in beside its own. */
+static enum nb_status keep_gather(void *user, double *v, size_t count, size_t width,
+                                  struct nb_error *err)
+{
+    (void)user, (void)err;
+    ck_assert_uint_le(count * width, 7 * 4096);
+    memcpy(g_kept.d, v, count * width * sizeof *v);
+    g_kept.count = count * width;
+    g_kept.calls++;
+    return NB_OK;
+}
+
+static enum nb_status fill_gather(void *user, double *v, size_t count, size_t width,
+                                  struct nb_error *err)
+{
+    size_t first, end;
+    (void)user, (void)err;
+    ck_assert_uint_eq(count * width, g_kept.count);
+    nb_partition_slice(count, 2, 0, &first, &end);
+    memcpy(v + width * first, g_kept.d + width * first, (end - first) * width * sizeof *v);
+    g_kept.calls++;
+    return NB_OK;
+}
+
 static uint64_t g_seed;
 
 static double uniform(uint64_t *s)
@@ -100,11 +125,11 @@ static void system_random(struct system *sys, size_t n)
 }
 
 /* GAJ of the block on engine: without a partition (*_full) and as the
- * two ranks of 2 in turn (*_split: rank 1's totals). */
-static void gaj_both_ways(struct nb_gl *gl, enum nb_engine engine, enum nb_precision mode,
-                          const struct system *sys, double *acc_full, double *jerk_full,
-                          double *pot_full, double *acc_split, double *jerk_split,
-                          double *pot_split)
+ * two ranks of 2 in turn sharing it by split (*_split: rank 1's totals). */
+static void gaj_split(struct nb_gl *gl, enum nb_engine engine, enum nb_precision mode,
+                      enum nb_split split, const struct system *sys, double *acc_full,
+                      double *jerk_full, double *pot_full, double *acc_split,
+                      double *jerk_split, double *pot_split)
 {
     struct nb_error err = { 0 };
     struct nb_forces *f[3];
@@ -115,8 +140,12 @@ static void gaj_both_ways(struct nb_gl *gl, enum nb_engine engine, enum nb_preci
             ck_assert_msg(nb_forces_set_precision(f[r], mode, &err) == NB_OK, "%s",
                           err.message);
     }
-    struct nb_partition p0 = { 2, 0, keep_double, keep_int64, NULL };
-    struct nb_partition p1 = { 2, 1, add_double, add_int64, NULL };
+    struct nb_partition p0 = { .ranks = 2, .rank = 0, .sum_double = keep_double,
+                               .sum_int64 = keep_int64, .gather_double = keep_gather,
+                               .split = split };
+    struct nb_partition p1 = { .ranks = 2, .rank = 1, .sum_double = add_double,
+                               .sum_int64 = add_int64, .gather_double = fill_gather,
+                               .split = split };
     ck_assert_msg(nb_forces_set_partition(f[1], &p0, &err) == NB_OK, "%s", err.message);
     ck_assert_msg(nb_forces_set_partition(f[2], &p1, &err) == NB_OK, "%s", err.message);
     for (int r = 0; r < 3; r++)
@@ -131,10 +160,22 @@ static void gaj_both_ways(struct nb_gl *gl, enum nb_engine engine, enum nb_preci
                   "%s", err.message);
     ck_assert_msg(nb_forces_gaj(f[2], 0.05, sys->na, sys->active, acc_split, jerk_split,
                                 pot_split, &err) == NB_OK, "%s", err.message);
-    ck_assert_int_eq(g_kept.calls, 2);      /* one callback per evaluation */
-    ck_assert_uint_eq(g_kept.count, (mode == NB_PRECISION_H ? 8 : 7) * sys->na);
+    /* one callback per evaluation, none for a block computed whole */
+    ck_assert_int_eq(g_kept.calls, split == NB_SPLIT_WHOLE ? 0 : 2);
+    if (split != NB_SPLIT_WHOLE)
+        ck_assert_uint_eq(g_kept.count, (mode == NB_PRECISION_H && split == NB_SPLIT_J ?
+                                         8 : 7) * sys->na);
     for (int r = 0; r < 3; r++)
         nb_forces_destroy(f[r]);
+}
+
+static void gaj_both_ways(struct nb_gl *gl, enum nb_engine engine, enum nb_precision mode,
+                          const struct system *sys, double *acc_full, double *jerk_full,
+                          double *pot_full, double *acc_split, double *jerk_split,
+                          double *pot_split)
+{
+    gaj_split(gl, engine, mode, NB_SPLIT_J, sys, acc_full, jerk_full, pot_full, acc_split,
+              jerk_split, pot_split);
 }
 
 START_TEST(test_slices_cover)
@@ -196,12 +237,70 @@ START_TEST(test_hook_compute_h_exact)
     static const size_t sizes[] = { 2, 3, 257, 1000 };
     for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
         system_random(&sys, sizes[k]);
-        gaj_both_ways(gl, NB_ENGINE_COMPUTE, NB_PRECISION_H, &sys, a, j, phi, a2, j2, phi2);
-        ck_assert_mem_eq(a2, a, 3 * sys.na * sizeof *a);
-        ck_assert_mem_eq(j2, j, 3 * sys.na * sizeof *j);
-        ck_assert_mem_eq(phi2, phi, sys.na * sizeof *phi);
+        for (int split = NB_SPLIT_J; split <= NB_SPLIT_WHOLE; split++) {
+            gaj_split(gl, NB_ENGINE_COMPUTE, NB_PRECISION_H, (enum nb_split)split, &sys,
+                      a, j, phi, a2, j2, phi2);
+            ck_assert_mem_eq(a2, a, 3 * sys.na * sizeof *a);
+            ck_assert_mem_eq(j2, j, 3 * sys.na * sizeof *j);
+            ck_assert_mem_eq(phi2, phi, sys.na * sizeof *phi);
+        }
     }
     nb_gl_destroy(gl);
+}
+END_TEST
+
+/* On the CPU every particle's sum runs over j in one order, whichever
+ * rank computes it: the i-split and the whole block give its bits. */
+START_TEST(test_hook_cpu_i_and_whole_exact)
+{
+    static struct system sys;
+    static double a[3 * 1024], j[3 * 1024], phi[1024], a2[3 * 1024], j2[3 * 1024],
+        phi2[1024];
+    static const size_t sizes[] = { 2, 3, 97, 1000 };
+    for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
+        system_random(&sys, sizes[k]);
+        for (int split = NB_SPLIT_I; split <= NB_SPLIT_WHOLE; split++) {
+            gaj_split(NULL, NB_ENGINE_CPU, NB_PRECISION_A, (enum nb_split)split, &sys, a,
+                      j, phi, a2, j2, phi2);
+            ck_assert_mem_eq(a2, a, 3 * sys.na * sizeof *a);
+            ck_assert_mem_eq(j2, j, 3 * sys.na * sizeof *j);
+            ck_assert_mem_eq(phi2, phi, sys.na * sizeof *phi);
+        }
+    }
+}
+END_TEST
+
+/* The cost model: small blocks whole, large ones cut (over i where there
+ * is a gather, else over j), one crossing as the block grows; more ranks
+ * never predicted slower for a block of everyone at 1M. */
+START_TEST(test_split_choice)
+{
+    struct nb_partition p = { .ranks = 2, .rank = 1, .sum_double = keep_double,
+                              .sum_int64 = keep_int64, .gather_double = keep_gather,
+                              .split = NB_SPLIT_AUTO };
+    size_t nj = (size_t)1 << 20;
+    ck_assert_int_eq(nb_partition_choose(&p, NB_PRECISION_A, 1, nj), NB_SPLIT_WHOLE);
+    ck_assert_int_eq(nb_partition_choose(&p, NB_PRECISION_A, nj, nj), NB_SPLIT_I);
+    int flips = 0;
+    for (size_t ni = 1; ni < nj; ni = ni * 2 + 1)
+        flips += nb_partition_choose(&p, NB_PRECISION_H, ni, nj) !=
+                 nb_partition_choose(&p, NB_PRECISION_H, ni * 2 + 1, nj);
+    ck_assert_int_eq(flips, 1);
+    double t[4];
+    for (int k = 0; k < 4; k++)
+        t[k] = nb_partition_model(&p, NB_SPLIT_AUTO, 1 << k, NB_PRECISION_A, nj, nj);
+    for (int k = 1; k < 4; k++)
+        ck_assert_msg(t[k] < t[k - 1] && t[k] > t[0] / (1 << k), "P = %d: %g s, "
+                      "P = 1: %g s", 1 << k, t[k], t[0]);
+    /* the model's own cost of the choice it made is the lower one */
+    ck_assert(nb_partition_model(&p, NB_SPLIT_AUTO, 2, NB_PRECISION_A, 64, nj) <=
+              nb_partition_model(&p, NB_SPLIT_I, 2, NB_PRECISION_A, 64, nj));
+    p.ranks = 1, p.rank = 0;
+    ck_assert_int_eq(nb_partition_choose(&p, NB_PRECISION_A, nj, nj), NB_SPLIT_WHOLE);
+    p.ranks = 2, p.gather_double = NULL;
+    ck_assert_int_eq(nb_partition_choose(&p, NB_PRECISION_A, nj, nj), NB_SPLIT_J);
+    p.split = NB_SPLIT_J;
+    ck_assert_int_eq(nb_partition_choose(&p, NB_PRECISION_A, 1, nj), NB_SPLIT_J);
 }
 END_TEST
 
@@ -209,12 +308,19 @@ START_TEST(test_hook_refusals)
 {
     struct nb_forces *f = NULL;
     struct nb_error err = { 0 };
-    struct nb_partition bad = { 2, 2, keep_double, keep_int64, NULL };
+    struct nb_partition bad = { .ranks = 2, .rank = 2, .sum_double = keep_double,
+                                .sum_int64 = keep_int64 };
     ck_assert_int_eq(nb_forces_create(&f, NULL, NB_ENGINE_CPU, &err), NB_OK);
     ck_assert_int_eq(nb_forces_set_partition(f, &bad, &err), NB_ERR_ARGS);
     ck_assert_ptr_nonnull(strstr(err.message, "rank 2 of 2"));
     bad.rank = 0;
     bad.sum_int64 = NULL;
+    ck_assert_int_eq(nb_forces_set_partition(f, &bad, &err), NB_ERR_ARGS);
+    bad.sum_int64 = keep_int64;
+    bad.split = NB_SPLIT_I;             /* nothing to gather with */
+    ck_assert_int_eq(nb_forces_set_partition(f, &bad, &err), NB_ERR_ARGS);
+    ck_assert_ptr_nonnull(strstr(err.message, "NB_SPLIT_I needs gather_double"));
+    bad.split = (enum nb_split)7;
     ck_assert_int_eq(nb_forces_set_partition(f, &bad, &err), NB_ERR_ARGS);
     ck_assert_int_eq(nb_forces_set_partition(f, NULL, &err), NB_OK);
     nb_forces_destroy(f);
@@ -277,6 +383,8 @@ static Suite *partition_suite(void)
     tcase_add_test(lib, test_slices_cover);
     tcase_add_test(lib, test_hook_cpu);
     tcase_add_test(lib, test_hook_refusals);
+    tcase_add_test(lib, test_hook_cpu_i_and_whole_exact);
+    tcase_add_test(lib, test_split_choice);
     suite_add_tcase(s, lib);
     TCase *lib_gl = tcase_create("hook_gl");
     tcase_set_tags(lib_gl, NB_TEST_GL_TAG);

@@ -119,7 +119,12 @@ struct nb_hermite_stats {
                                    every piece but the last, done while the
                                    GPU computes, falls in here, not t_host */
     double t_reduce;            /* wall s in a partition's callbacks (the
-                                   MPI_Allreduce of section 13), else 0 */
+                                   exchange of section 13), else 0 */
+    uint64_t split_blocks[3];   /* evaluations under NB_SPLIT_J, I, WHOLE */
+    double t_model[4];          /* the split cost model's force and exchange
+                                   seconds of the same evaluations on 1, 2,
+                                   4 and 8 ranks (nb_partition_model, AUTO);
+                                   zeros without a partition */
 };
 NB_API void nb_hermite_stats(const struct nb_hermite *h, struct nb_hermite_stats *st);
 

@@ -8,7 +8,7 @@
 #   2. the cost of the MPI layer: `glnbody run` at N = 65536 and 262144,
 #      compute backend, --predict gpu and host, precision A, as one process
 #      (no mpirun) and on 2 ranks, median wall of 3 runs, with rank 0's
-#      split t_comm = PCIe + MPI_Allreduce (mpi_runs.csv);
+#      split t_comm = PCIe + MPI (mpi_runs.csv);
 #   3. MPI_Allreduce alone on 2, 4 and 8 ranks, the block step's message
 #      (56 bytes a block particle) from 1 to 2^18 particles (allreduce.csv),
 #      and the fit of t = alpha ceil(log2 P) + 2 (P-1)/P m / B with the model
@@ -47,7 +47,7 @@ split() {   # a run's summary as CSV fields: block steps, t_force, t_comm, wall,
             # (the last two empty for one process)
     sed -n -e 's/^block steps \([0-9]*\),.*/bs=\1/p' \
            -e 's/.*t_force \([^ ]*\) s, t_comm \([^ ]*\) s;.*wall \([^ ]*\) s/tf=\1 tc=\2 wall=\3/p' \
-           -e 's/.*t_comm = PCIe \([^ ]*\) s + MPI_Allreduce \([^ ]*\) s/pcie=\1 mpi=\2/p' |
+           -e 's/.*t_comm = PCIe \([^ ]*\) s + MPI \([^ ]*\) s;.*/pcie=\1 mpi=\2/p' |
     tr '\n' ' ' | sed 's/[a-z]*=//g; s/ *$//; s/ /,/g' | awk -F, 'NF == 4 { $0 = $0 ",," } 1'
 }
 echo "n,predict,ranks,rep,block_steps,t_force,t_comm,wall,pcie,mpi" > "$OUT/mpi_runs.csv"

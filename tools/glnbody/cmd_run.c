@@ -238,6 +238,7 @@ static enum nb_status start(struct nb_hermite *h, struct outputs *o,
     if (nb_hermite_predict(h, 0.0, o->x, o->v, err) != NB_OK ||
         nb_hermite_diag(h, 0.0, o->x, o->v, 0.0, 1, &o->first, err) != NB_OK)
         return err->status;
+    o->energy_seconds += nb_clock_seconds() - t0;
     o->e0 = o->first.etot;
     o->first.de_rel = 0.0;      /* exactly, also when e0 = 0 */
     o->seconds += nb_clock_seconds() - t0;
@@ -308,6 +309,7 @@ static enum nb_status finish(struct nb_hermite *h, struct outputs *o,
                           : nb_hermite_diag(h, c->t_end, o->x, o->v, o->e0, 1, &o->last,
                                             err)) != NB_OK)
         return err->status;
+    o->energy_seconds += nb_clock_seconds() - t0;
     *final = o->last;
     struct nb_outfile *files[2] = { &o->log, &o->final };
     if ((c->output && (nb_outfile_open(&o->final, c->output, err) != NB_OK ||
@@ -350,10 +352,22 @@ static void print_summary(FILE *fp, const struct run_config *c,
     fprintf(fp, "time split (Portegies Zwart et al. 2007 eq. 10): t_host %.3f s, t_force %.3f s, "
             "t_comm %.3f s; diagnostics and output %.3f s; wall %.3f s\n",
             st->t_host, st->t_force, st->t_comm + st->t_reduce, o->seconds, wall);
-    if (nb_mpi_partition())
-        fprintf(fp, "j-parallel over %d rank%s (Harfst et al. 2007), rank 0: t_comm = "
-                "PCIe %.3f s + MPI_Allreduce %.3f s\n", nb_mpi_ranks(),
-                nb_mpi_ranks() == 1 ? "" : "s", st->t_comm, st->t_reduce);
+    fprintf(fp, "loop with the exact energies at the start and the end: %.3f s "
+            "(t_host + t_force + t_comm + %.3f s of energies)\n",
+            st->t_host + st->t_force + st->t_comm + st->t_reduce + o->energy_seconds,
+            o->energy_seconds);
+    if (nb_mpi_partition()) {
+        fprintf(fp, "parallel over %d rank%s, rank 0: t_comm = PCIe %.3f s + MPI %.3f s; "
+                "evaluations split over i %llu, over j %llu, whole on every rank %llu\n",
+                nb_mpi_ranks(), nb_mpi_ranks() == 1 ? "" : "s", st->t_comm, st->t_reduce,
+                (unsigned long long)st->split_blocks[NB_SPLIT_I],
+                (unsigned long long)st->split_blocks[NB_SPLIT_J],
+                (unsigned long long)st->split_blocks[NB_SPLIT_WHOLE]);
+        fprintf(fp, "model (Belleman et al. 2008 eq. 10, with the exchange), t_force + "
+                "t_comm of these evaluations: 1 GPU %.3g s, 2 GPUs %.3g s, 4 GPUs %.3g s, "
+                "8 GPUs %.3g s\n", st->t_model[0], st->t_model[1], st->t_model[2],
+                st->t_model[3]);
+    }
 }
 
 /* Modes B..H of the GAJ kernel need a backend whose set_precision reaches

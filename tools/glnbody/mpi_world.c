@@ -1,7 +1,17 @@
-/* mpi_world.c - the program's MPI layer: one MPI_Allreduce per block step
- * carries the partial forces of the block (the j-parallel scheme of
- * Harfst et al. 2007, as phiGRAPE and phiGPU have it); the library calls
- * it through struct nb_partition and knows nothing of MPI.
+/* mpi_world.c - the program's MPI layer: per block step, one
+ * MPI_Allgatherv of the block's forces (each rank computed its i-slice),
+ * or one MPI_Allreduce of partial forces (each rank summed its j-slice:
+ * Harfst et al. 2007, as phiGRAPE and phiGPU have it), or nothing (every
+ * rank computed the small block whole), as the library's cost model picks;
+ * the library calls it through struct nb_partition and knows nothing of
+ * MPI.
+ *
+ * GLNBODY_MPI_SPLIT = auto (default) | whole | i | j forces the choice;
+ * GLNBODY_MPI_RATE and GLNBODY_MPI_RATE_H (pairs/s of a GPU in precision
+ * A..G and H), GLNBODY_MPI_LATENCY (s a stage), GLNBODY_MPI_BANDWIDTH and
+ * GLNBODY_MPI_PCIE (bytes/s) and GLNBODY_MPI_FIXED (s an evaluation) set
+ * the model's parameters (struct nb_split_cost).  A bad value stops every
+ * rank with one message.
  *
  * Errors: a rank that fails prints its own message and exits through
  * nb_mpi_finish, which calls MPI_Abort; the other ranks, perhaps blocked in
@@ -28,7 +38,8 @@
 static struct {
     int active, rank, ranks;
     struct nb_partition partition;
-} world = { 0, 0, 1, { 0 } };
+    int *counts, *displs;       /* MPI_Allgatherv's, one a rank */
+} world = { 0, 0, 1, { 0 }, NULL, NULL };
 
 /* An environment variable as a non-negative integer, or -1. */
 static int env_int(const char *name)
@@ -55,7 +66,7 @@ static enum nb_status injected_fault(struct nb_error *err)
     done = 1;
     err->status = NB_ERR_IO;
     snprintf(err->message, sizeof err->message, "rank %d: injected fault in its "
-             "first MPI_Allreduce (GLNBODY_TEST_FAIL_RANK=%d, a test hook)", rank, rank);
+             "first exchange (GLNBODY_TEST_FAIL_RANK=%d, a test hook)", rank, rank);
     return NB_ERR_IO;
 }
 
@@ -99,6 +110,81 @@ static enum nb_status sum_int64(void *user, int64_t *values, size_t count,
     return allreduce(values, count, MPI_INT64_T, err);
 }
 
+/* Every rank's slice of count items of width doubles, from its own. */
+static enum nb_status gather_double(void *user, double *values, size_t count,
+                                    size_t width, struct nb_error *err)
+{
+    int rc;
+
+    (void)user;
+    if (injected_fault(err) != NB_OK)
+        return err->status;
+    if (count * width > (size_t)0x7fffffff) {
+        err->status = NB_ERR_LIMIT;
+        snprintf(err->message, sizeof err->message, "MPI_Allgatherv of %zu values: "
+                 "more than an MPI count holds", count * width);
+        return NB_ERR_LIMIT;
+    }
+    for (int r = 0; r < world.ranks; r++) {
+        size_t first, end;
+        nb_partition_slice(count, world.ranks, r, &first, &end);
+        world.counts[r] = (int)((end - first) * width);
+        world.displs[r] = (int)(first * width);
+    }
+    rc = MPI_Allgatherv(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, values, world.counts,
+                        world.displs, MPI_DOUBLE, MPI_COMM_WORLD);
+    if (rc != MPI_SUCCESS) {
+        char text[MPI_MAX_ERROR_STRING];
+        int len = 0;
+        MPI_Error_string(rc, text, &len);
+        err->status = NB_ERR_IO;
+        snprintf(err->message, sizeof err->message, "rank %d: MPI_Allgatherv failed: "
+                 "%.*s", world.rank, len, text);
+        return NB_ERR_IO;
+    }
+    return NB_OK;
+}
+
+/* A cost parameter from the environment: unset 0 (the default), else a
+ * positive finite number or the run stops. */
+static int env_cost(const char *name, double *v)
+{
+    const char *s = getenv(name);
+    char *end;
+
+    *v = 0.0;
+    if (!s)
+        return 1;
+    *v = strtod(s, &end);
+    if (*s && !*end && *v > 0.0 && *v < 1e300)
+        return 1;
+    fprintf(stderr, "glnbody: %s=%s: not a positive number\n", name, s);
+    return 0;
+}
+
+/* GLNBODY_MPI_SPLIT and the cost parameters into the partition. */
+static int read_split_settings(struct nb_partition *p)
+{
+    static const char *const names[] = { "j", "i", "whole", "auto" };
+    const char *s = getenv("GLNBODY_MPI_SPLIT");
+    int ok = 0;
+
+    p->split = NB_SPLIT_AUTO;
+    for (int k = 0; s && k < 4; k++)
+        if (strcmp(s, names[k]) == 0)
+            p->split = (enum nb_split)k, ok = 1;
+    if (s && !ok) {
+        fprintf(stderr, "glnbody: GLNBODY_MPI_SPLIT=%s: not auto, whole, i or j\n", s);
+        return 0;
+    }
+    return env_cost("GLNBODY_MPI_RATE", &p->cost.rate) &&
+           env_cost("GLNBODY_MPI_RATE_H", &p->cost.rate_h) &&
+           env_cost("GLNBODY_MPI_LATENCY", &p->cost.latency) &&
+           env_cost("GLNBODY_MPI_BANDWIDTH", &p->cost.bandwidth) &&
+           env_cost("GLNBODY_MPI_PCIE", &p->cost.pcie) &&
+           env_cost("GLNBODY_MPI_FIXED", &p->cost.fixed);
+}
+
 /* The host's OpenMP threads (the Hermite corrector, the diagnostics):
  * the node's cores shared by its ranks.  libgomp starts one thread per
  * core of the affinity mask, so P unbound ranks (mpirun --bind-to none)
@@ -139,8 +225,19 @@ void nb_mpi_init(int *argc, char ***argv)
     share_cores();
     MPI_Comm_rank(MPI_COMM_WORLD, &world.rank);
     MPI_Comm_size(MPI_COMM_WORLD, &world.ranks);
-    world.partition = (struct nb_partition){ world.ranks, world.rank, sum_double,
-                                             sum_int64, NULL };
+    world.partition = (struct nb_partition){ .ranks = world.ranks, .rank = world.rank,
+                                             .sum_double = sum_double,
+                                             .sum_int64 = sum_int64,
+                                             .gather_double = gather_double,
+                                             .split = NB_SPLIT_AUTO };
+    world.counts = calloc((size_t)world.ranks, sizeof *world.counts);
+    world.displs = calloc((size_t)world.ranks, sizeof *world.displs);
+    if (!world.counts || !world.displs) {
+        fprintf(stderr, "glnbody: rank %d: out of memory\n", world.rank);
+        MPI_Abort(MPI_COMM_WORLD, 1);
+    }
+    if (!read_split_settings(&world.partition))
+        MPI_Abort(MPI_COMM_WORLD, 2);
     if (world.rank > 0 && !freopen("/dev/null", "w", stdout)) {
         fprintf(stderr, "glnbody: rank %d: cannot silence stdout\n", world.rank);
         MPI_Abort(MPI_COMM_WORLD, 1);
@@ -156,6 +253,7 @@ int nb_mpi_finish(int status)
         MPI_Abort(MPI_COMM_WORLD, status);
     }
     MPI_Finalize();
+    free(world.counts), free(world.displs);
     return status;
 }
 #else

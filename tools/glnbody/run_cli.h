@@ -77,6 +77,8 @@ struct outputs {
     struct run_resume resume;   /* the outputs' state as a checkpoint holds it */
     int interrupted;            /* the signal that stopped the run, or 0 */
     double seconds;             /* wall time spent on outputs */
+    double energy_seconds;      /* of which the exact energies at the start
+                                   and the end (O(N^2), shared over ranks) */
     char variant[64];           /* the GAJ variant of the last block step
                                    (diagnostics may run other kernels) */
 };
