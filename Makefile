@@ -211,6 +211,51 @@ tests/check_g6_jmem: tests/check_g6_jmem.c $(wildcard tests/*.h) libg6gl.a libgl
 	$(CC) $(CFLAGS) -Ihost -Isrc -Iglsl -Itools/g6 $$(pkg-config --cflags $(PKGS) check) -o $@ $< \
 	    libg6gl.a libglnbody.a $$(pkg-config --libs $(PKGS) check) $(LDLIBS)
 
+# ---- the browser build: the stream path on WebGL 2 (tools/web/) -----------
+# make web: Emscripten builds the fragment engine, Hermite block steps
+# with host prediction, the CPU reference and the renderer into a static
+# page, build/web/ (index.html, glnbody.js, glnbody.wasm, glnbody.data:
+# glsl/ packed).  The same sources as natively, less the compute pipeline
+# (WebGL 2 has none), EGL (context_web.c makes the canvas's context), the
+# PNG and movie writers and zlib.  tools/docs/web.md.
+EMCC     ?= emcc
+WEB_NATIVE_ONLY := host/png_write.c src/context.c src/gl_info.c src/render_frames.c \
+            src/force_compute.c src/force_precision.c src/gaj_compute.c src/gaj_precision.c \
+            src/gaj_correct.c src/gaj_planned.c src/g6_block.c src/g6_launch.c \
+            src/md_compute.c src/md_compute_force.c src/md_cells.c src/md_clock.c \
+            src/md_triangular.c src/md_precision.c
+WEB_SRC  := $(filter-out $(WEB_NATIVE_ONLY),$(HOST_SRC) $(GL_SRC)) src/context_web.c \
+            $(wildcard tools/web/*.c)
+WEB_OBJ  := $(WEB_SRC:%.c=build/web/obj/%.o)
+WEB_CFLAGS := -O2 -std=c11 -Wall -Wextra -Wpedantic -D_POSIX_C_SOURCE=200809L \
+            -DNB_NO_ZLIB -DNB_SHADER_DIR='"/glnbody"' -Ihost -Isrc -Iglsl -Itools/web
+WEB_LDFLAGS := -O2 -sMIN_WEBGL_VERSION=2 -sMAX_WEBGL_VERSION=2 -sALLOW_MEMORY_GROWTH=1 \
+            -sENVIRONMENT=web -sEXPORTED_RUNTIME_METHODS=ccall,UTF8ToString \
+            --preload-file glsl@/glnbody/glsl
+# Emscripten's -O2 runs acorn-optimizer.js: Debian's node-acorn, found there.
+WEB_ENV  := NODE_PATH=/usr/share/nodejs
+
+.PHONY: web test-web
+web: build/web/index.html
+
+build/web/obj/%.o: %.c $(HOST_H) $(GL_H) $(wildcard tools/web/*.h) Makefile
+	@mkdir -p $(@D)
+	$(WEB_ENV) $(EMCC) $(WEB_CFLAGS) -c -o $@ $<
+
+build/web/obj/tools/web/web_view.o: WEB_CFLAGS += -DNB_GIT_COMMIT='"$(NB_GIT_COMMIT)"'
+build/web/obj/tools/web/web_view.o: tools/glnbody/.commit
+
+build/web/glnbody.js: $(WEB_OBJ) $(GLSL)
+	$(WEB_ENV) $(EMCC) -o $@ $(WEB_OBJ) $(WEB_LDFLAGS)
+
+build/web/index.html: tools/web/index.html tools/web/page.js build/web/glnbody.js
+	cp tools/web/index.html tools/web/page.js build/web/
+
+# The page in headless Chromium (SwiftShader): forces, a Hermite run, a
+# picture and the report (tools/scripts/test_web.sh).
+test-web: web glnbody
+	@tools/scripts/test_web.sh build/web ./glnbody
+
 run: all
 	./glnbody run
 

@@ -6,6 +6,7 @@
  * asks for it, so the extension query enables what it finds. */
 #include <emscripten/html5.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -25,6 +26,13 @@ int nb_gl_web_extension(const char *name)
     if (!ctx || strncmp(name, "GL_", 3) != 0)
         return 0;
     return emscripten_webgl_enable_extension(ctx, name + 3) == EM_TRUE;
+}
+
+_Noreturn void nb_gl_web_absent(const char *name, ...)
+{
+    fprintf(stderr, "glnbody: %s is not in WebGL 2, and no path for it should run "
+            "there\n", name);
+    abort();
 }
 
 /* A browser has one GPU for the page: no device to choose. */
