@@ -63,7 +63,10 @@ var page = (function () {
                   stat(STAT.de).toExponential(3) + ' rate ' + stat(STAT.rate).toExponential(3));
       return;
     }
-    requestAnimationFrame(function () { frame(frameLimit); });
+    if (frameLimit)
+      frame(frameLimit);        /* the checks want their frames at once */
+    else
+      requestAnimationFrame(function () { frame(frameLimit); });
   }
 
   /* What the browser tells of its GPU and host: the report's machine. */
@@ -102,7 +105,7 @@ var page = (function () {
     interactions: "GA and GAJ: N^2 pair interactions an evaluation (the CUDA samples' convention; the CPU's Newton's-third-law loop computes half the pair terms for the same result); MD: atom-steps of velocity Verlet",
     flops_per_interaction: { GA: 20.0, GAJ: 60.0 },
     flops_sources: 'GA: 20 (Nyland et al. 2007, GPU Gems 3 ch. 31); GAJ: 60 (Nitadori & Makino 2008); MD: none counted',
-    seconds: 'wall seconds of one evaluation between two glFinish (a browser offers no GPU timer to WebGL 2 pages by default)',
+    seconds: 'wall seconds of one evaluation from glFinish to glFinish, each timed run the mean of enough evaluations to span 20 ms (a browser gives WebGL 2 pages no GPU timer by default, and a coarse clock)',
     error: 'GA, GAJ: max over up to 512 sampled i of |x - x_ref| / sum_j |x_ij| for x = a, phi (and jerk), the reference in double'
   };
 
@@ -174,7 +177,10 @@ var page = (function () {
       .then(function () { return bench(nList, 5, 1); })
       .then(function (report) {
         console.log('glnbody-web: report ' + JSON.stringify(report));
+        c('web_set_inspect', null, ['number'], [1]);
         start(Number(params.get('n') || 1024), 3);
+        var text = c('web_inspect_text', 'string', [], []);
+        console.log('glnbody-web: inspect ' + (text.split('\n')[0] || ''));
         console.log('glnbody-web: done');
       });
   }
@@ -193,6 +199,8 @@ var page = (function () {
       var list = $('bench-n').value.split(',').map(Number);
       bench(list, 5, 1).then(offer);
     };
+    if (params.get('shot'))      /* the picture alone, for the test's screenshot */
+      document.querySelectorAll('header, section').forEach(function (e) { e.style.display = 'none'; });
     if (params.get('test'))
       selfTest();
     else

@@ -27,6 +27,8 @@ struct view {
     int inspect;
 };
 
+#define WEB_STEPS_PER_FRAME 16
+
 static struct view v;
 
 struct nb_gl *web_gl(void)
@@ -104,14 +106,16 @@ static enum nb_status advance(double budget, struct nb_error *err)
     uint64_t steps0, steps1, blocks;
     double t0 = nb_clock_seconds();
     nb_hermite_counts(v.h, &blocks, &steps0);
-    while (nb_clock_seconds() - t0 < budget) {
+    /* At most WEB_STEPS_PER_FRAME steps: a clock that stands still (a
+     * headless browser's virtual time) must not hold the frame for ever. */
+    for (int k = 0; k < WEB_STEPS_PER_FRAME && nb_clock_seconds() - t0 < budget; k++) {
         double t = nb_hermite_time(v.h) + v.step_dt;
         double c = nb_clock_seconds();
         if (t >= NB_HERMITE_T_MAX || nb_hermite_integrate(v.h, t, err) != NB_OK)
             return err->status != NB_OK ? err->status
                  : nb_error_set(err, NB_ERR_ARGS, "the run reached its last time");
         double took = nb_clock_seconds() - c;
-        if (took < 0.25 * budget && v.step_dt < 0.125)
+        if (took > 0.0 && took < 0.25 * budget && v.step_dt < 0.125)
             v.step_dt *= 2;
         else if (took > budget && v.step_dt > 0x1p-20)
             v.step_dt /= 2;
