@@ -3,11 +3,12 @@
 # Chromium on SwiftShader (WebGL 2 on the CPU), served from 127.0.0.1:
 #   1. the page's checks (?test=1): every fragment variant against the
 #      double CPU reference within the fragment path's bounds, a Hermite
-#      run of N = 1024 to t = 0.125 within |dE/E| <= 1e-5, the texture
+#      run of N = 1024 to t = 1/16 within |dE/E| <= 1e-5, the texture
 #      inspector, and a benchmark report;
 #   2. the report read by `GLNBODY report` beside a native report;
 #   3. a screenshot of the live run that is not blank (its PNG decoded).
-# Run by `make test-web` (and so by `make test`); exit 77 (skipped) where
+# Run by `make test-web` (and so by `make test`); WEB_REPORT=FILE keeps
+# the browser's report.  Exit 77 (skipped) where
 # Chromium or the page is missing, 0 when all pass, 1 otherwise.
 set -u
 build=${1:-build/web}
@@ -87,7 +88,9 @@ grep -q 'WebGL 2' "$tmp/report.txt" || fail "the browser's machine is not in the
 $(cat "$tmp/report.txt")"
 grep -q '^ *GA ' "$tmp/report.txt" || grep -q 'GA' "$tmp/report.txt" ||
     fail "no GA rows in the table: $(cat "$tmp/report.txt")"
-sed -n '1,4p' "$tmp/report.txt" | sed 's/^/test_web: report: /'
+sed 's/^/test_web: report: /' "$tmp/report.txt"
+# $WEB_REPORT (optional): where to keep the browser's report.
+[ -n "${WEB_REPORT:-}" ] && cp "$tmp/web.json" "$WEB_REPORT"
 
 # 3. A picture of the live run: the canvas alone, after a few frames of
 # virtual time; decoded here, it must show particles, not one colour.
