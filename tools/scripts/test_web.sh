@@ -21,6 +21,9 @@ if [ -z "$browser" ] || [ ! -f "$build/index.html" ]; then
     echo "test_web: skipped: ${browser:+no page in $build (make web)}${browser:-no chromium (tools/deps.sh installs it)}"
     exit 77
 fi
+wasm_bytes=$(wc -c < "$build/glnbody.wasm")
+[ "$wasm_bytes" -le 2097152 ] || { echo "test_web: FAIL: glnbody.wasm is $wasm_bytes bytes, over 2 MB"; exit 1; }
+echo "test_web: glnbody.wasm $wasm_bytes bytes, glsl/ packed in $(wc -c < "$build/glnbody.data") bytes"
 tmp=$(mktemp -d)
 server=""
 cleanup() {
