@@ -14,8 +14,7 @@ set -u
 build=${1:-build/web}
 glnbody=${2:-./glnbody}
 here=$(cd "$(dirname "$0")/../.." && pwd)
-native_report="$here/tools/results/reports/llvmpipe-es32.json"
-[ -f "$native_report" ] || native_report=$(ls "$here"/tools/results/*/llvmpipe-es32.json 2>/dev/null | head -n 1)
+native_report=$(find "$here/tools/results" -name llvmpipe-es32.json 2>/dev/null | head -n 1)
 browser=$(command -v chromium || command -v chromium-browser || true)
 if [ -z "$browser" ] || [ ! -f "$build/index.html" ]; then
     echo "test_web: skipped: ${browser:+no page in $build (make web)}${browser:-no chromium (tools/deps.sh installs it)}"

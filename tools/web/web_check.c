@@ -7,7 +7,7 @@
  * Forces: every variant of the fragment engine against the double CPU
  * reference (nb_cpu_ga), as tests/check_gpu.c bounds them: per particle
  * |da| <= 1e-5 sum_j |a_ij| and |dphi| <= 1e-5 sum_j |phi_ij|, and
- * f_err <= 1e-6 (Narumi et al. 1999, eq. 10); odd sizes; uniform inputs and
+ * f_err <= 1e-6 (Narumi et al., eq. 10); odd sizes; uniform inputs and
  * a clustered one (a Plummer sphere with every other particle moved to a
  * close pair with its neighbour); softening 0 and 0.01; inputs rounded to
  * float, so that the bounds measure the kernels' arithmetic.  Hermite: a
