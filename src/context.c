@@ -5,7 +5,9 @@
  * platform (llvmpipe on a machine without GPU), and the default display.
  * Contexts, in order: OpenGL 4.3 core (compute shaders), 3.3 core (the
  * stream path, as on macOS's 4.1 or older GPUs), then OpenGL ES 3.2, 3.1
- * and 3.0 (boards and phones); --api and --gl-version ask for one. */
+ * and 3.0 (boards and phones); --api and --gl-version ask for one.  What
+ * every context records once current is context_describe.c's; the
+ * browser's context is context_web.c's. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
