@@ -197,6 +197,11 @@ var page = (function () {
     $('inspect').onchange = function () { c('web_set_inspect', null, ['number'], [$('inspect').checked ? 1 : 0]); };
     $('bench').onclick = function () {
       var list = $('bench-n').value.split(',').map(Number);
+      if (!list.length || list.some(function (n) { return !(n >= 1 && n <= 65536 && n % 1 === 0); })) {
+        $('error').textContent = 'N list: whole numbers from 1 to 65536, separated by commas';
+        return;
+      }
+      $('error').textContent = '';
       bench(list, 5, 1).then(offer);
     };
     if (params.get('shot'))      /* the picture alone, for the test's screenshot */
