@@ -1,5 +1,5 @@
 #!/bin/sh
-# test_web.sh BUILD_DIR GLNBODY - the browser page (make web) in headless
+# test_web.sh WEB_DIR GLNBODY - the browser page (make web) in headless
 # Chromium on SwiftShader (WebGL 2 on the CPU), served from 127.0.0.1:
 #   1. the page's checks (?test=1): every fragment variant against the
 #      double CPU reference within the fragment path's bounds, a Hermite
@@ -12,9 +12,9 @@
 # Chromium or the page is missing, 0 when all pass, 1 otherwise.
 set -u
 build=${1:-build/web}
-glnbody=${2:-./glnbody}
+glnbody=${2:-build/glnbody}
 here=$(cd "$(dirname "$0")/../.." && pwd)
-native_report=$(find "$here/tools/results" -name llvmpipe-es32.json 2>/dev/null | head -n 1)
+native_report=$(find "$here/tools/results" -name llvmpipe-es32.json 2>/dev/null | sort -r | head -n 1)
 browser=$(command -v chromium || command -v chromium-browser || true)
 if [ -z "$browser" ] || [ ! -f "$build/index.html" ]; then
     echo "test_web: skipped: ${browser:+no page in $build (make web)}${browser:-no chromium (tools/deps.sh installs it)}"
