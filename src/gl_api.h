@@ -49,6 +49,9 @@ _Noreturn void nb_gl_web_absent(const char *name, ...);
 #define glMemoryBarrier(...) nb_gl_web_absent("glMemoryBarrier", __VA_ARGS__)
 #define glGetProgramInterfaceiv(...) nb_gl_web_absent("glGetProgramInterfaceiv", __VA_ARGS__)
 #define glGetProgramResourceiv(...) nb_gl_web_absent("glGetProgramResourceiv", __VA_ARGS__)
+/* WebGL 2 maps no buffer: the stream path reads back with glReadPixels. */
+#define glMapBufferRange(...) (nb_gl_web_absent("glMapBufferRange", __VA_ARGS__), (void *)0)
+#define glUnmapBuffer(...) (nb_gl_web_absent("glUnmapBuffer", __VA_ARGS__), GL_FALSE)
 
 /* Nor is the compute pipeline linked: backends.c refuses it by level
  * before it would create one. */
