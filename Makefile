@@ -12,9 +12,9 @@ PKGS    := epoxy egl libpng zlib
 # The window viewer's (the program only): GLFW, FreeType, fontconfig.
 VIEW_PKGS := glfw3 freetype2 fontconfig
 
-# make run, make test and make bench first install every Debian package
+# make run, make test, make bench and make web first install every Debian package
 # the project uses (tools/scripts/deps.sh); a plain make uses what it finds.
-ifneq ($(filter run test test-nogl bench sanitize,$(MAKECMDGOALS)),)
+ifneq ($(filter run test test-nogl bench sanitize web test-web,$(MAKECMDGOALS)),)
 ifneq ($(shell tools/scripts/deps.sh >&2; echo $$?),0)
 $(error tools/scripts/deps.sh could not install the packages above)
 endif
@@ -61,7 +61,7 @@ HOST_SRC := host/version.c host/accuracy.c host/error.c host/text_reader.c host/
             host/outfile.c host/outfile_mark.c host/png_write.c host/force_cpu.c host/backend_cpu.c host/partition.c host/timing.c host/checkpoint.c \
             host/plummer.c host/potential.c host/sim.c host/sim_checkpoint.c host/block_clock.c host/integrator_hermite4.c host/hermite_device.c host/integrator_verlet.c host/diagnostics.c \
             $(MD_SRC) $(MD_IO_SRC)
-GL_SRC   := src/context.c src/shader.c src/programs.c src/gpu_timer.c src/staging.c src/gaj_compute.c \
+GL_SRC   := src/context.c src/context_describe.c src/shader.c src/programs.c src/gpu_timer.c src/staging.c src/gaj_compute.c \
             src/gaj_precision.c \
             src/force_compute.c src/force_precision.c src/force_fragment.c src/fragment_passes.c src/fragment_hermite.c src/backends.c src/gl_buffers.c src/gl_targets.c src/gl_limits.c src/gl_dispatch.c \
             src/md_compute.c src/md_compute_force.c src/md_clock.c src/md_cells.c src/md_fragment.c src/md_triangular.c src/md_precision.c \
@@ -290,14 +290,62 @@ $(B)/tests/check_g6_large: tests/check_g6_large.c $(wildcard tests/*.h) $(B)/lib
 	$(CC) $(CFLAGS) -Ihost -Isrc -Iglsl -Itools/g6 $$(pkg-config --cflags $(PKGS) check) -o $@ $< \
 	    $(B)/libg6gl.a $(B)/libglnbody.a $$(pkg-config --libs $(PKGS) check) $(LDLIBS)
 
+# ---- the browser build: the stream path on WebGL 2 (tools/web/) -----------
+# make web: Emscripten builds the fragment engine, Hermite block steps
+# with host prediction, the CPU reference and the renderer into a static
+# page, $(B)/web/ (index.html, glnbody.js, glnbody.wasm, glnbody.data:
+# glsl/ packed).  The same sources as natively, less the compute pipeline
+# (WebGL 2 has none), EGL (context_web.c makes the canvas's context), the
+# PNG and movie writers and zlib.  tools/docs/web.md.
+EMCC     ?= emcc
+WEB_NATIVE_ONLY := host/png_write.c src/context.c src/gl_info.c src/render_frames.c \
+            src/force_compute.c src/force_precision.c src/gaj_compute.c src/gaj_precision.c \
+            src/gaj_correct.c src/gaj_planned.c src/g6_block.c src/g6_launch.c \
+            src/md_compute.c src/md_compute_force.c src/md_cells.c src/md_clock.c \
+            src/md_triangular.c src/md_precision.c
+WEB_SRC  := $(filter-out $(WEB_NATIVE_ONLY),$(HOST_SRC) $(GL_SRC)) src/context_web.c \
+            $(wildcard tools/web/*.c)
+WEB_OBJ  := $(WEB_SRC:%.c=$(B)/web/obj/%.o)
+WEB_CFLAGS := -O2 -std=c11 -Wall -Wextra -Wpedantic -D_POSIX_C_SOURCE=200809L \
+            -DNB_NO_ZLIB -DNB_SHADER_DIR='"/glnbody"' -Ihost -Isrc -Iglsl -Itools/web
+WEB_LDFLAGS := -O2 -sMIN_WEBGL_VERSION=2 -sMAX_WEBGL_VERSION=2 -sALLOW_MEMORY_GROWTH=1 \
+            -sENVIRONMENT=web -sEXPORTED_RUNTIME_METHODS=ccall,UTF8ToString \
+            --preload-file glsl@/glnbody/glsl
+# Emscripten's -O2 runs acorn-optimizer.js: Debian's node-acorn, found there.
+WEB_ENV  := NODE_PATH=/usr/share/nodejs
+
+.PHONY: web test-web
+web: $(B)/web/index.html
+
+$(B)/web/obj/%.o: %.c $(HOST_H) $(GL_H) $(wildcard tools/web/*.h) Makefile
+	@mkdir -p $(@D)
+	$(WEB_ENV) $(EMCC) $(WEB_CFLAGS) -c -o $@ $<
+
+$(B)/web/obj/tools/web/web_view.o: WEB_CFLAGS += -DNB_GIT_COMMIT='"$(NB_GIT_COMMIT)"'
+$(B)/web/obj/tools/web/web_view.o: $(B)/commit
+
+$(B)/web/glnbody.js: $(WEB_OBJ) $(GLSL)
+	$(WEB_ENV) $(EMCC) -o $@ $(WEB_OBJ) $(WEB_LDFLAGS)
+
+$(B)/web/index.html: tools/web/index.html tools/web/page.js $(B)/web/glnbody.js
+	cp tools/web/index.html tools/web/page.js $(B)/web/
+
+# The page in headless Chromium (SwiftShader): forces, a Hermite run, a
+# picture and the report (tools/scripts/test_web.sh).
+test-web: web $(B)/glnbody
+	@tools/scripts/test_web.sh $(B)/web $(B)/glnbody; s=$$?; \
+	if [ $$s -eq 77 ]; then echo "test-web: skipped"; elif [ $$s -ne 0 ]; then exit $$s; fi
+
 run: all
 	$(B)/glnbody run
 
 # The suites, then the installed library: install into a temporary prefix,
-# build and run tools/examples/ against it, uninstall (tools/scripts/test_install.sh).
+# build and run tools/examples/ against it, uninstall (tools/scripts/test_install.sh);
+# then the browser page (test-web).
 test: all $(TEST_BINS) $(REPLAY_BINS)
 	@tools/scripts/run_tests.sh $(TEST_BINS) $(REPLAY_BINS)
 	@MAKE='$(MAKE)' tools/scripts/test_install.sh
+	@$(MAKE) --no-print-directory test-web
 
 # The suites as on a machine without GL: EGL (glvnd) finds no vendor
 # library, so the GL suites must say "skipped" while the CPU ones pass.

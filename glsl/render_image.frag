@@ -1,6 +1,6 @@
 /* render_image.frag - the overlay's texels, blended by their alpha. */
-layout(binding = 0) uniform sampler2D image;
-layout(location = 0) in vec2 uv;
+NB_BINDING(0) uniform sampler2D image;
+NB_VARYING(0) in vec2 uv;
 layout(location = 0) out vec4 frag;
 
 void main()

@@ -1,7 +1,7 @@
 /* render_image.vert - a rectangle (two triangles from gl_VertexID 0..5)
  * at rect = (x0, y0, x1, y1) in clip coordinates, for overlays. */
-layout(location = 0) uniform vec4 rect;
-layout(location = 0) out vec2 uv;
+NB_LOCATION(0) uniform vec4 rect;
+NB_VARYING(0) out vec2 uv;
 
 void main()
 {

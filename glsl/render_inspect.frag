@@ -2,18 +2,23 @@
  * pass's results (a render target, or an output buffer read as storage)
  * as a false-colour image of log10 of its magnitude, texel for texel, or
  * the colour bar of that scale. */
-layout(location = 1) uniform int source;        /* 0 texture, 1 buffer, 2 colour bar */
-layout(location = 2) uniform int channel;       /* 0 |xyz|, 1 |w| */
-layout(location = 3) uniform vec2 decades;      /* log10 at the ends of the scale */
-layout(location = 4) uniform ivec2 size;        /* texels shown across and down */
-layout(location = 5) uniform int stride;        /* buffer: vec4s an element */
-layout(location = 6) uniform int offset;
-layout(location = 7) uniform int count;         /* elements (texels) */
-layout(location = 8) uniform int texture_width; /* texels a row of the target */
-layout(binding = 0) uniform sampler2D target;
+NB_LOCATION(1) uniform int source;        /* 0 texture, 1 buffer, 2 colour bar */
+NB_LOCATION(2) uniform int channel;       /* 0 |xyz|, 1 |w| */
+NB_LOCATION(3) uniform vec2 decades;      /* log10 at the ends of the scale */
+NB_LOCATION(4) uniform ivec2 size;        /* texels shown across and down */
+NB_LOCATION(5) uniform int stride;        /* buffer: vec4s an element */
+NB_LOCATION(6) uniform int offset;
+NB_LOCATION(7) uniform int count;         /* elements (texels) */
+NB_LOCATION(8) uniform int texture_width; /* texels a row of the target */
+NB_BINDING(0) uniform sampler2D target;
+/* The compute pipeline's buffers, where the level has storage buffers
+ * (the stream path alone runs below it, with render targets only). */
+#if (NB_GLSL_ES && __VERSION__ >= 310) || (!NB_GLSL_ES && __VERSION__ >= 430)
+#define NB_INSPECT_BUFFERS
 layout(std430, binding = 0) readonly buffer Results { vec4 results[]; };
+#endif
 
-layout(location = 0) in vec2 uv;
+NB_VARYING(0) in vec2 uv;
 layout(location = 0) out vec4 frag;
 
 /* Black, violet, orange, yellow, white: magnitude reads as brightness. */
@@ -42,8 +47,12 @@ void main()
         frag = vec4(0.15, 0.15, 0.15, 1.0);         /* past the last element */
         return;
     }
+#ifdef NB_INSPECT_BUFFERS
     vec4 v = source == 0 ? texelFetch(target, ivec2(i % texture_width, i / texture_width), 0)
                          : results[i * stride + offset];
+#else
+    vec4 v = texelFetch(target, ivec2(i % texture_width, i / texture_width), 0);
+#endif
     float m = channel == 0 ? length(v.xyz) : abs(v.w);
     if (isnan(m) || isinf(m))
         frag = vec4(0.0, 1.0, 0.0, 1.0);            /* a non-finite value: green */

@@ -1,5 +1,5 @@
 /* render_lines.frag - one colour for every line. */
-layout(location = 1) uniform vec4 line_color;
+NB_LOCATION(1) uniform vec4 line_color;
 layout(location = 0) out vec4 frag;
 
 void main()

@@ -1,5 +1,5 @@
 /* render_lines.vert - the edges of a periodic box, as a line list. */
-layout(location = 0) uniform mat4 view_proj;
+NB_LOCATION(0) uniform mat4 view_proj;
 layout(location = 0) in vec3 corner;
 
 void main()

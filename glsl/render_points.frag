@@ -1,6 +1,6 @@
 /* render_points.frag - a round sprite with a Gaussian fall-off, added to
  * what is there (additive blending: dense regions glow). */
-layout(location = 0) in vec3 color;
+NB_VARYING(0) in vec3 color;
 layout(location = 0) out vec4 frag;
 
 void main()

@@ -4,19 +4,19 @@
  * fragment pipeline's position and velocity textures by gl_VertexID.
  * Colour: speed or potential on a ramp, or the type's colour; size: the
  * cube root of the mass (gravity) or the type's radius (MD). */
-layout(location = 0) uniform mat4 view_proj;
-layout(location = 1) uniform int color_mode;        /* 0 speed, 1 potential, 2 type */
-layout(location = 2) uniform vec2 value_range;      /* ramp from .x to .y */
-layout(location = 3) uniform int size_by_type;
-layout(location = 4) uniform float radius;          /* of the mean mass, of type 1 */
-layout(location = 5) uniform float mean_mass;
-layout(location = 6) uniform float pixels_per_unit; /* at unit clip w */
-layout(location = 7) uniform float brightness;
-layout(location = 8) uniform int has_vel;
+NB_LOCATION(0) uniform mat4 view_proj;
+NB_LOCATION(1) uniform int color_mode;        /* 0 speed, 1 potential, 2 type */
+NB_LOCATION(2) uniform vec2 value_range;      /* ramp from .x to .y */
+NB_LOCATION(3) uniform int size_by_type;
+NB_LOCATION(4) uniform float radius;          /* of the mean mass, of type 1 */
+NB_LOCATION(5) uniform float mean_mass;
+NB_LOCATION(6) uniform float pixels_per_unit; /* at unit clip w */
+NB_LOCATION(7) uniform float brightness;
+NB_LOCATION(8) uniform int has_vel;
 
 #ifdef NB_RENDER_TEXTURE
-layout(binding = 0) uniform sampler2D pos_tex;
-layout(binding = 1) uniform sampler2D vel_tex;
+NB_BINDING(0) uniform sampler2D pos_tex;
+NB_BINDING(1) uniform sampler2D vel_tex;
 #else
 layout(location = 0) in vec4 pos_in;                /* x y z, m (gravity) */
 #ifdef NB_RENDER_DVEL
@@ -28,7 +28,7 @@ layout(location = 1) in vec4 vel_in;
 layout(location = 2) in float value_in;             /* a potential */
 layout(location = 3) in int type_in;                /* from 0 */
 
-layout(location = 0) out vec3 color;
+NB_VARYING(0) out vec3 color;
 
 /* Types 1..8 (then again): the colours a viewer of ionic crystals expects
  * to tell apart: warm red, blue, green, yellow, violet, cyan, pink, grey. */

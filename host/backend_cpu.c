@@ -7,7 +7,7 @@
  * update_state and predict_j stay NULL): --predict gpu is refused. */
 #include "nb_host.h"
 
-#include <omp.h>
+#include "nb_omp.h"
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>

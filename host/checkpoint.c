@@ -11,7 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#ifndef NB_NO_ZLIB
 #include <zlib.h>
+#endif
 
 static const char MAGIC[8] = { 'G', 'L', 'N', 'B', 'C', 'K', 'P', 'T' };
 #define BYTE_ORDER_MARK 0x01020304u
@@ -101,6 +103,21 @@ enum nb_status nb_ckpt_put(struct nb_ckpt *c, const char *tag, const void *data,
     return NB_OK;
 }
 
+#ifdef NB_NO_ZLIB
+/* The same CRC-32 (reflected, polynomial 0xEDB88320) bit by bit, where
+ * zlib is not there (the browser build): checkpoints are not written
+ * there, so speed does not matter. */
+static uint32_t crc_of(const unsigned char *data, size_t size)
+{
+    uint32_t crc = 0xFFFFFFFFu;
+    for (size_t k = 0; k < size; k++) {
+        crc ^= data[k];
+        for (int b = 0; b < 8; b++)
+            crc = (crc >> 1) ^ (0xEDB88320u & (0u - (crc & 1u)));
+    }
+    return ~crc;
+}
+#else
 /* zlib's crc32 takes uInt lengths: large buffers in pieces. */
 static uint32_t crc_of(const unsigned char *data, size_t size)
 {
@@ -113,6 +130,7 @@ static uint32_t crc_of(const unsigned char *data, size_t size)
     }
     return (uint32_t)crc;
 }
+#endif
 
 enum nb_status nb_ckpt_write(struct nb_ckpt *c, const char *path, struct nb_error *err)
 {

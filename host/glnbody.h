@@ -384,7 +384,9 @@ struct nb_gl;
  * opt->api allows, or exactly opt->version_major.minor.
  * NB_ERR_GL (no EGL display, or none of those contexts: the message lists
  * them), NB_ERR_ARGS (no such device), NB_ERR_UNSUPPORTED (SPIR-V forced
- * but not supported, or a driver below OpenGL 3.3 / ES 3.0).  What a
+ * but not supported, or a driver below OpenGL 3.3 / ES 3.0).  In the
+ * browser build (make web) it is the WebGL 2 context (OpenGL ES 3.0) of
+ * the page's canvas, id "canvas", instead.  What a
  * level lacks is refused later, by the engine or mode that needs it, in
  * one line naming the feature and both versions.  The caller owns *gl. */
 NB_API enum nb_status nb_gl_create(struct nb_gl **gl, const struct nb_gl_options *opt,

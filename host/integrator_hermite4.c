@@ -22,7 +22,7 @@
 #include "hermite4.h"
 
 #include <math.h>
-#include <omp.h>
+#include "nb_omp.h"
 #include <stdlib.h>
 #include <string.h>
 

@@ -9,7 +9,7 @@
  */
 #include "nb_host.h"
 
-#include <omp.h>
+#include "nb_omp.h"
 #include <stdlib.h>
 #include <string.h>
 

@@ -52,6 +52,14 @@ static enum nb_status engine_context(enum nb_engine engine, const char *family,
     return nb_gl_require_float_targets(gl, "the fragment pipeline", err);
 }
 
+#ifdef NB_GL_NO_COMPUTE
+/* engine_context refuses compute on these levels first. */
+#define nb_backend_compute_create(b, gl, err) \
+    nb_gl_require(gl, "compute", 43, 31, err)
+#define nb_md_engine_compute_create(e, gl, err) \
+    nb_gl_require(gl, "compute", 43, 31, err)
+#endif
+
 enum nb_status nb_backend_create_engine(struct nb_force_backend *b, enum nb_engine engine,
                                         struct nb_gl *gl, struct nb_error *err)
 {

@@ -2,8 +2,7 @@
 #ifndef NB_GL_INTERNAL_H
 #define NB_GL_INTERNAL_H
 
-#include <epoxy/egl.h>
-#include <epoxy/gl.h>
+#include "gl_api.h"
 
 #include "nb_config.h"
 #include "nb_gl.h"
@@ -52,6 +51,13 @@ struct nb_gl {
     size_t program_count;
     struct nb_gl_compute_limits compute;    /* nb_gl_compute_fits's, asked once */
 };
+
+/* What every context records once it is current (context_describe.c):
+ * its level and GLSL (capped at opt's version), renderer, shader source
+ * and directory; NB_ERR_UNSUPPORTED below OpenGL 3.3 / ES 3.0, NB_ERR_IO
+ * without the shaders. */
+enum nb_status nb_gl_describe(struct nb_gl *gl, const struct nb_gl_options *opt,
+                              struct nb_error *err);
 
 /* The default shader directory (src/shader_dir.c): $GLNBODY_SHADER_DIR,
  * else the installed copy beside the library, else the build tree. */

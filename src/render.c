@@ -29,6 +29,13 @@ void nb_render_options_default(struct nb_render_options *opt)
                     .elevation = 20, .fov = 45 } };
 }
 
+/* The compute pipeline's double velocities (render_points_dvel: dvec4
+ * attributes) exist where compute does on desktop GL. */
+static int has_double_velocities(const struct nb_gl *gl)
+{
+    return !gl->es && nb_gl_has_compute(gl);
+}
+
 static enum nb_status check_options(const struct nb_render_options *o, const char *func,
                                     struct nb_error *err)
 {
@@ -85,9 +92,10 @@ enum nb_status nb_render_create(struct nb_render **out, struct nb_gl *gl,
         nb_render_options_default(&defaults);
         opt = &defaults;
     }
-    /* The picture shaders keep 4.3's explicit locations and storage reads. */
+    /* The picture shaders name their uniforms where the level has no
+     * explicit locations (nb_gl_loc), as the stream kernels do. */
     if (nb_gl_make_current(gl, err) != NB_OK ||
-        nb_gl_require(gl, "drawing pictures (--frames, view)", 43, 0, err) != NB_OK ||
+        nb_gl_require(gl, "drawing pictures (--frames, view)", 33, 30, err) != NB_OK ||
         check_options(opt, "nb_render_create", err) != NB_OK)
         return err->status;
     struct nb_render *r = nb_alloc(1, sizeof *r, "a renderer", err);
@@ -101,11 +109,14 @@ enum nb_status nb_render_create(struct nb_render **out, struct nb_gl *gl,
     /* Every program built now, so that a broken shader fails here. */
     const char *names[] = { "render_points", "render_points_dvel", "render_points_tex",
                             "render_lines", "render_image" };
-    for (size_t k = 0; k < sizeof names / sizeof *names; k++)
+    for (size_t k = 0; k < sizeof names / sizeof *names; k++) {
+        if (k == 1 && !has_double_velocities(gl))
+            continue;
         if (nb_gl_program(gl, names[k], &program, err) != NB_OK) {
             nb_render_destroy(r);
             return err->status;
         }
+    }
     if (make_framebuffer(r, err) != NB_OK) {
         nb_render_destroy(r);
         return err->status;
@@ -421,8 +432,8 @@ static void draw_box(struct nb_render *r, const double *lo, const double *hi)
         glDisableVertexAttribArray(k);
     attribute(0, r->up[UP_BOX], 3, GL_FLOAT, 'f', 12);
     glUseProgram(program);
-    glUniformMatrix4fv(0, 1, GL_FALSE, r->view_proj);
-    glUniform4f(1, 0.35f, 0.40f, 0.50f, 1.0f);
+    glUniformMatrix4fv(nb_gl_loc(0), 1, GL_FALSE, r->view_proj);
+    glUniform4f(nb_gl_loc(1), 0.35f, 0.40f, 0.50f, 1.0f);
     glDrawArrays(GL_LINES, 0, 24);
 }
 
@@ -453,7 +464,8 @@ enum nb_status nb_render_draw_source(struct nb_render *r, const struct nb_render
     camera_matrix(r, o->camera.distance > 0 ? o->camera.distance
                      : r->fit_radius / sin(0.5 * o->camera.fov * PI / 180));
     /* The engine's passes wrote the stream as storage or render targets. */
-    glMemoryBarrier(GL_VERTEX_ATTRIB_ARRAY_BARRIER_BIT | GL_TEXTURE_FETCH_BARRIER_BIT);
+    if (nb_gl_has_compute(r->gl))
+        glMemoryBarrier(GL_VERTEX_ATTRIB_ARRAY_BARRIER_BIT | GL_TEXTURE_FETCH_BARRIER_BIT);
     struct nb_render_saved saved;
     nb_render_save(&saved);
     glBindFramebuffer(GL_FRAMEBUFFER, r->fbo);
@@ -484,21 +496,23 @@ enum nb_status nb_render_draw_source(struct nb_render *r, const struct nb_render
         double bright = o->brightness > 0 ? o->brightness
                         : fmin(1.0, 30.0 / sqrt((double)s->n));
         glUseProgram(program);
-        glUniformMatrix4fv(0, 1, GL_FALSE, r->view_proj);
-        glUniform1i(1, (int)o->color);
-        glUniform2f(2, range[0], range[1]);
-        glUniform1i(3, s->size_by_type);
-        glUniform1f(4, (float)radius);
-        glUniform1f(5, (float)mean_mass(s));
-        glUniform1f(6, r->pixels_per_unit);
-        glUniform1f(7, (float)bright);
-        glUniform1i(8, has_vel);
-        glEnable(GL_PROGRAM_POINT_SIZE);
+        glUniformMatrix4fv(nb_gl_loc(0), 1, GL_FALSE, r->view_proj);
+        glUniform1i(nb_gl_loc(1), (int)o->color);
+        glUniform2f(nb_gl_loc(2), range[0], range[1]);
+        glUniform1i(nb_gl_loc(3), s->size_by_type);
+        glUniform1f(nb_gl_loc(4), (float)radius);
+        glUniform1f(nb_gl_loc(5), (float)mean_mass(s));
+        glUniform1f(nb_gl_loc(6), r->pixels_per_unit);
+        glUniform1f(nb_gl_loc(7), (float)bright);
+        glUniform1i(nb_gl_loc(8), has_vel);
+        if (!r->gl->es)         /* always on in OpenGL ES */
+            glEnable(GL_PROGRAM_POINT_SIZE);
         glEnable(GL_BLEND);
         glBlendFunc(GL_ONE, GL_ONE);
         glDrawArrays(GL_POINTS, 0, (GLsizei)s->n);
         glDisable(GL_BLEND);
-        glDisable(GL_PROGRAM_POINT_SIZE);
+        if (!r->gl->es)
+            glDisable(GL_PROGRAM_POINT_SIZE);
     }
     r->drawn = 1;
 out:
@@ -562,8 +576,8 @@ enum nb_status nb_render_overlay(struct nb_render *r, int x, int y, int w, int h
     glViewport(0, 0, r->opt.width, r->opt.height);
     glBindVertexArray(r->vao);
     glUseProgram(program);
-    glUniform4f(0, 2 * x / W - 1, 1 - 2 * (float)(y + h) / H, 2 * (float)(x + w) / W - 1,
-                1 - 2 * y / H);
+    glUniform4f(nb_gl_loc(0), 2 * x / W - 1, 1 - 2 * (float)(y + h) / H,
+                2 * (float)(x + w) / W - 1, 1 - 2 * y / H);
     glEnable(GL_BLEND);
     glBlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);
     glDrawArrays(GL_TRIANGLES, 0, 6);

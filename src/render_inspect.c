@@ -22,8 +22,8 @@
 static void draw_rect(struct nb_render *r, int x, int y, int w, int h)
 {
     float W = (float)r->opt.width, H = (float)r->opt.height;
-    glUniform4f(0, 2 * x / W - 1, 1 - 2 * (float)(y + h) / H, 2 * (float)(x + w) / W - 1,
-                1 - 2 * y / H);
+    glUniform4f(nb_gl_loc(0), 2 * x / W - 1, 1 - 2 * (float)(y + h) / H,
+                2 * (float)(x + w) / W - 1, 1 - 2 * y / H);
     glDrawArrays(GL_TRIANGLES, 0, 6);
 }
 
@@ -172,13 +172,13 @@ static void draw_image(struct nb_render *r, const struct nb_gl_panel *p, int cha
     }
     iw = iw < 1 ? 1 : iw;
     ih = ih < 1 ? 1 : ih;
-    glUniform1i(1, p->texture ? 0 : 1);
-    glUniform1i(2, channel);
-    glUniform2i(4, cols, rows);
-    glUniform1i(5, p->stride > 0 ? p->stride : 1);
-    glUniform1i(6, p->offset);
-    glUniform1i(7, (int)count);
-    glUniform1i(8, p->width > 0 ? p->width : 1);
+    glUniform1i(nb_gl_loc(1), p->texture ? 0 : 1);
+    glUniform1i(nb_gl_loc(2), channel);
+    glUniform2i(nb_gl_loc(4), cols, rows);
+    glUniform1i(nb_gl_loc(5), p->stride > 0 ? p->stride : 1);
+    glUniform1i(nb_gl_loc(6), p->offset);
+    glUniform1i(nb_gl_loc(7), (int)count);
+    glUniform1i(nb_gl_loc(8), p->width > 0 ? p->width : 1);
     if (p->texture) {
         glActiveTexture(GL_TEXTURE0);
         glBindTexture(GL_TEXTURE_2D, p->texture);
@@ -201,7 +201,7 @@ static void draw_panels(struct nb_render *r, const struct nb_gl_results *res, ch
     int bar_h = H / 40 + 4;
     int title_h = 4 * (H / 48 + 6);     /* four lines of a caption font */
     int row_h = (H - 3 * margin - bar_h) / rows - margin - title_h;
-    glUniform1i(1, 2);          /* the colour bar on top, then a row a panel */
+    glUniform1i(nb_gl_loc(1), 2);          /* the colour bar on top, then a row a panel */
     draw_rect(r, x0, margin, col_w, bar_h);
     snprintf(text, size, "%s\ncolour bar (top right): log10 |value| from %+.0f (black) to "
              "%+.0f (white); green: not finite", res->shape, DECADE_LO, DECADE_HI);
@@ -249,14 +249,15 @@ enum nb_status nb_render_inspect_results(struct nb_render *r, const struct nb_gl
         nb_gl_program(r->gl, "render_inspect", &program, err) != NB_OK)
         return err->status;
     /* The force passes wrote these as render targets or storage. */
-    glMemoryBarrier(GL_TEXTURE_FETCH_BARRIER_BIT | GL_SHADER_STORAGE_BARRIER_BIT);
+    if (nb_gl_has_compute(r->gl))
+        glMemoryBarrier(GL_TEXTURE_FETCH_BARRIER_BIT | GL_SHADER_STORAGE_BARRIER_BIT);
     struct nb_render_saved saved;
     nb_render_save(&saved);
     glBindFramebuffer(GL_FRAMEBUFFER, r->fbo);
     glViewport(0, 0, r->opt.width, r->opt.height);
     glBindVertexArray(r->vao);
     glUseProgram(program);
-    glUniform2f(3, DECADE_LO, DECADE_HI);
+    glUniform2f(nb_gl_loc(3), DECADE_LO, DECADE_HI);
     draw_panels(r, res, text, size);
     glBindVertexArray(0);
     glBindFramebuffer(GL_FRAMEBUFFER, 0);

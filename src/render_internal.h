@@ -47,6 +47,7 @@ struct nb_render_source {
  * storage binding 0, the active unit). */
 struct nb_render_saved {
     GLint texture0, texture1, storage0, active;
+    int storage;            /* the level has storage buffers */
 };
 static inline void nb_render_save(struct nb_render_saved *s)
 {
@@ -55,7 +56,9 @@ static inline void nb_render_save(struct nb_render_saved *s)
     glGetIntegerv(GL_TEXTURE_BINDING_2D, &s->texture1);
     glActiveTexture(GL_TEXTURE0);
     glGetIntegerv(GL_TEXTURE_BINDING_2D, &s->texture0);
-    glGetIntegeri_v(GL_SHADER_STORAGE_BUFFER_BINDING, 0, &s->storage0);
+    s->storage = nb_gl_current && nb_gl_has_compute(nb_gl_current);
+    if (s->storage)
+        glGetIntegeri_v(GL_SHADER_STORAGE_BUFFER_BINDING, 0, &s->storage0);
 }
 static inline void nb_render_restore(const struct nb_render_saved *s)
 {
@@ -64,7 +67,8 @@ static inline void nb_render_restore(const struct nb_render_saved *s)
     glActiveTexture(GL_TEXTURE0);
     glBindTexture(GL_TEXTURE_2D, (GLuint)s->texture0);
     glActiveTexture((GLenum)s->active);
-    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, (GLuint)s->storage0);
+    if (s->storage)
+        glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, (GLuint)s->storage0);
 }
 
 /* The inspector's image of count elements of a target width x height

@@ -97,8 +97,9 @@ static void check_two_blobs(const struct picture *p)
 
 /* A 64x64 picture of n particles at x (with types) from distance 4 on +z,
  * written and read back. */
-static struct picture render_arrays(size_t n, const double *x, const int *type,
-                                    enum nb_render_color color)
+static struct picture render_arrays_on(const struct nb_gl_options *level, size_t n,
+                                       const double *x, const int *type,
+                                       enum nb_render_color color)
 {
     struct nb_gl *gl = NULL;
     struct nb_render *r = NULL;
@@ -112,7 +113,7 @@ static struct picture render_arrays(size_t n, const double *x, const int *type,
     opt.camera.azimuth = opt.camera.elevation = 0;
     opt.brightness = 1;
     test_dir_path(path, sizeof path, "picture.png");
-    ck_assert_msg(nb_gl_create(&gl, NULL, &err) == NB_OK, "%s", err.message);
+    ck_assert_msg(nb_gl_create(&gl, level, &err) == NB_OK, "%s", err.message);
     ck_assert_msg(nb_render_create(&r, gl, &opt, &err) == NB_OK, "%s", err.message);
     ck_assert_msg(nb_render_draw_arrays(r, n, x, NULL, NULL, NULL, type, NULL, NULL, &err)
                   == NB_OK, "%s", err.message);
@@ -120,6 +121,12 @@ static struct picture render_arrays(size_t n, const double *x, const int *type,
     nb_render_destroy(r);
     nb_gl_destroy(gl);
     return read_png(path);
+}
+
+static struct picture render_arrays(size_t n, const double *x, const int *type,
+                                    enum nb_render_color color)
+{
+    return render_arrays_on(NULL, n, x, type, color);
 }
 
 START_TEST(test_one_particle_lights_the_centre)
@@ -161,6 +168,59 @@ START_TEST(test_empty_frame_is_background)
 END_TEST
 
 /* Type 1 warm red, type 2 blue (render_points.vert's table). */
+/* The stream path's levels, where the browser page runs (OpenGL ES 3.0 is
+ * WebGL 2): no explicit uniform locations, so the picture shaders' uniforms
+ * are found by name.  Two blobs where they belong; then a Hermite run on
+ * the fragment engine drawn from its textures, and the inspector over it. */
+static const struct { enum nb_gl_api api; int major, minor; } stream_levels[] = {
+    { NB_GL_API_GLES, 3, 0 }, { NB_GL_API_GL, 3, 3 }
+};
+
+START_TEST(test_pictures_on_stream_levels)
+{
+    struct nb_gl_options level;
+    struct nb_error err = { 0 };
+    struct nb_gl *gl = NULL;
+    struct nb_forces *f = NULL;
+    struct nb_hermite *h = NULL;
+    struct nb_render *r = NULL;
+    struct nb_hermite_params par;
+    char text[1024] = "", path[1200];
+    const double x[6] = { -1, 0, 0, 1, 0, 0 };
+    nb_gl_options_default(&level);
+    level.api = stream_levels[_i].api;
+    level.version_major = stream_levels[_i].major;
+    level.version_minor = stream_levels[_i].minor;
+    struct picture p = render_arrays_on(&level, 2, x, NULL, NB_COLOR_SPEED);
+    check_two_blobs(&p);
+    free(p.rgb);
+
+    nb_hermite_params_default(&par);
+    ck_assert_msg(nb_gl_create(&gl, &level, &err) == NB_OK, "%s", err.message);
+    ck_assert_msg(nb_forces_create(&f, gl, NB_ENGINE_FRAGMENT, &err) == NB_OK &&
+                  nb_hermite_create_plummer(&h, f, 256, 5, &par, &err) == NB_OK &&
+                  nb_hermite_integrate(h, 1.0 / 64, &err) == NB_OK &&
+                  nb_render_create(&r, gl, NULL, &err) == NB_OK &&
+                  nb_render_draw_hermite(r, h, &err) == NB_OK &&
+                  nb_render_inspect_hermite(r, h, text, sizeof text, &err) == NB_OK,
+                  "%s", err.message);
+    ck_assert_msg(strstr(text, "fragment") && strstr(text, "texels"), "inspector: %s", text);
+    test_dir_path(path, sizeof path, "hermite.png");
+    ck_assert_msg(nb_render_write_png(r, path, &err) == NB_OK, "%s", err.message);
+    p = read_png(path);
+    int lit = 0;
+    for (int y = 0; y < p.height; y++)
+        for (int xx = 0; xx < p.width; xx++)
+            lit += !is_background(pixel(&p, xx, y));
+    ck_assert_msg(lit > p.width * p.height / 100, "%d pixels lit", lit);
+    free(p.rgb);
+    nb_render_destroy(r);
+    nb_hermite_destroy(h);
+    nb_forces_destroy(f);
+    nb_gl_destroy(gl);
+}
+END_TEST
+
 static void check_type_colours(const struct picture *p)
 {
     int y = p->height / 2, mid = p->width / 2;
@@ -745,6 +805,8 @@ static Suite *render_suite(void)
     tcase_add_test(tc, test_two_particles_two_blobs);
     tcase_add_test(tc, test_empty_frame_is_background);
     tcase_add_test(tc, test_type_colours);
+    tcase_add_loop_test(tc, test_pictures_on_stream_levels, 0,
+                        (int)(sizeof stream_levels / sizeof *stream_levels));
     tcase_add_loop_test(tc, test_run_frames, 0, (int)(sizeof backends / sizeof *backends));
     tcase_add_test(tc, test_md_frames_type_colours);
     tcase_add_test(tc, test_md_frame_every_counts_steps);

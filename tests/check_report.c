@@ -1,6 +1,7 @@
 /* check_report.c - glnbody bench --report and glnbody report: a report
  * parses back (jansson) with its machine, software and rows; two reports
- * (OpenGL and OpenGL ES) print side by side with their ratio; --plot
+ * (OpenGL and OpenGL ES) print side by side with their ratio, and so
+ * does one of the browser page (tools/web/); --plot
  * writes a PNG; a truncated report, a non-JSON file, JSON that is no
  * report and a report of another version each get one clear error; a
  * report that cannot be written leaves no file.  Also the API levels from
@@ -113,6 +114,45 @@ START_TEST(test_two_reports_side_by_side)
 }
 END_TEST
 
+/* A report as the browser page writes it (tools/web/page.js): its machine
+ * is the browser's (no os, no EGL; the CPU unknown), its seconds wall
+ * time; it reads beside a native one, each row under its machine. */
+static const char browser_report[] =
+    "{\"format\": \"glnbody-report\", \"version\": 1, \"created\": \"2026-11-28T16:00:00Z\",\n"
+    " \"software\": {\"name\": \"glnbody\", \"version\": \"0.12.0\", \"commit\": \"unknown\",\n"
+    "  \"command\": \"glnbody web page: benchmark this device\"},\n"
+    " \"machine\": {\"cpu\": {\"model\": \"unknown (a browser does not tell)\",\n"
+    "  \"logical_cores\": 8}, \"browser\": {\"user_agent\": \"Mozilla/5.0\",\n"
+    "  \"hardware_concurrency\": 8}, \"gl\": {\"api\": \"WebGL 2 (OpenGL ES 3.0)\",\n"
+    "  \"es\": true, \"vendor\": \"Qualcomm\", \"renderer\": \"Adreno (TM) 740\"}},\n"
+    " \"input\": {\"softening\": 0.01, \"seed\": 1, \"runs\": 5, \"warmup\": 1},\n"
+    " \"rows\": [{\"kernel\": \"GA\", \"backend\": \"fragment\", \"variant\": \"4x4-r4-p1\",\n"
+    "  \"precision\": \"A\", \"n\": 256, \"runs\": 5, \"seconds\": {\"min\": 0.001,\n"
+    "  \"median\": 0.002, \"max\": 0.003}, \"rate\": 32768000, \"rate_unit\": "
+    "\"interactions/s\",\n  \"gflops\": 0.65536, \"error\": {\"max\": 3e-07, \"acc\": 3e-07, "
+    "\"pot\": 1e-07,\n  \"jerk\": null, \"sampled_particles\": 256}}],\n"
+    " \"skipped\": []}\n";
+
+START_TEST(test_browser_report_beside_native)
+{
+    struct cli_run r;
+    const char *native = make_report("gl.json", "gl");
+    const char *web = fmt("%s/web.json", g_dir);
+    write_file(web, browser_report);
+    RUN(&r, "report", native, web);
+    ck_assert_msg(r.status == 0, "report: exit %d: %s", r.status, r.err);
+    ck_assert_msg(strstr(r.out, "[2] Adreno (TM) 740, WebGL 2 (OpenGL ES 3.0)"), "%s", r.out);
+    const char *ga = strstr(r.out, "\nGA           256 |");
+    ck_assert_msg(ga, "no GA row at N = 256: %s", r.out);
+    const char *end = strchr(ga + 1, '\n');
+    const char *second = strchr(strchr(ga, '|') + 1, '|');
+    ck_assert_msg(second && second < end && strstr(second, "3.277e+07") &&
+                  strstr(second, "4x4-r4-p1") < end, "the browser's row: %.*s",
+                  (int)(end - ga), ga);
+    cli_run_free(&r);
+}
+END_TEST
+
 /* Each bad file: exit 1, one line naming the file and what is wrong. */
 START_TEST(test_bad_reports)
 {
@@ -195,6 +235,7 @@ static Suite *report_suite(void)
     tcase_set_tags(tc, NB_TEST_GL_TAG);
     tcase_add_test(tc, test_report_parses_back);
     tcase_add_test(tc, test_two_reports_side_by_side);
+    tcase_add_test(tc, test_browser_report_beside_native);
     tcase_add_test(tc, test_bad_reports);
     tcase_add_test(tc, test_report_unwritable);
     tcase_add_test(tc, test_levels_from_the_command_line);
