@@ -144,6 +144,11 @@ NB_API void nb_frames_destroy(struct nb_frames *fr);
  * encode them, is an executable found in PATH; 0 where it is not (a
  * program may refuse --movie before a run starts). */
 NB_API int nb_frames_movie_available(void);
+/* Copies r's last frame (read back at once, synchronously) into rgb:
+ * width * height * 3 bytes, rows top first (numpy's (height, width, 3)).
+ * NB_ERR_ARGS where size is not that or no frame was drawn. */
+NB_API enum nb_status nb_render_pixels(struct nb_render *r, unsigned char *rgb, size_t size,
+                                       struct nb_error *err);
 /* Writes r's last frame as one PNG file (read back at once, synchronously). */
 NB_API enum nb_status nb_render_write_png(struct nb_render *r, const char *path,
                                           struct nb_error *err);
