@@ -165,6 +165,7 @@ class Forces(Handle):
         mode = globals()["precision"](precision)
         self.backend = backend
         self.precision_name = _text(lib.nb_precision_name(mode))
+        self.variant_asked = variant
         self.context = context_for(backend, context)
         f = ffi.new("struct nb_forces **")
         call(lib.nb_forces_create, f, self.context._gl if self.context else ffi.NULL, eng)

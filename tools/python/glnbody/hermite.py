@@ -253,7 +253,16 @@ def _app_text(sim):
     """The program's section of a checkpoint (`name=value` lines, reals in
     %a): what `glnbody run --restart` needs to continue the run."""
     par = sim.params
-    lines = [("glnbody", _text(lib.nb_version())),
+    # The options as if typed: a restart takes each one not given again.
+    typed = [("t-end", repr(sim.t)), ("eta", repr(par["eta"])),
+             ("softening", repr(par["eps"])), ("dt-max", repr(par["dt_max"])),
+             ("backend", sim.forces.backend)]
+    if sim.forces.variant_asked:
+        typed.append(("variant", sim.forces.variant_asked))
+    typed += [("predict", "gpu" if par["predict_on_device"] else "host"),
+              ("correct", "gpu" if par["predict_on_device"] == 2 else "host"),
+              ("precision", sim.forces.precision_name)]
+    lines = typed + [("glnbody", _text(lib.nb_version())),
              ("shared-dt", "1" if par["shared_dt"] else "0"),
              ("input", "python"),
              ("backend-run", sim.forces.backend),
