@@ -1,5 +1,6 @@
 # glnbody - direct N-body forces on any OpenGL 4.3 GPU.
 # make run | make test | make bench | make install | make clean   (see README.md)
+# make test-python | make python PREFIX=DIR   (tools/docs/python.md)
 # make sanitize | make fuzz   (tools/sanitize.mk)
 
 CC      ?= cc
@@ -219,6 +220,7 @@ run: all
 test: all $(TESTS) $(REPLAYS)
 	@tools/run_tests.sh $(TESTS) $(REPLAYS)
 	@MAKE='$(MAKE)' tools/test_install.sh
+	@$(MAKE) --no-print-directory test-python
 
 # The suites as on a machine without GL: EGL (glvnd) finds no vendor
 # library, so the GL suites must say "skipped" while the CPU ones pass.
@@ -244,6 +246,27 @@ check-exports: libglnbody.so
 	@tools/check_exports.sh $(SOFILE) host/glnbody.h
 
 include tools/sanitize.mk
+
+# ---- Python (tools/python/) -----------------------------------------------
+# Debian's own interpreter: another python3 first on PATH may lack numpy.
+PYTHON   ?= /usr/bin/python3
+# Where the build leaves libglnbody.so.MAJOR and the program glnbody.
+NB_BUILD ?= $(CURDIR)
+PY_ENV    = GLNBODY_LIBRARY='$(NB_BUILD)/$(SONAME)' GLNBODY_PROGRAM='$(NB_BUILD)/glnbody' \
+            PYTHONPATH='$(CURDIR)/tools/python'
+.PHONY: test-python python
+
+# The package's tests against the build, then its notebook executed.
+test-python: libglnbody.so glnbody spirv/.stamp
+	$(PY_ENV) $(PYTHON) -m pytest -q -p no:cacheprovider tools/python/tests
+	PYDEVD_DISABLE_FILE_VALIDATION=1 $(PY_ENV) $(PYTHON) -m nbconvert --to notebook --execute --stdout \
+	    --ExecutePreprocessor.timeout=120 tools/python/examples/plummer.ipynb > /dev/null
+
+# The library and the package into PREFIX (pip, offline; the package finds
+# the library in PREFIX/lib): make python PREFIX=/tmp/nb
+python: install
+	$(PYTHON) -m pip install --no-index --no-build-isolation --no-warn-script-location \
+	    --prefix '$(DESTDIR)$(PREFIX)' ./tools/python
 
 # ---- install ------------------------------------------------------------
 # tools/install.sh holds the one list of installed files, so that uninstall
