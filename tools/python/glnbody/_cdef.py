@@ -34,11 +34,15 @@ enum nb_status nb_outfile_open(struct nb_outfile *f, const char *path, struct nb
 enum nb_status nb_outfile_commit(struct nb_outfile *f, struct nb_error *err);
 void nb_outfile_abort(struct nb_outfile *f);
 
+double nb_clock_seconds(void);
+
 struct nb_particles { size_t n; int64_t *id; int *type; double *q; double *m; double *x;
                       double *v; };
 enum nb_status nb_particles_alloc(struct nb_particles *p, size_t n, struct nb_error *err);
 enum nb_status nb_particles_add_types(struct nb_particles *p, struct nb_error *err);
 void nb_particles_free(struct nb_particles *p);
+enum nb_status nb_particles_random_cube(struct nb_particles *p, size_t n, uint64_t seed,
+                                        struct nb_error *err);
 enum nb_status nb_snapshot_read(const char *path, struct nb_particles *p,
                                 struct nb_error *err);
 enum nb_status nb_snapshot_write(const char *path, const struct nb_particles *p,
