@@ -262,10 +262,11 @@ test-python: libglnbody.so glnbody spirv/.stamp
 	PYDEVD_DISABLE_FILE_VALIDATION=1 $(PY_ENV) $(PYTHON) -m nbconvert --to notebook --execute --stdout \
 	    --ExecutePreprocessor.timeout=120 tools/python/examples/plummer.ipynb > /dev/null
 
-# The library and the package into PREFIX (pip, offline; the package finds
-# the library in PREFIX/lib): make python PREFIX=/tmp/nb
+# The library and the package into PREFIX (pip, offline): the package goes to
+# PREFIX/lib/python3/dist-packages and finds the library in PREFIX/lib.
+#   make python PREFIX=/tmp/nb
 python: install
-	$(PYTHON) -m pip install --no-index --no-build-isolation --no-warn-script-location \
+	DEB_PYTHON_INSTALL_LAYOUT=deb_system $(PYTHON) -m pip install --no-index --no-build-isolation --no-warn-script-location \
 	    --prefix '$(DESTDIR)$(PREFIX)' ./tools/python
 
 # ---- install ------------------------------------------------------------

@@ -81,6 +81,7 @@ class Context(Handle):
     def __init__(self, device=-1, api="auto", shaders="auto", version=None):
         super().__init__()
         self._gl = ffi.NULL
+        self._forces_cache = {}
         opt = ffi.new("struct nb_gl_options *")
         lib.nb_gl_options_default(opt)
         opt.device = _arrays.integer("device", device, low=-1)
@@ -96,6 +97,7 @@ class Context(Handle):
         self._gl = gl[0]
 
     def _release(self):
+        self._forces_cache = {}
         if self._gl != ffi.NULL:
             lib.nb_gl_destroy(self._gl)
             self._gl = ffi.NULL
@@ -264,12 +266,15 @@ def forces(x, m, eps, backend="compute", precision="A", kernel="ga", v=None,
     if kernel == "gaj" and v is None:
         raise ArgumentError("kernel \"gaj\" needs the velocities v")
     ctx = context_for(backend, context)
-    key = (id(ctx), backend, precision, variant)
+    key = (backend, precision, variant)
+    # The engines live in their context's cache (the CPU's in the module's),
+    # so that they go when the context goes.
+    cache = ctx._forces_cache if ctx is not None else _cache
     with _cache_lock:
-        f = _cache.get(key)
+        f = cache.get(key)
         if f is None or f.closed:
             f = Forces(backend, precision, variant, ctx)
-            _cache[key] = f
+            cache[key] = f
     if kernel == "ga":
         return f.ga(x, m, eps)
     return f.gaj(x, v, m, eps)

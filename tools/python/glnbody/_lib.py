@@ -26,13 +26,17 @@ ffi.cdef("void free(void *ptr);")
 def _beside_package():
     here = os.path.dirname(os.path.abspath(__file__))
     places = [here]
-    # PREFIX/lib/python3/dist-packages/glnbody or
-    # PREFIX/lib/python3.X/site-packages/glnbody: PREFIX/lib.
+    # PREFIX/lib/python3/dist-packages/glnbody,
+    # PREFIX/lib/python3.X/site-packages/glnbody (a venv's too) or Debian's
+    # PREFIX/local/lib/python3.X/dist-packages/glnbody: PREFIX/lib.
     up = here
-    for _ in range(3):
+    for _ in range(4):
         up = os.path.dirname(up)
         if os.path.basename(up) in ("lib", "lib64"):
             places.append(up)
+            top = os.path.dirname(up)
+            if os.path.basename(top) == "local":
+                places.append(os.path.join(os.path.dirname(top), "lib"))
             break
     try:
         from . import _built

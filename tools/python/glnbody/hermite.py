@@ -41,6 +41,7 @@ class Hermite(Handle):
         super().__init__()
         self._h = ffi.NULL
         self._render = None
+        self.forces = None
         par = _params(eta, eps, dt_max, shared_dt, predict_on_device)
         if _make is None:
             x = _arrays.vectors("x", x)
