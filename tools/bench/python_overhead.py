@@ -47,10 +47,11 @@ def calls(reps):
         c.nb_forces_ga(fptr, 2, x.ctypes.data_as(dp), m.ctypes.data_as(dp), 0.01,
                        acc.ctypes.data_as(dp), pot.ctypes.data_as(dp), eptr)
     for name, fn in (("cffi", via_cffi), ("ctypes", via_ctypes)):
-        t = min(timeit.repeat(fn, number=reps // 10, repeat=5)) / (reps // 10)
+        t = min(timeit.repeat(fn, number=reps // 100, repeat=5)) / (reps // 100)
         print("call_ga2_%s,cpu,2,%.9f,%.9f" % (name, t, t))
     # The package's own path: checks, copies only where needed, exceptions.
-    t = min(timeit.repeat(lambda: f.ga(x, m, 0.01), number=reps // 10, repeat=5)) / (reps // 10)
+    t = min(timeit.repeat(lambda: f.ga(x, m, 0.01), number=reps // 100,
+                          repeat=5)) / (reps // 100)
     print("call_ga2_package,cpu,2,%.9f,%.9f" % (t, t))
     f.close()
 

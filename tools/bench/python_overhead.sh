@@ -29,7 +29,8 @@ cc -O2 -std=c11 -I"$root/host" -o "$work/python_overhead" "$root/tools/bench/pyt
 export GLNBODY_LIBRARY="$lib" PYTHONPATH="$root/tools/python"
 csv=$work/python_overhead.csv
 echo "what,engine,n,median_s,min_s" > "$csv"
-"$PY" "$root/tools/bench/python_overhead.py" calls 200000 >> "$csv"
+# One OpenMP thread: the call's own cost, not a thread team's wake-up.
+OMP_NUM_THREADS=1 "$PY" "$root/tools/bench/python_overhead.py" calls 200000 >> "$csv"
 for e in $ENGINES; do
     echo "forces_c,$e,$N,$("$work/python_overhead" "$e" "$N" "$RUNS" "$WARMUP" | tr ' ' ,)" >> "$csv"
     "$PY" "$root/tools/bench/python_overhead.py" forces "$e" "$N" "$RUNS" "$WARMUP" >> "$csv"
