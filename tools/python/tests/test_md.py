@@ -18,7 +18,8 @@ def program_md(program, tmp_path, backend, steps):
 
 
 @pytest.mark.parametrize("backend", ["cpu", "compute"])
-def test_fcc_equals_program(program, gl, tmp_path, backend):
+def test_fcc_equals_program(program, request, tmp_path, backend):
+    gl = request.getfixturevalue("gl") if backend != "cpu" else None
     final, thermo = program_md(program, tmp_path, backend, 20)
     with glnbody.MD.fcc(3, 0.8442, 1.0, cutoff=2.5, shift=True, seed=5, backend=backend,
                         context=gl) as md:
