@@ -110,6 +110,28 @@ NB_API enum nb_status nb_render_inspect_hermite(struct nb_render *r, struct nb_h
                                                 struct nb_error *err);
 NB_API enum nb_status nb_render_inspect_md(struct nb_render *r, struct nb_md *md, char *text,
                                            size_t size, struct nb_error *err);
+/* The inspector's panels as numbers: panel k of the engine's last force
+ * pass, read back from the GPU as it lies there.  Each element is four
+ * floats, x y z (the vector name holds) and w (the scalar w_name holds,
+ * when there is one); a render target's elements are its texels row by
+ * row, a buffer's its elements in order.  info->panels is always filled:
+ * 0 for the CPU engine, before any force pass and for modes B..H.  k -1
+ * asks for that number alone; values (room floats, at least 4 count; may
+ * be NULL) gets the elements.  NB_ERR_ARGS for k out of range or too
+ * little room, NB_ERR_GL. */
+struct nb_inspect_panel {
+    int panels;             /* panels of the last force pass */
+    char name[48];          /* what x, y, z hold */
+    char w_name[24];        /* what w holds, "" for nothing */
+    int width, height;      /* a render target's texels; 0 for a buffer */
+    size_t count;           /* elements */
+};
+NB_API enum nb_status nb_hermite_inspect_panel(struct nb_hermite *h, int k,
+                                               struct nb_inspect_panel *info, float *values,
+                                               size_t room, struct nb_error *err);
+NB_API enum nb_status nb_md_inspect_panel(struct nb_md *md, int k,
+                                          struct nb_inspect_panel *info, float *values,
+                                          size_t room, struct nb_error *err);
 /* Blends a w x h image of RGBA bytes (rows top first, straight alpha) over
  * the last frame with its top-left corner at pixel (x, y): captions,
  * colour bars. */

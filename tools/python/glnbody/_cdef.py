@@ -170,6 +170,13 @@ enum nb_status nb_render_inspect_hermite(struct nb_render *r, struct nb_hermite 
                                          char *text, size_t size, struct nb_error *err);
 enum nb_status nb_render_inspect_md(struct nb_render *r, struct nb_md *md, char *text,
                                     size_t size, struct nb_error *err);
+struct nb_inspect_panel { int panels; char name[48]; char w_name[24]; int width, height;
+                          size_t count; };
+enum nb_status nb_hermite_inspect_panel(struct nb_hermite *h, int k,
+                                        struct nb_inspect_panel *info, float *values,
+                                        size_t room, struct nb_error *err);
+enum nb_status nb_md_inspect_panel(struct nb_md *md, int k, struct nb_inspect_panel *info,
+                                   float *values, size_t room, struct nb_error *err);
 enum nb_status nb_render_pixels(struct nb_render *r, unsigned char *rgb, size_t size,
                                 struct nb_error *err);
 

@@ -75,3 +75,23 @@ class Renderer(Handle):
         err = new_error()
         check(inspect_call(text, 4096, err), err)
         return self.pixels(), ffi.string(text).decode("utf-8", "replace")
+
+
+def panels(read, handle):
+    """The inspector's panels as numbers through read (nb_hermite_inspect_panel
+    or nb_md_inspect_panel) on handle: a list of {"name", "w_name", "values"},
+    values float32 (height, width, 4) for a render target, (count, 4) for a
+    buffer (x, y, z: the vector; w: the scalar)."""
+    info = ffi.new("struct nb_inspect_panel *")
+    err = new_error()
+    check(read(handle, -1, info, ffi.NULL, 0, err), err)
+    out = []
+    for k in range(info.panels):
+        check(read(handle, k, info, ffi.NULL, 0, err), err)
+        shape = (info.height, info.width, 4) if info.width else (info.count, 4)
+        values = np.empty(shape, dtype=np.float32)
+        check(read(handle, k, info, ffi.from_buffer("float[]", values), values.size, err),
+              err)
+        out.append({"name": ffi.string(info.name).decode(),
+                    "w_name": ffi.string(info.w_name).decode(), "values": values})
+    return out

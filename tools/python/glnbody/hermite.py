@@ -5,7 +5,7 @@ from . import _arrays
 from ._errors import ArgumentError, call
 from ._handles import Forces, Handle, _text
 from ._lib import ffi, lib, libc as lib_c
-from ._render import Renderer
+from ._render import Renderer, panels
 
 T_MAX = 8192.0
 
@@ -204,6 +204,13 @@ class Hermite(Handle):
         r = self._render
         return r.inspect(lambda text, size, err: lib.nb_render_inspect_hermite(
             r._r, self._h, text, size, err))
+
+    def targets(self):
+        """The inspector's panels as numbers: the render targets (fragment)
+        or output buffers (compute) of the last force pass, read back as
+        they lie on the GPU (see _render.panels); [] for the CPU engine."""
+        self._need_open()
+        return panels(lib.nb_hermite_inspect_panel, self._h)
 
     def _renderer(self, width, height, color, camera):
         if self.forces.context is None:

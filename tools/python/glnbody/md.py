@@ -5,7 +5,7 @@ from . import _arrays
 from ._errors import ArgumentError, call
 from ._handles import Handle, context_for, engine, precision as _precision, _text
 from ._lib import ffi, lib
-from ._render import Renderer
+from ._render import Renderer, panels
 from .hermite import _path
 
 
@@ -204,6 +204,11 @@ class MD(Handle):
             self._render.configure(width, height, color, camera)
         r = self._render
         return r.draw(lambda err: lib.nb_render_draw_md(r._r, self._md, err))
+
+    def targets(self):
+        """The inspector's panels as numbers (see Hermite.targets)."""
+        self._need_open()
+        return panels(lib.nb_md_inspect_panel, self._md)
 
     def inspect(self, width=640, height=480, color="speed", **camera):
         """The texture inspector over a frame: (image, text)."""
