@@ -6,32 +6,39 @@ class Error(Exception):
     """A glnbody call failed; str(e) is the library's message, e.status its
     status name ("NB_ERR_ARGS", ...)."""
 
-    def __init__(self, message, status="NB_ERR_ARGS"):
+    status_name = None
+
+    def __init__(self, message, status=None):
         super().__init__(message)
-        self.status = status
+        self.status = status or self.status_name
 
 
 class ArgumentError(Error, ValueError):
     """A bad argument or option value, or a bad array (NB_ERR_ARGS)."""
+    status_name = "NB_ERR_ARGS"
 
 
 class GLError(Error):
     """The GL context, a shader or a GL call failed, or the system lacks
     what the request needs (NB_ERR_GL, NB_ERR_UNSUPPORTED, NB_ERR_LIMIT)."""
+    status_name = "NB_ERR_GL"
 
 
 class IOError(Error, OSError):
     """A file could not be read or written, or is malformed (NB_ERR_IO,
     NB_ERR_PARSE)."""
+    status_name = "NB_ERR_IO"
 
 
 class NumericError(Error, ArithmeticError):
     """The integration broke down: a step below the floor or a non-finite
     value (NB_ERR_NUMERIC)."""
+    status_name = "NB_ERR_NUMERIC"
 
 
 class MemoryError_(Error, MemoryError):
     """Host or GPU memory exhausted (NB_ERR_NOMEM)."""
+    status_name = "NB_ERR_NOMEM"
 
 
 _CLASSES = {
