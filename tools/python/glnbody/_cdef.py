@@ -3,8 +3,7 @@
 Declarations are copied from the public header (host/glnbody.h and
 host/glnbody/*.h); cffi lays the structs out by the platform's C rules,
 as the compiler did, so each struct here must match its header field for
-field.  tests/test_layout.py checks the sizes against the library's own
-behaviour."""
+field (a mismatch shows in the tests' comparisons with the program)."""
 
 CDEF = r"""
 typedef struct _IO_FILE FILE;
