@@ -1,5 +1,5 @@
 /* check_restart.c - checkpoints and restarts (issue 16, section 1) through
- * the real binary (GLNBODY_BIN, default ./glnbody).
+ * the real binary (GLNBODY_BIN, default build/glnbody).
  *
  * Run A goes uninterrupted; run B is interrupted three ways and restarted:
  * in two legs (--t-end / --steps extended from the checkpoint at the end),

@@ -11,7 +11,9 @@
 extern "C" {
 #endif
 
-/* ==== 15. checkpoints and restarts (issue 16) ================================ */
+/* ==== 15. checkpoints and restarts ====================== core ========== */
+/* Stable: the calls; the file format carries its own version, and a
+ * newer library refuses a file it cannot read with a message. */
 
 /* A run's whole state in a file, to be continued bit for bit in another
  * process: the format of `glnbody run --checkpoint` and `glnbody md

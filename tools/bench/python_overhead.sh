@@ -16,8 +16,8 @@ out=${1:-${OUT:-python_overhead}}
 N=${N:-16384} RUNS=${RUNS:-21} WARMUP=${WARMUP:-3} T_END=${T_END:-1} RUN_N=${RUN_N:-1024}
 ENGINES=${ENGINES:-compute}
 PY=${PYTHON:-/usr/bin/python3}
-lib=${GLNBODY_LIBRARY:-$root/libglnbody.so.0}
-prog=${GLNBODY_PROGRAM:-$root/glnbody}
+lib=${GLNBODY_LIBRARY:-$root/build/libglnbody.so.0}
+prog=${GLNBODY_PROGRAM:-$root/build/glnbody}
 for f in "$lib" "$prog"; do
     [ -e "$f" ] || { echo "python_overhead.sh: $f is missing: run make first" >&2; exit 1; }
 done

@@ -183,6 +183,14 @@ int nb_cmd_report(int argc, char **argv)
                      "[B.json ...] [--plot FILE.png])");
         return nb_cli_fail(&err);
     }
+#ifndef NB_HAVE_PLOTS
+    if (plot) {
+        nb_error_set(&err, NB_ERR_UNSUPPORTED, "report: --plot is not in this build: it needs "
+                     "cairo (pkg-config cairo; Debian: libcairo2-dev), which the build did "
+                     "not find; install it and run make again");
+        return nb_cli_fail(&err);
+    }
+#endif
     struct nb_report rs[NB_REPORT_MAX];
     size_t read = 0;
     for (; read < count; read++) {
@@ -197,8 +205,10 @@ int nb_cmd_report(int argc, char **argv)
         nb_error_set(&err, NB_ERR_NOMEM, "out of host memory");
     if (err.status == NB_OK) {
         print_table(rs, count, keys, nkeys);
+#ifdef NB_HAVE_PLOTS
         if (plot && nb_report_plot(plot, rs, count, &err) == NB_OK)
             fprintf(stderr, "glnbody: report: plot written to %s\n", plot);
+#endif
     }
     free(keys);
     for (size_t r = 0; r < read; r++)

@@ -518,7 +518,7 @@ int nb_cmd_run(int argc, char **argv)
         { "snapshot-dir", "DIR", "where snap_NNNNN.txt go (made if missing)",
           &a.snapshot_dir, NULL },
         { "output", "FILE", "final state, `id m x y z vx vy vz`", &a.output, NULL },
-        NB_FRAMES_OPTIONS(a.frames),
+        NB_FRAMES_OPTIONS(a.frames, "DT", "time between pictures"),
         { "checkpoint", "FILE", "write the whole state here at the end, on SIGINT or "
           "SIGTERM (the step in progress is finished; exit 130 or 143) and every "
           "--checkpoint-every", &a.checkpoint, NULL },
@@ -542,7 +542,7 @@ int nb_cmd_run(int argc, char **argv)
     struct run_restart *restart = NULL;
     if ((a.restart && nb_run_restart_open(&a, &restart, &err) != NB_OK) ||
         check_args(&a, &c, &err) != NB_OK ||
-        nb_cli_frames_check(&a.frames, 1.0, c.t_end, &err) != NB_OK ||
+        nb_cli_frames_check(&a.frames, 0, c.t_end, &err) != NB_OK ||
         (restart && nb_run_restart_check(&c, restart, &err) != NB_OK)) {
         nb_run_restart_free(restart);
         return nb_cli_fail(&err);

@@ -484,11 +484,20 @@ static enum nb_status draw(struct view *v, struct nb_error *err)
         const unsigned char *img = view_text_render(v->text, text, &tw, &th);
         if (img && nb_render_overlay(v->render, 8, 8, tw, th, img, err) != NB_OK)
             return err->status;
-        /* The inspector's legend: the shape and each row, bottom left. */
+        /* The inspector's legend: the shape and the scale, bottom left;
+         * each panel's title in the strip above it. */
         if (v->inspect && (img = view_text_render(v->text, shape, &tw, &th)) != NULL &&
             nb_render_overlay(v->render, 8, h - th - 8 > 0 ? h - th - 8 : 0, tw, th, img,
                               err) != NB_OK)
             return err->status;
+        struct nb_inspect_titles titles = { 0 };
+        if (v->inspect)
+            nb_render_inspect_titles(v->render, &titles);
+        for (int k = 0; k < titles.count; k++)
+            if ((img = view_text_render(v->text, titles.panel[k].text, &tw, &th)) != NULL &&
+                nb_render_overlay(v->render, titles.panel[k].x, titles.panel[k].y, tw, th, img,
+                                  err) != NB_OK)
+                return err->status;
     }
     return nb_render_present(v->render, w, h, err);
 }
