@@ -1,6 +1,7 @@
 # glnbody - direct N-body forces on any OpenGL 4.3 GPU.
 # make | make run | make test | make bench | make install | make clean
 # make sanitize | make fuzz   (tools/scripts/sanitize.mk)
+# make test-python | make python PREFIX=DIR   (tools/docs/python.md)
 # Everything the build makes goes under build/ (B): objects mirroring the
 # source tree, the libraries, the program build/glnbody and the suites
 # build/tests/check_*; only the SPIR-V goes to spirv/.
@@ -14,7 +15,7 @@ VIEW_PKGS := glfw3 freetype2 fontconfig
 
 # make run, make test, make bench and make web first install every Debian package
 # the project uses (tools/scripts/deps.sh); a plain make uses what it finds.
-ifneq ($(filter run test test-nogl bench sanitize web test-web,$(MAKECMDGOALS)),)
+ifneq ($(filter run test test-nogl test-python python bench sanitize web test-web,$(MAKECMDGOALS)),)
 ifneq ($(shell tools/scripts/deps.sh >&2; echo $$?),0)
 $(error tools/scripts/deps.sh could not install the packages above)
 endif
@@ -93,7 +94,7 @@ TESTS    := tests/check_host tests/check_gpu tests/check_cli_forces tests/check_
             tests/check_fragment_precision tests/check_md_run_precision tests/check_text \
             tests/check_snapshot tests/check_md_ic tests/check_run_cli tests/check_run_gpu \
             tests/check_api tests/check_api_contexts tests/check_cli_text tests/check_progress tests/check_hostile tests/check_hostile_input \
-            tests/check_g6 tests/check_g6_jmem tests/check_g6_probe tests/check_mpi tests/check_partition tests/check_render tests/check_restart tests/check_levels tests/check_report tests/check_file_safety
+            tests/check_g6 tests/check_g6_jmem tests/check_g6_probe tests/check_mpi tests/check_partition tests/check_render tests/check_render_read tests/check_restart tests/check_levels tests/check_report tests/check_file_safety
 
 # The parsers' fuzz targets (tests/fuzz/fuzz_NAME.c, tools/scripts/sanitize.mk); make
 # test replays each one's regression corpus, tests/corpus/NAME/.
@@ -345,6 +346,7 @@ run: all
 test: all $(TEST_BINS) $(REPLAY_BINS)
 	@tools/scripts/run_tests.sh $(TEST_BINS) $(REPLAY_BINS)
 	@MAKE='$(MAKE)' tools/scripts/test_install.sh
+	@$(MAKE) --no-print-directory test-python
 	@$(MAKE) --no-print-directory test-web
 
 # The suites as on a machine without GL: EGL (glvnd) finds no vendor
@@ -371,6 +373,28 @@ check-exports: $(B)/libglnbody.so
 	@tools/scripts/check_exports.sh $(B)/$(SOFILE) host/glnbody.h
 
 include tools/scripts/sanitize.mk
+
+# ---- Python (tools/python/) -----------------------------------------------
+# Debian's own interpreter: another python3 first on PATH may lack numpy.
+PYTHON   ?= /usr/bin/python3
+# Where the build leaves libglnbody.so.MAJOR and the program glnbody.
+NB_BUILD ?= $(CURDIR)/$(B)
+PY_ENV    = GLNBODY_LIBRARY='$(NB_BUILD)/$(SONAME)' GLNBODY_PROGRAM='$(NB_BUILD)/glnbody' \
+            PYTHONPATH='$(CURDIR)/tools/python'
+.PHONY: test-python python
+
+# The package's tests against the build, then its notebook executed.
+test-python: $(B)/libglnbody.so $(B)/glnbody $(SPIRV_STAMP)
+	$(PY_ENV) $(PYTHON) -m pytest -q -p no:cacheprovider tools/python/tests
+	PYDEVD_DISABLE_FILE_VALIDATION=1 $(PY_ENV) $(PYTHON) -m nbconvert --to notebook --execute --stdout \
+	    --ExecutePreprocessor.timeout=120 tools/python/examples/plummer.ipynb > /dev/null
+
+# The library and the package into PREFIX (pip, offline): the package goes to
+# PREFIX/lib/python3/dist-packages and finds the library in PREFIX/lib.
+#   make python PREFIX=/tmp/nb
+python: install
+	DEB_PYTHON_INSTALL_LAYOUT=deb_system $(PYTHON) -m pip install --no-index --no-build-isolation --no-warn-script-location \
+	    --prefix '$(DESTDIR)$(PREFIX)' ./tools/python
 
 # ---- install ------------------------------------------------------------
 # tools/scripts/install.sh holds the one list of installed files, so that uninstall

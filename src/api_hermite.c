@@ -356,6 +356,23 @@ enum nb_status nb_render_inspect_hermite(struct nb_render *r, struct nb_hermite 
     return NB_OK;
 }
 
+enum nb_status nb_hermite_inspect_panel(struct nb_hermite *h, int k,
+                                        struct nb_inspect_panel *info, float *values,
+                                        size_t room, struct nb_error *err)
+{
+    const char *func = "nb_hermite_inspect_panel";
+    struct nb_error e = { 0 };
+    struct nb_gl_results res = { 0 };
+    if (nb_api_need(h, func, "h", &e) != NB_OK || nb_api_need(info, func, "info", &e) != NB_OK)
+        return nb_api_fail(err, &e, func);
+    struct nb_force_backend *b = h->sim.backend;
+    if (!b->gl_results || !b->gl_results(b->state, &res))
+        res.count = 0;
+    if (nb_render_read_panel(h->f->gl, &res, k, info, values, room, &e) != NB_OK)
+        return nb_api_fail(err, &e, func);
+    return NB_OK;
+}
+
 /* ---- checkpoints -------------------------------------------------------- */
 
 enum nb_status nb_hermite_checkpoint(struct nb_hermite *h, const char *path,

@@ -357,6 +357,22 @@ enum nb_status nb_render_inspect_md(struct nb_render *r, struct nb_md *md, char 
     return NB_OK;
 }
 
+enum nb_status nb_md_inspect_panel(struct nb_md *md, int k, struct nb_inspect_panel *info,
+                                   float *values, size_t room, struct nb_error *err)
+{
+    const char *func = "nb_md_inspect_panel";
+    struct nb_error e = { 0 };
+    struct nb_gl_results res = { 0 };
+    if (nb_api_need(md, func, "md", &e) != NB_OK || nb_api_need(info, func, "info", &e) != NB_OK)
+        return nb_api_fail(err, &e, func);
+    struct nb_md_engine *eng = md->sim.engine;
+    if (!md->started || !eng || !eng->gl_results || !eng->gl_results(eng->state, &res))
+        res.count = 0;
+    if (nb_render_read_panel(md->gl, &res, k, info, values, room, &e) != NB_OK)
+        return nb_api_fail(err, &e, func);
+    return NB_OK;
+}
+
 /* ---- checkpoints -------------------------------------------------------- */
 
 enum nb_status nb_md_checkpoint(struct nb_md *md, const char *path,

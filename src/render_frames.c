@@ -375,3 +375,21 @@ enum nb_status nb_render_write_png(struct nb_render *r, const char *path,
     free(rgb);
     return NB_OK;
 }
+
+enum nb_status nb_render_pixels(struct nb_render *r, unsigned char *rgb, size_t size,
+                                struct nb_error *err)
+{
+    struct nb_error e = { 0 };
+    if (!r || !rgb)
+        return nb_error_set(err, NB_ERR_ARGS, "nb_render_pixels: %s is NULL",
+                            r ? "rgb" : "r");
+    if (!r->drawn)
+        return nb_error_set(err, NB_ERR_ARGS, "nb_render_pixels: nothing drawn yet");
+    if (size != (size_t)r->opt.width * r->opt.height * 3)
+        return nb_error_set(err, NB_ERR_ARGS, "nb_render_pixels: %zu bytes given for a "
+                            "%dx%d RGB picture (%zu bytes)", size, r->opt.width,
+                            r->opt.height, (size_t)r->opt.width * r->opt.height * 3);
+    if (nb_render_read_rgb(r, rgb, &e) != NB_OK)
+        return nb_error_copy(err, &e);
+    return NB_OK;
+}

@@ -287,3 +287,85 @@ enum nb_status nb_render_inspect_md_sim(struct nb_render *r, struct nb_md_sim *s
                  "show", e->name);
     return nb_render_inspect_results(r, &res, text, size, err);
 }
+
+/* A buffer's elements (vec4s, stride apart from offset) through a copy of
+ * the range they span: the buffer may be persistently mapped already,
+ * and ES has no glGetBufferSubData. */
+static enum nb_status read_buffer(const struct nb_gl_panel *p, float *values,
+                                  struct nb_error *err)
+{
+    size_t stride = p->stride > 0 ? (size_t)p->stride : 1, offset = (size_t)p->offset;
+    size_t span = ((p->count - 1) * stride + offset + 1) * 16;
+    GLint64 size = 0;
+    GLuint copy = 0;
+    glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
+    glBindBuffer(GL_COPY_READ_BUFFER, p->buffer);
+    glGetBufferParameteri64v(GL_COPY_READ_BUFFER, GL_BUFFER_SIZE, &size);
+    if ((GLint64)span > size)
+        return nb_error_set(err, NB_ERR_GL, "inspector panel '%s': %zu bytes asked of a "
+                            "buffer of %lld", p->name, span, (long long)size);
+    glGenBuffers(1, &copy);
+    glBindBuffer(GL_COPY_WRITE_BUFFER, copy);
+    glBufferData(GL_COPY_WRITE_BUFFER, (GLsizeiptr)span, NULL, GL_STREAM_READ);
+    glCopyBufferSubData(GL_COPY_READ_BUFFER, GL_COPY_WRITE_BUFFER, 0, 0, (GLsizeiptr)span);
+    const float *map = glMapBufferRange(GL_COPY_WRITE_BUFFER, 0, (GLsizeiptr)span,
+                                        GL_MAP_READ_BIT);
+    if (map) {
+        for (size_t i = 0; i < p->count; i++)
+            memcpy(&values[4 * i], &map[4 * (i * stride + offset)], 16);
+        glUnmapBuffer(GL_COPY_WRITE_BUFFER);
+    }
+    glBindBuffer(GL_COPY_WRITE_BUFFER, 0);
+    glBindBuffer(GL_COPY_READ_BUFFER, 0);
+    glDeleteBuffers(1, &copy);
+    if (!map)
+        return nb_error_set(err, NB_ERR_GL, "inspector panel '%s': the buffer could not "
+                            "be mapped", p->name);
+    return NB_OK;
+}
+
+/* A render target's texels, RGBA floats, through a framebuffer of its own. */
+static void read_texture(const struct nb_gl_panel *p, float *values)
+{
+    GLuint fbo = 0;
+    glGenFramebuffers(1, &fbo);
+    glBindFramebuffer(GL_READ_FRAMEBUFFER, fbo);
+    glFramebufferTexture2D(GL_READ_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_TEXTURE_2D,
+                           p->texture, 0);
+    glReadBuffer(GL_COLOR_ATTACHMENT0);
+    glPixelStorei(GL_PACK_ALIGNMENT, 4);
+    glReadPixels(0, 0, p->width, p->height, GL_RGBA, GL_FLOAT, values);
+    glBindFramebuffer(GL_READ_FRAMEBUFFER, 0);
+    glDeleteFramebuffers(1, &fbo);
+}
+
+enum nb_status nb_render_read_panel(struct nb_gl *gl, const struct nb_gl_results *res, int k,
+                                    struct nb_inspect_panel *info, float *values,
+                                    size_t room, struct nb_error *err)
+{
+    memset(info, 0, sizeof *info);
+    info->panels = res->count;
+    if (k == -1)
+        return NB_OK;
+    if (k < 0 || k >= res->count)
+        return nb_error_set(err, NB_ERR_ARGS, "panel %d asked of %d (the last force pass "
+                            "%s)", k, res->count, res->count ? "has 0.." : "left none");
+    const struct nb_gl_panel *p = &res->panel[k];
+    snprintf(info->name, sizeof info->name, "%s", p->name);
+    snprintf(info->w_name, sizeof info->w_name, "%s", p->w_name);
+    info->width = p->texture ? p->width : 0;
+    info->height = p->texture ? p->height : 0;
+    info->count = p->texture ? (size_t)p->width * (size_t)p->height : p->count;
+    if (!values)
+        return NB_OK;
+    if (room / 4 < info->count)
+        return nb_error_set(err, NB_ERR_ARGS, "panel %d: room for %zu floats, %zu needed",
+                            k, room, 4 * info->count);
+    if (info->count == 0 || nb_gl_make_current(gl, err) != NB_OK)
+        return info->count == 0 ? NB_OK : err->status;
+    if (p->texture)
+        read_texture(p, values);
+    else if (read_buffer(p, values, err) != NB_OK)
+        return err->status;
+    return nb_gl_check("reading an inspector panel", err);
+}

@@ -99,6 +99,11 @@ enum nb_status nb_render_draw_md_sim(struct nb_render *r, struct nb_md_sim *s,
  * frame, its description into text (size bytes). */
 enum nb_status nb_render_inspect_results(struct nb_render *r, const struct nb_gl_results *res,
                                          char *text, size_t size, struct nb_error *err);
+/* Panel k of res (k -1: only info->panels) into info and values (room
+ * floats), read from the GPU on gl: nb_hermite_inspect_panel's work. */
+enum nb_status nb_render_read_panel(struct nb_gl *gl, const struct nb_gl_results *res, int k,
+                                    struct nb_inspect_panel *info, float *values,
+                                    size_t room, struct nb_error *err);
 enum nb_status nb_render_inspect_sim(struct nb_render *r, struct nb_sim *s, char *text,
                                      size_t size, struct nb_error *err);
 enum nb_status nb_render_inspect_md_sim(struct nb_render *r, struct nb_md_sim *s, char *text,

@@ -126,6 +126,28 @@ struct nb_inspect_titles {
     } panel[NB_INSPECT_PANELS];
 };
 NB_API void nb_render_inspect_titles(const struct nb_render *r, struct nb_inspect_titles *out);
+/* The inspector's panels as numbers: panel k of the engine's last force
+ * pass, read back from the GPU as it lies there.  Each element is four
+ * floats, x y z (the vector name holds) and w (the scalar w_name holds,
+ * when there is one); a render target's elements are its texels row by
+ * row, a buffer's its elements in order.  info->panels is always filled:
+ * 0 for the CPU engine, before any force pass and for modes B..H.  k -1
+ * asks for that number alone; values (room floats, at least 4 count; may
+ * be NULL) gets the elements.  NB_ERR_ARGS for k out of range or too
+ * little room, NB_ERR_GL. */
+struct nb_inspect_panel {
+    int panels;             /* panels of the last force pass */
+    char name[48];          /* what x, y, z hold */
+    char w_name[24];        /* what w holds, "" for nothing */
+    int width, height;      /* a render target's texels; 0 for a buffer */
+    size_t count;           /* elements */
+};
+NB_API enum nb_status nb_hermite_inspect_panel(struct nb_hermite *h, int k,
+                                               struct nb_inspect_panel *info, float *values,
+                                               size_t room, struct nb_error *err);
+NB_API enum nb_status nb_md_inspect_panel(struct nb_md *md, int k,
+                                          struct nb_inspect_panel *info, float *values,
+                                          size_t room, struct nb_error *err);
 /* Blends a w x h image of RGBA bytes (rows top first, straight alpha) over
  * the last frame with its top-left corner at pixel (x, y): captions,
  * colour bars. */
@@ -160,6 +182,11 @@ NB_API void nb_frames_destroy(struct nb_frames *fr);
  * encode them, is an executable found in PATH; 0 where it is not (a
  * program may refuse --movie before a run starts). */
 NB_API int nb_frames_movie_available(void);
+/* Copies r's last frame (read back at once, synchronously) into rgb:
+ * width * height * 3 bytes, rows top first (numpy's (height, width, 3)).
+ * NB_ERR_ARGS where size is not that or no frame was drawn. */
+NB_API enum nb_status nb_render_pixels(struct nb_render *r, unsigned char *rgb, size_t size,
+                                       struct nb_error *err);
 /* Writes r's last frame as one PNG file (read back at once, synchronously). */
 NB_API enum nb_status nb_render_write_png(struct nb_render *r, const char *path,
                                           struct nb_error *err);

@@ -16,6 +16,9 @@ set -u
 # zlib1g-dev: zlib's crc32 in the checkpoint files.
 # libjansson-dev, libcairo2-dev: glnbody bench --report and glnbody report --plot.
 PACKAGES="build-essential pkg-config libepoxy-dev libegl-dev libglfw3-dev glslang-tools check libgl1-mesa-dri libegl-mesa0 gnuplot-nox bsdutils man-db gfortran libopenmpi-dev openmpi-bin libpng-dev libfreetype-dev libfontconfig-dev fonts-dejavu-core xvfb xauth zlib1g-dev libjansson-dev libcairo2-dev"
+# Python (tools/python, make test-python): numpy, cffi, pytest, setuptools, pip,
+# venv; nbconvert, ipykernel, matplotlib for the notebook and the example.
+PACKAGES="$PACKAGES python3-numpy python3-cffi python3-pytest python3-setuptools python3-pip python3-venv python3-nbconvert python3-ipykernel python3-matplotlib"
 # make web and its browser test (make test-web): Emscripten (its -O2 step
 # runs acorn through node: node-acorn) and Chromium (headless, WebGL 2 on
 # SwiftShader).
