@@ -78,6 +78,29 @@ int id_of(vec4 v) { return floatBitsToInt(v.w); }
 
 shared POS tile_pos[NB_TILE];
 shared POS tile_vel[NB_TILE];       /* w: the id */
+#if defined(NB_G6_DS)
+shared vec3 tile_lo[NB_TILE];       /* the low parts of the positions */
+#if defined(NB_G6_DS_VEL)
+shared vec3 tile_vlo[NB_TILE];      /* and of the velocities */
+#endif
+#endif
+
+#if defined(NB_G6_DS_VEL)
+#define STORE_LO(q, lo, vlo) tile_lo[q] = lo; tile_vlo[q] = vlo;
+#elif defined(NB_G6_DS)
+#define STORE_LO(q, lo, vlo) tile_lo[q] = lo;
+#else
+#define STORE_LO(q, lo, vlo)
+#endif
+
+/* Predicted j-position p (double) as the j-set the neighbour search reads:
+ * two vec4 an address, (hi, id bits), (lo, 0). */
+void put_jp(int j, dvec3 p, int id)
+{
+    vec3 hi = vec3(p);
+    jp[2 * j] = vec4(hi, intBitsToFloat(id));
+    jp[2 * j + 1] = vec4(vec3(p - dvec3(hi)), 0.0);
+}
 
 #if defined(NB_G6_INLINE)
 shared int update_address[NB_G6_INLINE_MAX];
@@ -97,9 +120,14 @@ int update_of(int j)
 }
 #endif
 
-/* j-particle j predicted to ti: (x, m) and (v, id); padding beyond n. */
-void predict(int j, out POS p, out POS v)
+/* j-particle j predicted to ti: (x, m) and (v, id), in float the
+ * positions' and velocities' high parts, lo and vlo their low parts (0
+ * where the kernel has no double-single positions); padding beyond n.
+ * Group x = 0 also writes the predicted position to jp. */
+void predict(int j, out POS p, out POS v, out vec3 lo, out vec3 vlo)
 {
+    lo = vec3(0.0);
+    vlo = vec3(0.0);
     if (j >= n) {
         p = POS(vec3(NB_PAD_COORD), NB_PAD_MASS);
 #if defined(NB_PRECISION_G)
@@ -129,12 +157,18 @@ void predict(int j, out POS p, out POS v)
     double dt = ti - x.w;
     dvec3 xp = x.xyz + dt * (vm.xyz + dt * (a2.xyz + dt * j6.xyz));
     dvec3 vp = vm.xyz + dt * (2.0LF * a2.xyz + (3.0LF * dt) * j6.xyz);
+    if (gl_WorkGroupID.x == 0u)
+        put_jp(j, xp, int(a2.w));
 #if defined(NB_PRECISION_G)
     p = dvec4(xp, vm.w);
     v = dvec4(vp, a2.w);
 #else
     p = vec4(vec3(xp), float(vm.w));
     v = vec4(vec3(vp), intBitsToFloat(int(a2.w)));
+#if defined(NB_G6_DS)
+    lo = vec3(xp - dvec3(p.xyz));
+    vlo = vec3(vp - dvec3(v.xyz));
+#endif
 #endif
 }
 
@@ -298,14 +332,22 @@ bool add_slices(int lid, int lane, int k, bool live, inout vec4 ap, inout vec4 j
  * ~31 instructions; H200, N = 262144: 7% less GPU time, the same sums). */
 shared bool tile_has_self[2];
 
-void load_i(int k, out vec3 p, out vec3 v, out int id)
+void load_i(int k, out vec3 p, out vec3 v, out vec3 lo, out vec3 vlo, out int id)
 {
     bool live = k < n_active;
-    vec4 ix = live ? ipart_f[2 * k] : vec4(vec3(NB_PAD_COORD), 0.0);
-    vec4 iv = live ? ipart_f[2 * k + 1] : vec4(vec3(0.0), intBitsToFloat(NB_G6_PAD_ID));
+    int at = NB_G6_I_VEC4S * k;
+    vec4 ix = live ? ipart_f[at] : vec4(vec3(NB_PAD_COORD), 0.0);
+    vec4 iv = live ? ipart_f[at + 1] : vec4(vec3(0.0), intBitsToFloat(NB_G6_PAD_ID));
     p = ix.xyz;
     v = iv.xyz;
     id = floatBitsToInt(iv.w);
+#if defined(NB_G6_DS)
+    lo = live ? ipart_f[at + 2].xyz : vec3(0.0);
+    vlo = live ? ipart_f[at + 3].xyz : vec3(0.0);
+#else
+    lo = vec3(0.0);
+    vlo = vec3(0.0);
+#endif
 }
 
 void store_i(int k, vec4 ap, vec4 jk, float ds2_min, int nearest)
@@ -319,20 +361,44 @@ void store_i(int k, vec4 ap, vec4 jk, float ds2_min, int nearest)
 }
 
 #if defined(NB_G6_NEAREST)
-void keep_nearest(vec4 pj, vec3 pi, bool self, int id_j, inout float ds2_min,
-                  inout int nearest)
+void keep_nearest(float ds2, bool self, int id_j, inout float ds2_min, inout int nearest)
 {
-    float ds2 = float(dot(pj.xyz - pi, pj.xyz - pi));
     if (!self && ds2 < ds2_min) {
         ds2_min = ds2;
         nearest = id_j;
     }
 }
-#define KEEP_NEAREST(pj, id_j, self)                                          \
-    keep_nearest(pj, p0, self.x, id_j, ds2_0, nearest0);                      \
-    keep_nearest(pj, p1, self.y, id_j, ds2_1, nearest1);
+#define KEEP_NEAREST(dx, dy, dz, id_j, self) {                                \
+    vec2 ds2_ = dx * dx + dy * dy + dz * dz;                                  \
+    keep_nearest(ds2_.x, self.x, id_j, ds2_0, nearest0);                      \
+    keep_nearest(ds2_.y, self.y, id_j, ds2_1, nearest1); }
 #else
-#define KEEP_NEAREST(pj, id_j, self)
+#define KEEP_NEAREST(dx, dy, dz, id_j, self)
+#endif
+
+/* The separations and relative velocities of tile_pos[q] from the two
+ * i-particles of main(): double-single where the kernel has it. */
+#if defined(NB_G6_DS)
+#define DIFF2(q, pj, vj)                                                      \
+    vec3 lj = tile_lo[q];                                                     \
+    vec2 dx = nb_ds_diff(vec2(pj.x), vec2(lj.x), xi, xli);                    \
+    vec2 dy = nb_ds_diff(vec2(pj.y), vec2(lj.y), yi, yli);                    \
+    vec2 dz = nb_ds_diff(vec2(pj.z), vec2(lj.z), zi, zli);                    \
+    DIFF2_V(q, vj)
+#else
+#define DIFF2(q, pj, vj)                                                      \
+    vec2 dx = vec2(pj.x) - xi, dy = vec2(pj.y) - yi, dz = vec2(pj.z) - zi;    \
+    DIFF2_V(q, vj)
+#endif
+#if defined(NB_G6_DS_VEL)
+#define DIFF2_V(q, vj)                                                        \
+    vec3 wj = tile_vlo[q];                                                    \
+    vec2 dvx = nb_ds_diff(vec2(vj.x), vec2(wj.x), vxi, vxli);                 \
+    vec2 dvy = nb_ds_diff(vec2(vj.y), vec2(wj.y), vyi, vyli);                 \
+    vec2 dvz = nb_ds_diff(vec2(vj.z), vec2(wj.z), vzi, vzli);
+#else
+#define DIFF2_V(q, vj)                                                        \
+    vec2 dvx = vec2(vj.x) - vxi, dvy = vec2(vj.y) - vyi, dvz = vec2(vj.z) - vzi;
 #endif
 
 /* j-particle q of the tile on both i-particles of main(); `checked`: the
@@ -341,21 +407,23 @@ void keep_nearest(vec4 pj, vec3 pi, bool self, int id_j, inout float ds2_min,
     vec4 pj = tile_pos[q], vj = tile_vel[q];                                  \
     int id_j = floatBitsToInt(vj.w);                                          \
     bvec2 self = checked ? equal(ivec2(id_j), id_i) : bvec2(false);           \
-    KEEP_NEAREST(pj, id_j, self)                                              \
-    nb_gaj_accumulate(vec2(pj.x) - xi, vec2(pj.y) - yi, vec2(pj.z) - zi,      \
-                      vec2(vj.x) - vxi, vec2(vj.y) - vyi, vec2(vj.z) - vzi,   \
+    DIFF2(q, pj, vj)                                                          \
+    KEEP_NEAREST(dx, dy, dz, id_j, self)                                      \
+    nb_gaj_accumulate(dx, dy, dz, dvx, dvy, dvz,                              \
                       vec2(pj.w), eps2, self, tx, ty, tz, ux, uy, uz, tp); }
 
 void main()
 {
     int lid = int(gl_LocalInvocationID.x);
     int k0 = int(gl_WorkGroupID.x) * NB_TILE + lid, k1 = k0 + NB_THREADS;
-    vec3 p0, p1, u0, u1;
+    vec3 p0, p1, u0, u1, l0, l1, w0, w1;
     ivec2 id_i;
-    load_i(k0, p0, u0, id_i.x);
-    load_i(k1, p1, u1, id_i.y);
+    load_i(k0, p0, u0, l0, w0, id_i.x);
+    load_i(k1, p1, u1, l1, w1, id_i.y);
     vec2 xi = vec2(p0.x, p1.x), yi = vec2(p0.y, p1.y), zi = vec2(p0.z, p1.z);
     vec2 vxi = vec2(u0.x, u1.x), vyi = vec2(u0.y, u1.y), vzi = vec2(u0.z, u1.z);
+    vec2 xli = vec2(l0.x, l1.x), yli = vec2(l0.y, l1.y), zli = vec2(l0.z, l1.z);
+    vec2 vxli = vec2(w0.x, w1.x), vyli = vec2(w0.y, w1.y), vzli = vec2(w0.z, w1.z);
     vec2 ax = vec2(0.0), ay = vec2(0.0), az = vec2(0.0), jx_ = vec2(0.0), jy_ = vec2(0.0),
          jz_ = vec2(0.0), ap = vec2(0.0);
     float ds2_0 = 1.0e30, ds2_1 = 1.0e30;
@@ -377,13 +445,13 @@ void main()
         for (int q = lid; q < NB_TILE; q += NB_THREADS) {
             int j = t * NB_TILE + q;
             vec4 p, v;
-            predict(j, p, v);
+            vec3 lo, vlo;
+            predict(j, p, v, lo, vlo);
             tile_pos[q] = p;
             tile_vel[q] = v;
+            STORE_LO(q, lo, vlo)
             if (floatBitsToInt(v.w) != j)
                 tile_has_self[t & 1] = true;
-            if (gl_WorkGroupID.x == 0u && j < n)
-                jp[j] = vec4(p.xyz, v.w);
         }
         memoryBarrierShared();
         barrier();
@@ -417,10 +485,15 @@ void main()
     int id_i = int(iv.w);
     dvec4 pi = dvec4(ix.xyz, 0.0), vi = dvec4(iv.xyz, 0.0);
 #else
-    vec4 ix = live ? ipart_f[2 * k] : vec4(vec3(NB_PAD_COORD), 0.0);
-    vec4 iv = live ? ipart_f[2 * k + 1] : vec4(vec3(0.0), intBitsToFloat(NB_G6_PAD_ID));
+    int at_i = NB_G6_I_VEC4S * k;
+    vec4 ix = live ? ipart_f[at_i] : vec4(vec3(NB_PAD_COORD), 0.0);
+    vec4 iv = live ? ipart_f[at_i + 1] : vec4(vec3(0.0), intBitsToFloat(NB_G6_PAD_ID));
     int id_i = floatBitsToInt(iv.w);
     vec4 pi = vec4(ix.xyz, 0.0), vi = vec4(iv.xyz, 0.0);
+#if defined(NB_G6_DS)
+    vec3 li = live ? ipart_f[at_i + 2].xyz : vec3(0.0);
+    vec3 vli = live ? ipart_f[at_i + 3].xyz : vec3(0.0);
+#endif
 #endif
 #if defined(NB_PRECISION_A)
     float ax = 0.0, ay = 0.0, az = 0.0, jx_ = 0.0, jy_ = 0.0, jz_ = 0.0, ap = 0.0;
@@ -444,11 +517,11 @@ void main()
     for (int t = t0; t < t1; ++t) {
         int j = t * NB_TILE + lid;
         POS p, v;
-        predict(j, p, v);
+        vec3 lo, vlo;
+        predict(j, p, v, lo, vlo);
         tile_pos[lid] = p;
         tile_vel[lid] = v;
-        if (gl_WorkGroupID.x == 0u && j < n)
-            jp[j] = vec4(vec3(p.xyz), intBitsToFloat(id_of(v)));
+        STORE_LO(lid, lo, vlo)
         memoryBarrierShared();
         barrier();
 #if defined(NB_PRECISION_A)
@@ -459,8 +532,20 @@ void main()
             POS pj = tile_pos[q], vj = tile_vel[q];
             int id_j = id_of(vj);
             bool self = id_j == id_i;
+#if defined(NB_PRECISION_G)
+            vec3 d = vec3(pj.xyz - pi.xyz);
+#elif defined(NB_G6_DS)
+            vec3 d = nb_ds_diff(pj.xyz, tile_lo[q], pi.xyz, li);
+#else
+            vec3 d = pj.xyz - pi.xyz;
+#endif
+#if defined(NB_G6_DS_VEL)
+            vec3 dv = nb_ds_diff(vj.xyz, tile_vlo[q], vi.xyz, vli);
+#else
+            vec3 dv = vec3(vj.xyz - vi.xyz);
+#endif
 #if defined(NB_G6_NEAREST)
-            float ds2 = float(dot(pj.xyz - pi.xyz, pj.xyz - pi.xyz));
+            float ds2 = dot(d, d);
             if (!self && ds2 < ds2_min) {
                 ds2_min = ds2;
                 nearest = id_j;
@@ -468,8 +553,7 @@ void main()
             }
 #endif
 #if defined(NB_PRECISION_A)
-            nb_gaj_accumulate(pj.x - pi.x, pj.y - pi.y, pj.z - pi.z, vj.x - vi.x,
-                              vj.y - vi.y, vj.z - vi.z, pj.w, eps2, self,
+            nb_gaj_accumulate(d.x, d.y, d.z, dv.x, dv.y, dv.z, pj.w, eps2, self,
                               tx, ty, tz, ux, uy, uz, tp);
 #elif defined(NB_PRECISION_G)
             dvec4 dap, djk;
@@ -479,8 +563,7 @@ void main()
 #else
             precise float bx = 0.0, by = 0.0, bz = 0.0, kx = 0.0, ky = 0.0, kz = 0.0,
                           bp = 0.0;
-            nb_gaj_accumulate(pj.x - pi.x, pj.y - pi.y, pj.z - pi.z, vj.x - vi.x,
-                              vj.y - vi.y, vj.z - vi.z, pj.w, eps2, self,
+            nb_gaj_accumulate(d.x, d.y, d.z, dv.x, dv.y, dv.z, pj.w, eps2, self,
                               bx, by, bz, kx, ky, kz, bp);
             acc_add(acc_ap, vec4(bx, by, bz, bp));
             acc_add_scaled(acc_j, vec4(kx, ky, kz, 0.0), prec_scale_j);

@@ -19,9 +19,19 @@ layout(std430, binding = NB_BIND_G6_JV) NB_G6_J_ACCESS buffer JV { dvec4 jv[]; }
 layout(std430, binding = NB_BIND_G6_JA) NB_G6_J_ACCESS buffer JA { dvec4 ja[]; };
 layout(std430, binding = NB_BIND_G6_JJ) NB_G6_J_ACCESS buffer JJ { dvec4 jj[]; };
 layout(std430, binding = NB_BIND_G6_I) readonly buffer IParticles { dvec4 ipart[]; };
-/* The same i-area seen in float: every mode but G turns the i-particles
- * into float at once, so they travel that way, (x, h2), (v, id bits),
- * and the updates that ride along start at dvec4 n_active. */
+/* The same i-area seen in float, every mode but G: each i-particle's
+ * position as a double-single pair (gaj.glsl's nb_ds_diff), four vec4
+ * (x hi, h2), (v, id bits), (x lo, 0), (v lo, 0), so that the updates
+ * that ride along start at dvec4 2 n_active; or, where the kernel is
+ * built with NB_G6_POS_FLOAT (positions rounded to float, the faster and
+ * less accurate choice), two, (x, h2), (v, id bits), updates from dvec4
+ * n_active. */
+#if !defined(NB_PRECISION_G) && !defined(NB_G6_POS_FLOAT)
+#define NB_G6_DS
+#define NB_G6_I_VEC4S 4
+#else
+#define NB_G6_I_VEC4S 2
+#endif
 layout(std430, binding = NB_BIND_G6_IF) readonly buffer IParticlesF { vec4 ipart_f[]; };
 
 #if defined(NB_G6_INLINE) || defined(NB_G6_WRITES_J)
