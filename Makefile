@@ -58,7 +58,7 @@ TESTS    := tests/check_host tests/check_gpu tests/check_cli_forces tests/check_
             tests/check_fragment_precision tests/check_md_run_precision tests/check_text \
             tests/check_snapshot tests/check_md_ic tests/check_run_cli tests/check_run_gpu \
             tests/check_api tests/check_api_contexts tests/check_cli_text tests/check_progress tests/check_hostile \
-            tests/check_g6 tests/check_g6_jmem tests/check_mpi tests/check_partition tests/check_render tests/check_restart tests/check_levels tests/check_report
+            tests/check_g6 tests/check_g6_jmem tests/check_g6_accuracy tests/check_mpi tests/check_partition tests/check_render tests/check_restart tests/check_levels tests/check_report
 
 # The parsers' fuzz targets (tests/fuzz/fuzz_NAME.c, tools/sanitize.mk); make
 # test replays each one's regression corpus, tests/corpus/NAME/.
@@ -205,6 +205,9 @@ tests/g6_driver_f: tests/g6_driver.f90 libg6gl.a libglnbody.a
 	gfortran -O2 -g -fopenmp -static-libgfortran -o $@ $< $(G6_STATIC)
 tests/check_g6: tests/check_g6.c $(wildcard tests/*.h) libg6gl.a libglnbody.a \
                 tests/g6_driver tests/g6_driver_f
+	$(CC) $(CFLAGS) -Ihost -Isrc -Iglsl -Itools/g6 $$(pkg-config --cflags $(PKGS) check) -o $@ $< \
+	    libg6gl.a libglnbody.a $$(pkg-config --libs $(PKGS) check) $(LDLIBS)
+tests/check_g6_accuracy: tests/check_g6_accuracy.c $(wildcard tests/*.h) libg6gl.a libglnbody.a
 	$(CC) $(CFLAGS) -Ihost -Isrc -Iglsl -Itools/g6 $$(pkg-config --cflags $(PKGS) check) -o $@ $< \
 	    libg6gl.a libglnbody.a $$(pkg-config --libs $(PKGS) check) $(LDLIBS)
 tests/check_g6_jmem: tests/check_g6_jmem.c $(wildcard tests/*.h) libg6gl.a libglnbody.a

@@ -28,6 +28,7 @@ layout(std430, binding = NB_BIND_G6_I) readonly buffer IParticles { dvec4 ipart[
  * n_active. */
 #if !defined(NB_PRECISION_G) && !defined(NB_G6_POS_FLOAT)
 #define NB_G6_DS
+#define NB_G6_DS_VEL
 #define NB_G6_I_VEC4S 4
 #else
 #define NB_G6_I_VEC4S 2
