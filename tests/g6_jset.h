@@ -79,10 +79,11 @@ static inline void send_swapped(const struct jset *s, int a, int b)
     }
 }
 
-/* Whether the device takes positions and velocities as float (every mode
- * but G): each pair term then carries their rounding, which cpu_forces
- * bounds. */
-static int g_float_inputs = 1;
+/* Whether the device takes positions and velocities rounded to float
+ * (GLNBODY_G6_POSITIONS=float; by default they are double-single, and
+ * double in mode G): each pair term then carries their rounding, which
+ * cpu_forces bounds. */
+static int g_float_inputs = 0;
 
 static double norm3(const double u[3]) { return sqrt(u[0] * u[0] + u[1] * u[1] + u[2] * u[2]); }
 
