@@ -9,7 +9,12 @@
  * GRAPE-6 interface is not used):
  *   x_p = x + v dt + a2 dt^2 + j6 dt^3,   v_p = v + 2 a2 dt + 3 j6 dt^2,
  * dt = t_i - t_j, in double; the pair terms are float (mode A and the
- * modes that sum float terms) or double (G).
+ * modes that sum float terms) or double (G).  In float, x_p and v_p are
+ * split into double-single pairs (hi, lo) as are the i-particles' (on the
+ * host), and x_j - x_i, v_j - v_i formed by gaj.glsl's nb_ds_diff: ~48
+ * bits of |x|, so that a close pair far from the origin keeps its
+ * separation; with NB_G6_POS_FLOAT (the "float" position format) both are
+ * rounded to float first, and r errs by ~6e-8 |x| / r.
  *
  * Work group (x, y): NB_TILE i-particles of the block, j-slice y of
  * slice_tiles tiles.  Mode A writes three vec4 per (slice, i) to
@@ -17,7 +22,7 @@
  * and the other modes five uvec4 per (slice, i): acc_pack's words of
  * (a, phi) and of jerk, then (ds2_min bits, nearest id, 0, 0); g6_reduce.comp
  * adds the slices (acc_merge, in slice order).  Group x = 0 also writes the
- * predicted j-set (float x, y, z, id bits) to NB_BIND_G6_JP for the
+ * predicted j-set ((x hi, id bits), (x lo, 0)) to NB_BIND_G6_JP for the
  * neighbour search.  The nearest neighbour is by unsoftened distance, the
  * self pair (same id) excluded, as Sapporo2 does; on a tie the lower
  * address, as one scan in address order finds.
