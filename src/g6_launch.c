@@ -388,7 +388,7 @@ static enum nb_status dispatch(struct nb_forces *f, struct nb_g6_block *g,
         set_carried(g, mask);
         glBindBufferBase(GL_SHADER_STORAGE_BUFFER, NB_BIND_G6_PART, g->buf[B_PART]);
         glBindBufferBase(GL_SHADER_STORAGE_BUFFER, NB_BIND_G6_OUT, out);
-        glDispatchCompute((GLuint)(a ? ni : nb_gl_ceil_div(ni, 64)), 1, 1);
+        glDispatchCompute((GLuint)ni, 1, 1);   /* a work group an i-particle */
     }
     /* No fences of their own for the uploads (each costs the GPU ~5 us):
      * the next start writes up_i only after this block's results have
