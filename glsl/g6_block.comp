@@ -85,17 +85,27 @@ shared POS tile_pos[NB_TILE];
 shared POS tile_vel[NB_TILE];       /* w: the id */
 #if defined(NB_G6_DS)
 shared vec3 tile_lo[NB_TILE];       /* the low parts of the positions */
-#if defined(NB_G6_DS_VEL)
-shared vec3 tile_vlo[NB_TILE];      /* and of the velocities */
 #endif
+#if defined(NB_G6_POS_FIXED)
+shared i64vec3 tile_xf[NB_TILE];    /* the positions in fixed point */
+#endif
+#if defined(NB_G6_DS_VEL)
+shared vec3 tile_vlo[NB_TILE];      /* the low parts of the velocities */
 #endif
 
-#if defined(NB_G6_DS_VEL)
-#define STORE_LO(q, lo, vlo) tile_lo[q] = lo; tile_vlo[q] = vlo;
-#elif defined(NB_G6_DS)
-#define STORE_LO(q, lo, vlo) tile_lo[q] = lo;
+/* What a tile keeps of j-particle q besides (x, m) and (v, id) in float:
+ * the rest of its predicted position xp and velocity vp (double). */
+#if defined(NB_G6_DS)
+#define STORE_X(q, p, xp) tile_lo[q] = vec3(xp - dvec3(p.xyz));
+#elif defined(NB_G6_POS_FIXED)
+#define STORE_X(q, p, xp) tile_xf[q] = nb_fixed(xp);
 #else
-#define STORE_LO(q, lo, vlo)
+#define STORE_X(q, p, xp)
+#endif
+#if defined(NB_G6_DS_VEL)
+#define STORE_LO(q, p, v, xp, vp) STORE_X(q, p, xp) tile_vlo[q] = vec3(vp - dvec3(v.xyz));
+#else
+#define STORE_LO(q, p, v, xp, vp) STORE_X(q, p, xp)
 #endif
 
 /* Predicted j-position p (double) as the j-set the neighbour search reads:
@@ -126,13 +136,13 @@ int update_of(int j)
 #endif
 
 /* j-particle j predicted to ti: (x, m) and (v, id), in float the
- * positions' and velocities' high parts, lo and vlo their low parts (0
- * where the kernel has no double-single positions); padding beyond n.
+ * positions' and velocities' high parts, and xpd, vpd the prediction in
+ * double (STORE_LO keeps what the kernel needs of it); padding beyond n.
  * Group x = 0 also writes the predicted position to jp. */
-void predict(int j, out POS p, out POS v, out vec3 lo, out vec3 vlo)
+void predict(int j, out POS p, out POS v, out dvec3 xpd, out dvec3 vpd)
 {
-    lo = vec3(0.0);
-    vlo = vec3(0.0);
+    xpd = dvec3(NB_PAD_COORD);
+    vpd = dvec3(0.0);
     if (j >= n) {
         p = POS(vec3(NB_PAD_COORD), NB_PAD_MASS);
 #if defined(NB_PRECISION_G)
@@ -164,16 +174,14 @@ void predict(int j, out POS p, out POS v, out vec3 lo, out vec3 vlo)
     dvec3 vp = vm.xyz + dt * (2.0LF * a2.xyz + (3.0LF * dt) * j6.xyz);
     if (gl_WorkGroupID.x == 0u)
         put_jp(j, xp, int(a2.w));
+    xpd = xp;
+    vpd = vp;
 #if defined(NB_PRECISION_G)
     p = dvec4(xp, vm.w);
     v = dvec4(vp, a2.w);
 #else
     p = vec4(vec3(xp), float(vm.w));
     v = vec4(vec3(vp), intBitsToFloat(int(a2.w)));
-#if defined(NB_G6_DS)
-    lo = vec3(xp - dvec3(p.xyz));
-    vlo = vec3(vp - dvec3(v.xyz));
-#endif
 #endif
 }
 
@@ -325,6 +333,40 @@ bool add_slices(int lid, int lane, int k, bool live, inout vec4 ap, inout vec4 j
 }
 #endif
 
+#if !defined(NB_PRECISION_G)
+/* i-particle k (padding past n_active): its position and velocity in
+ * float (their high parts), their low parts (0 where the kernel has
+ * none), its fixed-point position (NB_G6_POS_FIXED) and its id. */
+void load_i(int k, out vec3 p, out vec3 v, out vec3 lo, out vec3 vlo, out XFIX xf,
+            out int id)
+{
+    bool live = k < n_active;
+    lo = vec3(0.0);
+    vlo = vec3(0.0);
+#if defined(NB_G6_POS_FIXED)
+    dvec4 x = live ? ipart[2 * k] : dvec4(NB_PAD_COORD);
+    dvec4 u = live ? ipart[2 * k + 1] : dvec4(0.0, 0.0, 0.0, double(NB_G6_PAD_ID));
+    p = vec3(x.xyz);
+    v = vec3(u.xyz);
+    vlo = vec3(u.xyz - dvec3(v));
+    xf = nb_fixed(x.xyz);
+    id = int(u.w);
+#else
+    int at = NB_G6_I_VEC4S * k;
+    vec4 ix = live ? ipart_f[at] : vec4(vec3(NB_PAD_COORD), 0.0);
+    vec4 iv = live ? ipart_f[at + 1] : vec4(vec3(0.0), intBitsToFloat(NB_G6_PAD_ID));
+    p = ix.xyz;
+    v = iv.xyz;
+    id = floatBitsToInt(iv.w);
+    xf = XFIX(0);
+#if defined(NB_G6_DS)
+    lo = live ? ipart_f[at + 2].xyz : vec3(0.0);
+    vlo = live ? ipart_f[at + 3].xyz : vec3(0.0);
+#endif
+#endif
+}
+#endif
+
 #if defined(NB_IPT)
 /* Mode A's large blocks: two i-particles an invocation, k and k +
  * NB_THREADS, in the lanes of a vec2 (as gaj.comp's NB_IPT), so that one
@@ -337,23 +379,6 @@ bool add_slices(int lid, int lane, int k, bool live, inout vec4 ap, inout vec4 j
  * ~31 instructions; H200, N = 262144: 7% less GPU time, the same sums). */
 shared bool tile_has_self[2];
 
-void load_i(int k, out vec3 p, out vec3 v, out vec3 lo, out vec3 vlo, out int id)
-{
-    bool live = k < n_active;
-    int at = NB_G6_I_VEC4S * k;
-    vec4 ix = live ? ipart_f[at] : vec4(vec3(NB_PAD_COORD), 0.0);
-    vec4 iv = live ? ipart_f[at + 1] : vec4(vec3(0.0), intBitsToFloat(NB_G6_PAD_ID));
-    p = ix.xyz;
-    v = iv.xyz;
-    id = floatBitsToInt(iv.w);
-#if defined(NB_G6_DS)
-    lo = live ? ipart_f[at + 2].xyz : vec3(0.0);
-    vlo = live ? ipart_f[at + 3].xyz : vec3(0.0);
-#else
-    lo = vec3(0.0);
-    vlo = vec3(0.0);
-#endif
-}
 
 void store_i(int k, vec4 ap, vec4 jk, float ds2_min, int nearest)
 {
@@ -389,6 +414,12 @@ void keep_nearest(float ds2, bool self, int id_j, inout float ds2_min, inout int
     vec2 dx = nb_ds_diff(vec2(pj.x), vec2(lj.x), xi, xli);                    \
     vec2 dy = nb_ds_diff(vec2(pj.y), vec2(lj.y), yi, yli);                    \
     vec2 dz = nb_ds_diff(vec2(pj.z), vec2(lj.z), zi, zli);                    \
+    DIFF2_V(q, vj)
+#elif defined(NB_G6_POS_FIXED)
+#define DIFF2(q, pj, vj)                                                      \
+    i64vec3 fj = tile_xf[q];                                                  \
+    vec3 d0_ = vec3(fj - xf0) * NB_G6_FIXED_ULP, d1_ = vec3(fj - xf1) * NB_G6_FIXED_ULP; \
+    vec2 dx = vec2(d0_.x, d1_.x), dy = vec2(d0_.y, d1_.y), dz = vec2(d0_.z, d1_.z); \
     DIFF2_V(q, vj)
 #else
 #define DIFF2(q, pj, vj)                                                      \
@@ -430,9 +461,10 @@ void main()
     int lid = int(gl_LocalInvocationID.x);
     int k0 = int(gl_WorkGroupID.x) * NB_TILE + lid, k1 = k0 + NB_THREADS;
     vec3 p0, p1, u0, u1, l0, l1, w0, w1;
+    XFIX xf0, xf1;
     ivec2 id_i;
-    load_i(k0, p0, u0, l0, w0, id_i.x);
-    load_i(k1, p1, u1, l1, w1, id_i.y);
+    load_i(k0, p0, u0, l0, w0, xf0, id_i.x);
+    load_i(k1, p1, u1, l1, w1, xf1, id_i.y);
     vec2 xi = vec2(p0.x, p1.x), yi = vec2(p0.y, p1.y), zi = vec2(p0.z, p1.z);
     vec2 vxi = vec2(u0.x, u1.x), vyi = vec2(u0.y, u1.y), vzi = vec2(u0.z, u1.z);
     vec2 xli = vec2(l0.x, l1.x), yli = vec2(l0.y, l1.y), zli = vec2(l0.z, l1.z);
@@ -458,11 +490,11 @@ void main()
         for (int q = lid; q < NB_TILE; q += NB_THREADS) {
             int j = t * NB_TILE + q;
             vec4 p, v;
-            vec3 lo, vlo;
-            predict(j, p, v, lo, vlo);
+            dvec3 xpd, vpd;
+            predict(j, p, v, xpd, vpd);
             tile_pos[q] = p;
             tile_vel[q] = v;
-            STORE_LO(q, lo, vlo)
+            STORE_LO(q, p, v, xpd, vpd)
             if (floatBitsToInt(v.w) != j)
                 tile_has_self[t & 1] = true;
         }
@@ -504,15 +536,11 @@ void main()
     int id_i = int(iv.w);
     dvec4 pi = dvec4(ix.xyz, 0.0), vi = dvec4(iv.xyz, 0.0);
 #else
-    int at_i = NB_G6_I_VEC4S * k;
-    vec4 ix = live ? ipart_f[at_i] : vec4(vec3(NB_PAD_COORD), 0.0);
-    vec4 iv = live ? ipart_f[at_i + 1] : vec4(vec3(0.0), intBitsToFloat(NB_G6_PAD_ID));
-    int id_i = floatBitsToInt(iv.w);
-    vec4 pi = vec4(ix.xyz, 0.0), vi = vec4(iv.xyz, 0.0);
-#if defined(NB_G6_DS)
-    vec3 li = live ? ipart_f[at_i + 2].xyz : vec3(0.0);
-    vec3 vli = live ? ipart_f[at_i + 3].xyz : vec3(0.0);
-#endif
+    vec3 p3, v3, li, vli;
+    XFIX xfi;
+    int id_i;
+    load_i(k, p3, v3, li, vli, xfi, id_i);
+    vec4 pi = vec4(p3, 0.0), vi = vec4(v3, 0.0);
 #endif
 #if defined(NB_PRECISION_A)
     float ax = 0.0, ay = 0.0, az = 0.0, jx_ = 0.0, jy_ = 0.0, jz_ = 0.0, ap = 0.0;
@@ -536,11 +564,11 @@ void main()
     for (int t = t0; t < t1; ++t) {
         int j = t * NB_TILE + lid;
         POS p, v;
-        vec3 lo, vlo;
-        predict(j, p, v, lo, vlo);
+        dvec3 xpd, vpd;
+        predict(j, p, v, xpd, vpd);
         tile_pos[lid] = p;
         tile_vel[lid] = v;
-        STORE_LO(lid, lo, vlo)
+        STORE_LO(lid, p, v, xpd, vpd)
         memoryBarrierShared();
         barrier();
 #if defined(NB_PRECISION_A)
@@ -555,6 +583,8 @@ void main()
             vec3 d = vec3(pj.xyz - pi.xyz);
 #elif defined(NB_G6_DS)
             vec3 d = nb_ds_diff(pj.xyz, tile_lo[q], pi.xyz, li);
+#elif defined(NB_G6_POS_FIXED)
+            vec3 d = vec3(tile_xf[q] - xfi) * NB_G6_FIXED_ULP;
 #else
             vec3 d = pj.xyz - pi.xyz;
 #endif

@@ -26,12 +26,35 @@ layout(std430, binding = NB_BIND_G6_I) readonly buffer IParticles { dvec4 ipart[
  * built with NB_G6_POS_FLOAT (positions rounded to float, the faster and
  * less accurate choice), two, (x, h2), (v, id bits), updates from dvec4
  * n_active. */
-#if !defined(NB_PRECISION_G) && !defined(NB_G6_POS_FLOAT)
+#if defined(NB_PRECISION_G)
+#define NB_G6_I_VEC4S 2
+#elif defined(NB_G6_POS_FIXED)
+#define NB_G6_DS_VEL
+#define NB_G6_I_VEC4S 4
+#elif !defined(NB_G6_POS_FLOAT)
 #define NB_G6_DS
 #define NB_G6_DS_VEL
 #define NB_G6_I_VEC4S 4
 #else
 #define NB_G6_I_VEC4S 2
+#endif
+
+/* NB_G6_POS_FIXED (the "fixed64" position format, GRAPE-6's own; Makino
+ * et al. 2003): positions as int64 in units of 2^-48, |x| up to 2^14
+ * (clamped there), formed from the double i-area (mode G's layout, read
+ * as ipart) and the double prediction; x_j - x_i exact in int64, then
+ * rounded once to float.  Velocities double-single. */
+#if defined(NB_G6_POS_FIXED)
+#define XFIX i64vec3
+#define NB_G6_FIXED_ULP 3.5527136788005009e-15      /* 2^-48 */
+i64vec3 nb_fixed(dvec3 x)
+{
+    return i64vec3(round(clamp(x, dvec3(-16384.0LF), dvec3(16384.0LF)) *
+                         281474976710656.0LF));
+}
+#else
+#define XFIX ivec3
+ivec3 nb_fixed(dvec3 x) { return ivec3(0); }
 #endif
 layout(std430, binding = NB_BIND_G6_IF) readonly buffer IParticlesF { vec4 ipart_f[]; };
 

@@ -138,7 +138,8 @@ enum nb_status nb_forces_set_positions(struct nb_forces *f, enum nb_positions fo
         return nb_api_fail(err, &e, "nb_forces_set_positions");
     if ((unsigned)format >= NB_POSITIONS_COUNT)
         return nb_error_set(err, NB_ERR_ARGS, "nb_forces_set_positions: %d is not a position "
-                            "format (NB_POSITIONS_DS, NB_POSITIONS_FLOAT)", (int)format);
+                            "format (NB_POSITIONS_DS, NB_POSITIONS_FLOAT, "
+                            "NB_POSITIONS_FIXED64)", (int)format);
     f->positions = format;
     return NB_OK;
 }
@@ -152,12 +153,14 @@ enum nb_status nb_positions_parse(const char *option, const char *text,
             return NB_OK;
         }
     return nb_error_set(err, NB_ERR_ARGS, "%s: unknown position format '%s' (ds: "
-                        "double-single, float: rounded to float)", option, text ? text : "");
+                        "double-single, float: rounded to float, fixed64: 64-bit fixed "
+                        "point)", option, text ? text : "");
 }
 
 const char *nb_positions_name(enum nb_positions format)
 {
-    return format == NB_POSITIONS_DS ? "ds" : format == NB_POSITIONS_FLOAT ? "float" : "?";
+    static const char *const names[] = { "ds", "float", "fixed64" };
+    return (unsigned)format < NB_POSITIONS_COUNT ? names[format] : "?";
 }
 
 /* count doubles of scratch space, grown as needed. */

@@ -512,7 +512,9 @@ static enum nb_status search(struct nb_forces *f, struct nb_g6_block *g, size_t 
 {
     GLuint prog;
     size_t ni = g->ni;
-    const char *name = g->mode == NB_PRECISION_G ? "g6_neighbours_d"
+    /* mode G's i-area and fixed64's are double */
+    const char *name = g->mode == NB_PRECISION_G ||
+                       nb_g6_positions(g) == NB_POSITIONS_FIXED64 ? "g6_neighbours_d"
                      : nb_g6_float_positions(g) ? "g6_neighbours_pf" : "g6_neighbours";
     if (nb_gl_program(f->gl, name, &prog, err) != NB_OK ||
         nb_gl_ensure_buffer(&g->buf[B_COUNT], &g->size[B_COUNT], 4 * ni, "neighbour counts",

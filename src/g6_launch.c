@@ -96,9 +96,10 @@ static enum nb_status refuse_block(size_t ni, const double *x, const double *v,
     return NB_OK;
 }
 
-/* Bytes an i-particle takes in the i-area (g6_jmemory.glsl): mode G's
- * doubles, 64; the others' float (x hi, h2), (v, id), (x lo, 0), (v lo, 0),
- * 64, or, with positions rounded to float, the first two, 32. */
+/* Bytes an i-particle takes in the i-area (g6_jmemory.glsl): doubles
+ * (mode G, and fixed64, whose kernels convert them), 64; the others' float
+ * (x hi, h2), (v, id), (x lo, 0), (v lo, 0), 64, or, with positions
+ * rounded to float, the first two, 32. */
 static size_t i_bytes(const struct nb_g6_block *g)
 {
     return nb_g6_float_positions(g) ? 32 : 64;
@@ -162,7 +163,9 @@ static enum nb_status send_i(struct nb_g6_block *g, size_t ni, const int32_t *id
 {
     size_t each = i_bytes(g);
     size_t bytes = each * ni + (carry ? UPDATE_DOUBLES * sizeof(double) * g->queued : 0);
-    enum i_layout how = g->mode == NB_PRECISION_G ? I_DOUBLE : each == 64 ? I_DS : I_FLOAT;
+    enum nb_positions pos = nb_g6_positions(g);
+    enum i_layout how = g->mode == NB_PRECISION_G || pos == NB_POSITIONS_FIXED64 ? I_DOUBLE
+                      : each == 64 ? I_DS : I_FLOAT;
     char *area;
     double zero = 0.0, v2_max = 0.0;
     if (!(area = nb_gl_staging_write(&g->up_i, bytes, err)))
@@ -296,11 +299,18 @@ static void set_carried(const struct nb_g6_block *g, uint64_t mask)
         glUniform1i(nb_gl_loc(NB_LOC_G6_UPDATES_AT), (int)(i_bytes(g) / 32 * g->ni));
 }
 
+/* The program names' suffix of g's position format. */
+static const char *positions_suffix(const struct nb_g6_block *g)
+{
+    static const char *const suffix[] = { "", "_pf", "_px" };
+    return suffix[nb_g6_positions(g)];
+}
+
 static void program_name(const struct nb_g6_block *g, const struct block_plan *p, char *name,
                          size_t size)
 {
     const char *nn = g->flags & NB_BLOCK_NEAREST ? "_nn" : "";
-    const char *pf = nb_g6_float_positions(g) ? "_pf" : "";
+    const char *pf = positions_suffix(g);
     if (g->mode != NB_PRECISION_A)
         snprintf(name, size, "g6_block_%c%s%s", 'a' + (int)g->mode, nn, pf);
     else if (p->fused)
@@ -315,9 +325,9 @@ static void program_name(const struct nb_g6_block *g, const struct block_plan *p
  * paid for its program there. */
 static void warm_programs(struct nb_forces *f, struct nb_g6_block *g)
 {
-    int nearest = (g->flags & NB_BLOCK_NEAREST) != 0, pf = nb_g6_float_positions(g);
-    unsigned bit = 1u << (4 * (int)g->mode + 2 * pf + nearest);
-    const char *nn = nearest ? "_nn" : "", *pfs = pf ? "_pf" : "";
+    int nearest = (g->flags & NB_BLOCK_NEAREST) != 0;
+    uint64_t bit = (uint64_t)1 << (2 * (3 * (int)g->mode + (int)nb_g6_positions(g)) + nearest);
+    const char *nn = nearest ? "_nn" : "", *pfs = positions_suffix(g);
     char name[40];
     if (g->warmed & bit)
         return;
@@ -354,6 +364,11 @@ static enum nb_status dispatch(struct nb_forces *f, struct nb_g6_block *g,
     size_t part_bytes = out_bytes * (size_t)p->slices;
     size_t fused_bytes = out_bytes * (size_t)(p->slices + nb_gl_ceil_div(p->slices,
                                                                         NB_G6_FUSED_BATCH));
+    if (nb_g6_positions(g) == NB_POSITIONS_FIXED64 &&
+        !epoxy_has_gl_extension("GL_ARB_gpu_shader_int64"))
+        return nb_error_set(err, NB_ERR_UNSUPPORTED, "fixed64 positions need "
+                            "GL_ARB_gpu_shader_int64, which this GL (%s) lacks",
+                            (const char *)glGetString(GL_RENDERER));
     if ((!a && nb_prec_supported(g->mode, err) != NB_OK) ||
         nb_gl_program(f->gl, name, &prog, err) != NB_OK ||
         (reduce && nb_gl_program(f->gl, reduce_name, &red, err) != NB_OK) ||

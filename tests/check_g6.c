@@ -25,6 +25,16 @@
 
 static struct nb_gl *g_gl;
 static uint64_t g_seed;
+static const char *g_positions;     /* GLNBODY_G6_POSITIONS as the caller set it */
+
+/* The position format the caller chose (by default ds). */
+static void caller_positions(void)
+{
+    if (g_positions)
+        setenv("GLNBODY_G6_POSITIONS", g_positions, 1);
+    else
+        unsetenv("GLNBODY_G6_POSITIONS");
+}
 
 /* One block of ni i-particles (ni - 1 j-particles, predicted in double,
  * and one foreign particle of id -5; ni 0: n + 1, at most 41) on a j-set
@@ -124,8 +134,8 @@ START_TEST(forces_float_positions)
     g_float_inputs = 1;
     check_forces(sizes[_i], 2e-6);
     check_block(1031, 5, 2e-6);
-    g_float_inputs = 0;
-    unsetenv("GLNBODY_G6_POSITIONS");
+    g_float_inputs = g_positions && strcmp(g_positions, "float") == 0;
+    caller_positions();
 }
 END_TEST
 
@@ -489,5 +499,7 @@ static Suite *g6_suite(void)
 
 int main(void)
 {
+    g_positions = getenv("GLNBODY_G6_POSITIONS");
+    g_float_inputs = g_positions && strcmp(g_positions, "float") == 0;
     return run_gl_suite("check_g6", g6_suite(), &g_gl, &g_seed);
 }

@@ -15,8 +15,11 @@
  *    whole, holding two particles 1e-4 apart with nearly equal velocities.
  * Blocks of 1, 13 and 64 (the kernels that add their own slices) and of
  * all 4096 (two i-particles an invocation), in mode A (the default), and
- * whole blocks in mode D (the other modes' kernel); each block also checks
- * that the pair members find each other as nearest neighbours. */
+ * whole blocks in mode D (the other modes' kernel); and all of it with
+ * GRAPE-6's 64-bit fixed-point positions (GLNBODY_G6_POSITIONS=fixed64).
+ * Each block also checks that the pair members find each other as nearest
+ * neighbours.  GLNBODY_G6_POSITIONS=float from outside shows what the
+ * tests catch: every case fails. */
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -33,6 +36,7 @@
 
 static struct nb_gl *g_gl;
 static uint64_t g_seed;
+static const char *g_positions;     /* GLNBODY_G6_POSITIONS as the caller set it */
 
 /* A point uniform in the unit ball. */
 static void in_ball(uint64_t *rng, double p[3])
@@ -240,11 +244,15 @@ static void check_system(const char *name, make_fn make, double eps2, const int 
 static const int all_sizes[] = { 64, 1, 13, N, 0 };
 static const int whole[] = { N, 0 };
 
-/* Mode A unless a test sets another (GLNBODY_G6_POSITIONS is left as the
- * caller set it: float shows what the tests catch). */
+/* Mode A, and the position format the caller chose (by default ds),
+ * unless a test sets others. */
 static void default_mode(void)
 {
     unsetenv("GLNBODY_G6_PRECISION");
+    if (g_positions)
+        setenv("GLNBODY_G6_POSITIONS", g_positions, 1);
+    else
+        unsetenv("GLNBODY_G6_POSITIONS");
 }
 
 START_TEST(uniform_sphere)
@@ -284,6 +292,31 @@ START_TEST(mode_d)
 }
 END_TEST
 
+/* GRAPE-6's own format, where the GL has int64 (llvmpipe has). */
+START_TEST(fixed64)
+{
+    static const make_fn makes[] = { make_sphere, make_binary, make_far_pair };
+    static const char *names[] = { "uniform sphere", "Plummer sphere with a binary",
+                                   "far pair" };
+    static const double eps2[] = { 1e-8, 1e-12, 1e-12 };
+    struct nb_forces *f;
+    struct nb_error e = { 0 };
+    default_mode();
+    ck_assert_int_eq(nb_forces_create(&f, g_gl, NB_ENGINE_COMPUTE, &e), NB_OK);
+    /* mode H needs the same extension, and says so */
+    enum nb_status int64 = nb_forces_set_precision(f, NB_PRECISION_H, &e);
+    nb_forces_destroy(f);
+    if (int64 == NB_ERR_UNSUPPORTED) {
+        printf("check_g6_accuracy: fixed64 not tested: %s\n", e.message);
+        return;
+    }
+    ck_assert_int_eq(int64, NB_OK);
+    setenv("GLNBODY_G6_POSITIONS", "fixed64", 1);
+    check_system(names[_i], makes[_i], eps2[_i], all_sizes);
+    default_mode();
+}
+END_TEST
+
 static Suite *accuracy_suite(void)
 {
     Suite *s = suite_create("g6_accuracy");
@@ -293,11 +326,13 @@ static Suite *accuracy_suite(void)
     tcase_add_test(tc, plummer_hard_binary);
     tcase_add_test(tc, far_close_pair);
     tcase_add_loop_test(tc, mode_d, 0, 3);
+    tcase_add_loop_test(tc, fixed64, 0, 3);
     suite_add_tcase(s, tc);
     return s;
 }
 
 int main(void)
 {
+    g_positions = getenv("GLNBODY_G6_POSITIONS");
     return run_gl_suite("check_g6_accuracy", accuracy_suite(), &g_gl, &g_seed);
 }

@@ -2,7 +2,7 @@
 # usage: bash tools/bench/g6_accuracy.sh [OUTDIR]     (OUTDIR defaults to $OUT)
 #
 # g6_accuracy.sh - libg6gl's accuracy and speed in each position format
-# (GLNBODY_G6_POSITIONS=ds, the default, and float) and accumulation mode
+# (GLNBODY_G6_POSITIONS=ds, the default, float and fixed64) and accumulation mode
 # (GLNBODY_G6_PRECISION=A, H, G), beside Sapporo2 on the same particles
 # where its benchmark is there.  One binary, tools/g6/g6_bench, measures
 # both: `g6_bench --accuracy` the forces, jerks and potentials against a
@@ -25,8 +25,8 @@
 # force_mean,force_max,jerk_mean,jerk_max,pot_mean,pot_max), timing.csv
 # (code,positions,mode,n,ni,us_per_block,interactions_per_s,us_set_j,
 # us_firsthalf,us_lasthalf), g6_accuracy.log (the runs' messages), each CSV
-# whole or not at all.  The 64-bit fixed-point position format is not
-# built: only ds and float are measured.
+# whole or not at all.  fixed64 needs GL_ARB_gpu_shader_int64: where a
+# run of it fails, the log says why and the other formats go on.
 set -u
 die() { echo "g6_accuracy: $*" >&2; exit 1; }
 
@@ -67,31 +67,37 @@ plummer() {
     { echo "$1"; grep -v '^#' "$2.snap" | awk '{ print $2, $3, $4, $5, $6, $7, $8 }'; } > "$2"
 }
 
-# measure CODE BINARY POSITIONS MODE N: both measurements, rows prefixed.
+# measure CODE BINARY POSITIONS MODE N: both measurements, rows prefixed;
+# returns 1, saying so, where a run fails (its rows are left out).
 measure() {
     local code=$1 bin=$2 pos=$3 mode=$4 n=$5 in=$tmp/plummer_$5.txt eps2 rows
     for eps2 in 1e-4 1e-8; do
         rows=$(GLNBODY_G6_POSITIONS=$pos GLNBODY_G6_PRECISION=$mode CUDA_VISIBLE_DEVICES=0 \
-               timeout 300 "$bin" --accuracy "$in" $eps2 $SAMPLE 2>> "$log") ||
-            die "$code $pos $mode at N = $n: g6_bench --accuracy failed (see $log)"
+               timeout 300 "$bin" --accuracy "$in" $eps2 $SAMPLE 2>> "$log") || {
+            echo "g6_accuracy: $code $pos $mode at N = $n: g6_bench --accuracy failed (see $log)" >&2
+            return 1; }
         echo "$rows" | grep -E '^[0-9]+,' | sed "s/^/$code,$pos,$mode,/" | tee -a "$tmp/accuracy.csv"
     done
     rows=$(GLNBODY_G6_POSITIONS=$pos GLNBODY_G6_PRECISION=$mode CUDA_VISIBLE_DEVICES=0 \
-           timeout 300 "$bin" "$in" 1,16,64,1024,4096,16384 $REPEATS 2>> "$log") ||
-        die "$code $pos $mode at N = $n: g6_bench failed (see $log)"
+           timeout 300 "$bin" "$in" 1,16,64,1024,4096,16384 $REPEATS 2>> "$log") || {
+        echo "g6_accuracy: $code $pos $mode at N = $n: g6_bench failed (see $log)" >&2
+        return 1; }
     echo "$rows" | grep -E '^[0-9]+,[0-9]+,' | sed "s/^/$code,$pos,$mode,/" | tee -a "$tmp/timing.csv"
 }
 
 for n in $NS; do
     plummer "$n" "$tmp/plummer_$n.txt"
     for mode in A H G; do
-        for pos in ds float; do
-            [ $mode = G ] && [ $pos = float ] && continue    # G's pair terms are double
-            measure libg6gl tools/g6/g6_bench $pos $mode "$n"
+        for pos in ds float fixed64; do
+            [ $mode = G ] && [ $pos != ds ] && continue     # G's pair terms are double
+            measure libg6gl tools/g6/g6_bench $pos $mode "$n" || [ $pos = fixed64 ] ||
+                die "libg6gl $pos $mode failed at N = $n"
         done
     done
     # Sapporo2 has one format (double-single) and one mode (float sums)
-    [ -n "$sapporo" ] && measure sapporo2 "$sapporo" ds - "$n"
+    if [ -n "$sapporo" ]; then
+        measure sapporo2 "$sapporo" ds - "$n" || die "Sapporo2 failed at N = $n"
+    fi
 done
 [ -n "$sapporo" ] || echo "g6_accuracy: no Sapporo2 benchmark at $sapporo_at: libg6gl only" >&2
 mv "$tmp/accuracy.csv" "$tmp/timing.csv" "$out/" || die "cannot write into $out"

@@ -84,7 +84,7 @@ static int env_precision(enum nb_precision *mode)
     return 0;
 }
 
-/* GLNBODY_G6_POSITIONS: ds (default) or float. */
+/* GLNBODY_G6_POSITIONS: ds (default), float or fixed64. */
 static int env_positions(enum nb_positions *format)
 {
     const char *s = getenv("GLNBODY_G6_POSITIONS");
@@ -92,7 +92,7 @@ static int env_positions(enum nb_positions *format)
     *format = NB_POSITIONS_DS;
     if (!s || !*s || nb_positions_parse("GLNBODY_G6_POSITIONS", s, format, &e) == NB_OK)
         return 0;
-    return fail("g6_open", "GLNBODY_G6_POSITIONS=%s: not ds or float", s);
+    return fail("g6_open", "GLNBODY_G6_POSITIONS=%s: not ds, float or fixed64", s);
 }
 
 static void release(void)
