@@ -446,6 +446,9 @@ START_TEST(bad_calls)
     setenv("GLNBODY_G6_PRECISION", "Q", 1);
     EXPECT_ERROR(g6_open(0), "GLNBODY_G6_PRECISION=Q");
     unsetenv("GLNBODY_G6_PRECISION");
+    setenv("GLNBODY_G6_POSITIONS", "double", 1);
+    EXPECT_ERROR(g6_open(0), "GLNBODY_G6_POSITIONS=double: not ds, float or fixed64");
+    caller_positions();
     EXPECT_ERROR(g6_open(-1), "cluster id -1");
     ck_assert_int_eq(g6_open(0), 0);
     int npipes = g6_npipes();

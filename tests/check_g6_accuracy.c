@@ -317,11 +317,36 @@ START_TEST(fixed64)
 }
 END_TEST
 
+/* The format's calls refuse what is not a format, and name it. */
+START_TEST(positions_api)
+{
+    struct nb_forces *f;
+    struct nb_error e = { 0 };
+    enum nb_positions p = NB_POSITIONS_FLOAT;
+    ck_assert_int_eq(nb_positions_parse("--positions", "fixed64", &p, &e), NB_OK);
+    ck_assert_int_eq(p, NB_POSITIONS_FIXED64);
+    ck_assert_int_eq(nb_positions_parse("--positions", "ds", &p, &e), NB_OK);
+    ck_assert_int_eq(p, NB_POSITIONS_DS);
+    ck_assert_int_eq(nb_positions_parse("--positions", "Float", &p, &e), NB_ERR_ARGS);
+    ck_assert_msg(strstr(e.message, "--positions: unknown position format 'Float'"), "%s",
+                  e.message);
+    ck_assert_str_eq(nb_positions_name(NB_POSITIONS_FLOAT), "float");
+    ck_assert_str_eq(nb_positions_name(NB_POSITIONS_COUNT), "?");
+    ck_assert_int_eq(nb_forces_set_positions(NULL, NB_POSITIONS_DS, &e), NB_ERR_ARGS);
+    ck_assert_int_eq(nb_forces_create(&f, g_gl, NB_ENGINE_COMPUTE, &e), NB_OK);
+    ck_assert_int_eq(nb_forces_set_positions(f, NB_POSITIONS_COUNT, &e), NB_ERR_ARGS);
+    ck_assert_msg(strstr(e.message, "is not a position format"), "%s", e.message);
+    ck_assert_int_eq(nb_forces_set_positions(f, NB_POSITIONS_FLOAT, &e), NB_OK);
+    nb_forces_destroy(f);
+}
+END_TEST
+
 static Suite *accuracy_suite(void)
 {
     Suite *s = suite_create("g6_accuracy");
     TCase *tc = tcase_create("g6_accuracy");
     tcase_set_timeout(tc, 300);
+    tcase_add_test(tc, positions_api);
     tcase_add_test(tc, uniform_sphere);
     tcase_add_test(tc, plummer_hard_binary);
     tcase_add_test(tc, far_close_pair);
