@@ -25,7 +25,7 @@ layout(std430, binding = NB_BIND_G6_I) readonly buffer IParticles { dvec4 ipart[
  * that ride along start at dvec4 2 n_active; or, where the kernel is
  * built with NB_G6_POS_FLOAT (positions rounded to float, the faster and
  * less accurate choice), two, (x, h2), (v, id bits), updates from dvec4
- * n_active. */
+ * n_active.  With NB_G6_POS_FIXED the i-area is mode G's, read as ipart. */
 #if defined(NB_PRECISION_G)
 #define NB_G6_I_VEC4S 2
 #elif defined(NB_G6_POS_FIXED)
