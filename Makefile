@@ -1,18 +1,44 @@
 # glnbody - direct N-body forces on any OpenGL 4.3 GPU.
-# make run | make test | make bench | make install | make clean   (see README.md)
-# make sanitize | make fuzz   (tools/sanitize.mk)
+# make | make run | make test | make bench | make install | make clean
+# make sanitize | make fuzz   (tools/scripts/sanitize.mk)
+# Everything the build makes goes under build/ (B): objects mirroring the
+# source tree, the libraries, the program build/glnbody and the suites
+# build/tests/check_*; only the SPIR-V goes to spirv/.
 
 CC      ?= cc
+GLSLANG ?= glslangValidator
+B       := build
 PKGS    := epoxy egl libpng zlib
 # The window viewer's (the program only): GLFW, FreeType, fontconfig.
 VIEW_PKGS := glfw3 freetype2 fontconfig
-# The program alone: JSON reports (jansson) and their plots (cairo).
-CLI_PKGS := jansson cairo
+
+# make run, make test and make bench first install every Debian package
+# the project uses (tools/scripts/deps.sh); a plain make uses what it finds.
+ifneq ($(filter run test test-nogl bench sanitize,$(MAKECMDGOALS)),)
+ifneq ($(shell tools/scripts/deps.sh >&2; echo $$?),0)
+$(error tools/scripts/deps.sh could not install the packages above)
+endif
+endif
+
+# The optional features, each on where its packages are found (or forced
+# with make NB_VIEW=0 and the like): the library needs only PKGS, OpenMP
+# and libm.  tools/scripts/features.sh prints the list at the end of the build.
+nb_have_pkg = $(shell pkg-config --exists $(1) 2>/dev/null && echo 1 || echo 0)
+nb_have_cmd = $(shell command -v $(1) >/dev/null 2>&1 && echo 1 || echo 0)
+NB_VIEW    ?= $(call nb_have_pkg,$(VIEW_PKGS))
+NB_REPORTS ?= $(call nb_have_pkg,jansson)
+NB_PLOTS   ?= $(if $(filter 1,$(NB_REPORTS)),$(call nb_have_pkg,cairo),0)
+NB_SPIRV   ?= $(call nb_have_cmd,$(GLSLANG))
+NB_FORTRAN ?= $(call nb_have_cmd,gfortran)
+override NB_VIEW := $(NB_VIEW)
+override NB_REPORTS := $(NB_REPORTS)
+override NB_PLOTS := $(NB_PLOTS)
+override NB_SPIRV := $(NB_SPIRV)
+override NB_FORTRAN := $(NB_FORTRAN)
 CFLAGS  ?= -O2 -g
 CFLAGS  += -std=c11 -Wall -Wextra -Wpedantic -fopenmp -D_POSIX_C_SOURCE=200809L \
            -DNB_SHADER_DIR='"$(CURDIR)"'
 LDLIBS  += -lm -fopenmp -ldl
-GLSLANG ?= glslangValidator
 # The library's objects: position-independent (they go into the .so too) and
 # hidden unless host/glnbody.h marks a function NB_API.
 LIB_CFLAGS := -fPIC -fvisibility=hidden
@@ -32,7 +58,7 @@ DESTDIR ?=
 MD_SRC   := host/md_engine.c host/md_potential.c host/md_force_cpu.c host/md_engine_cpu.c host/md_sim.c host/md_sim_checkpoint.c
 MD_IO_SRC := host/md_ic.c host/md_files.c host/md_exclusions.c host/md_interactions.c
 HOST_SRC := host/version.c host/accuracy.c host/error.c host/text_reader.c host/particles.c host/rng.c host/snapshot.c \
-            host/outfile.c host/png_write.c host/force_cpu.c host/backend_cpu.c host/partition.c host/timing.c host/checkpoint.c \
+            host/outfile.c host/outfile_mark.c host/png_write.c host/force_cpu.c host/backend_cpu.c host/partition.c host/timing.c host/checkpoint.c \
             host/plummer.c host/potential.c host/sim.c host/sim_checkpoint.c host/block_clock.c host/integrator_hermite4.c host/hermite_device.c host/integrator_verlet.c host/diagnostics.c \
             $(MD_SRC) $(MD_IO_SRC)
 GL_SRC   := src/context.c src/shader.c src/programs.c src/gpu_timer.c src/staging.c src/gaj_compute.c \
@@ -45,9 +71,18 @@ GL_SRC   := src/context.c src/shader.c src/programs.c src/gpu_timer.c src/stagin
 CLI_SRC  := $(addprefix tools/glnbody/,main.c options.c measure.c cmd_forces.c cmd_bench.c \
             cmd_compare.c cmd_shaders.c cmd_run.c cmd_precision.c cmd_md.c md_options.c md_system.c \
             md_outputs.c cmd_newton3.c man_text.c progress.c mpi_world.c frames.c \
-            cmd_view.c view_input.c view_md.c view_text.c interrupt.c ckpt_text.c \
-            run_checkpoint.c run_outputs.c md_checkpoint.c \
-            report_bench.c report_machine.c report_read.c report_plot.c cmd_report.c)
+            interrupt.c ckpt_text.c \
+            run_checkpoint.c run_outputs.c md_checkpoint.c file_roles.c)
+# The optional features' files (NB_VIEW, NB_REPORTS, NB_PLOTS).
+VIEW_SRC   := $(addprefix tools/glnbody/,cmd_view.c view_input.c view_md.c view_text.c)
+REPORT_SRC := $(addprefix tools/glnbody/,report_bench.c report_machine.c report_read.c cmd_report.c)
+PLOT_SRC   := tools/glnbody/report_plot.c
+CLI_SRC_ON := $(CLI_SRC) $(if $(filter 1,$(NB_VIEW)),$(VIEW_SRC)) \
+              $(if $(filter 1,$(NB_REPORTS)),$(REPORT_SRC)) $(if $(filter 1,$(NB_PLOTS)),$(PLOT_SRC))
+CLI_PKGS   := $(if $(filter 1,$(NB_VIEW)),$(VIEW_PKGS)) $(if $(filter 1,$(NB_REPORTS)),jansson) \
+              $(if $(filter 1,$(NB_PLOTS)),cairo)
+CLI_DEFS   := $(if $(filter 1,$(NB_VIEW)),-DNB_HAVE_VIEW) $(if $(filter 1,$(NB_REPORTS)),-DNB_HAVE_REPORTS) \
+              $(if $(filter 1,$(NB_PLOTS)),-DNB_HAVE_PLOTS)
 GLSL     := $(wildcard glsl/*.glsl glsl/*.frag glsl/*.vert glsl/*.comp glsl/*.h)
 TESTS    := tests/check_host tests/check_gpu tests/check_cli_forces tests/check_cli_errors \
             tests/check_cli_help tests/check_cli_bench tests/check_cli_shaders tests/check_run \
@@ -58,22 +93,32 @@ TESTS    := tests/check_host tests/check_gpu tests/check_cli_forces tests/check_
             tests/check_fragment_precision tests/check_md_run_precision tests/check_text \
             tests/check_snapshot tests/check_md_ic tests/check_run_cli tests/check_run_gpu \
             tests/check_api tests/check_api_contexts tests/check_cli_text tests/check_progress tests/check_hostile \
-            tests/check_g6 tests/check_g6_jmem tests/check_g6_accuracy tests/check_mpi tests/check_partition tests/check_render tests/check_restart tests/check_levels tests/check_report
+            tests/check_g6 tests/check_g6_jmem tests/check_g6_accuracy tests/check_mpi tests/check_partition tests/check_render tests/check_restart tests/check_levels tests/check_report tests/check_file_safety
 
-# The parsers' fuzz targets (tests/fuzz/fuzz_NAME.c, tools/sanitize.mk); make
+# The parsers' fuzz targets (tests/fuzz/fuzz_NAME.c, tools/scripts/sanitize.mk); make
 # test replays each one's regression corpus, tests/corpus/NAME/.
 FUZZ_TARGETS := snapshot dump types exclusions md_options options checkpoint
 REPLAYS  := $(FUZZ_TARGETS:%=tests/fuzz/replay_%)
 
-LIB_OBJ  := $(HOST_SRC:.c=.o) $(GL_SRC:.c=.o)
-CLI_OBJ  := $(CLI_SRC:.c=.o)
+LIB_OBJ  := $(addprefix $(B)/,$(HOST_SRC:.c=.o) $(GL_SRC:.c=.o))
+CLI_OBJ  := $(addprefix $(B)/,$(CLI_SRC_ON:.c=.o))
+TEST_BINS := $(addprefix $(B)/,$(TESTS))
+REPLAY_BINS := $(addprefix $(B)/,$(REPLAYS))
+SPIRV_STAMP := $(if $(filter 1,$(NB_SPIRV)),$(B)/spirv.stamp)
 
 .PHONY: all deps run test test-nogl bench clean check-symbols check-layers check-exports \
-        install uninstall examples sanitize fuzz fuzz-build replay
-all: deps glnbody libglnbody.so spirv/.stamp libg6gl.so libg6gl.a tools/g6/g6_bench
+        install uninstall examples sanitize fuzz fuzz-build replay features glnbody $(TESTS)
+all: $(B)/glnbody $(B)/libglnbody.so $(SPIRV_STAMP) $(B)/libg6gl.so $(B)/libg6gl.a \
+     $(B)/tools/g6/g6_bench
+	@NB_MPI=$(NB_MPI) NB_VIEW=$(NB_VIEW) NB_REPORTS=$(NB_REPORTS) NB_PLOTS=$(NB_PLOTS) \
+	    NB_SPIRV=$(NB_SPIRV) NB_FORTRAN=$(NB_FORTRAN) GLSLANG=$(GLSLANG) tools/scripts/features.sh
 
 deps:
-	@tools/deps.sh
+	@tools/scripts/deps.sh
+
+# Short names: make glnbody, make tests/check_g6 (then build/tests/check_g6).
+glnbody: $(B)/glnbody
+$(TESTS): %: $(B)/%
 
 # Each layer sees only the headers of the layers below it:
 # tools/glnbody -> src -> host, and src -> glsl.
@@ -82,10 +127,12 @@ GL_H     := $(wildcard src/*.h) glsl/nb_config.h glsl/nb_precision.h
 
 # (The library's objects also depend on the Makefile, so that a change of
 # flags, such as -fPIC, rebuilds them.)
-host/%.o: host/%.c $(HOST_H) Makefile
+$(B)/host/%.o: host/%.c $(HOST_H) Makefile
+	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(LIB_CFLAGS) -Ihost -c -o $@ $<
 
-src/%.o: src/%.c $(HOST_H) $(GL_H) Makefile
+$(B)/src/%.o: src/%.c $(HOST_H) $(GL_H) Makefile
+	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(LIB_CFLAGS) -Ihost -Isrc -Iglsl $$(pkg-config --cflags $(PKGS)) -c -o $@ $<
 
 # The program is a client of the public API like any other: it sees one
@@ -98,179 +145,197 @@ $(PUBLIC_H): host/glnbody.h $(wildcard host/glnbody/*.h)
 	cp host/glnbody/*.h $(@D)/glnbody/
 	cp host/glnbody.h $@
 
-# Beside it the system headers of jansson (reports) and cairo (plots).
-tools/glnbody/%.o: tools/glnbody/%.c $(wildcard tools/glnbody/*.h) $(PUBLIC_H)
-	$(CC) $(CFLAGS) -Ibuild/include $$(pkg-config --cflags $(VIEW_PKGS) $(CLI_PKGS)) -c -o $@ $<
+# Beside it the system headers of the features built (GLFW, jansson,
+# cairo); $(FEATURES) remembers which, so that a change rebuilds.
+FEATURES := $(B)/features
+.PHONY: nb-features
+$(FEATURES): nb-features
+	@mkdir -p $(@D)
+	@echo '$(CLI_DEFS) $(NB_MPI)' | cmp -s - $@ || echo '$(CLI_DEFS) $(NB_MPI)' > $@
+
+$(B)/tools/glnbody/%.o: tools/glnbody/%.c $(wildcard tools/glnbody/*.h) $(PUBLIC_H) $(FEATURES)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(CLI_DEFS) -Ibuild/include $(if $(strip $(CLI_PKGS)),$$(pkg-config --cflags $(CLI_PKGS))) \
+	    -c -o $@ $<
 
 # The git commit a report names, baked in at build time: the stamp changes
 # (and report_machine.o is rebuilt) only when the commit or its dirty
 # state does.
 NB_GIT_COMMIT := $(shell git describe --always --dirty --abbrev=12 2>/dev/null || echo unknown)
-tools/glnbody/.commit: FORCE
+$(B)/commit: FORCE
+	@mkdir -p $(@D)
 	@echo '$(NB_GIT_COMMIT)' | cmp -s - $@ || echo '$(NB_GIT_COMMIT)' > $@
-tools/glnbody/report_machine.o: CFLAGS += -DNB_GIT_COMMIT='"$(NB_GIT_COMMIT)"'
-tools/glnbody/report_machine.o: tools/glnbody/.commit
+$(B)/tools/glnbody/report_machine.o: CFLAGS += -DNB_GIT_COMMIT='"$(NB_GIT_COMMIT)"'
+$(B)/tools/glnbody/report_machine.o: $(B)/commit
 FORCE:
 
 # Open MPI (Debian's libopenmpi-dev, through pkg-config ompi-c): `mpirun -np
 # P glnbody run|forces` shares the forces over P ranks (Harfst et al. 2007).
 # Only the program's tools/glnbody/mpi_world.c sees MPI; the library stays
-# MPI-free.  make NB_MPI=0 builds the program without it (one rank, as
-# before); the setting is remembered in tools/glnbody/.nb_mpi so that a
-# change rebuilds and relinks.
-NB_MPI ?= 1
+# MPI-free.  It is on where pkg-config finds ompi-c; make NB_MPI=0 builds
+# the program without it (one rank); the setting is remembered in
+# $(FEATURES) so that a change rebuilds and relinks.
+NB_MPI ?= $(call nb_have_pkg,ompi-c)
+override NB_MPI := $(NB_MPI)
 ifeq ($(NB_MPI),1)
 MPI_CFLAGS = -DNB_HAVE_MPI $$(pkg-config --cflags ompi-c)
 MPI_LIBS   = $$(pkg-config --libs ompi-c)
 endif
-MPI_STAMP := tools/glnbody/.nb_mpi
-.PHONY: nb-mpi-setting
-$(MPI_STAMP): nb-mpi-setting
-	@echo '$(NB_MPI)' | cmp -s - $@ || echo '$(NB_MPI)' > $@
 
-# The MPI_Allreduce alone, for tools/device_mpi.sh and tools/fit_mpi_model.py.
-build/mpi_allreduce_bench: tools/mpi_allreduce_bench.c
+# The MPI_Allreduce alone, for tools/bench/mpi.sh and tools/bench/fit_mpi_model.py.
+$(B)/mpi_allreduce_bench: tools/bench/mpi_allreduce_bench.c
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $$(pkg-config --cflags ompi-c) -o $@ $< $$(pkg-config --libs ompi-c)
 
-tools/glnbody/mpi_world.o: tools/glnbody/mpi_world.c tools/glnbody/mpi_world.h $(PUBLIC_H) \
-        $(MPI_STAMP)
+$(B)/tools/glnbody/mpi_world.o: tools/glnbody/mpi_world.c tools/glnbody/mpi_world.h $(PUBLIC_H) \
+        $(FEATURES)
+	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -Ibuild/include $(MPI_CFLAGS) -c -o $@ $<
 
-libglnbody.a: $(LIB_OBJ)
+$(B)/libglnbody.a: $(LIB_OBJ)
 	rm -f $@
 	$(AR) rcs $@ $^
 
-# The shared library exports only the NB_API functions (tools/check_exports.sh);
+# The shared library exports only the NB_API functions (tools/scripts/check_exports.sh);
 # -z defs: every symbol it uses must come from the libraries named here.
-$(SOFILE): $(LIB_OBJ)
+$(B)/$(SOFILE): $(LIB_OBJ)
 	$(CC) $(CFLAGS) -shared -Wl,-soname,$(SONAME) -Wl,-z,defs -o $@ $(LIB_OBJ) \
 	    $$(pkg-config --libs $(PKGS)) $(LDLIBS)
 
-libglnbody.so: $(SOFILE)
-	ln -sf $(SOFILE) $(SONAME)
+$(B)/libglnbody.so: $(B)/$(SOFILE)
+	ln -sf $(SOFILE) $(B)/$(SONAME)
 	ln -sf $(SONAME) $@
 
-glnbody: $(CLI_OBJ) libglnbody.a $(MPI_STAMP)
-	$(CC) $(CFLAGS) -o $@ $(CLI_OBJ) libglnbody.a $$(pkg-config --libs $(PKGS) $(VIEW_PKGS) $(CLI_PKGS)) \
+$(B)/glnbody: $(CLI_OBJ) $(B)/libglnbody.a $(FEATURES)
+	$(CC) $(CFLAGS) -o $@ $(CLI_OBJ) $(B)/libglnbody.a $$(pkg-config --libs $(PKGS) $(CLI_PKGS)) \
 	    $(LDLIBS) $(MPI_LIBS)
 
 # Every program the binary can load is emitted exactly as the GLSL loader
 # assembles it, then compiled to SPIR-V for OpenGL; any error fails the build.
-spirv/.stamp: glnbody $(GLSL) tools/build_spirv.sh
-	@tools/build_spirv.sh ./glnbody $(GLSLANG) spirv
+$(B)/spirv.stamp: $(B)/glnbody $(GLSL) tools/scripts/build_spirv.sh
+	@tools/scripts/build_spirv.sh $(B)/glnbody $(GLSLANG) spirv
 	@touch $@
 
-# The renderer's rate (tools/device_view.sh): only the public API.
-tools/render_bench: tools/render_bench.c libglnbody.a
-	$(CC) $(CFLAGS) -Ihost -o $@ $< libglnbody.a $$(pkg-config --libs $(PKGS)) $(LDLIBS)
+# The renderer's rate (tools/bench/view.sh): only the public API.
+$(B)/tools/render_bench: tools/bench/render_bench.c $(B)/libglnbody.a
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -Ihost -o $@ $< $(B)/libglnbody.a $$(pkg-config --libs $(PKGS)) $(LDLIBS)
 
-tests/%: tests/%.c $(wildcard tests/*.h) libglnbody.a
+$(B)/tests/%: tests/%.c $(wildcard tests/*.h) $(B)/libglnbody.a
+	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -Ihost -Isrc -Iglsl $$(pkg-config --cflags $(PKGS) check $(TEST_PKGS)) -o $@ $< \
-	    libglnbody.a $$(pkg-config --libs $(PKGS) check $(TEST_PKGS)) $(LDLIBS)
+	    $(B)/libglnbody.a $$(pkg-config --libs $(PKGS) check $(TEST_PKGS)) $(LDLIBS)
 
 # check_report reads the reports back with jansson.
-tests/check_report: TEST_PKGS := jansson
+$(B)/tests/check_report: TEST_PKGS := jansson
 
 # ---- libg6gl: the GRAPE-6 interface on the public API (tools/g6/) ---------
 # Same version as libglnbody; links on libglnbody.so (its only dependency).
 G6_SONAME := libg6gl.so.$(call nb_version_part,MAJOR)
 G6_SOFILE := libg6gl.so.$(VERSION)
 
-tools/g6/g6gl.o: tools/g6/g6gl.c tools/g6/g6gl.h $(HOST_H) Makefile
+$(B)/tools/g6/g6gl.o: tools/g6/g6gl.c tools/g6/g6gl.h $(HOST_H) Makefile
+	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -fPIC -Ihost -Itools/g6 -c -o $@ $<
 
-libg6gl.a: tools/g6/g6gl.o
+$(B)/libg6gl.a: $(B)/tools/g6/g6gl.o
 	rm -f $@
 	$(AR) rcs $@ $^
 
-$(G6_SOFILE): tools/g6/g6gl.o libglnbody.so
-	$(CC) $(CFLAGS) -shared -Wl,-soname,$(G6_SONAME) -Wl,-z,defs -o $@ tools/g6/g6gl.o \
-	    -L. -lglnbody
+$(B)/$(G6_SOFILE): $(B)/tools/g6/g6gl.o $(B)/libglnbody.so
+	$(CC) $(CFLAGS) -shared -Wl,-soname,$(G6_SONAME) -Wl,-z,defs -o $@ $(B)/tools/g6/g6gl.o \
+	    -L$(B) -lglnbody
 
-libg6gl.so: $(G6_SOFILE)
-	ln -sf $(G6_SOFILE) $(G6_SONAME)
+$(B)/libg6gl.so: $(B)/$(G6_SOFILE)
+	ln -sf $(G6_SOFILE) $(B)/$(G6_SONAME)
 	ln -sf $(G6_SONAME) $@
 
-# The block-step benchmark (tools/device_g6.sh), static like the drivers.
-tools/g6/g6_bench: tools/g6/g6_bench.c tools/g6/g6gl.h libg6gl.a libglnbody.a
+# The block-step benchmark (tools/bench/g6.sh), static like the drivers.
+$(B)/tools/g6/g6_bench: tools/g6/g6_bench.c tools/g6/g6gl.h $(B)/libg6gl.a $(B)/libglnbody.a
 	$(CC) $(CFLAGS) -Itools/g6 -o $@ $< $(G6_STATIC)
 
-# The block-step drivers of tests/check_g6 (a GRAPE code's view: g6gl.h
-# only), linked statically so that they run from the build tree.
-G6_STATIC = libg6gl.a libglnbody.a $$(pkg-config --libs $(PKGS)) $(LDLIBS)
-tests/g6_driver: tests/g6_driver.c tools/g6/g6gl.h libg6gl.a libglnbody.a
+# The block-step drivers of check_g6 (a GRAPE code's view: g6gl.h only),
+# linked statically so that they run from the build tree; the Fortran one
+# where gfortran is found (check_g6 says when it is not there).
+G6_STATIC = $(B)/libg6gl.a $(B)/libglnbody.a $$(pkg-config --libs $(PKGS)) $(LDLIBS)
+G6_DRIVERS := $(B)/tests/g6_driver $(if $(filter 1,$(NB_FORTRAN)),$(B)/tests/g6_driver_f)
+$(B)/tests/g6_driver: tests/g6_driver.c tools/g6/g6gl.h $(B)/libg6gl.a $(B)/libglnbody.a
+	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -Itools/g6 -o $@ $< $(G6_STATIC)
-tests/g6_driver_f: tests/g6_driver.f90 libg6gl.a libglnbody.a
-	gfortran -O2 -g -fopenmp -static-libgfortran -o $@ $< $(G6_STATIC)
-tests/check_g6: tests/check_g6.c $(wildcard tests/*.h) libg6gl.a libglnbody.a \
-                tests/g6_driver tests/g6_driver_f
+$(B)/tests/g6_driver_f: tests/g6_driver.f90 $(B)/libg6gl.a $(B)/libglnbody.a
+	@mkdir -p $(@D)
+	gfortran -O2 -g -fopenmp -static-libgfortran -J $(@D) -o $@ $< $(G6_STATIC)
+$(B)/tests/check_g6: tests/check_g6.c $(wildcard tests/*.h) $(B)/libg6gl.a $(B)/libglnbody.a \
+                     $(G6_DRIVERS)
+	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -Ihost -Isrc -Iglsl -Itools/g6 $$(pkg-config --cflags $(PKGS) check) -o $@ $< \
-	    libg6gl.a libglnbody.a $$(pkg-config --libs $(PKGS) check) $(LDLIBS)
-tests/check_g6_accuracy: tests/check_g6_accuracy.c $(wildcard tests/*.h) libg6gl.a libglnbody.a
+	    $(B)/libg6gl.a $(B)/libglnbody.a $$(pkg-config --libs $(PKGS) check) $(LDLIBS)
+$(B)/tests/check_g6_accuracy: tests/check_g6_accuracy.c $(wildcard tests/*.h) $(B)/libg6gl.a \
+                              $(B)/libglnbody.a
+	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -Ihost -Isrc -Iglsl -Itools/g6 $$(pkg-config --cflags $(PKGS) check) -o $@ $< \
-	    libg6gl.a libglnbody.a $$(pkg-config --libs $(PKGS) check) $(LDLIBS)
-tests/check_g6_jmem: tests/check_g6_jmem.c $(wildcard tests/*.h) libg6gl.a libglnbody.a
+	    $(B)/libg6gl.a $(B)/libglnbody.a $$(pkg-config --libs $(PKGS) check) $(LDLIBS)
+$(B)/tests/check_g6_jmem: tests/check_g6_jmem.c $(wildcard tests/*.h) $(B)/libg6gl.a $(B)/libglnbody.a
+	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -Ihost -Isrc -Iglsl -Itools/g6 $$(pkg-config --cflags $(PKGS) check) -o $@ $< \
-	    libg6gl.a libglnbody.a $$(pkg-config --libs $(PKGS) check) $(LDLIBS)
+	    $(B)/libg6gl.a $(B)/libglnbody.a $$(pkg-config --libs $(PKGS) check) $(LDLIBS)
 
 run: all
-	./glnbody run
+	$(B)/glnbody run
 
 # The suites, then the installed library: install into a temporary prefix,
-# build and run tools/examples/ against it, uninstall (tools/test_install.sh).
-test: all $(TESTS) $(REPLAYS)
-	@tools/run_tests.sh $(TESTS) $(REPLAYS)
-	@MAKE='$(MAKE)' tools/test_install.sh
+# build and run tools/examples/ against it, uninstall (tools/scripts/test_install.sh).
+test: all $(TEST_BINS) $(REPLAY_BINS)
+	@tools/scripts/run_tests.sh $(TEST_BINS) $(REPLAY_BINS)
+	@MAKE='$(MAKE)' tools/scripts/test_install.sh
 
 # The suites as on a machine without GL: EGL (glvnd) finds no vendor
 # library, so the GL suites must say "skipped" while the CPU ones pass.
-test-nogl: all $(TESTS) $(REPLAYS)
-	@__EGL_VENDOR_LIBRARY_FILENAMES=/nonexistent tools/run_tests.sh $(TESTS) $(REPLAYS)
-	@__EGL_VENDOR_LIBRARY_FILENAMES=/nonexistent MAKE='$(MAKE)' tools/test_install.sh
+test-nogl: all $(TEST_BINS) $(REPLAY_BINS)
+	@__EGL_VENDOR_LIBRARY_FILENAMES=/nonexistent tools/scripts/run_tests.sh $(TEST_BINS) $(REPLAY_BINS)
+	@__EGL_VENDOR_LIBRARY_FILENAMES=/nonexistent MAKE='$(MAKE)' tools/scripts/test_install.sh
 
 bench: all
-	./glnbody bench --kernel ga --backend compute,fragment --variant all \
+	$(B)/glnbody bench --kernel ga --backend compute,fragment --variant all \
 	    --n 1024,4096,16384 --csv bench.csv
 
 # Every exported symbol of the library carries the nb_ prefix.
-check-symbols: libglnbody.a
-	@bad=$$(nm -g --defined-only libglnbody.a | awk 'NF==3 {print $$3}' | grep -v '^nb_'); \
+check-symbols: $(B)/libglnbody.a
+	@bad=$$(nm -g --defined-only $(B)/libglnbody.a | awk 'NF==3 {print $$3}' | grep -v '^nb_'); \
 	if [ -n "$$bad" ]; then echo "symbols without nb_ prefix:"; echo "$$bad"; exit 1; fi
 
-# The layout's arrows and src/'s acyclic calls (tools/check_layers.sh).
-check-layers: glnbody libglnbody.so
-	@tools/check_layers.sh $(SOFILE)
+# The layout's arrows and src/'s acyclic calls (tools/scripts/check_layers.sh).
+check-layers: $(B)/glnbody $(B)/libglnbody.so $(B)/tools/g6/g6gl.o
+	@tools/scripts/check_layers.sh $(B)/$(SOFILE) $(B)
 
 # The .so exports exactly the NB_API names of host/glnbody.h and its parts.
-check-exports: libglnbody.so
-	@tools/check_exports.sh $(SOFILE) host/glnbody.h
+check-exports: $(B)/libglnbody.so
+	@tools/scripts/check_exports.sh $(B)/$(SOFILE) host/glnbody.h
 
-include tools/sanitize.mk
+include tools/scripts/sanitize.mk
 
 # ---- install ------------------------------------------------------------
-# tools/install.sh holds the one list of installed files, so that uninstall
+# tools/scripts/install.sh holds the one list of installed files, so that uninstall
 # removes exactly what install put there.
-INSTALL_ENV = DESTDIR='$(DESTDIR)' PREFIX='$(PREFIX)' VERSION='$(VERSION)' \
+INSTALL_ENV = DESTDIR='$(DESTDIR)' PREFIX='$(PREFIX)' VERSION='$(VERSION)' B='$(B)' \
               SOFILE='$(SOFILE)' SONAME='$(SONAME)' G6_SOFILE='$(G6_SOFILE)' G6_SONAME='$(G6_SONAME)'
 
 install: all
-	@$(INSTALL_ENV) tools/install.sh install
+	@$(INSTALL_ENV) tools/scripts/install.sh install
 
 uninstall:
-	@$(INSTALL_ENV) tools/install.sh uninstall
+	@$(INSTALL_ENV) tools/scripts/install.sh uninstall
 
 # The examples, built against an installed copy through pkg-config only:
 #   make install PREFIX=/tmp/nb && make examples PREFIX=/tmp/nb
-EXAMPLES := tools/examples/plummer tools/examples/forces tools/examples/lj
+EXAMPLES := $(B)/examples/plummer $(B)/examples/forces $(B)/examples/lj
 examples: $(EXAMPLES)
 
-tools/examples/%: tools/examples/%.c
+$(B)/examples/%: tools/examples/%.c
+	@mkdir -p $(@D)
 	PKG_CONFIG_PATH='$(DESTDIR)$(PREFIX)/lib/pkgconfig' sh -c \
 	    '$(CC) -O2 -g -std=c11 -Wall -Wextra -o $@ $< $$(pkg-config --cflags --libs glnbody) -lm'
 
 clean:
-	rm -f glnbody libglnbody.a libglnbody.so libglnbody.so.* libg6gl.a libg6gl.so libg6gl.so.* tools/g6/*.o \
-	    tests/g6_driver tests/g6_driver_f tools/g6/g6_bench host/*.o src/*.o tools/glnbody/*.o \
-	    $(TESTS) $(REPLAYS) $(EXAMPLES) spirv/*.spv spirv/.stamp bench.csv
-	rm -rf build
+	rm -f spirv/*.spv bench.csv
+	rm -rf $(B)

@@ -121,8 +121,10 @@ enum nb_status nb_ckpt_write(struct nb_ckpt *c, const char *path, struct nb_erro
     if (reserve(c, TRAILER_SIZE, err) != NB_OK)
         return err->status;
     put_u64(c->data + 32, c->size - HEADER_SIZE);
-    put_u32(c->data + c->size, crc_of(c->data, c->size));
-    put_u32(c->data + c->size + 4, 0);
+    /* Version 2: the CRC last, over every byte before it (version 1 put it
+     * before 4 zero bytes it did not cover). */
+    put_u32(c->data + c->size, 0);
+    put_u32(c->data + c->size + 4, crc_of(c->data, c->size + 4));
     if (nb_outfile_open(&f, path, err) != NB_OK)
         return err->status;
     if (!f.path) {
@@ -162,9 +164,10 @@ static enum nb_status check_header(const unsigned char *d, size_t size, const ch
         return bad(name, "truncated: shorter than a header", err);
     if (get_u32(d + 12) != BYTE_ORDER_MARK)
         return bad(name, "written on a machine of the other byte order", err);
-    if (get_u32(d + 8) != NB_CKPT_VERSION) {
-        snprintf(why, sizeof why, "format version %u, and this glnbody reads version %u",
-                 get_u32(d + 8), NB_CKPT_VERSION);
+    uint32_t version = get_u32(d + 8);
+    if (version < NB_CKPT_VERSION_OLDEST || version > NB_CKPT_VERSION) {
+        snprintf(why, sizeof why, "format version %u, and this glnbody reads versions %u "
+                 "to %u", version, NB_CKPT_VERSION_OLDEST, NB_CKPT_VERSION);
         return bad(name, why, err);
     }
     uint64_t body = get_u64(d + 32);
@@ -178,7 +181,10 @@ static enum nb_status check_header(const unsigned char *d, size_t size, const ch
     /* Under make fuzz the CRC would stop nearly every input here, and the
      * sections behind it would go unfuzzed. */
 #ifndef FUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION
-    if (crc_of(d, size - TRAILER_SIZE) != get_u32(d + size - TRAILER_SIZE))
+    /* Version 1's CRC left its last 4 bytes out: they must then be 0. */
+    size_t crc_at = version == 1 ? size - TRAILER_SIZE : size - 4;
+    if (crc_of(d, crc_at) != get_u32(d + crc_at) ||
+        get_u32(d + (version == 1 ? size - 4 : size - TRAILER_SIZE)) != 0)
         return bad(name, "CRC mismatch: the file is damaged", err);
 #endif
     if (get_u32(d + 16) != (uint32_t)kind) {

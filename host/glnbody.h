@@ -6,18 +6,32 @@
  * includes this file alone; sections 7 to 15 live in the headers of
  * glnbody/ beside it, which it includes (installed as include/glnbody/).
  *
- * Contents
- *    here:                                in glnbody/:
- *    1. version and visibility            7. force engines (struct nb_forces),  forces.h
- *                                         7a. their GRAPE-6 style j-memory
- *    2. errors                            8. CPU reference forces, accuracy
- *    3. engines and accumulation modes    9. Hermite block steps               hermite.h
- *    4. clock, random numbers, files     10. MD systems: laws, types, files    md.h
- *    5. particle sets and snapshots      11. MD runs (struct nb_md)
- *    6. GL contexts and shaders          12. MD force kernels for research
- *                                        13. j-parallel runs (MPI)             parallel.h
- *                                        14. pictures: frames, movies          render.h
- *                                        15. checkpoints and restarts          checkpoint.h
+ * Contents, each section marked by how stable it is:
+ *   core      what a program builds on: kept from version to version, with
+ *             any change listed in the changelog;
+ *   utility   helpers the program glnbody uses (files, clock, random
+ *             numbers, initial conditions, pictures): they work as
+ *             documented but may move out of the library;
+ *   research  measurements of kernels and modes: may change in any version.
+ *
+ *    here:
+ *     1. version and visibility                 core
+ *     2. errors                                 core
+ *     3. engines and accumulation modes         core
+ *     4. clock, random numbers, files           utility
+ *     5. particle sets and snapshots            core; files utility
+ *     6. GL contexts and shaders                core
+ *    in glnbody/:
+ *     7. force engines (struct nb_forces)       core       forces.h
+ *     7a. their GRAPE-6 style j-memory          core
+ *     8. CPU reference forces, accuracy         utility
+ *     9. Hermite block steps                    core       hermite.h
+ *    10. MD systems: laws, types, files         core; files utility   md.h
+ *    11. MD runs (struct nb_md)                 core
+ *    12. MD force kernels for research          research
+ *    13. j-parallel runs (MPI)                  research   parallel.h
+ *    14. pictures: frames, movies, inspector    utility    render.h
+ *    15. checkpoints and restarts               core       checkpoint.h
  *
  * Opaque handles, each with create, use and destroy:
  *   struct nb_gl       a GL context on a chosen EGL device;
@@ -81,7 +95,8 @@
 extern "C" {
 #endif
 
-/* ==== 1. version and visibility ========================================== */
+/* ==== 1. version and visibility ========================= core ========== */
+/* Stable: the version macros and NB_API stay as they are. */
 
 #define NB_VERSION_MAJOR 0
 #define NB_VERSION_MINOR 12
@@ -101,7 +116,8 @@ extern "C" {
 NB_API const char *nb_version(void);
 NB_API void nb_version_numbers(int *major, int *minor, int *patch);
 
-/* ==== 2. errors =========================================================== */
+/* ==== 2. errors ========================================== core ========== */
+/* Stable: new statuses may be added at the end, none removed. */
 
 /* What went wrong, as a category; the text is in struct nb_error. */
 enum nb_status {
@@ -128,7 +144,8 @@ struct nb_error {
 NB_API enum nb_status nb_error_set(struct nb_error *err, enum nb_status status,
                                    const char *fmt, ...) NB_PRINTF(3, 4);
 
-/* ==== 3. engines and accumulation modes =================================== */
+/* ==== 3. engines and accumulation modes ================= core ========== */
+/* Stable: new engines and modes may be added before the _COUNT values. */
 
 /* The three engines: the CPU in double (OpenMP), and the two GL pipelines. */
 enum nb_engine { NB_ENGINE_CPU, NB_ENGINE_COMPUTE, NB_ENGINE_FRAGMENT, NB_ENGINE_COUNT };
@@ -166,7 +183,9 @@ NB_API enum nb_status nb_precision_parse(const char *option, const char *text,
 NB_API const char *nb_precision_name(enum nb_precision mode);
 NB_API const char *nb_precision_describe(enum nb_precision mode);
 
-/* ==== 4. clock, random numbers, files ====================================== */
+/* ==== 4. clock, random numbers, files =================== utility ======= */
+/* Utility: helpers the program glnbody writes its files with; they work
+ * as documented but may move out of the library in a later version. */
 
 /* Monotonic wall clock in seconds; the median of n values (0 for n = 0). */
 NB_API double nb_clock_seconds(void);
@@ -179,17 +198,26 @@ NB_API void nb_rng_seed(struct nb_rng *rng, uint64_t seed);
 NB_API uint64_t nb_rng_next(struct nb_rng *rng);
 NB_API double nb_rng_uniform(struct nb_rng *rng);      /* in [0, 1) */
 
-/* An output file written under a temporary name in the same directory and
- * renamed into place by nb_outfile_commit, so that a failed or killed run
- * never leaves a partial file.  A path of "-" or NULL writes to stdout.  A
+/* An output file written without a name (O_TMPFILE; where the file system
+ * lacks it, under a temporary name in the same directory) and put in place
+ * by nb_outfile_commit, so that a failed or killed run never leaves a
+ * partial or temporary file.  A path of "-" or NULL writes to stdout.  A
  * symbolic link is followed to the file it names; a path that exists and
- * is not a regular file (a device, a FIFO) is written directly; a
- * directory is refused at open.  Write into fp; a zeroed struct is closed. */
+ * is not a regular file (a device, a FIFO, a pipe or terminal behind
+ * /dev/stdout) is written directly; a directory and an empty path are
+ * refused at open.  Write into fp; a zeroed struct is closed. */
 struct nb_outfile {
     FILE *fp;
     char *path;         /* final name (links followed), NULL for stdout */
-    char *tmp_path;     /* temporary name, NULL for stdout or direct */
+    char *tmp_path;     /* temporary name, NULL for stdout, direct or unnamed */
+    int unnamed;        /* made without a name (O_TMPFILE), linked at commit:
+                           a killed run leaves nothing behind */
     int published;      /* renamed into place, still open (nb_outfile_publish) */
+    long long flushed;  /* bytes in the file after the last good flush: a
+                           failed write of a published log is cut back to
+                           them, so that it keeps whole rows only */
+    long long hashed;   /* bytes of the file folded into hash so far */
+    uint64_t hash;      /* FNV-1a of those bytes (nb_outfile_mark) */
 };
 NB_API enum nb_status nb_outfile_open(struct nb_outfile *f, const char *path,
                                       struct nb_error *err);
@@ -220,20 +248,45 @@ NB_API enum nb_status nb_outfile_flush(struct nb_outfile *f, int sync,
                                        struct nb_error *err);
 /* Bytes written so far (after a flush), or -1 for stdout and devices. */
 NB_API long long nb_outfile_size(struct nb_outfile *f);
-/* Opens path as nb_outfile_open does, then copies the first keep bytes of
- * the file now at path into it: a restarted run continues its log where
- * its checkpoint left it, dropping what was written after.  *kept is 1
- * when that was done, 0 when the file at path is missing, shorter than
- * keep or not a regular file, or keep < 0 (the log then starts afresh). */
+/* What proves that the file at a path is the one a run wrote: its first
+ * size bytes (size -1: the run wrote no regular file there) and the 64-bit
+ * FNV-1a hash of all of them. */
+struct nb_outfile_mark {
+    long long size;
+    uint64_t hash;
+};
+/* Flushes f (with sync: onto the disk) and marks it: its size and the hash
+ * of every byte written so far (only the bytes since the last mark are
+ * read back).  For a published file, first checks that its path still
+ * names it (NB_ERR_IO "path: removed or replaced by another program while
+ * this run wrote it").  stdout and devices: size -1. */
+NB_API enum nb_status nb_outfile_mark(struct nb_outfile *f, int sync,
+                                      struct nb_outfile_mark *m,
+                                      struct nb_error *err);
+/* Whether the file at path is the one that m describes, without changing
+ * it: a regular file at least m->size bytes long whose first m->size bytes
+ * hash to m->hash (m->size -1: no regular file there).  NB_ERR_IO naming
+ * path and what differs (missing, shorter, other bytes, not a file). */
+NB_API enum nb_status nb_outfile_verify(const char *path,
+                                        const struct nb_outfile_mark *m,
+                                        struct nb_error *err);
+/* Opens path as nb_outfile_open does, after checking the file there
+ * against keep as nb_outfile_verify does (refused with its error, nothing
+ * made); with keep->size >= 0 then copies those first keep->size bytes
+ * into it (*kept = 1): a restarted run continues its own log where its
+ * checkpoint left it, dropping what was written after, and never another
+ * file.  keep NULL: a new file, *kept = 0. */
 NB_API enum nb_status nb_outfile_open_resume(struct nb_outfile *f, const char *path,
-                                             long long keep, int *kept,
+                                             const struct nb_outfile_mark *keep, int *kept,
                                              struct nb_error *err);
 /* Removes the temporary files "<path>.tmp.XXXXXX" that a writer of path
  * killed mid-write left: for a checkpoint, which only its own run writes,
  * before that run writes it or restarts from it. */
 NB_API void nb_outfile_remove_temporaries(const char *path);
 
-/* ==== 5. particle sets and snapshots ======================================= */
+/* ==== 5. particle sets and snapshots ==================== core, utility = */
+/* Core: the particle set.  Utility: the initial conditions and the
+ * snapshot files, which may move with section 4. */
 
 /* A particle set in double, structure of arrays; the caller owns it
  * (nb_particles_free).  Zero it before first use. */
@@ -284,11 +337,12 @@ NB_API enum nb_status nb_snapshot_print(FILE *fp, const char *path,
                                         const struct nb_particles *p, const char *comment,
                                         struct nb_error *err);
 
-/* ==== 6. GL contexts and shaders =========================================== */
+/* ==== 6. GL contexts and shaders ======================== core ========== */
+/* Stable: contexts.  The shader listing serves the build (SPIR-V). */
 
 /* How shaders are loaded. */
 enum nb_shader_source {
-    NB_SHADERS_AUTO,    /* SPIR-V when GL_ARB_gl_spirv is there, else GLSL */
+    NB_SHADERS_AUTO,    /* SPIR-V when GL_ARB_gl_spirv and spirv/ has .spv files, else GLSL */
     NB_SHADERS_SPIRV,   /* SPIR-V only; refused without GL_ARB_gl_spirv */
     NB_SHADERS_GLSL     /* GLSL source only */
 };

@@ -92,6 +92,14 @@ enum nb_status nb_text_int(const struct nb_text *t, int field,
 enum nb_status nb_png_write(const char *path, int width, int height,
                             const unsigned char *rgb, struct nb_error *err);
 
+/* ---- output files (outfile.c, outfile_mark.c) ------------------------- */
+
+/* FNV-1a, 64 bits, of size bytes continued from h (start: NB_FNV_START). */
+#define NB_FNV_START 0xcbf29ce484222325ull
+uint64_t nb_fnv1a(uint64_t h, const void *data, size_t size);
+/* NB_OK, or NB_ERR_IO where a published file's path no longer names it. */
+enum nb_status nb_outfile_check_in_place(const struct nb_outfile *f, struct nb_error *err);
+
 /* ---- checkpoints (checkpoint.c) ---------------------------------------- */
 
 /* A checkpoint: the whole state of a run, to continue it bit for bit.  The
@@ -101,11 +109,14 @@ enum nb_status nb_png_write(const char *path, int width, int height,
  *   u32 kind (enum nb_ckpt_kind), u32 0, u64 particle count,
  *   u64 bytes of the sections that follow,
  *   sections: u32 tag (four letters), u32 0, u64 size, data padded to 8,
- *   u32 zlib crc32 of everything before it, u32 0.
- * A reader refuses, with the reason, a file that is shorter or longer than
- * its header says, fails its CRC, has another magic, version, byte order
- * or kind, or lacks a section or has one of the wrong size. */
-#define NB_CKPT_VERSION 1u
+ *   u32 0, u32 zlib crc32 of every byte before it.
+ * (Version 1 had the CRC before the zero word, which it did not cover; it
+ * is still read, its zero word checked.)  A reader refuses, with the
+ * reason, a file that is shorter or longer than its header says, fails its
+ * CRC, has another magic, version, byte order or kind, or lacks a section
+ * or has one of the wrong size. */
+#define NB_CKPT_VERSION 2u
+#define NB_CKPT_VERSION_OLDEST 1u
 
 enum nb_ckpt_kind { NB_CKPT_RUN = 1, NB_CKPT_MD = 2 };
 

@@ -1,17 +1,25 @@
 /* outfile.c - output files that appear complete or not at all.
  *
- * Data goes to "<path>.tmp.XXXXXX" in the same directory (so that rename
- * stays within one file system and is atomic) and is renamed onto path
- * only after every write, flush and close has succeeded.  Renaming would
- * replace whatever sits at the path, so a symbolic link is first followed
- * to the file it names, and a device or FIFO (/dev/null, /dev/full) is
- * written through directly: only regular files are ever renamed over.
+ * Data goes to a file without a name (O_TMPFILE) in the directory of the
+ * path, linked in only after every write, flush and fsync has succeeded: a
+ * run killed at any moment leaves nothing.  Where the file system has no
+ * O_TMPFILE (or /proc is missing, through which the file is linked), data
+ * goes to "<path>.tmp.XXXXXX" instead, renamed onto path at the end.  A
+ * file that replaces another is linked under such a temporary name and
+ * renamed over it, so that replacing stays atomic; the name lives for the
+ * two calls between.  Renaming would replace whatever sits at the path, so
+ * a symbolic link is first followed to the file it names, and anything
+ * that is not a regular file (/dev/null, /dev/full, a FIFO, a pipe or
+ * terminal behind /dev/stdout) is written through directly.
  */
+#define _GNU_SOURCE     /* O_TMPFILE, linkat's AT_EMPTY_PATH */
 #include "nb_host.h"
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
+#include <stdio_ext.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -83,6 +91,20 @@ static char *follow_links(const char *path, struct nb_error *err)
     return current;
 }
 
+/* The directory that holds path (".", "/" or its part before the last
+ * slash), in a new string; NULL on error. */
+static char *directory_of(const char *path, struct nb_error *err)
+{
+    const char *slash = strrchr(path, '/');
+    char *dir;
+
+    if (!slash)
+        return copy_string(".", 0, err);
+    if ((dir = copy_string(path, 0, err)))
+        dir[slash == path ? 1 : slash - path] = '\0';
+    return dir;
+}
+
 /* A buffer large enough that a flushed row or dump frame (up to 1 MiB)
  * reaches the file in one write: a long log killed between writes holds
  * whole rows only. */
@@ -91,8 +113,14 @@ static void whole_writes(FILE *fp)
     setvbuf(fp, NULL, _IOFBF, (size_t)1 << 20);
 }
 
-static enum nb_status open_direct(struct nb_outfile *f, struct nb_error *err)
+/* A device, FIFO, pipe or terminal: written through at the path given
+ * (the kernel resolves /dev/stdout and /proc/self/fd/N there). */
+static enum nb_status open_direct(struct nb_outfile *f, const char *path,
+                                  struct nb_error *err)
 {
+    free(f->path);
+    if (!(f->path = copy_string(path, 0, err)))
+        return NB_ERR_NOMEM;
     f->fp = fopen(f->path, "w");
     if (f->fp)
         whole_writes(f->fp);
@@ -105,39 +133,76 @@ static enum nb_status open_direct(struct nb_outfile *f, struct nb_error *err)
     return NB_OK;
 }
 
-static enum nb_status open_temporary(struct nb_outfile *f,
-                                     struct nb_error *err)
+/* /proc/self/fd/N of fd, through which an unnamed file is linked in. */
+static void proc_fd(char *out, size_t size, int fd)
+{
+    snprintf(out, size, "/proc/self/fd/%d", fd);
+}
+
+/* An unnamed file in the directory of f->path: fd, or -1 where the file
+ * system (or a missing /proc) does not allow one. */
+static int open_unnamed(const struct nb_outfile *f, struct nb_error *err)
+{
+    char *dir = directory_of(f->path, err), proc[64];
+    int fd = dir ? open(dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0666) : -1;
+
+    free(dir);
+    proc_fd(proc, sizeof proc, fd);
+    if (fd >= 0 && access(proc, F_OK) != 0) {
+        close(fd);
+        fd = -1;
+    }
+    return fd;
+}
+
+static int open_named(struct nb_outfile *f, struct nb_error *err)
 {
     int fd;
 
-    f->tmp_path = copy_string(f->path, 11, err);
-    if (!f->tmp_path) {
+    if (!(f->tmp_path = copy_string(f->path, 11, err)))
+        return -1;
+    strcat(f->tmp_path, ".tmp.XXXXXX");
+    if ((fd = mkstemp(f->tmp_path)) >= 0)
+        /* mkstemp makes the file 0600; give the result the permissions a
+         * plain fopen would under the usual umask.  Failure is harmless. */
+        (void)fchmod(fd, S_IRUSR | S_IWUSR | S_IRGRP | S_IROTH);
+    return fd;
+}
+
+static enum nb_status open_temporary(struct nb_outfile *f, struct nb_error *err)
+{
+    int fd = open_unnamed(f, err);
+
+    f->unnamed = fd >= 0;
+    if (fd < 0 && (fd = open_named(f, err)) < 0 && !f->tmp_path) {
         release(f);
         return NB_ERR_NOMEM;
     }
-    strcat(f->tmp_path, ".tmp.XXXXXX");
-    fd = mkstemp(f->tmp_path);
     if (fd < 0) {
-        nb_error_set(err, NB_ERR_IO, "%s: cannot create temporary file: %s",
+        nb_error_set(err, NB_ERR_IO, "%s: cannot create a file there: %s",
                      f->path, strerror(errno));
         release(f);
         return NB_ERR_IO;
     }
-    /* mkstemp makes the file 0600; give the result the permissions a
-     * plain fopen would under the usual umask.  Failure is harmless. */
-    (void)fchmod(fd, S_IRUSR | S_IWUSR | S_IRGRP | S_IROTH);
     f->fp = fdopen(fd, "w");
     if (f->fp)
         whole_writes(f->fp);
     if (!f->fp) {
-        nb_error_set(err, NB_ERR_IO, "%s: cannot open temporary file: %s",
+        nb_error_set(err, NB_ERR_IO, "%s: cannot open a new file there: %s",
                      f->path, strerror(errno));
         close(fd);
-        unlink(f->tmp_path);
+        if (f->tmp_path)
+            unlink(f->tmp_path);
         release(f);
         return NB_ERR_IO;
     }
     return NB_OK;
+}
+
+static enum nb_status refuse_empty(struct nb_error *err)
+{
+    return nb_error_set(err, NB_ERR_ARGS, "an empty file name ('') cannot be "
+                        "written: give a file, or '-' for stdout");
 }
 
 enum nb_status nb_outfile_open(struct nb_outfile *f, const char *path,
@@ -150,6 +215,12 @@ enum nb_status nb_outfile_open(struct nb_outfile *f, const char *path,
         f->fp = stdout;
         return NB_OK;
     }
+    if (!*path)
+        return refuse_empty(err);
+    /* Not a regular file: written through where the kernel resolves the
+     * path (a pipe behind /dev/stdout has no name to follow links to). */
+    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode))
+        return open_direct(f, path, err);
     f->path = follow_links(path, err);
     if (!f->path)
         return err ? err->status : NB_ERR_IO;
@@ -162,7 +233,7 @@ enum nb_status nb_outfile_open(struct nb_outfile *f, const char *path,
         release(f);
         return NB_ERR_IO;
     }
-    return S_ISREG(st.st_mode) ? open_temporary(f, err) : open_direct(f, err);
+    return S_ISREG(st.st_mode) ? open_temporary(f, err) : open_direct(f, f->path, err);
 }
 
 static enum nb_status commit_stdout(struct nb_outfile *f,
@@ -180,20 +251,98 @@ static enum nb_status commit_stdout(struct nb_outfile *f,
     return NB_OK;
 }
 
-/* Everything that can reveal a lost write: buffered data, the disk (fsync;
- * EINVAL means this file cannot be synced, which is not a lost write) and
- * close itself.  Returns 0 or the errno of the first failure. */
-static int flush_and_close(FILE *fp)
+/* Links the unnamed file fd in at `to`; 0 or errno (EEXIST: taken). */
+static int link_unnamed(int fd, const char *to)
 {
-    int error = 0;
+    char proc[64];
 
-    if (fflush(fp) != 0 || ferror(fp))
-        error = errno ? errno : EIO;
-    else if (fsync(fileno(fp)) != 0 && errno != EINVAL)
-        error = errno;
-    if (fclose(fp) != 0 && error == 0)
-        error = errno;
+    proc_fd(proc, sizeof proc, fd);
+    if (linkat(AT_FDCWD, proc, AT_FDCWD, to, AT_SYMLINK_FOLLOW) == 0)
+        return 0;
+    if (errno == EEXIST)
+        return EEXIST;
+    return linkat(fd, "", AT_FDCWD, to, AT_EMPTY_PATH) == 0 ? 0 : errno;
+}
+
+/* The unnamed file fd onto path: linked straight in where nothing is
+ * there, else under a fresh temporary name renamed over what is (atomic
+ * for a reader).  0 or errno. */
+static int place_unnamed(int fd, const char *path)
+{
+    int error = link_unnamed(fd, path);
+
+    for (int tries = 0; error == EEXIST && tries < 100; tries++) {
+        size_t len = strlen(path) + 12;
+        char *name = malloc(len);
+        int tmp;
+        if (!name)
+            return ENOMEM;
+        snprintf(name, len, "%s.tmp.XXXXXX", path);
+        if ((tmp = mkstemp(name)) < 0) {
+            error = errno;
+            free(name);
+            return error;
+        }
+        close(tmp);
+        unlink(name);           /* a free name: taken again at once */
+        if ((error = link_unnamed(fd, name)) == 0 && rename(name, path) != 0) {
+            error = errno;
+            unlink(name);
+        }
+        free(name);
+    }
     return error;
+}
+
+/* The new file onto its final name; 0 or errno. */
+static int place(struct nb_outfile *f)
+{
+    if (f->unnamed)
+        return place_unnamed(fileno(f->fp), f->path);
+    if (f->tmp_path)
+        return rename(f->tmp_path, f->path) == 0 ? 0 : errno;
+    return 0;
+}
+
+/* Buffered data out and (sync) onto the disk (EINVAL: this file cannot be
+ * synced, which is not a lost write).  0 or the errno of the failure. */
+static int flush_fp(FILE *fp, int sync)
+{
+    errno = 0;
+    if (fflush(fp) != 0 || ferror(fp))
+        return errno ? errno : EIO;
+    if (sync && fsync(fileno(fp)) != 0 && errno != EINVAL)
+        return errno;
+    return 0;
+}
+
+/* flush_fp for f; a published file that failed is cut back to its bytes
+ * after the last good flush (a full disk leaves no half row in a log). */
+static int flush_file(struct nb_outfile *f, int sync)
+{
+    int error = flush_fp(f->fp, sync);
+
+    if (error && f->published) {
+        __fpurge(f->fp);    /* the rest of the row must not follow at close */
+        (void)!ftruncate(fileno(f->fp), (off_t)f->flushed);
+    }
+    else if (!error && f->path)
+        f->flushed = (long long)ftello(f->fp);
+    return error;
+}
+
+enum nb_status nb_outfile_check_in_place(const struct nb_outfile *f, struct nb_error *err)
+{
+    struct stat mine, there;
+
+    if (!f->published || !f->fp)
+        return NB_OK;
+    if (fstat(fileno(f->fp), &mine) == 0 && stat(f->path, &there) == 0 &&
+        mine.st_dev == there.st_dev && mine.st_ino == there.st_ino)
+        return NB_OK;
+    return nb_error_set(err, NB_ERR_IO, "%s: removed or replaced by another program "
+                        "while this run wrote it (the rows since are not there)",
+                        f->path);
 }
 
 enum nb_status nb_outfile_commit(struct nb_outfile *f, struct nb_error *err)
@@ -205,14 +354,17 @@ enum nb_status nb_outfile_commit(struct nb_outfile *f, struct nb_error *err)
         return NB_OK;
     if (!f->path)
         return commit_stdout(f, err);
-    errno = 0;
-    error = flush_and_close(f->fp);
-    if (error)
+    if ((error = flush_file(f, 1)) != 0)
         st = nb_error_set(err, NB_ERR_IO, "%s: write error: %s", f->path,
                           strerror(error));
-    else if (f->tmp_path && rename(f->tmp_path, f->path) != 0)
-        st = nb_error_set(err, NB_ERR_IO, "%s: cannot rename %s into place: "
-                          "%s", f->path, f->tmp_path, strerror(errno));
+    else if (nb_outfile_check_in_place(f, err) != NB_OK)
+        st = err->status;
+    else if ((error = place(f)) != 0)
+        st = nb_error_set(err, NB_ERR_IO, "%s: cannot put the new file in place: %s",
+                          f->path, strerror(error));
+    if (fclose(f->fp) != 0 && st == NB_OK)
+        st = nb_error_set(err, NB_ERR_IO, "%s: write error: %s", f->path,
+                          strerror(errno));
     if (st != NB_OK && f->tmp_path)
         unlink(f->tmp_path);
     release(f);
@@ -222,7 +374,7 @@ enum nb_status nb_outfile_commit(struct nb_outfile *f, struct nb_error *err)
 void nb_outfile_abort(struct nb_outfile *f)
 {
     if (f->fp && f->path)
-        fclose(f->fp);
+        fclose(f->fp);          /* an unnamed file goes with its last descriptor */
     if (f->tmp_path)
         unlink(f->tmp_path);
     release(f);
@@ -232,15 +384,12 @@ void nb_outfile_abort(struct nb_outfile *f)
  * errors that commit would find, found before anything is renamed. */
 static enum nb_status flush_one(struct nb_outfile *f, struct nb_error *err)
 {
-    errno = 0;
-    if (fflush(f->fp) != 0 || ferror(f->fp))
+    int error = flush_file(f, f->tmp_path || f->unnamed);
+
+    if (error)
         return nb_error_set(err, NB_ERR_IO, "%s: write error: %s",
-                            f->path ? f->path : "stdout",
-                            strerror(errno ? errno : EIO));
-    if (f->tmp_path && fsync(fileno(f->fp)) != 0 && errno != EINVAL)
-        return nb_error_set(err, NB_ERR_IO, "%s: write error: %s", f->path,
-                            strerror(errno));
-    return NB_OK;
+                            f->path ? f->path : "stdout", strerror(error));
+    return nb_outfile_check_in_place(f, err);
 }
 
 enum nb_status nb_outfile_commit_all(struct nb_outfile *const *files, size_t n,
@@ -261,76 +410,41 @@ enum nb_status nb_outfile_commit_all(struct nb_outfile *const *files, size_t n,
 
 enum nb_status nb_outfile_publish(struct nb_outfile *f, struct nb_error *err)
 {
-    if (!f->fp || !f->tmp_path)
+    int error;
+
+    if (!f->fp || !(f->tmp_path || f->unnamed))
         return NB_OK;
     if (nb_outfile_flush(f, 1, err) != NB_OK)
         return err->status;
-    if (rename(f->tmp_path, f->path) != 0)
-        return nb_error_set(err, NB_ERR_IO, "%s: cannot rename %s into place: %s",
-                            f->path, f->tmp_path, strerror(errno));
+    if ((error = place(f)) != 0)
+        return nb_error_set(err, NB_ERR_IO, "%s: cannot put the new file in place: %s",
+                            f->path, strerror(error));
     free(f->tmp_path);
     f->tmp_path = NULL;
+    f->unnamed = 0;
     f->published = 1;
     return NB_OK;
 }
 
 enum nb_status nb_outfile_flush(struct nb_outfile *f, int sync, struct nb_error *err)
 {
+    int error;
+
     if (!f->fp)
         return NB_OK;
-    errno = 0;
-    if (fflush(f->fp) != 0 || ferror(f->fp))
+    error = flush_file(f, sync && f->path && (f->tmp_path || f->unnamed ||
+                                               f->published));
+    if (error)
         return nb_error_set(err, NB_ERR_IO, "%s: write error: %s",
-                            f->path ? f->path : "stdout",
-                            strerror(errno ? errno : EIO));
-    if (sync && f->path && (f->tmp_path || f->published) &&
-        fsync(fileno(f->fp)) != 0 && errno != EINVAL)
-        return nb_error_set(err, NB_ERR_IO, "%s: write error: %s", f->path,
-                            strerror(errno));
+                            f->path ? f->path : "stdout", strerror(error));
     return NB_OK;
 }
 
 long long nb_outfile_size(struct nb_outfile *f)
 {
-    if (!f->fp || !f->path || !(f->tmp_path || f->published))
+    if (!f->fp || !f->path || !(f->tmp_path || f->unnamed || f->published))
         return -1;
     return (long long)ftello(f->fp);
-}
-
-/* The first keep bytes of the regular file src onto f->fp; 1 when done. */
-static int copy_prefix(struct nb_outfile *f, const char *src, long long keep)
-{
-    struct stat st;
-    char buf[65536];
-    FILE *in;
-
-    if (keep < 0 || stat(src, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size < keep ||
-        !(in = fopen(src, "rb")))
-        return 0;
-    while (keep > 0) {
-        size_t want = keep < (long long)sizeof buf ? (size_t)keep : sizeof buf;
-        size_t got = fread(buf, 1, want, in);
-        if (got == 0 || fwrite(buf, 1, got, f->fp) != got)
-            break;
-        keep -= (long long)got;
-    }
-    fclose(in);
-    return keep == 0;
-}
-
-enum nb_status nb_outfile_open_resume(struct nb_outfile *f, const char *path,
-                                      long long keep, int *kept,
-                                      struct nb_error *err)
-{
-    *kept = 0;
-    if (nb_outfile_open(f, path, err) != NB_OK)
-        return err->status;
-    if (!f->tmp_path)
-        return NB_OK;
-    *kept = copy_prefix(f, f->path, keep);
-    if (!*kept && fseeko(f->fp, 0, SEEK_SET) == 0 && ftruncate(fileno(f->fp), 0) != 0)
-        return nb_error_set(err, NB_ERR_IO, "%s: %s", f->tmp_path, strerror(errno));
-    return NB_OK;
 }
 
 enum nb_status nb_outfile_check(const char *path, struct nb_error *err)
@@ -341,9 +455,11 @@ enum nb_status nb_outfile_check(const char *path, struct nb_error *err)
 
     if (is_stdout(path))
         return NB_OK;
+    if (!*path)
+        return refuse_empty(err);
     if (!(target = follow_links(path, err)))
         return err ? err->status : NB_ERR_IO;
-    if (stat(target, &st) == 0) {
+    if (stat(target, &st) == 0 || stat(path, &st) == 0) {
         ok = !S_ISDIR(st.st_mode);
         free(target);
         if (!ok)
@@ -369,7 +485,7 @@ enum nb_status nb_outfile_check(const char *path, struct nb_error *err)
 void nb_outfile_remove_temporaries(const char *path)
 {
     struct nb_error quiet = { 0 };
-    char *target = path && !is_stdout(path) ? follow_links(path, &quiet) : NULL;
+    char *target = path && !is_stdout(path) && *path ? follow_links(path, &quiet) : NULL;
     char *slash, *dir_name;
     const char *base;
     DIR *dir;

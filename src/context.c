@@ -239,7 +239,8 @@ static enum nb_status choose_shader_source(struct nb_gl *gl,
                             "GL_ARB_gl_spirv%s", gl->renderer,
                             gl->es || gl->version < 43 ? " at this level (it needs "
                             "OpenGL 4.3 or later)" : "");
-    gl->use_spirv = want == NB_SHADERS_SPIRV || (want == NB_SHADERS_AUTO && have);
+    gl->use_spirv = want == NB_SHADERS_SPIRV ||
+                    (want == NB_SHADERS_AUTO && have && nb_gl_shader_dir_has_spirv(gl->shader_dir));
     return NB_OK;
 }
 

@@ -58,6 +58,9 @@ const char *nb_gl_shader_dir_default(void);
 /* NB_OK when dir holds the shaders a context loads (spirv/ with SPIR-V,
  * else glsl/); otherwise NB_ERR_IO naming dir and where the default looks. */
 enum nb_status nb_gl_shader_dir_check(const char *dir, int spirv, struct nb_error *err);
+/* dir/spirv/ holds at least one .spv file: a build without glslangValidator
+ * leaves none, and the automatic choice then loads GLSL. */
+int nb_gl_shader_dir_has_spirv(const char *dir);
 
 /* What the automatic variant choice needs of a pipeline. */
 struct nb_gl_tunable {

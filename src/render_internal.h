@@ -26,6 +26,7 @@ struct nb_render {
     int drawn;                  /* a frame is in the framebuffer */
     void *scratch;
     size_t scratch_bytes;
+    struct nb_inspect_titles titles;    /* the inspector's last panels */
 };
 
 /* One frame's particles: the engine's stream on the GPU where it has one
@@ -65,6 +66,14 @@ static inline void nb_render_restore(const struct nb_render_saved *s)
     glActiveTexture((GLenum)s->active);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, (GLuint)s->storage0);
 }
+
+/* The inspector's image of count elements of a target width x height
+ * texels (a buffer: width x height as nb_gl_buffer_panel lays it out),
+ * cols x rows (render_inspect.c): a 2-D target at most MAX_ASPECT times
+ * wider than high (or higher than wide) keeps its layout; any other, a
+ * 1-D one above all, is wrapped in row order into a near-square. */
+#define NB_INSPECT_MAX_ASPECT 4
+void nb_render_inspect_layout(size_t count, int width, int height, int *cols, int *rows);
 
 /* Draws s into r's framebuffer (render.c). */
 enum nb_status nb_render_draw_source(struct nb_render *r, const struct nb_render_source *s,

@@ -11,6 +11,7 @@
  * from; an executable is named by its argv[0], so one found through PATH
  * is read from /proc/self/exe instead. */
 #define _GNU_SOURCE     /* dladdr */
+#include <dirent.h>
 #include <dlfcn.h>
 #include <limits.h>
 #include <pthread.h>
@@ -75,4 +76,19 @@ enum nb_status nb_gl_shader_dir_check(const char *dir, int spirv, struct nb_erro
                         "and spirv/", dir, dir, need,
                         candidate[0] ? candidate : "<library>/../share/glnbody",
                         NB_SHADER_DIR);
+}
+
+int nb_gl_shader_dir_has_spirv(const char *dir)
+{
+    char path[PATH_MAX + 16];
+    snprintf(path, sizeof path, "%s/spirv", dir);
+    DIR *d = opendir(path);
+    int found = 0;
+    for (struct dirent *e; d && !found && (e = readdir(d)) != NULL;) {
+        size_t len = strlen(e->d_name);
+        found = len > 4 && strcmp(e->d_name + len - 4, ".spv") == 0;
+    }
+    if (d)
+        closedir(d);
+    return found;
 }

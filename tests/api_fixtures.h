@@ -117,12 +117,12 @@ static inline void plummer_energies(struct nb_hermite *h, size_t n, double eps, 
     free(v);
 }
 
-/* The program's binary: $GLNBODY_BIN or ./glnbody (make test runs from the
+/* The program's binary: $GLNBODY_BIN or build/glnbody (make test runs from the
  * project root). */
 static inline const char *program(void)
 {
     const char *bin = getenv("GLNBODY_BIN");
-    return bin && *bin ? bin : "./glnbody";
+    return bin && *bin ? bin : "build/glnbody";
 }
 
 /* Runs `glnbody ARGS --output OUT` with stdout and stderr in LOG; OUT and

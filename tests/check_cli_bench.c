@@ -1,7 +1,7 @@
 /* check_cli_bench.c - the measuring commands: bench's CSV and its
  * refusals, the precision reports (forces, newton3, the cutoff) and
  * compare across backends.
- * Runs the real binary (GLNBODY_BIN, default ./glnbody, from the project
+ * Runs the real binary (GLNBODY_BIN, default build/glnbody, from the project
  * root) through cli_harness.h; every file lives under one mkdtemp
  * directory, removed at the end.  Skipped without GL. */
 #include <check.h>

@@ -1,7 +1,7 @@
 /* check_cli_errors.c - `glnbody forces` refusing bad input: one message
  * line naming the culprit, exit 2 for a bad command line and 1 for other
  * failures, and no partial or clobbered output file.
- * Runs the real binary (GLNBODY_BIN, default ./glnbody, from the project
+ * Runs the real binary (GLNBODY_BIN, default build/glnbody, from the project
  * root) through cli_harness.h; every file lives under one mkdtemp
  * directory, removed at the end.  Skipped without GL: the --variant
  * checks need the GPU backends. */

@@ -1,6 +1,6 @@
 /* check_cli_forces.c - `glnbody forces`: the output format and values on
  * every backend, 17 digits, 8 and 9 input columns, one particle.
- * Runs the real binary (GLNBODY_BIN, default ./glnbody, from the project
+ * Runs the real binary (GLNBODY_BIN, default build/glnbody, from the project
  * root) through cli_harness.h; every file lives under one mkdtemp
  * directory, removed at the end.  Skipped without GL. */
 #include <check.h>

@@ -1,11 +1,12 @@
 /* check_cli_help.c - the help texts of glnbody and its commands, no
  * arguments and an unknown command.
- * Runs the real binary (GLNBODY_BIN, default ./glnbody, from the project
+ * Runs the real binary (GLNBODY_BIN, default build/glnbody, from the project
  * root) through cli_harness.h; every file lives under one mkdtemp
  * directory, removed at the end.  Needs no GL. */
 #include <check.h>
 
 #include "cli_fixtures.h"
+#include "glnbody.h"     /* NB_VERSION_*, which --version must print */
 
 /* ---- help and commands ------------------------------------------------- */
 
@@ -93,6 +94,25 @@ START_TEST(test_unknown_command)
 }
 END_TEST
 
+/* --version: the version of host/glnbody.h (the one place it is written),
+ * then the optional features this build has. */
+START_TEST(test_version)
+{
+    struct cli_run r;
+    char want[64];
+    snprintf(want, sizeof want, "glnbody %d.%d.%d\nfeatures: mpi ", NB_VERSION_MAJOR,
+             NB_VERSION_MINOR, NB_VERSION_PATCH);
+    RUN(&r, "--version");
+    assert_success(&r);
+    ck_assert_msg(strncmp(r.out, want, strlen(want)) == 0, "--version printed:\n%s", r.out);
+    cli_run_free(&r);
+    RUN(&r, "--version", "run");
+    const char *needles[] = { "--version", "'run'", NULL };
+    assert_failure(&r, 2, needles);
+    cli_run_free(&r);
+}
+END_TEST
+
 static Suite *cli_help_suite(void)
 {
     Suite *s = suite_create("cli_help");
@@ -104,6 +124,7 @@ static Suite *cli_help_suite(void)
     tcase_add_test(tc, test_help_forces_alone);
     tcase_add_test(tc, test_no_arguments);
     tcase_add_test(tc, test_unknown_command);
+    tcase_add_test(tc, test_version);
     return s;
 }
 

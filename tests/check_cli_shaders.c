@@ -1,6 +1,6 @@
 /* check_cli_shaders.c - shaders that do not load: a GLSL compile error
  * and missing SPIR-V, each named in the one message of a failed run.
- * Runs the real binary (GLNBODY_BIN, default ./glnbody, from the project
+ * Runs the real binary (GLNBODY_BIN, default build/glnbody, from the project
  * root) through cli_harness.h; every file lives under one mkdtemp
  * directory, removed at the end.  Skipped without GL. */
 #include <check.h>

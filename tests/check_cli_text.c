@@ -5,7 +5,7 @@
  * `glnbody help CMD` prints the manual page's section for every command;
  * and each command's option list in --help equals the one in its section
  * of the manual page, so that the two cannot drift apart.
- * Runs the real binary (GLNBODY_BIN, default ./glnbody) from the project
+ * Runs the real binary (GLNBODY_BIN, default build/glnbody) from the project
  * root through cli_harness.h; the output cases need GL (tagged, skipped
  * without it). */
 #include <check.h>

@@ -393,8 +393,8 @@ static void compare_driver(const char *prog, const char *extra, double tol)
 START_TEST(driver_c)
 {
     reference(64);
-    compare_driver("tests/g6_driver", "", 1e-4);
-    compare_driver("tests/g6_driver", "nearest", 1e-4);
+    compare_driver("build/tests/g6_driver", "", 1e-4);
+    compare_driver("build/tests/g6_driver", "nearest", 1e-4);
     remove(g_in);
     free(g_xref);
 }
@@ -403,7 +403,7 @@ END_TEST
 START_TEST(driver_fortran)
 {
     reference(64);
-    compare_driver("tests/g6_driver_f", "", 1e-4);
+    compare_driver("build/tests/g6_driver_f", "", 1e-4);
     remove(g_in);
     free(g_xref);
 }

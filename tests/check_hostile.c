@@ -2,7 +2,7 @@
  * glnbody was tried as a new user would: each must end with one clear
  * message naming the file or option and the cause, a non-zero exit, and
  * nothing half-written.  Runs the real binary (GLNBODY_BIN, default
- * ./glnbody) on the CPU backend, so it needs no GL. */
+ * build/glnbody) on the CPU backend, so it needs no GL. */
 #include <check.h>
 
 #include <signal.h>

@@ -3,7 +3,7 @@
  * agreeing, trajectories in both formats, a run restarted from its own
  * dump, and bad input refused with one message, exit 2 (command line) or 1
  * (files), and no file left behind.  Runs the binary (GLNBODY_BIN, default
- * ./glnbody) in a temporary directory per test. */
+ * build/glnbody) in a temporary directory per test. */
 #include <check.h>
 #include <dirent.h>
 #include <errno.h>

@@ -35,7 +35,7 @@
  *      file left behind.
  *
  * One GL context in-process (no fork for the GL tests); the CLI tests run
- * the binary (GLNBODY_BIN, default ./glnbody).  NB_TEST_SEED=S replays. */
+ * the binary (GLNBODY_BIN, default build/glnbody).  NB_TEST_SEED=S replays. */
 #include <check.h>
 #include <math.h>
 #include <stdio.h>

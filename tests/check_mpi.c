@@ -1,6 +1,6 @@
 /* check_mpi.c - `mpirun -np P glnbody run|forces`, the j-parallel runs of
  * Harfst et al. 2007, through the real binary (GLNBODY_BIN, default
- * ./glnbody) on 1, 2 and 3 ranks, --oversubscribe (2 cores in CI):
+ * build/glnbody) on 1, 2 and 3 ranks, --oversubscribe (2 cores in CI):
  *   - precision H gives the same bytes for any P (--output and the energy
  *     log), with --predict host and --predict gpu;
  *   - precision A agrees across P to float rounding;
@@ -441,7 +441,7 @@ int main(void)
 {
     static char bin[4096];
     char cwd[2048];
-    const char *env = getenv("GLNBODY_BIN"), *name = env && *env ? env : "./glnbody";
+    const char *env = getenv("GLNBODY_BIN"), *name = env && *env ? env : "build/glnbody";
     (void)write_file;           /* the harness's, unused here */
     if (name[0] == '/' || !getcwd(cwd, sizeof cwd))
         snprintf(bin, sizeof bin, "%.2047s", name);

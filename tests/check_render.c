@@ -11,6 +11,7 @@
 
 #include "cli_harness.h"
 #include "nb_host.h"
+#include "render_internal.h"
 
 #define BACKGROUND_R 8          /* src/render.c's background */
 #define BACKGROUND_G 8
@@ -247,7 +248,7 @@ START_TEST(test_md_frames_type_colours)
     write_in("c.txt", "types 2\nmass 1 1\nmass 2 1\nlj 1 1 1 1\nlj 2 2 1 1\nlj 1 2 1 1\n");
     RUN_IN(&r, "md", "--input", "two.txt", "--coeffs", "c.txt", "--potential", "lj",
            "--cutoff", "2.5", "--dt", "0.001", "--steps", "2", "--frames", "f",
-           "--frame-every", "0.001", "--frame-size", "96x64", "--camera", "4,0,0",
+           "--frame-every", "1", "--frame-size", "96x64", "--camera", "4,0,0",
            "--color", "type", "--thermo", "thermo.csv", "--quiet");
     ck_assert_msg(r.status == 0, "%s", r.err);
     test_dir_path(path, sizeof path, "f");
@@ -256,6 +257,69 @@ START_TEST(test_md_frames_type_colours)
     struct picture p = read_png(path);
     check_type_colours(&p);
     free(p.rgb);
+    cli_run_free(&r);
+}
+END_TEST
+
+/* ---- the inspector's layout ------------------------------------------ */
+
+/* Targets of one row (1024x1 texels) or far from square wrap into a
+ * near-square in row order; square-ish 2-D targets keep their own. */
+static const struct {
+    size_t count;
+    int width, height, cols, rows;
+} layouts[] = {
+    { 1024, 1024, 1, 32, 32 },      /* one row: 32x32, not a one-pixel line */
+    { 2048, 1024, 2, 46, 45 },      /* 46^2 = 2116 >= 2048 > 45^2; 45 rows of 46 */
+    { 4096, 4096, 1, 64, 64 },
+    { 1000, 1, 1000, 32, 32 },      /* one column */
+    { 3, 3, 1, 2, 2 },
+    { 1, 1, 1, 1, 1 },
+    { 4096, 64, 64, 64, 64 },       /* square: its own */
+    { 4096, 128, 32, 128, 32 },     /* 4:1 still its own */
+    { 8192, 256, 32, 91, 91 },      /* 8:1 wraps: 91^2 = 8281 >= 8192 > 90^2 */
+    { 1000, 32, 32, 32, 32 },       /* a buffer of 1000 in 32x32: wrapped */
+    { 0, 1, 1, 1, 1 },
+};
+
+START_TEST(test_inspect_layout)
+{
+    int cols = 0, rows = 0;
+    nb_render_inspect_layout(layouts[_i].count, layouts[_i].width, layouts[_i].height, &cols,
+                             &rows);
+    ck_assert_msg(cols == layouts[_i].cols && rows == layouts[_i].rows,
+                  "%zu elements of %dx%d shown as %dx%d, not %dx%d", layouts[_i].count,
+                  layouts[_i].width, layouts[_i].height, cols, rows, layouts[_i].cols,
+                  layouts[_i].rows);
+}
+END_TEST
+
+/* Every 1-D size up to 5000 (odd ones, primes): all elements shown, no
+ * empty row, and the sides differ by at most one. */
+START_TEST(test_inspect_layout_near_square)
+{
+    for (size_t n = 1; n <= 5000; n++) {
+        int cols, rows;
+        nb_render_inspect_layout(n, (int)n, 1, &cols, &rows);
+        ck_assert_msg((size_t)cols * (size_t)rows >= n && (size_t)cols * (size_t)(rows - 1) < n
+                      && cols - rows >= 0 && cols - rows <= 1,
+                      "%zu elements shown as %dx%d", n, cols, rows);
+    }
+}
+END_TEST
+
+/* md's --frame-every counts steps, like --dump-every: K = 2 over 5 steps
+ * draws steps 0, 2 and 4, whatever --dt is. */
+START_TEST(test_md_frame_every_counts_steps)
+{
+    struct cli_run r;
+    char path[1300];
+    RUN_IN(&r, "md", "--ic", "fcc", "--cells", "2", "--cutoff", "1.2", "--dt", "0.005",
+           "--steps", "5", "--frames", "f", "--frame-every", "2", "--frame-size", "32x24",
+           "--backend", "cpu", "--quiet");
+    ck_assert_msg(r.status == 0, "%s", r.err);
+    test_dir_path(path, sizeof path, "f");
+    ck_assert_int_eq(entries(path), 3);
     cli_run_free(&r);
 }
 END_TEST
@@ -294,6 +358,23 @@ START_TEST(test_refused_options)
 }
 END_TEST
 
+/* A step count is a whole number >= 1: a time or a fraction is refused,
+ * naming the option, before anything is written. */
+static const char *const md_bad_every[] = { "0.5", "0", "-2", "1.5", "2x" };
+
+START_TEST(test_md_frame_every_refused)
+{
+    struct cli_run r;
+    RUN_IN(&r, "md", "--ic", "fcc", "--cells", "2", "--cutoff", "1.2", "--steps", "4",
+           "--frames", "f", "--frame-every", md_bad_every[_i], "--backend", "cpu", "--quiet");
+    ck_assert_int_eq(r.status, 2);
+    ck_assert_msg(strstr(r.err, "--frame-every") != NULL, "%s", r.err);
+    ck_assert_ptr_eq(strchr(r.err, '\n'), r.err + strlen(r.err) - 1);     /* one line */
+    ck_assert_int_eq(entries(g_dir), 0);
+    cli_run_free(&r);
+}
+END_TEST
+
 START_TEST(test_frame_options_need_frames)
 {
     struct cli_run r;
@@ -324,7 +405,7 @@ START_TEST(test_unwritable_frames_dir)
     cli_run_free(&r);
     RUN_IN(&r, "md", "--ic", "fcc", "--cells", "2", "--density", "0.8", "--temperature", "1",
            "--potential", "lj", "--cutoff", "1.2", "--dt", "0.005", "--steps", "4",
-           "--frames", "blocker", "--frame-every", "0.01", "--quiet");
+           "--frames", "blocker", "--frame-every", "2", "--quiet");
     ck_assert_int_ne(r.status, 0);
     ck_assert_msg(strstr(r.err, "blocker: cannot make the frame directory: a file of that "
                          "name exists") != NULL, "%s", r.err);
@@ -523,6 +604,12 @@ START_TEST(test_view_under_xvfb)
     int y = 360 / 60 + 2 + (360 / 40 + 4) / 2, x0 = 640 - (int)(0.38 * 640);
     ck_assert_int_lt(brightness(pixel(&p, x0 + 1, y)), 60);
     ck_assert_int_gt(brightness(pixel(&p, 640 - 360 / 60 - 4, y)), 700);
+    /* Each panel is titled (white text) in the strip under the colour bar. */
+    int titled = 0, title_y = 2 * (360 / 60 + 2) + 360 / 40 + 4;
+    for (int ty = title_y; ty < title_y + 20; ty++)
+        for (int tx = x0; tx < x0 + 160; tx++)
+            titled += brightness(pixel(&p, tx, ty)) > 600;
+    ck_assert_int_gt(titled, 20);
     free(p.rgb);
 }
 END_TEST
@@ -591,7 +678,7 @@ START_TEST(test_view_md_under_xvfb)
     ck_assert_int_eq(view_in_xvfb("md --ic ionic --cells 2 --color type --size 320x240 "
                                   "--backend cpu --steps-per-frame 1", "ionic.png", &p), 0);
     RUN_IN(&r, "md", "--ic", "ionic", "--cells", "2", "--steps", "3", "--frames", "f",
-           "--frame-every", "0.015", "--frame-size", "320x240", "--color", "type",
+           "--frame-every", "3", "--frame-size", "320x240", "--color", "type",
            "--backend", "cpu", "--quiet");
     ck_assert_msg(r.status == 0, "%s", r.err);
     cli_run_free(&r);
@@ -637,10 +724,17 @@ static Suite *render_suite(void)
     tcase_set_timeout(tc, 60);
     tcase_add_loop_test(tc, test_refused_options, 0, (int)(sizeof refusals / sizeof *refusals));
     tcase_add_test(tc, test_frame_options_need_frames);
+    tcase_add_loop_test(tc, test_md_frame_every_refused, 0,
+                        (int)(sizeof md_bad_every / sizeof *md_bad_every));
     tcase_add_test(tc, test_movie_without_ffmpeg);
     tcase_add_test(tc, test_view_without_display);
     tcase_add_test(tc, test_view_md_refusals);
     tcase_add_test(tc, test_view_md_takes_md_options);
+    suite_add_tcase(s, tc);
+
+    tc = tcase_create("layout");
+    tcase_add_loop_test(tc, test_inspect_layout, 0, (int)(sizeof layouts / sizeof *layouts));
+    tcase_add_test(tc, test_inspect_layout_near_square);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("pictures");
@@ -653,6 +747,7 @@ static Suite *render_suite(void)
     tcase_add_test(tc, test_type_colours);
     tcase_add_loop_test(tc, test_run_frames, 0, (int)(sizeof backends / sizeof *backends));
     tcase_add_test(tc, test_md_frames_type_colours);
+    tcase_add_test(tc, test_md_frame_every_counts_steps);
     tcase_add_test(tc, test_unwritable_frames_dir);
     tcase_add_test(tc, test_movie_with_ffmpeg);
     tcase_add_test(tc, test_view_under_xvfb);

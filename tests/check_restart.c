@@ -1,5 +1,5 @@
 /* check_restart.c - checkpoints and restarts (issue 16, section 1) through
- * the real binary (GLNBODY_BIN, default ./glnbody).
+ * the real binary (GLNBODY_BIN, default build/glnbody).
  *
  * Run A goes uninterrupted; run B is interrupted three ways and restarted:
  * in two legs (--t-end / --steps extended from the checkpoint at the end),
@@ -467,7 +467,7 @@ static void damaged_copy(int damage)
 static const char *const damages[] = {
     "bad.ck: not a usable checkpoint: truncated: the header says",
     "bad.ck: not a usable checkpoint: CRC mismatch: the file is damaged",
-    "bad.ck: not a usable checkpoint: format version 99, and this glnbody reads version 1",
+    "bad.ck: not a usable checkpoint: format version 99, and this glnbody reads versions 1 to 2",
     "bad.ck: not a usable checkpoint: the file is empty",
     "bad.ck: not a usable checkpoint: no GLNBCKPT magic (not a glnbody checkpoint)",
 };

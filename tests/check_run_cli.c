@@ -1,5 +1,5 @@
 /* check_run_cli.c - `glnbody run` through the real binary (GLNBODY_BIN,
- * default ./glnbody): refusals, outputs, the floor, the help and the
+ * default build/glnbody): refusals, outputs, the floor, the help and the
  * no-option default. */
 #include <check.h>
 

@@ -208,7 +208,7 @@ static void cli_run_in(struct cli_run *r, const char *dir, const char *const *en
                   "(set GLNBODY_BIN)", g_bin, dir ? dir : ".");
 }
 
-/* g_bin from GLNBODY_BIN (default ./glnbody), made absolute so that tests
+/* g_bin from GLNBODY_BIN (default build/glnbody), made absolute so that tests
  * may run it from their own directories, and the suite's temporary
  * directory.  Returns 0, or prints why not and returns -1. */
 static int cli_harness_start(const char *suite)
@@ -216,7 +216,7 @@ static int cli_harness_start(const char *suite)
     static char absolute[4096];
     const char *bin = getenv("GLNBODY_BIN"), *tmp = getenv("TMPDIR");
     if (!bin || !*bin)
-        bin = "./glnbody";
+        bin = "build/glnbody";
     if (access(bin, X_OK) != 0) {
         fprintf(stderr, "%s: %s is not an executable (build it, or set GLNBODY_BIN): "
                 "%s\n", suite, bin, strerror(errno));

@@ -11,15 +11,17 @@
 extern "C" {
 #endif
 
-/* ==== 15. checkpoints and restarts (issue 16) ================================ */
+/* ==== 15. checkpoints and restarts ====================== core ========== */
+/* Stable: the calls; the file format carries its own version, and a
+ * newer library refuses a file it cannot read with a message. */
 
 /* A run's whole state in a file, to be continued bit for bit in another
  * process: the format of `glnbody run --checkpoint` and `glnbody md
  * --checkpoint` (a magic number, a format version, the byte order, the
- * particle count, the state, the application's own bytes, zlib's crc32),
- * written under a temporary name in the same directory, synced and
- * renamed, so that the previous checkpoint at path stays until the new one
- * is whole.  Writing: NB_ERR_IO naming path and the system's reason,
+ * particle count, the state, the application's own bytes, zlib's crc32
+ * over every byte but its own four), written as a file without a name in
+ * the same directory (nb_outfile), synced and linked over the old one, so
+ * that the previous checkpoint at path stays until the new one is whole.  Writing: NB_ERR_IO naming path and the system's reason,
  * NB_ERR_NOMEM.  Reading: NB_ERR_IO for a file that cannot be read,
  * NB_ERR_PARSE naming path and the reason for one that is truncated, fails
  * its CRC, has another version or byte order, or is of the other kind. */

@@ -11,7 +11,9 @@
 extern "C" {
 #endif
 
-/* ==== 7. force engines ===================================================== */
+/* ==== 7. force engines ================================== core ========== */
+/* Stable: nb_forces and its calls; variants are named by strings that may
+ * change between versions (nb_forces_variants lists them). */
 
 /* A force engine of one kind on one context (gl may be NULL for
  * NB_ENGINE_CPU).  The engine borrows gl. */
@@ -115,7 +117,8 @@ NB_API enum nb_status nb_forces_gaj(struct nb_forces *f, double eps, size_t n_ac
 NB_API const char *nb_forces_variant(const struct nb_forces *f);
 NB_API double nb_forces_seconds(const struct nb_forces *f);
 
-/* ==== 7a. j-memory block steps, GRAPE-6 style (issue 15: libg6gl) ========
+/* ==== 7a. j-memory block steps, GRAPE-6 style ============ core ==========
+ * Stable: libg6gl stands on these calls alone.
  *
  * What the GRAPE-6 interface (Makino et al. 2003; Sapporo2, Gaburov et al.
  * 2009, Bedorf et al. 2015) asks of a force engine, on nb_forces: a
@@ -210,7 +213,9 @@ NB_API enum nb_status nb_forces_block_neighbours(struct nb_forces *f, size_t roo
  * and the most a start takes. */
 NB_API size_t nb_forces_block_size(const struct nb_forces *f);
 
-/* ==== 8. CPU reference forces, accuracy ==================================== */
+/* ==== 8. CPU reference forces, accuracy ================= utility ======= */
+/* Utility: the double-precision oracle of the tests and of glnbody
+ * compare; kept, but its helpers may change with the program's needs. */
 
 /* GA in double with Newton's third law (OpenMP; the result does not depend
  * on the thread count): acc (3n), pot (n), as nb_forces_ga. */

@@ -11,7 +11,9 @@
 extern "C" {
 #endif
 
-/* ==== 9. Hermite block steps =============================================== */
+/* ==== 9. Hermite block steps ============================ core ========== */
+/* Stable: nb_hermite and its calls; new fields go at the end of the
+ * parameter and statistics structs. */
 
 /* What a Hermite run is asked to do. */
 struct nb_hermite_params {

@@ -11,7 +11,9 @@
 extern "C" {
 #endif
 
-/* ==== 10. MD systems: laws, types, boxes, files ============================= */
+/* ==== 10. MD systems: laws, types, boxes, files ========= core ========== */
+/* Stable: laws, types and boxes.  The file readers and writers (LAMMPS
+ * dump, extended XYZ, exclusions) are utility and may move with section 4. */
 
 /* The pair laws: Lennard-Jones, Lennard-Jones with Coulomb (constant,
  * linear or sigmoidal dielectric; Elsen et al. 2006, Table 1), and the
@@ -168,7 +170,8 @@ NB_API enum nb_status nb_md_exclusions_read(const char *path, const struct nb_pa
                                             uint32_t **pairs, size_t *count,
                                             struct nb_error *err);
 
-/* ==== 11. MD runs ============================================================ */
+/* ==== 11. MD runs ======================================= core ========== */
+/* Stable: nb_md and its calls. */
 
 /* What an MD system is, in short: the law, its coefficients, the box and
  * the step (nb_md_create; nb_md_prepare takes the full description). */
@@ -261,7 +264,9 @@ struct nb_md_timings {
 };
 NB_API void nb_md_get_timings(const struct nb_md *md, struct nb_md_timings *t);
 
-/* ==== 12. MD force kernels for research ===================================== */
+/* ==== 12. MD force kernels for research ================= research ====== */
+/* Research: measures the accumulation modes and the triangular kernels
+ * (glnbody precision, newton3); may change in any version. */
 
 /* The MD forces of one system (a view: its arrays must outlive the handle)
  * on one GL pipeline (NB_ENGINE_COMPUTE or _FRAGMENT; cell lists compute

@@ -11,7 +11,9 @@
 extern "C" {
 #endif
 
-/* ==== 13. j-parallel runs (Harfst et al. 2007) ============================ */
+/* ==== 13. j-parallel runs (Harfst et al. 2007) ========== research ====== */
+/* Research: the j-partition of a run over several processes; its calls
+ * may change as multi-GPU runs are measured. */
 
 /* A force evaluation or a Hermite run shared by P cooperating processes
  * ("ranks", e.g. of MPI), each with its own force engine and the same

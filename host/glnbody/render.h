@@ -11,7 +11,9 @@
 extern "C" {
 #endif
 
-/* ==== 14. pictures: frames, movies, windows ================================== */
+/* ==== 14. pictures: frames, movies, windows ============= utility ======= */
+/* Utility: what glnbody run --frames and glnbody view draw with; the
+ * inspector's panels and titles may change with the engines. */
 
 /* A renderer draws a system as point sprites with additive blending into
  * an off-screen framebuffer of its context: coloured by speed, potential
@@ -110,6 +112,20 @@ NB_API enum nb_status nb_render_inspect_hermite(struct nb_render *r, struct nb_h
                                                 struct nb_error *err);
 NB_API enum nb_status nb_render_inspect_md(struct nb_render *r, struct nb_md *md, char *text,
                                            size_t size, struct nb_error *err);
+/* Each panel's title from the last inspector drawing: its target, its
+ * layout (texels or elements, and how they are shown) and the range of the
+ * magnitudes it holds, in lines for the caller to draw with its own font
+ * over the strip left free above the panel (x, y: the strip's top-left
+ * pixel; height: the strip's). */
+#define NB_INSPECT_PANELS 8
+struct nb_inspect_titles {
+    int count;
+    struct {
+        int x, y, height;
+        char text[384];
+    } panel[NB_INSPECT_PANELS];
+};
+NB_API void nb_render_inspect_titles(const struct nb_render *r, struct nb_inspect_titles *out);
 /* Blends a w x h image of RGBA bytes (rows top first, straight alpha) over
  * the last frame with its top-left corner at pixel (x, y): captions,
  * colour bars. */

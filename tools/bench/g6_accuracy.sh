@@ -13,11 +13,12 @@
 # (throughput), on glnbody's Plummer spheres of N = 16384, 65536, 262144.
 #
 # On the GPU machine, from the project root, with what was built here
-# (make glnbody spirv/.stamp tools/g6/g6_bench):
-#   run(command="bash tools/bench/g6_accuracy.sh",
-#       carry=[".gl", ".ompi", "glnbody", "spirv", "tools/g6/g6_bench"])
+# (make build/glnbody build/spirv.stamp build/tools/g6/g6_bench; on a
+# machine without libEGL or libepoxy, the packages in .gl/ that
+# tools/bench/env.sh unpacks):
+#   OUT=DIR bash tools/bench/g6_accuracy.sh
 # Sapporo2 too: its benchmark is taken from $SAPPORO2_BENCH, else from
-# /tmp/sapporo2/g6_bench, which `bash tools/device_sapporo2.sh` leaves
+# /tmp/sapporo2/g6_bench, which `bash tools/bench/sapporo2.sh` leaves
 # there (run it first in the same command, after its --prepare here, and
 # carry .peer/sapporo2).  Here (llvmpipe) it runs at small N:
 #   G6ACC_N="2048 4096" G6ACC_REPEATS=5 bash tools/bench/g6_accuracy.sh /tmp/g6acc
@@ -37,12 +38,10 @@ mkdir -p "$out" || die "cannot make $out"
 for f in accuracy.csv timing.csv; do
     [ ! -e "$out/$f" ] || die "$out/$f exists: give an empty directory"
 done
-[ -x tools/g6/g6_bench ] && [ -x glnbody ] ||
-    die "no tools/g6/g6_bench or glnbody: build them (make glnbody spirv/.stamp tools/g6/g6_bench)"
+[ -x build/tools/g6/g6_bench ] && [ -x build/glnbody ] ||
+    die "no build/tools/g6/g6_bench or build/glnbody: build them (make build/glnbody build/spirv.stamp build/tools/g6/g6_bench)"
 if command -v nvidia-smi > /dev/null 2>&1; then     # the GPU machine: its GL loaders
-    for env in tools/bench/device_env.sh tools/device_env.sh; do
-        [ -f "$env" ] && { OUT=$out source "$env" > /dev/null; break; }
-    done
+    OUT=$out source tools/bench/env.sh > /dev/null
 fi
 export GLNBODY_SHADER_DIR=${GLNBODY_SHADER_DIR:-$PWD}
 NS=${G6ACC_N:-16384 65536 262144}
@@ -60,9 +59,9 @@ echo "code,positions,mode,n,sample,eps2,case,force_mean,force_max,jerk_mean,jerk
 echo "code,positions,mode,n,ni,us_per_block,interactions_per_s,us_set_j,us_firsthalf,us_lasthalf" \
     > "$tmp/timing.csv"
 
-# plummer N FILE: glnbody's Plummer sphere (seed 1), as tools/device_g6.sh makes it.
+# plummer N FILE: glnbody's Plummer sphere (seed 1), as tools/bench/g6.sh makes it.
 plummer() {
-    ./glnbody run --ic plummer --n "$1" --seed 1 --t-end 0 --output "$2.snap" > /dev/null 2>&1 ||
+    build/glnbody run --ic plummer --n "$1" --seed 1 --t-end 0 --output "$2.snap" > /dev/null 2>&1 ||
         die "glnbody could not make the Plummer sphere of $1"
     { echo "$1"; grep -v '^#' "$2.snap" | awk '{ print $2, $3, $4, $5, $6, $7, $8 }'; } > "$2"
 }
@@ -90,7 +89,7 @@ for n in $NS; do
     for mode in A H G; do
         for pos in ds float fixed64; do
             [ $mode = G ] && [ $pos != ds ] && continue     # G's pair terms are double
-            measure libg6gl tools/g6/g6_bench $pos $mode "$n" || [ $pos = fixed64 ] ||
+            measure libg6gl build/tools/g6/g6_bench $pos $mode "$n" || [ $pos = fixed64 ] ||
                 die "libg6gl $pos $mode failed at N = $n"
         done
     done

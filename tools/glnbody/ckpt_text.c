@@ -47,6 +47,26 @@ enum nb_status nb_ckpt_text_add_int(struct ckpt_text *t, const char *key, long l
     return nb_ckpt_text_add(t, key, text, err);
 }
 
+enum nb_status nb_ckpt_text_add_hash(struct ckpt_text *t, const char *key, uint64_t value,
+                                     struct nb_error *err)
+{
+    char text[32];
+    snprintf(text, sizeof text, "%016llx", (unsigned long long)value);
+    return nb_ckpt_text_add(t, key, text, err);
+}
+
+int nb_ckpt_text_hash(const struct ckpt_text *t, const char *key, uint64_t *out)
+{
+    const char *text = nb_ckpt_text_get(t, key);
+    char *end;
+
+    *out = 0;
+    if (!text || strlen(text) != 16 || strspn(text, "0123456789abcdef") != 16)
+        return 0;
+    *out = (uint64_t)strtoull(text, &end, 16);
+    return 1;
+}
+
 enum nb_status nb_ckpt_text_read(struct ckpt_text *t, const char *path,
                                  enum nb_checkpoint_kind kind, uint64_t *n,
                                  struct nb_error *err)

@@ -16,6 +16,9 @@ enum nb_status nb_ckpt_text_add_real(struct ckpt_text *t, const char *key, doubl
                                      struct nb_error *err);
 enum nb_status nb_ckpt_text_add_int(struct ckpt_text *t, const char *key, long long value,
                                     struct nb_error *err);
+/* A 64-bit hash as 16 hexadecimal digits. */
+enum nb_status nb_ckpt_text_add_hash(struct ckpt_text *t, const char *key, uint64_t value,
+                                     struct nb_error *err);
 /* The checkpoint's section, read after the whole file was checked; its
  * lines split.  NB_ERR_PARSE naming path for a section that is not ours. */
 enum nb_status nb_ckpt_text_read(struct ckpt_text *t, const char *path,
@@ -26,6 +29,9 @@ const char *nb_ckpt_text_get(const struct ckpt_text *t, const char *key);
 /* A real (%a) or integer value; NaN or fallback when missing or malformed. */
 double nb_ckpt_text_real(const struct ckpt_text *t, const char *key);
 long long nb_ckpt_text_int(const struct ckpt_text *t, const char *key, long long fallback);
+/* A hash of nb_ckpt_text_add_hash into *out: 1, or 0 when missing or
+ * malformed. */
+int nb_ckpt_text_hash(const struct ckpt_text *t, const char *key, uint64_t *out);
 void nb_ckpt_text_free(struct ckpt_text *t);
 /* On a restart, a note on stderr ("glnbody COMMAND: note: ...") where the
  * value `what` has now differs from the one the run in path saved, then

@@ -239,10 +239,17 @@ static enum nb_status report_bench(const struct bench_args *a, int argc, char **
         (a->variants && nb_check_list("variant", a->variants, err) != NB_OK) ||
         nb_gl_cli_validate(&a->gl, err) != NB_OK)
         return err->status;
+#ifdef NB_HAVE_REPORTS
     const struct nb_report_request q = { a->report, a->kernel, a->backends, a->variants,
                                          a->precisions, a->n_list, runs, warmup, seed, eps,
                                          &a->gl, argc, argv };
     return nb_report_bench(&q, err);
+#else
+    (void)argc, (void)argv;
+    return nb_error_set(err, NB_ERR_UNSUPPORTED, "bench: --report is not in this build: it "
+                        "needs jansson (pkg-config jansson; Debian: libjansson-dev), which "
+                        "the build did not find; install it and run make again");
+#endif
 }
 
 int nb_cmd_bench(int argc, char **argv)

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "file_roles.h"
 #include "mpi_world.h"
 
 struct forces_args {
@@ -100,7 +101,12 @@ int nb_cmd_forces(int argc, char **argv)
                      "(see glnbody forces --help)");
         return nb_cli_fail(&err);
     }
-    if (nb_parse_double("softening", a.softening, 0.0, &eps, &err) != NB_OK ||
+    const struct nb_file_use uses[] = {
+        { "input", a.input, NB_FILE_IN, NULL, NULL, 0 },
+        { "output", a.output, NB_FILE_OUT, NULL, NULL, 0 },
+    };
+    if (nb_check_file_uses("forces", uses, 2, &err) != NB_OK ||
+        nb_parse_double("softening", a.softening, 0.0, &eps, &err) != NB_OK ||
         nb_gl_cli_validate(&a.gl, &err) != NB_OK ||
         (a.precision && nb_precision_parse("--precision", a.precision, &a.mode, &err) != NB_OK) ||
         (a.backend && nb_engine_parse(a.backend, NULL, &err) != NB_OK))

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "file_roles.h"
 #include "interrupt.h"
 #include "md_cli.h"
 
@@ -159,6 +160,29 @@ done:
     return st;
 }
 
+/* No two outputs, and no output and input, on one file (the inputs only
+ * on a fresh run: a restart reads the checkpoint alone). */
+static enum nb_status check_files(const struct md_args *a, const struct md_config *c,
+                                  struct nb_error *err)
+{
+    int fresh = !c->restart;
+    const struct nb_file_use uses[] = {
+        { "input", fresh ? a->input : NULL, NB_FILE_IN, NULL, NULL, 0 },
+        { "coeffs", fresh ? a->coeffs : NULL, NB_FILE_IN, NULL, NULL, 0 },
+        { "exclude", fresh ? a->exclude : NULL, NB_FILE_IN, NULL, NULL, 0 },
+        { "restart", a->restart, NB_FILE_IN, NULL, NULL, 1 },
+        { "thermo", a->thermo, NB_FILE_OUT, NULL, NULL, 0 },
+        { "integrals", a->integrals, NB_FILE_OUT, NULL, NULL, 0 },
+        { "dump", a->dump, NB_FILE_OUT, NULL, NULL, 0 },
+        { "output", a->output, NB_FILE_OUT, NULL, NULL, 0 },
+        { "timing", a->timing, NB_FILE_OUT, NULL, NULL, 0 },
+        { "checkpoint", a->checkpoint, NB_FILE_OUT, NULL, NULL, 1 },
+        { "movie", a->frames.movie, NB_FILE_OUT, NULL, NULL, 0 },
+        { "frames", a->frames.dir, NB_FILE_DIR, "frame_", ".png", 0 },
+    };
+    return nb_check_file_uses("md", uses, sizeof uses / sizeof uses[0], err);
+}
+
 int nb_cmd_md(int argc, char **argv)
 {
     struct md_args a = { 0 };
@@ -166,7 +190,10 @@ int nb_cmd_md(int argc, char **argv)
     struct md_config c;
     int help;
 
-    if (nb_md_options_parse(&a, &c, argc, argv, &help, &err) != NB_OK) {
+    int parsed = nb_md_options_parse(&a, &c, argc, argv, &help, &err) == NB_OK;
+    if (!parsed || (!help && check_files(&a, &c, &err) != NB_OK)) {
+        if (parsed)
+            nb_md_restart_free(c.restart);
         fprintf(stderr, "glnbody md: %s\n", err.message);
         return err.status == NB_ERR_ARGS ? 2 : 1;    /* a bad checkpoint: 1 */
     }

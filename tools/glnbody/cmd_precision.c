@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "file_roles.h"
 
 struct precision_args {
     const char *ic, *n, *seed, *input, *eps, *modes, *runs, *warmup, *csv, *backend;
@@ -472,6 +473,12 @@ int nb_cmd_precision(int argc, char **argv)
                          table);
         return 0;
     }
+    const struct nb_file_use uses[] = {
+        { "input", a.input, NB_FILE_IN, NULL, NULL, 0 },
+        { "csv", a.csv, NB_FILE_OUT, NULL, NULL, 0 },
+    };
+    if (nb_check_file_uses("precision", uses, 2, &err) != NB_OK)
+        return nb_cli_fail(&err);
     int md = a.ic && strcmp(a.ic, "plummer") != 0;
     struct nb_md_box box;
     struct nb_md_potential pot;

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "file_roles.h"
 #include "report.h"
 
 #define NB_REPORT_MAX 16
@@ -183,6 +184,20 @@ int nb_cmd_report(int argc, char **argv)
                      "[B.json ...] [--plot FILE.png])");
         return nb_cli_fail(&err);
     }
+#ifndef NB_HAVE_PLOTS
+    if (plot) {
+        nb_error_set(&err, NB_ERR_UNSUPPORTED, "report: --plot is not in this build: it needs "
+                     "cairo (pkg-config cairo; Debian: libcairo2-dev), which the build did "
+                     "not find; install it and run make again");
+        return nb_cli_fail(&err);
+    }
+#endif
+    struct nb_file_use uses[NB_REPORT_MAX + 1] = { { "plot", plot, NB_FILE_OUT, NULL,
+                                                     NULL, 0 } };
+    for (size_t k = 0; k < count; k++)
+        uses[k + 1] = (struct nb_file_use){ "the report", paths[k], NB_FILE_IN, NULL, NULL, 0 };
+    if (nb_check_file_uses("report", uses, count + 1, &err) != NB_OK)
+        return nb_cli_fail(&err);
     struct nb_report rs[NB_REPORT_MAX];
     size_t read = 0;
     for (; read < count; read++) {
@@ -197,8 +212,10 @@ int nb_cmd_report(int argc, char **argv)
         nb_error_set(&err, NB_ERR_NOMEM, "out of host memory");
     if (err.status == NB_OK) {
         print_table(rs, count, keys, nkeys);
+#ifdef NB_HAVE_PLOTS
         if (plot && nb_report_plot(plot, rs, count, &err) == NB_OK)
             fprintf(stderr, "glnbody: report: plot written to %s\n", plot);
+#endif
     }
     free(keys);
     for (size_t r = 0; r < read; r++)

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "file_roles.h"
 #include "frames.h"
 #include "interrupt.h"
 #include "mpi_world.h"
@@ -462,6 +463,23 @@ static enum nb_status simulate(const struct run_config *c, struct nb_gl **gl,
     return st;
 }
 
+/* No two outputs, and no output and input, on one file (the input only on
+ * a fresh run: a restart reads the checkpoint alone). */
+static enum nb_status check_files(const struct run_args *a, struct nb_error *err)
+{
+    const struct nb_file_use uses[] = {
+        { "input", a->restart ? NULL : a->input, NB_FILE_IN, NULL, NULL, 0 },
+        { "restart", a->restart, NB_FILE_IN, NULL, NULL, 1 },
+        { "energy-log", a->energy_log, NB_FILE_OUT, NULL, NULL, 0 },
+        { "output", a->output, NB_FILE_OUT, NULL, NULL, 0 },
+        { "checkpoint", a->checkpoint, NB_FILE_OUT, NULL, NULL, 1 },
+        { "movie", a->frames.movie, NB_FILE_OUT, NULL, NULL, 0 },
+        { "snapshot-dir", a->snapshot_dir, NB_FILE_DIR, "snap_", ".txt", 0 },
+        { "frames", a->frames.dir, NB_FILE_DIR, "frame_", ".png", 0 },
+    };
+    return nb_check_file_uses("run", uses, sizeof uses / sizeof uses[0], err);
+}
+
 static void print_help(const struct nb_option *table)
 {
     nb_options_print(stdout, "glnbody run [--input FILE | --ic plummer --n N "
@@ -518,7 +536,7 @@ int nb_cmd_run(int argc, char **argv)
         { "snapshot-dir", "DIR", "where snap_NNNNN.txt go (made if missing)",
           &a.snapshot_dir, NULL },
         { "output", "FILE", "final state, `id m x y z vx vy vz`", &a.output, NULL },
-        NB_FRAMES_OPTIONS(a.frames),
+        NB_FRAMES_OPTIONS(a.frames, "DT", "time between pictures"),
         { "checkpoint", "FILE", "write the whole state here at the end, on SIGINT or "
           "SIGTERM (the step in progress is finished; exit 130 or 143) and every "
           "--checkpoint-every", &a.checkpoint, NULL },
@@ -542,7 +560,8 @@ int nb_cmd_run(int argc, char **argv)
     struct run_restart *restart = NULL;
     if ((a.restart && nb_run_restart_open(&a, &restart, &err) != NB_OK) ||
         check_args(&a, &c, &err) != NB_OK ||
-        nb_cli_frames_check(&a.frames, 1.0, c.t_end, &err) != NB_OK ||
+        nb_cli_frames_check(&a.frames, 0, c.t_end, &err) != NB_OK ||
+        check_files(&a, &err) != NB_OK ||
         (restart && nb_run_restart_check(&c, restart, &err) != NB_OK)) {
         nb_run_restart_free(restart);
         return nb_cli_fail(&err);

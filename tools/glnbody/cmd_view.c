@@ -20,6 +20,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "file_roles.h"
 #include "frames.h"
 #include "view_internal.h"
 
@@ -226,7 +227,8 @@ static enum nb_status check_args(const struct view_args *a, struct view_config *
     c->picture.height = 768;
     if ((a->backend && parse_engine(a->backend, &c->engine, err) != NB_OK) ||
         (c->md ? check_md(a, c, err) : check_gravity(a, c, err)) != NB_OK ||
-        nb_cli_picture_options(a->size, a->color, a->camera, &c->picture, err) != NB_OK)
+        nb_cli_picture_options("size", a->size, a->color, a->camera, &c->picture,
+                               err) != NB_OK)
         return err->status;
     if (a->precision) {
         const char *p = a->precision[0] && !a->precision[1] ? strchr(modes, a->precision[0])
@@ -258,7 +260,12 @@ static enum nb_status check_args(const struct view_args *a, struct view_config *
                             "only for its last block (speed or type)");
     c->screenshot = a->screenshot;
     c->screenshot_after = (uint64_t)after;
-    return NB_OK;
+    const struct nb_file_use uses[] = {
+        { "input", a->input, NB_FILE_IN, NULL, NULL, 0 },
+        { "restart", a->restart, NB_FILE_IN, NULL, NULL, 0 },
+        { "screenshot", a->screenshot, NB_FILE_OUT, NULL, NULL, 0 },
+    };
+    return nb_check_file_uses("view", uses, sizeof uses / sizeof uses[0], err);
 }
 
 /* ---- the window ---------------------------------------------------------- */
@@ -484,11 +491,20 @@ static enum nb_status draw(struct view *v, struct nb_error *err)
         const unsigned char *img = view_text_render(v->text, text, &tw, &th);
         if (img && nb_render_overlay(v->render, 8, 8, tw, th, img, err) != NB_OK)
             return err->status;
-        /* The inspector's legend: the shape and each row, bottom left. */
+        /* The inspector's legend: the shape and the scale, bottom left;
+         * each panel's title in the strip above it. */
         if (v->inspect && (img = view_text_render(v->text, shape, &tw, &th)) != NULL &&
             nb_render_overlay(v->render, 8, h - th - 8 > 0 ? h - th - 8 : 0, tw, th, img,
                               err) != NB_OK)
             return err->status;
+        struct nb_inspect_titles titles = { 0 };
+        if (v->inspect)
+            nb_render_inspect_titles(v->render, &titles);
+        for (int k = 0; k < titles.count; k++)
+            if ((img = view_text_render(v->text, titles.panel[k].text, &tw, &th)) != NULL &&
+                nb_render_overlay(v->render, titles.panel[k].x, titles.panel[k].y, tw, th, img,
+                                  err) != NB_OK)
+                return err->status;
     }
     return nb_render_present(v->render, w, h, err);
 }

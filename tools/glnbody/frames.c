@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli.h"
 #include "frames.h"
 
 #define MAX_FRAMES 99999        /* frame_NNNNN.png keeps five digits */
@@ -15,7 +16,8 @@
 #define MOVIE_FPS 25.0
 
 /* "WxH", each side 1..MAX_SIDE. */
-static enum nb_status parse_size(const char *text, int *w, int *h, struct nb_error *err)
+static enum nb_status parse_size(const char *option, const char *text, int *w, int *h,
+                                 struct nb_error *err)
 {
     char *end;
     long a, b;
@@ -32,8 +34,8 @@ static enum nb_status parse_size(const char *text, int *w, int *h, struct nb_err
             return NB_OK;
         }
     }
-    return nb_error_set(err, NB_ERR_ARGS, "--frame-size: '%s' is not WIDTHxHEIGHT in "
-                        "pixels, each 1..%d (e.g. 1920x1080)", text, MAX_SIDE);
+    return nb_error_set(err, NB_ERR_ARGS, "--%s: '%s' is not WIDTHxHEIGHT in "
+                        "pixels, each 1..%d (e.g. 1920x1080)", option, text, MAX_SIDE);
 }
 
 /* "D,AZ,EL[,CX,CY,CZ[,FOV]]": 3, 6 or 7 finite numbers. */
@@ -72,11 +74,12 @@ static enum nb_status parse_camera(const char *text, struct nb_camera *cam,
     return NB_OK;
 }
 
-enum nb_status nb_cli_picture_options(const char *size, const char *color, const char *camera,
+enum nb_status nb_cli_picture_options(const char *size_option, const char *size,
+                                      const char *color, const char *camera,
                                       struct nb_render_options *opt, struct nb_error *err)
 {
     static const char *const colors[NB_COLOR_COUNT] = { "speed", "potential", "type" };
-    if (size && parse_size(size, &opt->width, &opt->height, err) != NB_OK)
+    if (size && parse_size(size_option, size, &opt->width, &opt->height, err) != NB_OK)
         return err->status;
     if (color) {
         int k = 0;
@@ -100,12 +103,30 @@ static int mp4_name(const char *path)
     return len > 4 && strcmp(path + len - 4, ".mp4") == 0;
 }
 
-enum nb_status nb_cli_frames_check(struct nb_cli_frames *f, double unit, double t_end,
+/* --frame-every: a time > 0 (run), or a whole number of steps >= 1 (md,
+ * like its --dump-every and --thermo-every). */
+static enum nb_status parse_every(const struct nb_cli_frames *f, int in_steps, double *out,
+                                  struct nb_error *err)
+{
+    if (in_steps) {
+        long k;
+        if (nb_parse_long("frame-every", f->every, 1, 1000000000L, &k, err) != NB_OK)
+            return err->status;
+        *out = (double)k;
+        return NB_OK;
+    }
+    char *end;
+    errno = 0;
+    *out = strtod(f->every, &end);
+    if (end == f->every || *end || errno || !(*out > 0) || !isfinite(*out))
+        return nb_error_set(err, NB_ERR_ARGS, "--frame-every: '%s' is not a time > 0",
+                            f->every);
+    return NB_OK;
+}
+
+enum nb_status nb_cli_frames_check(struct nb_cli_frames *f, int in_steps, double t_end,
                                    struct nb_error *err)
 {
-    double dt;
-    char *end;
-
     f->on = f->dir || f->movie;
     nb_render_options_default(&f->opt);
     if (!f->on) {
@@ -116,13 +137,11 @@ enum nb_status nb_cli_frames_check(struct nb_cli_frames *f, double unit, double 
         return NB_OK;
     }
     if (!f->every)
-        return nb_error_set(err, NB_ERR_ARGS, "--%s needs --frame-every DT (the time "
-                            "between pictures)", f->dir ? "frames" : "movie");
-    errno = 0;
-    dt = strtod(f->every, &end);
-    if (end == f->every || *end || errno || !(dt > 0) || !isfinite(dt))
-        return nb_error_set(err, NB_ERR_ARGS, "--frame-every: '%s' is not a time > 0",
-                            f->every);
+        return nb_error_set(err, NB_ERR_ARGS, "--%s needs --frame-every %s (the %s "
+                            "between pictures)", f->dir ? "frames" : "movie",
+                            in_steps ? "K" : "DT", in_steps ? "steps" : "time");
+    if (parse_every(f, in_steps, &f->interval, err) != NB_OK)
+        return err->status;
     if (f->dir && !f->dir[0])
         return nb_error_set(err, NB_ERR_ARGS, "--frames: the directory name is empty");
     if (f->movie && !mp4_name(f->movie))
@@ -133,17 +152,10 @@ enum nb_status nb_cli_frames_check(struct nb_cli_frames *f, double unit, double 
                             "not installed (no ffmpeg in PATH); install it (Debian: apt-get "
                             "install ffmpeg), or write PNG frames with --frames DIR alone",
                             f->movie);
-    f->interval = dt / unit;
-    if (unit != 1.0) {          /* whole steps */
-        f->interval = floor(f->interval + 0.5);
-        if (f->interval < 1)
-            return nb_error_set(err, NB_ERR_ARGS, "--frame-every: %s is shorter than one "
-                                "step (%g)", f->every, unit);
-    }
     if (t_end / f->interval >= MAX_FRAMES)
         return nb_error_set(err, NB_ERR_ARGS, "--frame-every: %s would write more than %d "
                             "frames", f->every, MAX_FRAMES);
-    return nb_cli_picture_options(f->size, f->color, f->camera, &f->opt, err);
+    return nb_cli_picture_options("frame-size", f->size, f->color, f->camera, &f->opt, err);
 }
 
 enum nb_status nb_cli_frames_open(struct nb_cli_frames *f, struct nb_gl *gl,

@@ -24,10 +24,12 @@ struct nb_cli_frames {
 };
 
 /* The option table's rows (struct nb_option of cli.h). */
-#define NB_FRAMES_OPTIONS(f)                                                        \
+/* EVERY and EVERY_HELP: --frame-every's argument and help, a time (run)
+ * or steps (md). */
+#define NB_FRAMES_OPTIONS(f, EVERY, EVERY_HELP)                                     \
     { "frames", "DIR", "write a PNG picture every --frame-every into DIR "          \
       "(frame_NNNNN.png; made if missing)", &(f).dir, NULL },                        \
-    { "frame-every", "DT", "time between pictures (needs --frames or --movie)",     \
+    { "frame-every", EVERY, EVERY_HELP " (needs --frames or --movie)",              \
       &(f).every, NULL },                                                            \
     { "frame-size", "WxH", "picture size in pixels (default 640x480)", &(f).size,   \
       NULL },                                                                        \
@@ -39,16 +41,19 @@ struct nb_cli_frames {
     { "movie", "FILE.mp4", "also encode the pictures as a movie with ffmpeg",       \
       &(f).movie, NULL }
 
-/* Checks the options (before anything is created): unit is the length of
- * the command's clock tick in time units (1 for run; md: its --dt, and
- * --frame-every becomes a whole number of steps), t_end its end in ticks.
+/* Checks the options (before anything is created): in_steps 0: the
+ * command's clock is time and --frame-every a time (run); 1: it counts
+ * steps and --frame-every is a whole number of steps (md).  t_end is the
+ * end on that clock.
  * Colour and camera options alone (without --frames or --movie) are
  * refused.  err's message names the option. */
-enum nb_status nb_cli_frames_check(struct nb_cli_frames *f, double unit, double t_end,
+enum nb_status nb_cli_frames_check(struct nb_cli_frames *f, int in_steps, double t_end,
                         struct nb_error *err);
-/* Parses --frame-size, --color and --camera into opt (view shares them). */
-enum nb_status nb_cli_picture_options(const char *size, const char *color, const char *camera,
-                           struct nb_render_options *opt, struct nb_error *err);
+/* Parses the size (its option named size_option: "frame-size", view's
+ * "size"), --color and --camera into opt (view shares them). */
+enum nb_status nb_cli_picture_options(const char *size_option, const char *size,
+                                      const char *color, const char *camera,
+                                      struct nb_render_options *opt, struct nb_error *err);
 
 /* The renderer and the sequence, on gl (NULL: a context of its own, for
  * the CPU engine). */

@@ -8,6 +8,32 @@
 #include "view.h"
 #include "report.h"
 
+/* A command this build left out (its packages were not found): it says
+ * which, and what turns it on. */
+#if !defined(NB_HAVE_VIEW) || !defined(NB_HAVE_REPORTS)
+static int unavailable(const char *command, const char *needs)
+{
+    fprintf(stderr, "glnbody: %s is not in this build: it needs %s, which the build did "
+            "not find; install what it names and run make again\n", command, needs);
+    return 1;
+}
+#endif
+#ifndef NB_HAVE_VIEW
+int nb_cmd_view(int argc, char **argv)
+{
+    (void)argc, (void)argv;
+    return unavailable("view", "GLFW, FreeType and fontconfig (pkg-config glfw3 freetype2 "
+                       "fontconfig; Debian: libglfw3-dev libfreetype-dev libfontconfig-dev)");
+}
+#endif
+#ifndef NB_HAVE_REPORTS
+int nb_cmd_report(int argc, char **argv)
+{
+    (void)argc, (void)argv;
+    return unavailable("report", "jansson (pkg-config jansson; Debian: libjansson-dev)");
+}
+#endif
+
 static const struct {
     const char *name;
     int (*run)(int argc, char **argv);
@@ -53,7 +79,7 @@ static void print_command(FILE *out, const char *name, const char *summary)
 static void usage(FILE *out)
 {
     fprintf(out, "usage: glnbody COMMAND [options]   (glnbody COMMAND --help,\n"
-                 "       glnbody help COMMAND for its reference)\n\n"
+                 "       glnbody help COMMAND for its reference; glnbody --version)\n\n"
                  "Direct N-body forces on any GPU with OpenGL 3.3 or OpenGL ES 3.0:\n"
                  "fragment-shader streams everywhere, compute shaders from OpenGL 4.3\n"
                  "and ES 3.1, checked against a double-precision CPU code, and a\n"
@@ -122,11 +148,43 @@ static int finish_stdout(int status)
     return 1;
 }
 
+/* glnbody --version: the library's version and the optional features
+ * this program was built with. */
+static int version(void)
+{
+    printf("glnbody %s\n", nb_version());
+    printf("features: mpi %s, view %s, reports %s, plots %s\n", nb_mpi_built() ? "on" : "off",
+#ifdef NB_HAVE_VIEW
+           "on",
+#else
+           "off",
+#endif
+#ifdef NB_HAVE_REPORTS
+           "on",
+#else
+           "off",
+#endif
+#ifdef NB_HAVE_PLOTS
+           "on"
+#else
+           "off"
+#endif
+    );
+    return 0;
+}
+
 static int dispatch(int argc, char **argv)
 {
     if (argc < 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
         usage(argc < 2 ? stderr : stdout);
         return argc < 2 ? 2 : 0;
+    }
+    if (strcmp(argv[1], "--version") == 0) {
+        if (argc > 2) {
+            fprintf(stderr, "glnbody: --version takes no argument, not '%s'\n", argv[2]);
+            return 2;
+        }
+        return version();
     }
     if (strcmp(argv[1], "help") == 0)
         return help(argc - 2, argv + 2);

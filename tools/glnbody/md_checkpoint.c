@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "file_roles.h"
 #include "interrupt.h"
 #include "md_cli.h"
 
@@ -71,6 +72,19 @@ static enum nb_status merge_flag(int *flag, const char *key, int trajectory,
     return NB_OK;
 }
 
+/* resume-KEY-bytes and resume-KEY-hash; size -2 where the hash is missing
+ * (an older glnbody's checkpoint). */
+static void read_mark(const struct md_restart *r, const char *key, struct nb_outfile_mark *m)
+{
+    char name[64];
+
+    snprintf(name, sizeof name, "resume-%s-bytes", key);
+    m->size = nb_ckpt_text_int(&r->opts, name, -1);
+    snprintf(name, sizeof name, "resume-%s-hash", key);
+    if (!nb_ckpt_text_hash(&r->opts, name, &m->hash) && m->size >= 0)
+        m->size = -2;
+}
+
 enum nb_status nb_md_restart_open(struct md_args *a, struct md_restart **out,
                                   struct nb_error *err)
 {
@@ -84,9 +98,9 @@ enum nb_status nb_md_restart_open(struct md_args *a, struct md_restart **out,
         return err->status;
     r->step = (uint64_t)nb_ckpt_text_int(&r->opts, "step", -1);
     r->n_excluded = (size_t)nb_ckpt_text_int(&r->opts, "n-excluded", 0);
-    r->resume.thermo_bytes = nb_ckpt_text_int(&r->opts, "resume-thermo-bytes", -1);
-    r->resume.integrals_bytes = nb_ckpt_text_int(&r->opts, "resume-integrals-bytes", -1);
-    r->resume.dump_bytes = nb_ckpt_text_int(&r->opts, "resume-dump-bytes", -1);
+    read_mark(r, "thermo", &r->resume.thermo);
+    read_mark(r, "integrals", &r->resume.integrals);
+    read_mark(r, "dump", &r->resume.dump);
     r->resume.first_etotal = nb_ckpt_text_real(&r->opts, "first-etotal");
     if (nb_ckpt_text_int(&r->opts, "step", -1) < 0)
         return nb_error_set(err, NB_ERR_PARSE, "%s: not a usable checkpoint: its options "
@@ -110,6 +124,27 @@ enum nb_status nb_md_restart_open(struct md_args *a, struct md_restart **out,
     return NB_OK;
 }
 
+/* The long output of option key at path, when the restart continues it:
+ * the file the checkpoint's run wrote, or a refusal naming it. */
+static enum nb_status check_continued(const struct md_config *c, const char *key,
+                                      const char *path, const struct nb_outfile_mark *m,
+                                      struct nb_error *err)
+{
+    const struct nb_outfile_mark *keep = nb_md_resume_mark(c, key, path, m);
+
+    if (!keep)
+        return NB_OK;
+    if (keep->size == -2)
+        nb_error_set(err, NB_ERR_IO, "%s: the checkpoint %s, of an older glnbody, records "
+                     "no hash of this file, so nothing proves that the file there is "
+                     "still the one its run wrote", path, c->args->restart);
+    if (keep->size == -2 || nb_outfile_verify(path, keep, err) != NB_OK) {
+        nb_md_explain_resume(c, key, err);
+        return err->status;
+    }
+    return NB_OK;
+}
+
 enum nb_status nb_md_restart_apply(struct md_config *c, struct md_restart *r,
                                    struct nb_error *err)
 {
@@ -119,23 +154,35 @@ enum nb_status nb_md_restart_apply(struct md_config *c, struct md_restart *r,
                             "step %llu (--steps counts from step 0 of the first run)",
                             (unsigned long long)c->steps, c->args->restart,
                             (unsigned long long)r->step);
+    if (c->steps == r->step)
+        return nb_error_set(err, NB_ERR_ARGS, "--steps %llu: the run in %s already ended "
+                            "at step %llu, so there is nothing to do; give a larger "
+                            "--steps to continue it (--steps counts from step 0 of the "
+                            "first run)", (unsigned long long)c->steps, c->args->restart,
+                            (unsigned long long)r->step);
+    if (check_continued(c, "thermo", c->thermo ? c->thermo : "-", &r->resume.thermo,
+                        err) != NB_OK ||
+        check_continued(c, "integrals", c->integrals, &r->resume.integrals, err) != NB_OK ||
+        check_continued(c, "dump", c->dump, &r->resume.dump, err) != NB_OK)
+        return err->status;
     return NB_OK;
 }
 
-static void note(const char *what, const char *now, const char *then, const char *path)
+static void note(const struct md_config *c, const char *what, const char *now,
+                 const char *then)
 {
-    nb_ckpt_text_note("md", what, now, then, path);
+    if (!c->args->gl.quiet)
+        nb_ckpt_text_note("md", what, now, then, c->args->restart);
 }
 
 void nb_md_restart_notes(const struct md_config *c, const char *renderer)
 {
     const struct md_restart *r = c->restart;
-    const char *path = c->args->restart;
 
-    note("backend", nb_engine_name(c->backend), opt_value(r, "backend-run"), path);
-    note("precision", c->have_precision ? nb_precision_name(c->precision) : "A",
-         opt_value(r, "precision-run"), path);
-    note("renderer", renderer, opt_value(r, "renderer"), path);
+    note(c, "backend", nb_engine_name(c->backend), opt_value(r, "backend-run"));
+    note(c, "precision", c->have_precision ? nb_precision_name(c->precision) : "A",
+         opt_value(r, "precision-run"));
+    note(c, "renderer", renderer, opt_value(r, "renderer"));
 }
 
 void nb_md_restart_free(struct md_restart *r)
@@ -147,6 +194,18 @@ void nb_md_restart_free(struct md_restart *r)
 }
 
 /* ---- writing ------------------------------------------------------------ */
+
+static enum nb_status add_mark(struct ckpt_text *t, const char *key,
+                               const struct nb_outfile_mark *m, struct nb_error *err)
+{
+    char name[64];
+
+    snprintf(name, sizeof name, "resume-%s-bytes", key);
+    if (nb_ckpt_text_add_int(t, name, m->size, err) != NB_OK)
+        return err->status;
+    snprintf(name, sizeof name, "resume-%s-hash", key);
+    return nb_ckpt_text_add_hash(t, name, m->hash, err);
+}
 
 static enum nb_status add_options(struct ckpt_text *t, const struct nb_md_outputs *o,
                                   const struct md_config *c, const struct nb_md *md,
@@ -173,10 +232,9 @@ static enum nb_status add_options(struct ckpt_text *t, const struct nb_md_output
         nb_ckpt_text_add(t, "renderer", nb_md_renderer(md), err) != NB_OK ||
         nb_ckpt_text_add_int(t, "step", (long long)nb_md_step_count(md), err) != NB_OK ||
         nb_ckpt_text_add_int(t, "n-excluded", (long long)o->n_excluded, err) != NB_OK ||
-        nb_ckpt_text_add_int(t, "resume-thermo-bytes", o->mark.thermo_bytes, err) != NB_OK ||
-        nb_ckpt_text_add_int(t, "resume-integrals-bytes", o->mark.integrals_bytes,
-                             err) != NB_OK ||
-        nb_ckpt_text_add_int(t, "resume-dump-bytes", o->mark.dump_bytes, err) != NB_OK ||
+        add_mark(t, "thermo", &o->mark.thermo, err) != NB_OK ||
+        add_mark(t, "integrals", &o->mark.integrals, err) != NB_OK ||
+        add_mark(t, "dump", &o->mark.dump, err) != NB_OK ||
         nb_ckpt_text_add_real(t, "first-etotal", o->first.etotal, err) != NB_OK)
         return err->status;
     return NB_OK;
@@ -262,9 +320,27 @@ void nb_md_name_last_checkpoint(const struct nb_md_outputs *o, const struct md_c
                  (unsigned long long)c->restart->step);
 }
 
-long long nb_md_resume_bytes(const struct md_config *c, const char *key, const char *path,
-                             long long bytes)
+const struct nb_outfile_mark *nb_md_resume_mark(const struct md_config *c, const char *key,
+                                                const char *path,
+                                                const struct nb_outfile_mark *m)
 {
     const char *saved = c->restart ? opt_value(c->restart, key) : NULL;
-    return saved && path && strcmp(saved, path) == 0 ? bytes : -1;
+
+    if (c->restart && !saved && strcmp(key, "thermo") == 0)
+        saved = "-";    /* thermo's default: stdout */
+    if (!saved || !path)
+        return NULL;
+    if (strcmp(saved, "-") == 0 || strcmp(path, "-") == 0)
+        return NULL;    /* stdout: nothing to continue or to protect */
+    return strcmp(saved, path) == 0 || nb_same_file(saved, path) ? m : NULL;
+}
+
+void nb_md_explain_resume(const struct md_config *c, const char *key, struct nb_error *err)
+{
+    size_t len = strlen(err->message);
+
+    snprintf(err->message + len, sizeof err->message - len, "; --restart %s continues "
+             "only the --%s file its run wrote: give --%s another file to start a new "
+             "one at step %llu", c->args->restart, key, key,
+             (unsigned long long)c->restart->step);
 }

@@ -48,9 +48,10 @@ struct md_config {
 };
 
 /* Where the long outputs stood at a checkpoint, so that a restart
- * continues each where it was (bytes; -1: none or not a regular file). */
+ * continues each where it was: length and hash (size -1: none or not a
+ * regular file; -2: an older checkpoint that records no hash). */
 struct md_resume {
-    long long thermo_bytes, integrals_bytes, dump_bytes;
+    struct nb_outfile_mark thermo, integrals, dump;
     double first_etotal;        /* the total energy at step 0 (the drift) */
 };
 
@@ -143,17 +144,23 @@ void nb_md_print_summary(FILE *fp, const struct md_config *c, const struct nb_md
  * and completes a with the options not given again. */
 enum nb_status nb_md_restart_open(struct md_args *a, struct md_restart **r,
                                   struct nb_error *err);
-/* After checking: --steps must reach the saved step; c->restart set. */
+/* After checking: --steps must pass the saved step (equal: nothing to
+ * do, refused), and each long output the restart continues must be the
+ * file the checkpoint's run wrote (NB_ERR_IO naming it); c->restart set. */
 enum nb_status nb_md_restart_apply(struct md_config *c, struct md_restart *r,
                                    struct nb_error *err);
 /* Says what differs from the checkpoint's run (backend, precision,
  * renderer): the results will differ then. */
 void nb_md_restart_notes(const struct md_config *c, const char *renderer);
 void nb_md_restart_free(struct md_restart *r);
-/* bytes when a restart writes the file of option key at the same path as
- * the checkpoint's run did (it then continues that file), else -1. */
-long long nb_md_resume_bytes(const struct md_config *c, const char *key, const char *path,
-                             long long bytes);
+/* m when a restart writes the file of option key at the same file as the
+ * checkpoint's run did (it then continues that file), else NULL. */
+const struct nb_outfile_mark *nb_md_resume_mark(const struct md_config *c, const char *key,
+                                                const char *path,
+                                                const struct nb_outfile_mark *m);
+/* Appends to err's message how to go on when the file of option key is
+ * not the one the checkpoint's run wrote. */
+void nb_md_explain_resume(const struct md_config *c, const char *key, struct nb_error *err);
 /* The step at which the run must stop next for a checkpoint (or `next`). */
 uint64_t nb_md_next_save(const struct md_config *c, uint64_t step, uint64_t next);
 /* After the outputs of a step: a checkpoint at each --checkpoint-every,

@@ -254,7 +254,7 @@ static void print_help(const struct nb_option *table)
                      "[--cutoff RC --shift] [--cells-list on|off] --dt DT --steps N "
                      "[--thermo-every K --thermo FILE] [--integrals FILE] [--per-atom] "
                      "[--dump FILE --dump-every K] [--backend cpu|compute|fragment] "
-                     "[--precision A..H] [--output FILE] [--frames DIR --frame-every DT "
+                     "[--precision A..H] [--output FILE] [--frames DIR --frame-every K "
                      "[--frame-size WxH] [--color speed|potential|type] [--camera D,AZ,EL] "
                      "[--movie FILE.mp4]] [--checkpoint FILE [--checkpoint-every K]] "
                      "[--restart FILE]",
@@ -395,7 +395,7 @@ static enum nb_status parse(struct md_args *a, struct md_config *c, const struct
           "subtracted on the host after each evaluation (as Narumi et al. do)", &a->exclude, NULL },
         { "timing", "FILE", "one CSV row: atom-steps/s and device seconds per kernel",
           &a->timing, NULL },
-        NB_FRAMES_OPTIONS(a->frames),
+        NB_FRAMES_OPTIONS(a->frames, "K", "picture interval in steps"),
         { "checkpoint", "FILE", "write the whole state here at the end, on SIGINT or "
           "SIGTERM (the step in progress is finished; exit 130 or 143) and every "
           "--checkpoint-every", &a->checkpoint, NULL },
@@ -418,7 +418,7 @@ static enum nb_status parse(struct md_args *a, struct md_config *c, const struct
         int steps_given = a->steps != NULL;     /* before a restart completes it */
         if ((!a->restart || nb_md_restart_open(a, &restart, err) == NB_OK) &&
             check_args(a, c, err) == NB_OK &&
-            (view || nb_cli_frames_check(&a->frames, c->dt, (double)c->steps, err) == NB_OK)) {
+            (view || nb_cli_frames_check(&a->frames, 1, (double)c->steps, err) == NB_OK)) {
             /* A window steps until it is closed unless --steps is given. */
             if (view && !steps_given)
                 c->steps = UINT64_MAX;

@@ -14,13 +14,18 @@
 /* A long output: on a restart, the file the checkpoint's run wrote at the
  * same path, cut to its length then; else a new one with its header. */
 static enum nb_status open_long(struct nb_outfile *f, const struct md_config *c,
-                                const char *key, const char *path, long long bytes,
-                                const char *header, struct nb_error *err)
+                                const char *key, const char *path,
+                                const struct nb_outfile_mark *m, const char *header,
+                                struct nb_error *err)
 {
+    const struct nb_outfile_mark *keep = m ? nb_md_resume_mark(c, key, path, m) : NULL;
     int kept = 0;
-    if (nb_outfile_open_resume(f, path, nb_md_resume_bytes(c, key, path, bytes), &kept,
-                               err) != NB_OK)
+
+    if (nb_outfile_open_resume(f, path, keep, &kept, err) != NB_OK) {
+        if (keep)
+            nb_md_explain_resume(c, key, err);
         return err->status;
+    }
     if (!kept && header)
         fputs(header, f->fp);
     return NB_OK;
@@ -34,19 +39,19 @@ enum nb_status nb_md_outputs_open(struct nb_md_outputs *o, const struct md_confi
     memset(o, 0, sizeof *o);
     o->saved_step = -1;
     if (open_long(&o->thermo, c, "thermo", c->thermo ? c->thermo : "-",
-                  r ? r->thermo_bytes : -1, "step,time,temp,pe,ke,etotal,press\n",
+                  r ? &r->thermo : NULL, "step,time,temp,pe,ke,etotal,press\n",
                   err) != NB_OK)
         return err->status;
     o->thermo_open = 1;
     if (c->integrals) {
         if (open_long(&o->integrals, c, "integrals", c->integrals,
-                      r ? r->integrals_bytes : -1, "step,time,px,py,pz,lx,ly,lz,com_x,"
+                      r ? &r->integrals : NULL, "step,time,px,py,pz,lx,ly,lz,com_x,"
                       "com_y,com_z\n", err) != NB_OK)
             return err->status;
         o->integrals_open = 1;
     }
     if (c->dump) {
-        if (open_long(&o->dump, c, "dump", c->dump, r ? r->dump_bytes : -1, NULL,
+        if (open_long(&o->dump, c, "dump", c->dump, r ? &r->dump : NULL, NULL,
                       err) != NB_OK)
             return err->status;
         o->dump_open = 1;
@@ -129,10 +134,14 @@ enum nb_status nb_md_write_due(struct nb_md_outputs *o, const struct md_config *
     }
     if (dump) {
         /* The run's ids, types, masses and charges with its state. */
-        if (nb_md_get_state(md, p->x, p->v, err) != NB_OK ||
-            (c->dump_xyz ? nb_extxyz_write(o->dump.fp, t.time, p, &o->box, err)
-                         : nb_lammps_dump_write(o->dump.fp, step, p, &o->box, err)) != NB_OK)
+        if (nb_md_get_state(md, p->x, p->v, err) != NB_OK)
             return err->status;
+        if ((c->dump_xyz ? nb_extxyz_write(o->dump.fp, t.time, p, &o->box, err)
+                         : nb_lammps_dump_write(o->dump.fp, step, p, &o->box, err)) != NB_OK) {
+            char why[sizeof err->message];
+            snprintf(why, sizeof why, "%s", err->message);
+            return nb_error_set(err, err->status, "%s: %s", c->dump, why);
+        }
     }
     /* Whole rows on disk as they go (and a full disk found at once). */
     if (nb_outfile_flush(&o->thermo, 0, err) != NB_OK ||
@@ -144,13 +153,10 @@ enum nb_status nb_md_write_due(struct nb_md_outputs *o, const struct md_config *
 
 enum nb_status nb_md_outputs_mark(struct nb_md_outputs *o, int sync, struct nb_error *err)
 {
-    if (nb_outfile_flush(&o->thermo, sync, err) != NB_OK ||
-        nb_outfile_flush(&o->integrals, sync, err) != NB_OK ||
-        nb_outfile_flush(&o->dump, sync, err) != NB_OK)
+    if (nb_outfile_mark(&o->thermo, sync, &o->mark.thermo, err) != NB_OK ||
+        nb_outfile_mark(&o->integrals, sync, &o->mark.integrals, err) != NB_OK ||
+        nb_outfile_mark(&o->dump, sync, &o->mark.dump, err) != NB_OK)
         return err->status;
-    o->mark.thermo_bytes = nb_outfile_size(&o->thermo);
-    o->mark.integrals_bytes = nb_outfile_size(&o->integrals);
-    o->mark.dump_bytes = nb_outfile_size(&o->dump);
     return NB_OK;
 }
 
@@ -193,18 +199,25 @@ enum nb_status nb_md_outputs_commit(struct nb_md_outputs *o, const struct md_con
     return nb_outfile_commit_all(files, 5, err);
 }
 
+/* The steps this process took: a restart's leg starts at its checkpoint. */
+static uint64_t leg_steps(const struct md_config *c)
+{
+    return c->steps - (c->restart ? c->restart->step : 0);
+}
+
 void nb_md_write_timing(struct nb_md_outputs *o, const struct md_config *c,
                          const struct nb_md *md, double seconds)
 {
     struct nb_md_timings t;
     double drift = o->last.etotal - o->first.etotal;
     size_t n = nb_md_count(md);
+    uint64_t steps = leg_steps(c);
     nb_md_get_timings(md, &t);
     fprintf(o->timing.fp, "backend,kernel,n,steps,seconds,atom_steps_per_s,k1_s,cells_s,"
             "force_s,k2_s,evaluations,drift_rel\n%s,%s,%zu,%llu,%.6g,%.6g,%.6g,%.6g,%.6g,"
             "%.6g,%llu,%.6g\n", nb_engine_name(c->backend),
-            nb_md_uses_cell_lists(md) ? "cells" : "pairs", n, (unsigned long long)c->steps,
-            seconds, seconds > 0 ? (double)n * (double)c->steps / seconds : 0.0, t.k1, t.cells,
+            nb_md_uses_cell_lists(md) ? "cells" : "pairs", n, (unsigned long long)steps,
+            seconds, seconds > 0 ? (double)n * (double)steps / seconds : 0.0, t.k1, t.cells,
             t.force, t.k2, (unsigned long long)t.evaluations,
             o->first.etotal != 0 ? drift / fabs(o->first.etotal) : 0.0);
 }
@@ -214,7 +227,8 @@ void nb_md_print_summary(FILE *fp, const struct md_config *c, const struct nb_md
 {
     struct nb_md_timings t;
     size_t n = nb_md_count(md);
-    double atom_steps = (double)n * (double)c->steps;
+    uint64_t steps = leg_steps(c);
+    double atom_steps = (double)n * (double)steps;
     double drift = o->last.etotal - o->first.etotal;
     nb_md_get_timings(md, &t);
     fprintf(fp, "glnbody md: %zu atoms, %s, cutoff %g%s, %s, backend %s (%s)\n", n,
@@ -224,8 +238,11 @@ void nb_md_print_summary(FILE *fp, const struct md_config *c, const struct nb_md
     if (o->n_excluded)
         fprintf(fp, "%zu excluded pairs subtracted on the host after each evaluation "
                 "(the engine's forces are read back every step)\n", o->n_excluded);
+    if (c->restart)
+        fprintf(fp, "steps %llu to %llu, from %s: ", (unsigned long long)c->restart->step,
+                (unsigned long long)c->steps, c->args->restart);
     fprintf(fp, "%llu steps of %g in %.3f s: %.3e atom-steps/s; total energy drift "
-            "%.3e (%.3e relative)\n", (unsigned long long)c->steps, c->dt, seconds,
+            "%.3e (%.3e relative)\n", (unsigned long long)steps, c->dt, seconds,
             seconds > 0 ? atom_steps / seconds : 0.0, drift,
             o->first.etotal != 0 ? drift / fabs(o->first.etotal) : 0.0);
     fprintf(fp, "device seconds: K1 %.4f, cell lists %.4f, forces %.4f, K2 %.4f "

@@ -234,6 +234,18 @@ const struct nb_partition *nb_mpi_partition(void)
 
 enum nb_status nb_mpi_check_command(const char *command, struct nb_error *err)
 {
+#ifndef NB_HAVE_MPI
+    /* Started by mpirun on several ranks, each would run the whole job and
+     * write the same files. */
+    if (env_int("OMPI_COMM_WORLD_SIZE") > 1 || env_int("PMI_SIZE") > 1) {
+        err->status = NB_ERR_UNSUPPORTED;
+        snprintf(err->message, sizeof err->message, "this glnbody is built without MPI "
+                 "(the build did not find pkg-config ompi-c; Debian: libopenmpi-dev), so "
+                 "it cannot share %s over ranks; install it and run make again, or start "
+                 "glnbody without mpirun", command);
+        return NB_ERR_UNSUPPORTED;
+    }
+#endif
     if (world.ranks < 2 || strcmp(command, "run") == 0 || strcmp(command, "forces") == 0 ||
         strcmp(command, "help") == 0)
         return NB_OK;

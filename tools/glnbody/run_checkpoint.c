@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "file_roles.h"
 #include "interrupt.h"
 #include "run_cli.h"
 
@@ -43,7 +44,9 @@ static enum nb_status read_resume(struct run_restart *r, const char *path,
     r->resume.e0 = nb_ckpt_text_real(&r->opts, "resume-e0");
     r->resume.log_k = (uint64_t)nb_ckpt_text_int(&r->opts, "resume-log-k", 0);
     r->resume.snap_k = (uint64_t)nb_ckpt_text_int(&r->opts, "resume-snap-k", 0);
-    r->resume.log_bytes = nb_ckpt_text_int(&r->opts, "resume-log-bytes", -1);
+    r->resume.log.size = nb_ckpt_text_int(&r->opts, "resume-log-bytes", -1);
+    r->resume.log_known = nb_ckpt_text_hash(&r->opts, "resume-log-hash",
+                                            &r->resume.log.hash);
     if (!isfinite(r->t) || !isfinite(r->resume.e0) ||
         !isfinite(nb_ckpt_text_real(&r->opts, "eta-value")))
         return nb_error_set(err, NB_ERR_PARSE, "%s: not a usable checkpoint: its options "
@@ -76,6 +79,9 @@ enum nb_status nb_run_restart_open(struct run_args *a, struct run_restart **out,
         a->shared_dt = nb_ckpt_text_int(&r->opts, "shared-dt", 0) == 1;
     return NB_OK;
 }
+
+/* What nb_run_log_to_continue gives for a checkpoint without the hash. */
+static const struct nb_outfile_mark unknown_log = { -2, 0 };
 
 /* One trajectory parameter: the same value, or a refusal naming both. */
 static enum nb_status same(const char *option, const char *typed, double given,
@@ -113,6 +119,18 @@ enum nb_status nb_run_restart_check(struct run_config *c, struct run_restart *r,
     if (c->t_end < r->t)
         return nb_error_set(err, NB_ERR_ARGS, "--t-end %s: the run in %s is already at "
                             "t = %.17g; give a later end time", c->args->t_end, path, r->t);
+    /* The log it continues, checked before any work (and again as it is
+     * copied). */
+    const struct nb_outfile_mark *log = nb_run_log_to_continue(c);
+    if (log == &unknown_log)
+        nb_error_set(err, NB_ERR_IO, "%s: the checkpoint %s, of an older glnbody, "
+                     "records no hash of this energy log, so nothing proves that the "
+                     "file there is still the one its run wrote", c->energy_log, path);
+    if (log && (log == &unknown_log ||
+                nb_outfile_verify(c->energy_log, log, err) != NB_OK)) {
+        nb_run_explain_log(c, err);
+        return err->status;
+    }
     /* The summary's source line. */
     c->input = opt(r, "input");
     c->seed = (uint64_t)nb_ckpt_text_int(&r->opts, "seed", 0);
@@ -120,23 +138,47 @@ enum nb_status nb_run_restart_check(struct run_config *c, struct run_restart *r,
     return NB_OK;
 }
 
-static void note(const char *what, const char *now, const char *then, const char *path)
+const struct nb_outfile_mark *nb_run_log_to_continue(const struct run_config *c)
 {
-    nb_ckpt_text_note("run", what, now, then, path);
+    const struct run_restart *r = c->restart;
+    const char *saved = r ? opt(r, "energy-log") : NULL;
+
+    if (!r || !c->energy_log || !saved ||
+        !(strcmp(saved, c->energy_log) == 0 || nb_same_file(saved, c->energy_log)))
+        return NULL;
+    /* An older checkpoint without the hash: nothing proves the file is its. */
+    if (r->resume.log.size >= 0 && !r->resume.log_known)
+        return &unknown_log;
+    return &r->resume.log;
+}
+
+void nb_run_explain_log(const struct run_config *c, struct nb_error *err)
+{
+    size_t len = strlen(err->message);
+
+    snprintf(err->message + len, sizeof err->message - len, "; --restart %s continues "
+             "only the energy log its run wrote: give --energy-log another file to start "
+             "a new log at t = %.17g", c->args->restart, c->restart->t);
+}
+
+static void note(const struct run_config *c, const char *what, const char *now,
+                 const char *then)
+{
+    if (!c->quiet)
+        nb_ckpt_text_note("run", what, now, then, c->args->restart);
 }
 
 void nb_run_restart_notes(const struct run_config *c, const char *renderer)
 {
     const struct run_restart *r = c->restart;
-    const char *path = c->args->restart;
 
-    note("backend", nb_engine_name(c->backend), opt(r, "backend-run"), path);
-    note("precision", nb_precision_name(c->precision), opt(r, "precision-run"), path);
-    note("predict", c->par.predict_on_device ? "gpu" : "host", opt(r, "predict-run"), path);
-    note("correct", c->par.predict_on_device == 2 ? "gpu" : "host", opt(r, "correct-run"),
-         path);
-    note("variant", c->variant, opt(r, "variant-run"), path);
-    note("renderer", renderer, opt(r, "renderer"), path);
+    note(c, "backend", nb_engine_name(c->backend), opt(r, "backend-run"));
+    note(c, "precision", nb_precision_name(c->precision), opt(r, "precision-run"));
+    note(c, "predict", c->par.predict_on_device ? "gpu" : "host", opt(r, "predict-run"));
+    note(c, "correct", c->par.predict_on_device == 2 ? "gpu" : "host",
+         opt(r, "correct-run"));
+    note(c, "variant", c->variant, opt(r, "variant-run"));
+    note(c, "renderer", renderer, opt(r, "renderer"));
 }
 
 void nb_run_restart_free(struct run_restart *r)
@@ -218,7 +260,8 @@ static enum nb_status add_options(struct ckpt_text *t, const struct run_config *
         nb_ckpt_text_add_real(t, "resume-e0", r->e0, err) != NB_OK ||
         nb_ckpt_text_add_int(t, "resume-log-k", (long long)r->log_k, err) != NB_OK ||
         nb_ckpt_text_add_int(t, "resume-snap-k", (long long)r->snap_k, err) != NB_OK ||
-        nb_ckpt_text_add_int(t, "resume-log-bytes", r->log_bytes, err) != NB_OK)
+        nb_ckpt_text_add_int(t, "resume-log-bytes", r->log.size, err) != NB_OK ||
+        nb_ckpt_text_add_hash(t, "resume-log-hash", r->log.hash, err) != NB_OK)
         return err->status;
     return NB_OK;
 }
@@ -255,9 +298,11 @@ uint64_t nb_run_first_after(double t, double every)
 
 enum nb_status nb_run_resume_mark(struct outputs *o, struct nb_error *err)
 {
-    if (nb_outfile_flush(&o->log, 1, err) != NB_OK)
+    struct nb_outfile_mark log;
+
+    if (nb_outfile_mark(&o->log, 1, &log, err) != NB_OK)
         return err->status;
-    o->resume = (struct run_resume){ o->e0, o->log_k, o->snap_k, nb_outfile_size(&o->log) };
+    o->resume = (struct run_resume){ o->e0, o->log_k, o->snap_k, log, 1 };
     return NB_OK;
 }
 
@@ -310,7 +355,7 @@ void nb_run_name_last_checkpoint(const struct outputs *o, struct nb_error *err)
     if (!o->c)          /* stopped before the outputs were opened */
         return;
     path = o->c->checkpoint;
-    if (o->saved_t >= 0.0)
+    if (o->saved_t >= 0.0 && path)
         snprintf(err->message + len, sizeof err->message - len, "; the last good "
                  "checkpoint is %s (t = %.17g): go back to it with --restart %s", path,
                  o->saved_t, path);

@@ -44,7 +44,10 @@ struct run_config {
 struct run_resume {
     double e0;              /* E at t = 0, the energy log's reference */
     uint64_t log_k, snap_k; /* the next log row and snapshot */
-    long long log_bytes;    /* the energy log's length then; -1: none */
+    struct nb_outfile_mark log;     /* the energy log's length and hash
+                                       then; size -1: no file of its own */
+    int log_known;          /* the checkpoint records the log's hash (an
+                               older glnbody's does not) */
 };
 
 /* A checkpoint being continued: its options and the outputs' state. */
@@ -84,8 +87,9 @@ struct outputs {
 enum nb_status nb_run_restart_open(struct run_args *a, struct run_restart **r,
                                    struct nb_error *err);
 /* Refuses (NB_ERR_ARGS) a trajectory option given again with another value
- * and a --t-end before the checkpoint; sets c->restart (and the source of
- * the summary line). */
+ * and a --t-end before the checkpoint, and (NB_ERR_IO) an energy log to
+ * continue that is not the file the checkpoint's run wrote; sets
+ * c->restart (and the source of the summary line). */
 enum nb_status nb_run_restart_check(struct run_config *c, struct run_restart *r,
                                     struct nb_error *err);
 /* Says on stderr what differs from the checkpoint's run (backend, precision,
@@ -119,6 +123,13 @@ void nb_run_say_interrupted(const struct nb_hermite *h, const struct outputs *o)
 /* Appends to err's message the checkpoint to go back to after a run
  * stopped by a non-finite value or a failed write. */
 void nb_run_name_last_checkpoint(const struct outputs *o, struct nb_error *err);
+
+/* The energy log as the checkpoint's run left it, where the restart
+ * continues that log (at the same file), else NULL (a new log). */
+const struct nb_outfile_mark *nb_run_log_to_continue(const struct run_config *c);
+/* Appends to err's message how to go on when the restart's energy log is
+ * not the checkpoint's. */
+void nb_run_explain_log(const struct run_config *c, struct nb_error *err);
 
 /* The outputs (run_outputs.c).  "-" is stdout, which --output may name. */
 int nb_run_is_stdout(const char *path);

@@ -153,21 +153,22 @@ enum nb_status nb_run_outputs_open(struct outputs *o, const struct run_config *c
 {
     memset(o, 0, sizeof *o);
     o->c = c;
+    o->saved_t = -1.0;
     if (!(o->x = nb_cli_alloc(n, 3 * sizeof *o->x, "output positions", err)) ||
         !(o->v = nb_cli_alloc(n, 3 * sizeof *o->v, "output velocities", err)))
         return NB_ERR_NOMEM;
     if (c->snapshot_dir && make_dir(c->snapshot_dir, err) != NB_OK)
         return err->status;
-    o->saved_t = -1.0;
     if (c->energy_log) {
         /* A restart continues the log the checkpoint knew (at the same
          * path), cut to its length then; a new log starts with its header. */
         int kept = 0;
-        int same = c->restart && (!c->restart->typed.energy_log ||
-                                  strcmp(c->restart->typed.energy_log, c->energy_log) == 0);
-        long long keep = same ? c->restart->resume.log_bytes : -1;
-        if (nb_outfile_open_resume(&o->log, c->energy_log, keep, &kept, err) != NB_OK)
+        const struct nb_outfile_mark *keep = nb_run_log_to_continue(c);
+        if (nb_outfile_open_resume(&o->log, c->energy_log, keep, &kept, err) != NB_OK) {
+            if (keep)
+                nb_run_explain_log(c, err);
             return err->status;
+        }
         if (!kept)
             nb_diag_csv_header(o->log.fp);
         else
