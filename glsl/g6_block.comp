@@ -9,7 +9,12 @@
  * GRAPE-6 interface is not used):
  *   x_p = x + v dt + a2 dt^2 + j6 dt^3,   v_p = v + 2 a2 dt + 3 j6 dt^2,
  * dt = t_i - t_j, in double; the pair terms are float (mode A and the
- * modes that sum float terms) or double (G).
+ * modes that sum float terms) or double (G).  In float, x_p and v_p are
+ * split into double-single pairs (hi, lo) as are the i-particles' (on the
+ * host), and x_j - x_i, v_j - v_i formed by gaj.glsl's nb_ds_diff: ~48
+ * bits of |x|, so that a close pair far from the origin keeps its
+ * separation; with NB_G6_POS_FLOAT (the "float" position format) both are
+ * rounded to float first, and r errs by ~6e-8 |x| / r.
  *
  * Work group (x, y): NB_TILE i-particles of the block, j-slice y of
  * slice_tiles tiles.  Mode A writes three vec4 per (slice, i) to
@@ -17,7 +22,7 @@
  * and the other modes five uvec4 per (slice, i): acc_pack's words of
  * (a, phi) and of jerk, then (ds2_min bits, nearest id, 0, 0); g6_reduce.comp
  * adds the slices (acc_merge, in slice order).  Group x = 0 also writes the
- * predicted j-set (float x, y, z, id bits) to NB_BIND_G6_JP for the
+ * predicted j-set ((x hi, id bits), (x lo, 0)) to NB_BIND_G6_JP for the
  * neighbour search.  The nearest neighbour is by unsoftened distance, the
  * self pair (same id) excluded, as Sapporo2 does; on a tie the lower
  * address, as one scan in address order finds.
@@ -78,6 +83,39 @@ int id_of(vec4 v) { return floatBitsToInt(v.w); }
 
 shared POS tile_pos[NB_TILE];
 shared POS tile_vel[NB_TILE];       /* w: the id */
+#if defined(NB_G6_DS)
+shared vec3 tile_lo[NB_TILE];       /* the low parts of the positions */
+#endif
+#if defined(NB_G6_POS_FIXED)
+shared i64vec3 tile_xf[NB_TILE];    /* the positions in fixed point */
+#endif
+#if defined(NB_G6_DS_VEL)
+shared vec3 tile_vlo[NB_TILE];      /* the low parts of the velocities */
+#endif
+
+/* What a tile keeps of j-particle q besides (x, m) and (v, id) in float:
+ * the rest of its predicted position xp and velocity vp (double). */
+#if defined(NB_G6_DS)
+#define STORE_X(q, p, xp) tile_lo[q] = vec3(xp - dvec3(p.xyz));
+#elif defined(NB_G6_POS_FIXED)
+#define STORE_X(q, p, xp) tile_xf[q] = nb_fixed(xp);
+#else
+#define STORE_X(q, p, xp)
+#endif
+#if defined(NB_G6_DS_VEL)
+#define STORE_LO(q, p, v, xp, vp) STORE_X(q, p, xp) tile_vlo[q] = vec3(vp - dvec3(v.xyz));
+#else
+#define STORE_LO(q, p, v, xp, vp) STORE_X(q, p, xp)
+#endif
+
+/* Predicted j-position p (double) as the j-set the neighbour search reads:
+ * two vec4 an address, (hi, id bits), (lo, 0). */
+void put_jp(int j, dvec3 p, int id)
+{
+    vec3 hi = vec3(p);
+    jp[2 * j] = vec4(hi, intBitsToFloat(id));
+    jp[2 * j + 1] = vec4(vec3(p - dvec3(hi)), 0.0);
+}
 
 #if defined(NB_G6_INLINE)
 shared int update_address[NB_G6_INLINE_MAX];
@@ -97,9 +135,14 @@ int update_of(int j)
 }
 #endif
 
-/* j-particle j predicted to ti: (x, m) and (v, id); padding beyond n. */
-void predict(int j, out POS p, out POS v)
+/* j-particle j predicted to ti: (x, m) and (v, id), in float the
+ * positions' and velocities' high parts, and xpd, vpd the prediction in
+ * double (STORE_LO keeps what the kernel needs of it); padding beyond n.
+ * Group x = 0 also writes the predicted position to jp. */
+void predict(int j, out POS p, out POS v, out dvec3 xpd, out dvec3 vpd)
 {
+    xpd = dvec3(NB_PAD_COORD);
+    vpd = dvec3(0.0);
     if (j >= n) {
         p = POS(vec3(NB_PAD_COORD), NB_PAD_MASS);
 #if defined(NB_PRECISION_G)
@@ -129,6 +172,10 @@ void predict(int j, out POS p, out POS v)
     double dt = ti - x.w;
     dvec3 xp = x.xyz + dt * (vm.xyz + dt * (a2.xyz + dt * j6.xyz));
     dvec3 vp = vm.xyz + dt * (2.0LF * a2.xyz + (3.0LF * dt) * j6.xyz);
+    if (gl_WorkGroupID.x == 0u)
+        put_jp(j, xp, int(a2.w));
+    xpd = xp;
+    vpd = vp;
 #if defined(NB_PRECISION_G)
     p = dvec4(xp, vm.w);
     v = dvec4(vp, a2.w);
@@ -286,6 +333,40 @@ bool add_slices(int lid, int lane, int k, bool live, inout vec4 ap, inout vec4 j
 }
 #endif
 
+#if !defined(NB_PRECISION_G)
+/* i-particle k (padding past n_active): its position and velocity in
+ * float (their high parts), their low parts (0 where the kernel has
+ * none), its fixed-point position (NB_G6_POS_FIXED) and its id. */
+void load_i(int k, out vec3 p, out vec3 v, out vec3 lo, out vec3 vlo, out XFIX xf,
+            out int id)
+{
+    bool live = k < n_active;
+    lo = vec3(0.0);
+    vlo = vec3(0.0);
+#if defined(NB_G6_POS_FIXED)
+    dvec4 x = live ? ipart[2 * k] : dvec4(NB_PAD_COORD);
+    dvec4 u = live ? ipart[2 * k + 1] : dvec4(0.0, 0.0, 0.0, double(NB_G6_PAD_ID));
+    p = vec3(x.xyz);
+    v = vec3(u.xyz);
+    vlo = vec3(u.xyz - dvec3(v));
+    xf = nb_fixed(x.xyz);
+    id = int(u.w);
+#else
+    int at = NB_G6_I_VEC4S * k;
+    vec4 ix = live ? ipart_f[at] : vec4(vec3(NB_PAD_COORD), 0.0);
+    vec4 iv = live ? ipart_f[at + 1] : vec4(vec3(0.0), intBitsToFloat(NB_G6_PAD_ID));
+    p = ix.xyz;
+    v = iv.xyz;
+    id = floatBitsToInt(iv.w);
+    xf = XFIX(0);
+#if defined(NB_G6_DS)
+    lo = live ? ipart_f[at + 2].xyz : vec3(0.0);
+    vlo = live ? ipart_f[at + 3].xyz : vec3(0.0);
+#endif
+#endif
+}
+#endif
+
 #if defined(NB_IPT)
 /* Mode A's large blocks: two i-particles an invocation, k and k +
  * NB_THREADS, in the lanes of a vec2 (as gaj.comp's NB_IPT), so that one
@@ -298,15 +379,6 @@ bool add_slices(int lid, int lane, int k, bool live, inout vec4 ap, inout vec4 j
  * ~31 instructions; H200, N = 262144: 7% less GPU time, the same sums). */
 shared bool tile_has_self[2];
 
-void load_i(int k, out vec3 p, out vec3 v, out int id)
-{
-    bool live = k < n_active;
-    vec4 ix = live ? ipart_f[2 * k] : vec4(vec3(NB_PAD_COORD), 0.0);
-    vec4 iv = live ? ipart_f[2 * k + 1] : vec4(vec3(0.0), intBitsToFloat(NB_G6_PAD_ID));
-    p = ix.xyz;
-    v = iv.xyz;
-    id = floatBitsToInt(iv.w);
-}
 
 void store_i(int k, vec4 ap, vec4 jk, float ds2_min, int nearest)
 {
@@ -319,20 +391,50 @@ void store_i(int k, vec4 ap, vec4 jk, float ds2_min, int nearest)
 }
 
 #if defined(NB_G6_NEAREST)
-void keep_nearest(vec4 pj, vec3 pi, bool self, int id_j, inout float ds2_min,
-                  inout int nearest)
+void keep_nearest(float ds2, bool self, int id_j, inout float ds2_min, inout int nearest)
 {
-    float ds2 = float(dot(pj.xyz - pi, pj.xyz - pi));
     if (!self && ds2 < ds2_min) {
         ds2_min = ds2;
         nearest = id_j;
     }
 }
-#define KEEP_NEAREST(pj, id_j, self)                                          \
-    keep_nearest(pj, p0, self.x, id_j, ds2_0, nearest0);                      \
-    keep_nearest(pj, p1, self.y, id_j, ds2_1, nearest1);
+#define KEEP_NEAREST(dx, dy, dz, id_j, self) {                                \
+    vec2 ds2_ = dx * dx + dy * dy + dz * dz;                                  \
+    keep_nearest(ds2_.x, self.x, id_j, ds2_0, nearest0);                      \
+    keep_nearest(ds2_.y, self.y, id_j, ds2_1, nearest1); }
 #else
-#define KEEP_NEAREST(pj, id_j, self)
+#define KEEP_NEAREST(dx, dy, dz, id_j, self)
+#endif
+
+/* The separations and relative velocities of tile_pos[q] from the two
+ * i-particles of main(): double-single where the kernel has it. */
+#if defined(NB_G6_DS)
+#define DIFF2(q, pj, vj)                                                      \
+    vec3 lj = tile_lo[q];                                                     \
+    vec2 dx = nb_ds_diff(vec2(pj.x), vec2(lj.x), xi, xli);                    \
+    vec2 dy = nb_ds_diff(vec2(pj.y), vec2(lj.y), yi, yli);                    \
+    vec2 dz = nb_ds_diff(vec2(pj.z), vec2(lj.z), zi, zli);                    \
+    DIFF2_V(q, vj)
+#elif defined(NB_G6_POS_FIXED)
+#define DIFF2(q, pj, vj)                                                      \
+    i64vec3 fj = tile_xf[q];                                                  \
+    vec3 d0_ = vec3(fj - xf0) * NB_G6_FIXED_ULP, d1_ = vec3(fj - xf1) * NB_G6_FIXED_ULP; \
+    vec2 dx = vec2(d0_.x, d1_.x), dy = vec2(d0_.y, d1_.y), dz = vec2(d0_.z, d1_.z); \
+    DIFF2_V(q, vj)
+#else
+#define DIFF2(q, pj, vj)                                                      \
+    vec2 dx = vec2(pj.x) - xi, dy = vec2(pj.y) - yi, dz = vec2(pj.z) - zi;    \
+    DIFF2_V(q, vj)
+#endif
+#if defined(NB_G6_DS_VEL)
+#define DIFF2_V(q, vj)                                                        \
+    vec3 wj = tile_vlo[q];                                                    \
+    vec2 dvx = nb_ds_diff(vec2(vj.x), vec2(wj.x), vxi, vxli);                 \
+    vec2 dvy = nb_ds_diff(vec2(vj.y), vec2(wj.y), vyi, vyli);                 \
+    vec2 dvz = nb_ds_diff(vec2(vj.z), vec2(wj.z), vzi, vzli);
+#else
+#define DIFF2_V(q, vj)                                                        \
+    vec2 dvx = vec2(vj.x) - vxi, dvy = vec2(vj.y) - vyi, dvz = vec2(vj.z) - vzi;
 #endif
 
 /* j-particle q of the tile on both i-particles of main(); `checked`: the
@@ -341,21 +443,32 @@ void keep_nearest(vec4 pj, vec3 pi, bool self, int id_j, inout float ds2_min,
     vec4 pj = tile_pos[q], vj = tile_vel[q];                                  \
     int id_j = floatBitsToInt(vj.w);                                          \
     bvec2 self = checked ? equal(ivec2(id_j), id_i) : bvec2(false);           \
-    KEEP_NEAREST(pj, id_j, self)                                              \
-    nb_gaj_accumulate(vec2(pj.x) - xi, vec2(pj.y) - yi, vec2(pj.z) - zi,      \
-                      vec2(vj.x) - vxi, vec2(vj.y) - vyi, vec2(vj.z) - vzi,   \
-                      vec2(pj.w), eps2, self, tx, ty, tz, ux, uy, uz, tp); }
+    DIFF2(q, pj, vj)                                                          \
+    KEEP_NEAREST(dx, dy, dz, id_j, self)                                      \
+    nb_gaj_accumulate(dx, dy, dz, dvx, dvy, dvz,                              \
+                      vec2(pj.w), eps2, self, sx, sy, sz, wx, wy, wz, sp); }
+
+/* A tile's pairs are summed in runs of SUB_RUN, each run's sums then
+ * added to the tile's: a float sum takes a rounding of its own size at
+ * each addition, and a close pair's term may be most of it, so that 255
+ * additions after it cost ~16 such roundings of the whole (~1e-6 of it),
+ * 15 + 15 cost ~6 (three times less; the runs' sums add 7 additions per
+ * SUB_RUN pairs). */
+#define SUB_RUN 16
 
 void main()
 {
     int lid = int(gl_LocalInvocationID.x);
     int k0 = int(gl_WorkGroupID.x) * NB_TILE + lid, k1 = k0 + NB_THREADS;
-    vec3 p0, p1, u0, u1;
+    vec3 p0, p1, u0, u1, l0, l1, w0, w1;
+    XFIX xf0, xf1;
     ivec2 id_i;
-    load_i(k0, p0, u0, id_i.x);
-    load_i(k1, p1, u1, id_i.y);
+    load_i(k0, p0, u0, l0, w0, xf0, id_i.x);
+    load_i(k1, p1, u1, l1, w1, xf1, id_i.y);
     vec2 xi = vec2(p0.x, p1.x), yi = vec2(p0.y, p1.y), zi = vec2(p0.z, p1.z);
     vec2 vxi = vec2(u0.x, u1.x), vyi = vec2(u0.y, u1.y), vzi = vec2(u0.z, u1.z);
+    vec2 xli = vec2(l0.x, l1.x), yli = vec2(l0.y, l1.y), zli = vec2(l0.z, l1.z);
+    vec2 vxli = vec2(w0.x, w1.x), vyli = vec2(w0.y, w1.y), vzli = vec2(w0.z, w1.z);
     vec2 ax = vec2(0.0), ay = vec2(0.0), az = vec2(0.0), jx_ = vec2(0.0), jy_ = vec2(0.0),
          jz_ = vec2(0.0), ap = vec2(0.0);
     float ds2_0 = 1.0e30, ds2_1 = 1.0e30;
@@ -377,26 +490,32 @@ void main()
         for (int q = lid; q < NB_TILE; q += NB_THREADS) {
             int j = t * NB_TILE + q;
             vec4 p, v;
-            predict(j, p, v);
+            dvec3 xpd, vpd;
+            predict(j, p, v, xpd, vpd);
             tile_pos[q] = p;
             tile_vel[q] = v;
+            STORE_LO(q, p, v, xpd, vpd)
             if (floatBitsToInt(v.w) != j)
                 tile_has_self[t & 1] = true;
-            if (gl_WorkGroupID.x == 0u && j < n)
-                jp[j] = vec4(p.xyz, v.w);
         }
         memoryBarrierShared();
         barrier();
         vec2 tx = vec2(0.0), ty = vec2(0.0), tz = vec2(0.0), ux = vec2(0.0), uy = vec2(0.0),
              uz = vec2(0.0), tp = vec2(0.0);
-        /* four j a turn where no pair is skipped (1% less time) */
-        if (tile_has_self[t & 1]) {
-            for (int q = 0; q < NB_TILE; ++q)
-                PAIR(q, true)
-        } else {
-            for (int q = 0; q < NB_TILE; q += 4) {
-                PAIR(q, false) PAIR(q + 1, false) PAIR(q + 2, false) PAIR(q + 3, false)
+        bool checked = tile_has_self[t & 1];
+        for (int q0 = 0; q0 < NB_TILE; q0 += SUB_RUN) {
+            vec2 sx = vec2(0.0), sy = vec2(0.0), sz = vec2(0.0), wx = vec2(0.0),
+                 wy = vec2(0.0), wz = vec2(0.0), sp = vec2(0.0);
+            /* four j a turn where no pair is skipped (1% less time) */
+            if (checked) {
+                for (int q = q0; q < q0 + SUB_RUN; ++q)
+                    PAIR(q, true)
+            } else {
+                for (int q = q0; q < q0 + SUB_RUN; q += 4) {
+                    PAIR(q, false) PAIR(q + 1, false) PAIR(q + 2, false) PAIR(q + 3, false)
+                }
             }
+            tx += sx; ty += sy; tz += sz; ux += wx; uy += wy; uz += wz; tp += sp;
         }
         ax += tx; ay += ty; az += tz; jx_ += ux; jy_ += uy; jz_ += uz; ap += tp;
         barrier();
@@ -417,10 +536,11 @@ void main()
     int id_i = int(iv.w);
     dvec4 pi = dvec4(ix.xyz, 0.0), vi = dvec4(iv.xyz, 0.0);
 #else
-    vec4 ix = live ? ipart_f[2 * k] : vec4(vec3(NB_PAD_COORD), 0.0);
-    vec4 iv = live ? ipart_f[2 * k + 1] : vec4(vec3(0.0), intBitsToFloat(NB_G6_PAD_ID));
-    int id_i = floatBitsToInt(iv.w);
-    vec4 pi = vec4(ix.xyz, 0.0), vi = vec4(iv.xyz, 0.0);
+    vec3 p3, v3, li, vli;
+    XFIX xfi;
+    int id_i;
+    load_i(k, p3, v3, li, vli, xfi, id_i);
+    vec4 pi = vec4(p3, 0.0), vi = vec4(v3, 0.0);
 #endif
 #if defined(NB_PRECISION_A)
     float ax = 0.0, ay = 0.0, az = 0.0, jx_ = 0.0, jy_ = 0.0, jz_ = 0.0, ap = 0.0;
@@ -444,11 +564,11 @@ void main()
     for (int t = t0; t < t1; ++t) {
         int j = t * NB_TILE + lid;
         POS p, v;
-        predict(j, p, v);
+        dvec3 xpd, vpd;
+        predict(j, p, v, xpd, vpd);
         tile_pos[lid] = p;
         tile_vel[lid] = v;
-        if (gl_WorkGroupID.x == 0u && j < n)
-            jp[j] = vec4(vec3(p.xyz), intBitsToFloat(id_of(v)));
+        STORE_LO(lid, p, v, xpd, vpd)
         memoryBarrierShared();
         barrier();
 #if defined(NB_PRECISION_A)
@@ -459,8 +579,22 @@ void main()
             POS pj = tile_pos[q], vj = tile_vel[q];
             int id_j = id_of(vj);
             bool self = id_j == id_i;
+#if defined(NB_PRECISION_G)
+            vec3 d = vec3(pj.xyz - pi.xyz);
+#elif defined(NB_G6_DS)
+            vec3 d = nb_ds_diff(pj.xyz, tile_lo[q], pi.xyz, li);
+#elif defined(NB_G6_POS_FIXED)
+            vec3 d = vec3(tile_xf[q] - xfi) * NB_G6_FIXED_ULP;
+#else
+            vec3 d = pj.xyz - pi.xyz;
+#endif
+#if defined(NB_G6_DS_VEL)
+            vec3 dv = nb_ds_diff(vj.xyz, tile_vlo[q], vi.xyz, vli);
+#else
+            vec3 dv = vec3(vj.xyz - vi.xyz);
+#endif
 #if defined(NB_G6_NEAREST)
-            float ds2 = float(dot(pj.xyz - pi.xyz, pj.xyz - pi.xyz));
+            float ds2 = dot(d, d);
             if (!self && ds2 < ds2_min) {
                 ds2_min = ds2;
                 nearest = id_j;
@@ -468,8 +602,7 @@ void main()
             }
 #endif
 #if defined(NB_PRECISION_A)
-            nb_gaj_accumulate(pj.x - pi.x, pj.y - pi.y, pj.z - pi.z, vj.x - vi.x,
-                              vj.y - vi.y, vj.z - vi.z, pj.w, eps2, self,
+            nb_gaj_accumulate(d.x, d.y, d.z, dv.x, dv.y, dv.z, pj.w, eps2, self,
                               tx, ty, tz, ux, uy, uz, tp);
 #elif defined(NB_PRECISION_G)
             dvec4 dap, djk;
@@ -479,8 +612,7 @@ void main()
 #else
             precise float bx = 0.0, by = 0.0, bz = 0.0, kx = 0.0, ky = 0.0, kz = 0.0,
                           bp = 0.0;
-            nb_gaj_accumulate(pj.x - pi.x, pj.y - pi.y, pj.z - pi.z, vj.x - vi.x,
-                              vj.y - vi.y, vj.z - vi.z, pj.w, eps2, self,
+            nb_gaj_accumulate(d.x, d.y, d.z, dv.x, dv.y, dv.z, pj.w, eps2, self,
                               bx, by, bz, kx, ky, kz, bp);
             acc_add(acc_ap, vec4(bx, by, bz, bp));
             acc_add_scaled(acc_j, vec4(kx, ky, kz, 0.0), prec_scale_j);

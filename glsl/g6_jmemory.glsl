@@ -19,9 +19,43 @@ layout(std430, binding = NB_BIND_G6_JV) NB_G6_J_ACCESS buffer JV { dvec4 jv[]; }
 layout(std430, binding = NB_BIND_G6_JA) NB_G6_J_ACCESS buffer JA { dvec4 ja[]; };
 layout(std430, binding = NB_BIND_G6_JJ) NB_G6_J_ACCESS buffer JJ { dvec4 jj[]; };
 layout(std430, binding = NB_BIND_G6_I) readonly buffer IParticles { dvec4 ipart[]; };
-/* The same i-area seen in float: every mode but G turns the i-particles
- * into float at once, so they travel that way, (x, h2), (v, id bits),
- * and the updates that ride along start at dvec4 n_active. */
+/* The same i-area seen in float, every mode but G: each i-particle's
+ * position as a double-single pair (gaj.glsl's nb_ds_diff), four vec4
+ * (x hi, h2), (v, id bits), (x lo, 0), (v lo, 0), so that the updates
+ * that ride along start at dvec4 2 n_active; or, where the kernel is
+ * built with NB_G6_POS_FLOAT (positions rounded to float, the faster and
+ * less accurate choice), two, (x, h2), (v, id bits), updates from dvec4
+ * n_active.  With NB_G6_POS_FIXED the i-area is mode G's, read as ipart. */
+#if defined(NB_PRECISION_G)
+#define NB_G6_I_VEC4S 2
+#elif defined(NB_G6_POS_FIXED)
+#define NB_G6_DS_VEL
+#define NB_G6_I_VEC4S 4
+#elif !defined(NB_G6_POS_FLOAT)
+#define NB_G6_DS
+#define NB_G6_DS_VEL
+#define NB_G6_I_VEC4S 4
+#else
+#define NB_G6_I_VEC4S 2
+#endif
+
+/* NB_G6_POS_FIXED (the "fixed64" position format, GRAPE-6's own; Makino
+ * et al. 2003): positions as int64 in units of 2^-48, |x| up to 2^14
+ * (clamped there), formed from the double i-area (mode G's layout, read
+ * as ipart) and the double prediction; x_j - x_i exact in int64, then
+ * rounded once to float.  Velocities double-single. */
+#if defined(NB_G6_POS_FIXED)
+#define XFIX i64vec3
+#define NB_G6_FIXED_ULP 3.5527136788005009e-15      /* 2^-48 */
+i64vec3 nb_fixed(dvec3 x)
+{
+    return i64vec3(round(clamp(x, dvec3(-16384.0LF), dvec3(16384.0LF)) *
+                         281474976710656.0LF));
+}
+#else
+#define XFIX ivec3
+ivec3 nb_fixed(dvec3 x) { return ivec3(0); }
+#endif
 layout(std430, binding = NB_BIND_G6_IF) readonly buffer IParticlesF { vec4 ipart_f[]; };
 
 #if defined(NB_G6_INLINE) || defined(NB_G6_WRITES_J)

@@ -1,12 +1,15 @@
-/* g6_reduce.comp - sums the j-slices of g6_block.comp.  Mode A: work group
- * k owns i-particle k; its invocations sum the slices lid, lid + G, ...
- * and a shared-memory tree adds those sums, always in the same order, so
- * a block's result does not depend on timing.  The other modes: invocation
- * k merges k's accumulator states in slice order (acc_merge: exact in H,
- * deterministic in all).  The nearest neighbour is the slice minimum (the
- * lower slice on a tie, as one slice would find). */
+/* g6_reduce.comp - sums the j-slices of g6_block.comp.  Work group k owns
+ * i-particle k; its invocations sum the slices lid, lid + G, ... in that
+ * order, and a shared-memory tree adds those sums, always in the same
+ * order, so a block's result does not depend on timing.  Mode A adds
+ * floats; the other modes merge accumulator states (acc_merge: exact in
+ * H, deterministic in all), passed through shared memory as their words
+ * (acc_pack).  (One invocation merging all of a particle's slices in turn
+ * waited for each slice's load: a block of one i-particle at N = 65536,
+ * 512 slices, spent most of its time there.)  The nearest neighbour is
+ * the slice minimum, the lower slice on a tie, as one slice would find. */
 #if !defined(NB_PRECISION_A)
-layout(local_size_x = 64) in;
+layout(local_size_x = NB_G6_REDUCE_GROUP) in;
 
 layout(std430, binding = NB_BIND_G6_PART) readonly buffer Partial { uvec4 partial[]; };
 layout(std430, binding = NB_BIND_G6_OUT) writeonly buffer Out { uvec4 result[]; };
@@ -14,32 +17,62 @@ layout(std430, binding = NB_BIND_G6_OUT) writeonly buffer Out { uvec4 result[]; 
 NB_LOCATION(NB_LOC_N_ACTIVE) uniform int n_active;
 NB_LOCATION(NB_LOC_SLICES) uniform int slices;
 
+shared uvec4 words[4][NB_G6_REDUCE_GROUP];  /* (a, phi) w0, w1; jerk w0, w1 */
+shared uvec4 near_s[NB_G6_REDUCE_GROUP];    /* ds2 bits, id, slice, 0 */
+
+/* Whether c is nearer than b, or as near from a lower slice. */
+bool nearer(uvec4 c, uvec4 b)
+{
+    float dc = uintBitsToFloat(c.x), db = uintBitsToFloat(b.x);
+    return dc < db || (dc == db && c.z < b.z);
+}
+
 void main()
 {
-    int k = int(gl_GlobalInvocationID.x);
-    if (k >= n_active)
-        return;
+    int lid = int(gl_LocalInvocationID.x);
+    int k = int(gl_WorkGroupID.x);
     nb_acc acc_ap, acc_j, b;
     acc_init(acc_ap);
     acc_init(acc_j);
-    uvec4 near = uvec4(floatBitsToUint(1.0e30), uint(-1), 0u, 0u);
-    for (int s = 0; s < slices; ++s) {
+    uvec4 near = uvec4(floatBitsToUint(1.0e30), uint(-1), uint(slices), 0u);
+    for (int s = lid; s < slices; s += NB_G6_REDUCE_GROUP) {
         int q = 5 * (s * n_active + k);
         acc_unpack(partial[q], partial[q + 1], b);
         acc_merge(acc_ap, b);
         acc_unpack(partial[q + 2], partial[q + 3], b);
         acc_merge(acc_j, b);
-        if (uintBitsToFloat(partial[q + 4].x) < uintBitsToFloat(near.x))
-            near = partial[q + 4];
+        uvec4 c = uvec4(partial[q + 4].xy, uint(s), 0u);
+        if (nearer(c, near))
+            near = c;
     }
-    uvec4 w0, w1;
-    acc_pack(acc_ap, w0, w1);
-    result[5 * k] = w0;
-    result[5 * k + 1] = w1;
-    acc_pack(acc_j, w0, w1);
-    result[5 * k + 2] = w0;
-    result[5 * k + 3] = w1;
-    result[5 * k + 4] = near;
+    for (int half_ = NB_G6_REDUCE_GROUP / 2; half_ > 0; half_ /= 2) {
+        if (lid >= half_ && lid < 2 * half_) {
+            acc_pack(acc_ap, words[0][lid], words[1][lid]);
+            acc_pack(acc_j, words[2][lid], words[3][lid]);
+            near_s[lid] = near;
+        }
+        memoryBarrierShared();
+        barrier();
+        if (lid < half_) {
+            acc_unpack(words[0][lid + half_], words[1][lid + half_], b);
+            acc_merge(acc_ap, b);
+            acc_unpack(words[2][lid + half_], words[3][lid + half_], b);
+            acc_merge(acc_j, b);
+            if (nearer(near_s[lid + half_], near))
+                near = near_s[lid + half_];
+        }
+        barrier();
+    }
+    if (lid == 0) {
+        uvec4 w0, w1;
+        acc_pack(acc_ap, w0, w1);
+        result[5 * k] = w0;
+        result[5 * k + 1] = w1;
+        acc_pack(acc_j, w0, w1);
+        result[5 * k + 2] = w0;
+        result[5 * k + 3] = w1;
+        result[5 * k + 4] = uvec4(near.xy, 0u, 0u);
+    }
 }
 #else
 layout(local_size_x = NB_G6_REDUCE_GROUP) in;

@@ -34,6 +34,22 @@ NB_GAJ_LAW(float, bool)
 NB_GAJ_LAW(vec2, bvec2)
 NB_GAJ_LAW(vec4, bvec4)
 
+/* x_j - x_i of two double-single numbers (hi, lo float pairs, x = hi + lo,
+ * |lo| <= ulp(hi) / 2; Gaburov, Harfst & Portegies Zwart 2009): where x_j
+ * and x_i are close, hj - hi is exact (Sterbenz) and lj - li errs by
+ * 2^-24 |lo|, so the difference keeps ~48 bits of |x| however close the
+ * pair is, where float(x_j) - float(x_i) errs by 2^-24 |x| / r of r.  The
+ * rest of the pair term may then be float. */
+#define NB_DS_DIFF(T)                                                         \
+T nb_ds_diff(T hj, T lj, T hi, T li)                                          \
+{                                                                             \
+    precise T d = NB_EXACT(hj - hi) + (lj - li);                              \
+    return d;                                                                 \
+}
+
+NB_DS_DIFF(vec2)
+NB_DS_DIFF(vec3)
+
 #if defined(NB_PRECISION_G)
 /* The same law in double (modes G): (a, phi) and (jerk, 0) of one pair, for
  * the kernels that define NB_PRECISION_G (gaj_precision.comp, g6_block.comp). */

@@ -12,6 +12,7 @@ struct nb_forces {
     struct nb_gl *gl;               /* NULL for the CPU engine */
     enum nb_engine engine;
     enum nb_precision precision;    /* the mode last set (A by default) */
+    enum nb_positions positions;    /* the block steps' position format (ds) */
     size_t n_j;                     /* j-particles of the last set_j, 0: none */
     double *j_set;                  /* their copy: x (3 n_j), v (3 n_j), m (n_j) */
     size_t j_set_size;              /* doubles allocated in j_set */

@@ -145,7 +145,7 @@ static enum nb_status reserve(struct nb_forces *f, size_t capacity, struct nb_er
         if (regrow(g, k, 32 * capacity, 32 * old, err) != NB_OK)
             return err->status;
     size_t words = (capacity + 63) / 64, old_words = (old + 63) / 64;
-    if (regrow(g, J_P, 16 * capacity, 0, err) != NB_OK ||
+    if (regrow(g, J_P, 32 * capacity, 0, err) != NB_OK ||     /* (hi, id), (lo, 0) */
         grow_host((void **)&g->mass, capacity, sizeof *g->mass, err) != NB_OK ||
         grow_host((void **)&g->queued_bits, words, sizeof *g->queued_bits, err) != NB_OK)
         return err->status;
@@ -516,7 +516,10 @@ static enum nb_status search(struct nb_forces *f, struct nb_g6_block *g, size_t 
 {
     GLuint prog;
     size_t ni = g->ni;
-    const char *name = g->mode == NB_PRECISION_G ? "g6_neighbours_d" : "g6_neighbours";
+    /* mode G's i-area and fixed64's are double */
+    const char *name = g->mode == NB_PRECISION_G ||
+                       nb_g6_positions(g) == NB_POSITIONS_FIXED64 ? "g6_neighbours_d"
+                     : nb_g6_float_positions(g) ? "g6_neighbours_pf" : "g6_neighbours";
     if (nb_gl_program(f->gl, name, &prog, err) != NB_OK ||
         nb_gl_ensure_buffer(&g->buf[B_COUNT], &g->size[B_COUNT], 4 * ni, "neighbour counts",
                             err) != NB_OK ||

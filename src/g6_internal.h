@@ -82,8 +82,9 @@ struct nb_g6_block {
     size_t ni, nj;
     unsigned flags;
     enum nb_precision mode;
+    enum nb_positions positions;    /* the block's (f's at its start) */
     int log2[3];                /* E, F, H: scales of (a), (phi), (jerk) */
-    unsigned warmed;            /* bit 2 mode + nearest: its programs warmed */
+    uint64_t warmed;            /* bit 2 (3 mode + positions) + nearest: warmed */
 };
 
 /* Sets a uniform only where the program kept it (SPIR-V drops unused ones). */
@@ -102,6 +103,18 @@ struct nb_g6_block *nb_g6_block_of(struct nb_forces *f, struct nb_error *err);
  * queue; with `fence`, the area is fenced (no block's results will be). */
 enum nb_status nb_g6_flush_queue(struct nb_forces *f, struct nb_g6_block *g, int fence,
                                  struct nb_error *err);
+/* The position format of g's block: mode G's pair terms are double
+ * whatever was asked (NB_POSITIONS_DS stands for that). */
+static inline enum nb_positions nb_g6_positions(const struct nb_g6_block *g)
+{
+    return g->mode == NB_PRECISION_G ? NB_POSITIONS_DS : g->positions;
+}
+/* Whether g's block forms x_j - x_i from positions rounded to float
+ * (the programs named "_pf"). */
+static inline int nb_g6_float_positions(const struct nb_g6_block *g)
+{
+    return nb_g6_positions(g) == NB_POSITIONS_FLOAT;
+}
 /* Whether the queued updates can ride with a small block (in `first`). */
 static inline int nb_g6_queue_carriable(const struct nb_g6_block *g)
 {

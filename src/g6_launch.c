@@ -96,28 +96,49 @@ static enum nb_status refuse_block(size_t ni, const double *x, const double *v,
     return NB_OK;
 }
 
-/* Bytes an i-particle takes in the i-area: every mode but G turns the
- * i-particles into float at once (g6_block.comp), so they travel as float,
- * half the bytes of the host's writes into mapped memory. */
-static size_t i_bytes(enum nb_precision mode)
+/* Bytes an i-particle takes in the i-area (g6_jmemory.glsl): doubles
+ * (mode G, and fixed64, whose kernels convert them), 64; the others' float
+ * (x hi, h2), (v, id), (x lo, 0), (v lo, 0), 64, or, with positions
+ * rounded to float, the first two, 32. */
+static size_t i_bytes(const struct nb_g6_block *g)
 {
-    return mode == NB_PRECISION_G ? 64 : 32;
+    return nb_g6_float_positions(g) ? 32 : 64;
 }
 
-/* i-particle k into the i-area: (x, h2), (v, id) in double (wide) or float
- * with the id's bits; *zero gains 0 x for each of its numbers and *v2_max
- * its squared speed. */
-static inline void put_i(void *area, int wide, long k, const int32_t *id, const double *x,
-                         const double *v, const double *h2, double *zero, double *v2_max)
+/* The i-area's layouts (i_bytes). */
+enum i_layout { I_FLOAT, I_DS, I_DOUBLE };
+
+/* x as a double-single pair: hi = float(x), lo = float(x - hi). */
+static inline float lo_part(double x, float hi)
+{
+    return (float)(x - (double)hi);
+}
+
+/* i-particle k into the i-area in layout `how`, with the id's bits in
+ * float; *zero gains 0 x for each of its numbers and *v2_max its squared
+ * speed. */
+static inline void put_i(void *area, enum i_layout how, long k, const int32_t *id,
+                         const double *x, const double *v, const double *h2, double *zero,
+                         double *v2_max)
 {
     const double *xk = x + 3 * k, *vk = v + 3 * k;
     double hk = h2 ? h2[k] : 0.0;
     /* made in registers, then stored whole: four-byte stores into
      * write-combined memory ran at 8 GB/s on the H200's host, 16-byte
      * ones at 39 */
-    if (wide) {
+    if (how == I_DOUBLE) {
         double d[8] = { xk[0], xk[1], xk[2], hk, vk[0], vk[1], vk[2], (double)id[k] };
         memcpy((double *)area + 8 * k, d, sizeof d);
+    } else if (how == I_DS) {
+        float d[16] = { (float)xk[0], (float)xk[1], (float)xk[2], (float)hk,
+                        (float)vk[0], (float)vk[1], (float)vk[2], 0.0f };
+        memcpy(&d[7], &id[k], sizeof d[7]);
+        for (int c = 0; c < 3; c++) {
+            d[8 + c] = lo_part(xk[c], d[c]);
+            d[12 + c] = lo_part(vk[c], d[4 + c]);
+        }
+        d[11] = d[15] = 0.0f;
+        memcpy((float *)area + 16 * k, d, sizeof d);
     } else {
         float d[8] = { (float)xk[0], (float)xk[1], (float)xk[2], (float)hk,
                        (float)vk[0], (float)vk[1], (float)vk[2], 0.0f };
@@ -140,9 +161,11 @@ static enum nb_status send_i(struct nb_g6_block *g, size_t ni, const int32_t *id
                              int carry, double *vi_max, const char *func,
                              struct nb_error *err)
 {
-    size_t each = i_bytes(g->mode);
+    size_t each = i_bytes(g);
     size_t bytes = each * ni + (carry ? UPDATE_DOUBLES * sizeof(double) * g->queued : 0);
-    int wide = each == 64;
+    enum nb_positions pos = nb_g6_positions(g);
+    enum i_layout how = g->mode == NB_PRECISION_G || pos == NB_POSITIONS_FIXED64 ? I_DOUBLE
+                      : each == 64 ? I_DS : I_FLOAT;
     char *area;
     double zero = 0.0, v2_max = 0.0;
     if (!(area = nb_gl_staging_write(&g->up_i, bytes, err)))
@@ -151,10 +174,10 @@ static enum nb_status send_i(struct nb_g6_block *g, size_t ni, const int32_t *id
     if (count > NB_G6_PARALLEL_MIN) {
 #pragma omp parallel for schedule(static) reduction(+ : zero) reduction(max : v2_max)
         for (long k = 0; k < count; k++)
-            put_i(area, wide, k, id, x, v, h2, &zero, &v2_max);
+            put_i(area, how, k, id, x, v, h2, &zero, &v2_max);
     } else {                    /* even an idle parallel region costs ~0.3 us */
         for (long k = 0; k < count; k++)
-            put_i(area, wide, k, id, x, v, h2, &zero, &v2_max);
+            put_i(area, how, k, id, x, v, h2, &zero, &v2_max);
     }
     /* a sum of finite numbers may overflow: the culprit search decides */
     if (zero != 0.0 && refuse_block(ni, x, v, h2, func, err) != NB_OK)
@@ -273,19 +296,27 @@ static void set_carried(const struct nb_g6_block *g, uint64_t mask)
     if (HAS(mask, NB_LOC_G6_UPDATES))
         glUniform1i(nb_gl_loc(NB_LOC_G6_UPDATES), (int)g->carried);
     if (HAS(mask, NB_LOC_G6_UPDATES_AT))
-        glUniform1i(nb_gl_loc(NB_LOC_G6_UPDATES_AT), (int)(i_bytes(g->mode) / 32 * g->ni));
+        glUniform1i(nb_gl_loc(NB_LOC_G6_UPDATES_AT), (int)(i_bytes(g) / 32 * g->ni));
+}
+
+/* The program names' suffix of g's position format. */
+static const char *positions_suffix(const struct nb_g6_block *g)
+{
+    static const char *const suffix[] = { "", "_pf", "_px" };
+    return suffix[nb_g6_positions(g)];
 }
 
 static void program_name(const struct nb_g6_block *g, const struct block_plan *p, char *name,
                          size_t size)
 {
     const char *nn = g->flags & NB_BLOCK_NEAREST ? "_nn" : "";
+    const char *pf = positions_suffix(g);
     if (g->mode != NB_PRECISION_A)
-        snprintf(name, size, "g6_block_%c%s", 'a' + (int)g->mode, nn);
+        snprintf(name, size, "g6_block_%c%s%s", 'a' + (int)g->mode, nn, pf);
     else if (p->fused)
-        snprintf(name, size, "g6_block_a_t%d_l%d%s", p->tile, p->lanes, nn);
+        snprintf(name, size, "g6_block_a_t%d_l%d%s%s", p->tile, p->lanes, nn, pf);
     else
-        snprintf(name, size, "g6_block_a_t%d_i2%s", p->tile, nn);
+        snprintf(name, size, "g6_block_a_t%d_i2%s%s", p->tile, nn, pf);
 }
 
 /* Every program a block of g's mode and nearest flag may run, warmed
@@ -295,21 +326,21 @@ static void program_name(const struct nb_g6_block *g, const struct block_plan *p
 static void warm_programs(struct nb_forces *f, struct nb_g6_block *g)
 {
     int nearest = (g->flags & NB_BLOCK_NEAREST) != 0;
-    unsigned bit = 1u << (2 * (int)g->mode + nearest);
-    const char *nn = nearest ? "_nn" : "";
+    uint64_t bit = (uint64_t)1 << (2 * (3 * (int)g->mode + (int)nb_g6_positions(g)) + nearest);
+    const char *nn = nearest ? "_nn" : "", *pfs = positions_suffix(g);
     char name[40];
     if (g->warmed & bit)
         return;
     g->warmed |= bit;
     if (g->mode == NB_PRECISION_A) {
         for (size_t k = 0; k < SMALL_SHAPES; k++) {
-            snprintf(name, sizeof name, "g6_block_a_t%d_l%d%s", small_shapes[k][1],
-                     small_shapes[k][2], nn);
+            snprintf(name, sizeof name, "g6_block_a_t%d_l%d%s%s", small_shapes[k][1],
+                     small_shapes[k][2], nn, pfs);
             nb_gl_compute_warm(f->gl, name);
         }
-        snprintf(name, sizeof name, "g6_block_a_t256_i2%s", nn);
+        snprintf(name, sizeof name, "g6_block_a_t256_i2%s%s", nn, pfs);
     } else {
-        snprintf(name, sizeof name, "g6_block_%c%s", 'a' + (int)g->mode, nn);
+        snprintf(name, sizeof name, "g6_block_%c%s%s", 'a' + (int)g->mode, nn, pfs);
     }
     nb_gl_compute_warm(f->gl, name);
     snprintf(name, sizeof name, "g6_reduce_%c", 'a' + (int)g->mode);
@@ -333,6 +364,11 @@ static enum nb_status dispatch(struct nb_forces *f, struct nb_g6_block *g,
     size_t part_bytes = out_bytes * (size_t)p->slices;
     size_t fused_bytes = out_bytes * (size_t)(p->slices + nb_gl_ceil_div(p->slices,
                                                                         NB_G6_FUSED_BATCH));
+    if (nb_g6_positions(g) == NB_POSITIONS_FIXED64 &&
+        !epoxy_has_gl_extension("GL_ARB_gpu_shader_int64"))
+        return nb_error_set(err, NB_ERR_UNSUPPORTED, "fixed64 positions need "
+                            "GL_ARB_gpu_shader_int64, which this GL (%s) lacks",
+                            (const char *)glGetString(GL_RENDERER));
     if ((!a && nb_prec_supported(g->mode, err) != NB_OK) ||
         nb_gl_program(f->gl, name, &prog, err) != NB_OK ||
         (reduce && nb_gl_program(f->gl, reduce_name, &red, err) != NB_OK) ||
@@ -367,7 +403,7 @@ static enum nb_status dispatch(struct nb_forces *f, struct nb_g6_block *g,
         set_carried(g, mask);
         glBindBufferBase(GL_SHADER_STORAGE_BUFFER, NB_BIND_G6_PART, g->buf[B_PART]);
         glBindBufferBase(GL_SHADER_STORAGE_BUFFER, NB_BIND_G6_OUT, out);
-        glDispatchCompute((GLuint)(a ? ni : nb_gl_ceil_div(ni, 64)), 1, 1);
+        glDispatchCompute((GLuint)ni, 1, 1);   /* a work group an i-particle */
     }
     /* No fences of their own for the uploads (each costs the GPU ~5 us):
      * the next start writes up_i only after this block's results have
@@ -415,6 +451,7 @@ enum nb_status nb_forces_block_start(struct nb_forces *f, size_t nj, double ti, 
     g->flags = flags;
     g->has_h2 = h2 != NULL;
     g->mode = f->precision;
+    g->positions = f->positions;
     g->carried = 0;
     if (nb_g6_needs_mass(g->mode) && nb_g6_know_mass(f, g, &e) != NB_OK)
         return nb_api_fail(err, &e, func);

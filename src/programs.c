@@ -109,18 +109,28 @@
  * lanes per i-particle (g6_launch.c's small_block_shape), which add their
  * slices in the same dispatch and take up to NB_G6_INLINE_MAX j-updates
  * along (g6_jmemory.glsl); the other modes at NB_PREC_TILE; each with and
- * without the nearest-neighbour search. */
+ * without the nearest-neighbour search, and each (but G) with double-single
+ * positions or, named "_pf", with positions rounded to float
+ * (NB_G6_POS_FLOAT), or, named "_px", in 64-bit fixed point
+ * (NB_G6_POS_FIXED; nb_forces_set_positions). */
 #define G6_INLINE "#define NB_G6_INLINE\n"
 #define G6_FUSED "#define NB_G6_FUSED\n#define NB_G6_WRITES_J\n"
-#define G6_BLOCK_A(T, NAME, NN)                                             \
+#define G6_PF "#define NB_G6_POS_FLOAT\n"
+#define G6_PX "#extension GL_ARB_gpu_shader_int64 : require\n#define NB_G6_POS_FIXED\n"
+#define G6_BLOCK_A1(T, NAME, NN)                                            \
     { "g6_block_a_t" #T "_i2" NAME, "#define NB_PRECISION_A\n#define NB_TILE " #T "\n" \
       "#define NB_IPT 2\n" NN, { 0 }, { "gaj.glsl", "g6_jmemory.glsl", "g6_block.comp" }, \
       NB_STAGE_COMPUTE }
+#define G6_BLOCK_A(T, NAME, NN)                                             \
+    G6_BLOCK_A1(T, NAME, NN), G6_BLOCK_A1(T, NAME "_pf", NN G6_PF), \
+    G6_BLOCK_A1(T, NAME "_px", G6_PX NN)
 #define G6_BLOCK_LANES(T, L, NAME, NN)                                      \
     { "g6_block_a_t" #T "_l" #L NAME, "#define NB_PRECISION_A\n#define NB_TILE " #T "\n" \
       "#define NB_LANES " #L "\n" G6_INLINE NN G6_FUSED, { 0 },             \
       { "gaj.glsl", "g6_jmemory.glsl", "g6_block.comp" }, NB_STAGE_COMPUTE }
-#define G6_LANES(T, L) G6_BLOCK_LANES(T, L, "", ""), G6_BLOCK_LANES(T, L, "_nn", G6_NN)
+#define G6_LANES(T, L) G6_BLOCK_LANES(T, L, "", ""), G6_BLOCK_LANES(T, L, "_nn", G6_NN), \
+    G6_BLOCK_LANES(T, L, "_pf", G6_PF), G6_BLOCK_LANES(T, L, "_nn_pf", G6_NN G6_PF), \
+    G6_BLOCK_LANES(T, L, "_px", G6_PX), G6_BLOCK_LANES(T, L, "_nn_px", G6_PX G6_NN)
 #define G6_BLOCK_MODE(m, M, NAME, NN)                                       \
     { "g6_block_" m NAME, "#define NB_PRECISION_" M "\n#define NB_PREC_NO_BUFFER\n" \
       "#define NB_TILE 128\n" NN, { 0 },                                     \
@@ -130,7 +140,9 @@
 #define G6_REDUCE(m, M)                                                     \
     { "g6_reduce_" m, "#define NB_PRECISION_" M "\n#define NB_PREC_NO_BUFFER\n", { 0 }, \
       { "nb_precision.h", "accumulate.glsl", "g6_reduce.comp" }, NB_STAGE_COMPUTE }
-#define G6_BLOCK(m, M) G6_BLOCK_MODE(m, M, "", ""), G6_BLOCK_MODE(m, M, "_nn", G6_NN)
+#define G6_BLOCK(m, M) G6_BLOCK_MODE(m, M, "", ""), G6_BLOCK_MODE(m, M, "_nn", G6_NN), \
+    G6_BLOCK_MODE(m, M, "_pf", G6_PF), G6_BLOCK_MODE(m, M, "_nn_pf", G6_NN G6_PF), \
+    G6_BLOCK_MODE(m, M, "_px", G6_PX), G6_BLOCK_MODE(m, M, "_nn_px", G6_PX G6_NN)
 
 static const struct nb_program_desc catalogue[] = {
     FRAGMENT_GA("1x1", 1, 1),
@@ -169,13 +181,16 @@ static const struct nb_program_desc catalogue[] = {
     G6_BLOCK_A(256, "", ""), G6_BLOCK_A(256, "_nn", G6_NN),
     G6_LANES(64, 4), G6_LANES(64, 16), G6_LANES(64, 64), G6_LANES(128, 2), G6_LANES(128, 4),
     G6_BLOCK("b", "B"), G6_BLOCK("c", "C"), G6_BLOCK("d", "D"), G6_BLOCK("e", "E"),
-    G6_BLOCK("f", "F"), G6_BLOCK("g", "G"), G6_BLOCK("h", "H"),
+    G6_BLOCK("f", "F"), G6_BLOCK_MODE("g", "G", "", ""),
+    G6_BLOCK_MODE("g", "G", "_nn", G6_NN), G6_BLOCK("h", "H"),
     { "g6_reduce_a", "#define NB_PRECISION_A\n", { 0 }, { "g6_reduce.comp" }, NB_STAGE_COMPUTE },
     G6_REDUCE("b", "B"), G6_REDUCE("c", "C"), G6_REDUCE("d", "D"), G6_REDUCE("e", "E"),
     G6_REDUCE("f", "F"), G6_REDUCE("g", "G"), G6_REDUCE("h", "H"),
     { "g6_scatter", "", { 0 }, { "g6_scatter.comp" }, NB_STAGE_COMPUTE },
-    { "g6_neighbours", "", { 0 }, { "g6_neighbours.comp" }, NB_STAGE_COMPUTE },
-    { "g6_neighbours_d", "#define NB_G6_I_DOUBLE\n", { 0 }, { "g6_neighbours.comp" },
+    { "g6_neighbours", "", { 0 }, { "gaj.glsl", "g6_neighbours.comp" }, NB_STAGE_COMPUTE },
+    { "g6_neighbours_pf", G6_PF, { 0 }, { "gaj.glsl", "g6_neighbours.comp" },
+      NB_STAGE_COMPUTE },
+    { "g6_neighbours_d", "#define NB_G6_I_DOUBLE\n", { 0 }, { "gaj.glsl", "g6_neighbours.comp" },
       NB_STAGE_COMPUTE },
     PRECISION_GA("b", "B"), PRECISION_GA("c", "C"), PRECISION_GA("d", "D"),
     PRECISION_GA("e", "E"), PRECISION_GA("f", "F"), PRECISION_GA("g", "G"),

@@ -3,7 +3,8 @@
  *    j-particles given as Taylor coefficients at their own times, against
  *    a double-precision CPU prediction and sum (tests/g6_jset.h; N = 1, 2,
  *    3, 97, 1031, blocks of every kernel shape), in modes A, G and H
- *    (GLNBODY_G6_PRECISION);
+ *    (GLNBODY_G6_PRECISION), with double-single positions (the default)
+ *    and rounded to float (GLNBODY_G6_POSITIONS=float);
  *  - neighbour lists against a CPU search;
  *  - two Hermite block-step codes written against the g6 API only, in C
  *    (tests/g6_driver.c, with lasthalf and with lasthalf2) and in Fortran
@@ -27,6 +28,16 @@
 
 static struct nb_gl *g_gl;
 static uint64_t g_seed;
+static const char *g_positions;     /* GLNBODY_G6_POSITIONS as the caller set it */
+
+/* The position format the caller chose (by default ds). */
+static void caller_positions(void)
+{
+    if (g_positions)
+        setenv("GLNBODY_G6_POSITIONS", g_positions, 1);
+    else
+        unsetenv("GLNBODY_G6_POSITIONS");
+}
 
 /* One block of ni i-particles (ni - 1 j-particles, predicted in double,
  * and one foreign particle of id -5; ni 0: n + 1, at most 41) on a j-set
@@ -115,26 +126,39 @@ START_TEST(forces_mode_a)
 }
 END_TEST
 
+/* The float position format: each pair term's rounding of x and v to
+ * float bounded to first order (cpu_forces), on top of forces_mode_a's
+ * arithmetic. */
+START_TEST(forces_float_positions)
+{
+    static const int sizes[] = { 97, 1031 };
+    unsetenv("GLNBODY_G6_PRECISION");
+    setenv("GLNBODY_G6_POSITIONS", "float", 1);
+    g_float_inputs = 1;
+    check_forces(sizes[_i], 2e-6);
+    check_block(1031, 5, 2e-6);
+    g_float_inputs = g_positions && strcmp(g_positions, "float") == 0;
+    caller_positions();
+}
+END_TEST
+
 /* Blocks around the widths where mode A changes lanes per i-particle and
  * tiles (64, 16 and 4 lanes at tile 64, 4 and 2 at tile 128, then tile 256:
  * g6_launch.c's small_block_shape), on prime j-sets: 263 and 1031 (one
  * batch of slices) and 4099 (two or three batches, the last of one slice:
- * g6_block.comp adds slices in batches of NB_G6_FUSED_BATCH).
- * The tolerance is 5x forces_mode_a's: float differences of positions
- * near 1 err by ~6e-8 |x| / r in a close pair's terms, and the largest of
- * 257 particles' errors reached 2.5e-6 of the sums of |terms|. */
+ * g6_block.comp adds slices in batches of NB_G6_FUSED_BATCH). */
 START_TEST(small_blocks_mode_a)
 {
     static const int blocks[] = { 1, 2, 4, 5, 13, 16, 17, 32, 33, 64, 65, 257 };
     static const int across[] = { 1, 5, 17, 33, 257 };
     unsetenv("GLNBODY_G6_PRECISION");
     for (size_t b = 0; b < sizeof blocks / sizeof *blocks; b++) {
-        check_block(1031, blocks[b], 1e-5);
-        check_block(263, blocks[b], 1e-5);
+        check_block(1031, blocks[b], 2e-6);
+        check_block(263, blocks[b], 2e-6);
     }
     for (size_t b = 0; b < sizeof across / sizeof *across; b++)
-        check_block(4099, across[b], 1e-5);
-    check_block(139999, 5, 1e-5);       /* past 2048 tiles: 1024 slices, 32 batches */
+        check_block(4099, across[b], 2e-6);
+    check_block(139999, 5, 2e-6);       /* past 2048 tiles: 1024 slices, 32 batches */
 }
 END_TEST
 
@@ -145,9 +169,9 @@ END_TEST
 START_TEST(large_block)
 {
     unsetenv("GLNBODY_G6_PRECISION");
-    check_block(4099, 3001, 1e-5);
-    check_block_swapped(4099, 3001, 1e-5, 10, 3000);
-    check_block_swapped(4099, 3001, 1e-5, 700, 701);
+    check_block(4099, 3001, 2e-6);
+    check_block_swapped(4099, 3001, 2e-6, 10, 3000);
+    check_block_swapped(4099, 3001, 2e-6, 700, 701);
     setenv("GLNBODY_G6_PRECISION", "H", 1);
     check_block(4099, 3001, 2e-6);
     unsetenv("GLNBODY_G6_PRECISION");
@@ -189,7 +213,7 @@ START_TEST(updates_before_small_blocks)
         }
         jset_free(&fresh);
         for (size_t b = 0; b < sizeof blocks / sizeof *blocks; b++)
-            check_sent_block(&s, blocks[b], 1e-5);      /* as small_blocks_mode_a */
+            check_sent_block(&s, blocks[b], 2e-6);
     }
     ck_assert_int_eq(g6_close(0), 0);
     jset_free(&s);
@@ -208,9 +232,7 @@ END_TEST
 START_TEST(forces_mode_g)
 {
     setenv("GLNBODY_G6_PRECISION", "g", 1);
-    g_float_inputs = 0;         /* G's pair terms are double */
     check_forces(1031, 1e-12);
-    g_float_inputs = 1;
     unsetenv("GLNBODY_G6_PRECISION");
 }
 END_TEST
@@ -414,6 +436,9 @@ START_TEST(bad_calls)
     setenv("GLNBODY_G6_PRECISION", "Q", 1);
     EXPECT_ERROR(g6_open(0), "GLNBODY_G6_PRECISION=Q");
     unsetenv("GLNBODY_G6_PRECISION");
+    setenv("GLNBODY_G6_POSITIONS", "double", 1);
+    EXPECT_ERROR(g6_open(0), "GLNBODY_G6_POSITIONS=double: not ds, float or fixed64");
+    caller_positions();
     EXPECT_ERROR(g6_open(-1), "cluster id -1");
     ck_assert_int_eq(g6_open(0), 0);
     int npipes = g6_npipes();
@@ -451,6 +476,7 @@ static Suite *g6_suite(void)
     TCase *tc = tcase_create("g6");
     tcase_set_timeout(tc, 120);
     tcase_add_loop_test(tc, forces_mode_a, 0, 5);
+    tcase_add_loop_test(tc, forces_float_positions, 0, 2);
     tcase_add_test(tc, small_blocks_mode_a);
     tcase_add_test(tc, large_block);
     tcase_add_test(tc, updates_before_small_blocks);
@@ -467,5 +493,7 @@ static Suite *g6_suite(void)
 
 int main(void)
 {
+    g_positions = getenv("GLNBODY_G6_POSITIONS");
+    g_float_inputs = g_positions && strcmp(g_positions, "float") == 0;
     return run_gl_suite("check_g6", g6_suite(), &g_gl, &g_seed);
 }

@@ -1,7 +1,7 @@
 /* g6_jset.h - what check_g6.c checks libg6gl against: random j-sets in
  * the GRAPE-6 interface's Taylor terms, Sapporo2's predictor and the
  * forces summed in double on the CPU, with bounds of the device's float
- * rounding.  Included by check_g6.c alone. */
+ * rounding.  Included by check_g6.c and check_g6_accuracy.c. */
 #ifndef G6_JSET_H
 #define G6_JSET_H
 
@@ -79,10 +79,11 @@ static inline void send_swapped(const struct jset *s, int a, int b)
     }
 }
 
-/* Whether the device takes positions and velocities as float (every mode
- * but G): each pair term then carries their rounding, which cpu_forces
- * bounds. */
-static int g_float_inputs = 1;
+/* Whether the device takes positions and velocities rounded to float
+ * (GLNBODY_G6_POSITIONS=float; by default they are double-single, and
+ * double in mode G): each pair term then carries their rounding, which
+ * cpu_forces bounds. */
+static int g_float_inputs = 0;
 
 static double norm3(const double u[3]) { return sqrt(u[0] * u[0] + u[1] * u[1] + u[2] * u[2]); }
 
@@ -92,7 +93,7 @@ static double norm3(const double u[3]) { return sqrt(u[0] * u[0] + u[1] * u[1] +
  * costs (to first order: |dx| errs by 2^-24 (|xi| + |xj|) per component,
  * which a close pair's terms amplify by 1/r; zero in mode G); the nearest
  * j (by id) and its distance squared. */
-static void cpu_forces(const struct jset *s, double ti, double eps2, const double xi[3],
+static inline void cpu_forces(const struct jset *s, double ti, double eps2, const double xi[3],
                        const double vi[3], int id, double acc[3], double jerk[3], double *pot,
                        double scale[3], double round[3], int *nearest, double *r2_min)
 {

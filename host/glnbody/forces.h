@@ -50,6 +50,38 @@ NB_API enum nb_status nb_forces_set_variant(struct nb_forces *f, const char *var
 NB_API enum nb_status nb_forces_set_precision(struct nb_forces *f, enum nb_precision mode,
                                               struct nb_error *err);
 
+/* How the j-memory block steps (nb_forces_block_start) form x_j - x_i and
+ * v_j - v_i in the modes whose pair terms are float (all but G): each
+ * position and velocity as a double-single pair, hi + lo, two floats
+ * (Gaburov, Harfst & Portegies Zwart 2009), so that the difference keeps
+ * ~48 bits of |x| however close the pair (the default); or rounded to
+ * float before the difference, fewer operations a pair, but a pair's
+ * separation r then errs by ~6e-8 |x| / r, and its relative velocity u by
+ * ~6e-8 |v| / u.  Largest error of a particle's force over the sum of
+ * |terms|, N = 4096 on llvmpipe (tests/check_g6_accuracy): ds 1.3e-7 to
+ * 3.7e-7 on every system tested; float 5e-6 on a uniform sphere, 5e-3 with
+ * a binary of separation 1e-5 at |x| = 1. */
+enum nb_positions {
+    NB_POSITIONS_DS,        /* double-single (hi, lo) */
+    NB_POSITIONS_FLOAT,     /* rounded to float */
+    NB_POSITIONS_FIXED64,   /* GRAPE-6's 64-bit fixed point (Makino et al.
+                               2003), units of 2^-48, |x| up to 2^14, x_j - x_i
+                               exact, then float; velocities double-single;
+                               needs GL_ARB_gpu_shader_int64 */
+    NB_POSITIONS_COUNT
+};
+/* The position format of the next block steps (default NB_POSITIONS_DS);
+ * NB_ERR_ARGS for a value outside the enum (a block in NB_POSITIONS_FIXED64
+ * fails with NB_ERR_UNSUPPORTED where GL_ARB_gpu_shader_int64 is missing). */
+NB_API enum nb_status nb_forces_set_positions(struct nb_forces *f, enum nb_positions format,
+                                              struct nb_error *err);
+/* "ds", "float" or "fixed64" to a format; NB_ERR_ARGS naming option
+ * otherwise. */
+NB_API enum nb_status nb_positions_parse(const char *option, const char *text,
+                                         enum nb_positions *format, struct nb_error *err);
+/* "ds", "float", "fixed64". */
+NB_API const char *nb_positions_name(enum nb_positions format);
+
 /* GA: for n particles at x (3n) with masses m (n), the acceleration
  * acc (3n) and potential pot (n) of each, softened by the Plummer length
  * eps >= 0 (the self term is excluded).  acc or pot may be NULL. */

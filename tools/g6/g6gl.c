@@ -85,6 +85,17 @@ static int env_precision(enum nb_precision *mode)
     return 0;
 }
 
+/* GLNBODY_G6_POSITIONS: ds (default), float or fixed64. */
+static int env_positions(enum nb_positions *format)
+{
+    const char *s = getenv("GLNBODY_G6_POSITIONS");
+    struct nb_error e = { 0 };
+    *format = NB_POSITIONS_DS;
+    if (!s || !*s || nb_positions_parse("GLNBODY_G6_POSITIONS", s, format, &e) == NB_OK)
+        return 0;
+    return fail("g6_open", "GLNBODY_G6_POSITIONS=%s: not ds, float or fixed64", s);
+}
+
 static void release(void)
 {
     nb_forces_destroy(g6.f);
@@ -105,6 +116,7 @@ static int open_device(int cluster_id)
     struct nb_error e = { 0 };
     struct nb_gl_options opt;
     enum nb_precision mode;
+    enum nb_positions positions;
     if (g6.f)
         return 0;               /* already open: Sapporo2 re-opens silently too */
     if (cluster_id < 0)
@@ -122,13 +134,14 @@ static int open_device(int cluster_id)
     if (npipes < 0)
         return fail(func, "GLNBODY_G6_NPIPES=%s: not a positive count",
                     getenv("GLNBODY_G6_NPIPES"));
-    if (env_precision(&mode) != 0)
+    if (env_precision(&mode) != 0 || env_positions(&positions) != 0)
         return G6GL_ERROR;
     nb_gl_options_default(&opt);
     opt.device = devices > 0 ? cluster_id : -1;
     if (nb_gl_create(&g6.gl, &opt, &e) != NB_OK ||
         nb_forces_create(&g6.f, g6.gl, NB_ENGINE_COMPUTE, &e) != NB_OK ||
-        nb_forces_set_precision(g6.f, mode, &e) != NB_OK) {
+        nb_forces_set_precision(g6.f, mode, &e) != NB_OK ||
+        nb_forces_set_positions(g6.f, positions, &e) != NB_OK) {
         release();
         return fail_nb(func, &e);
     }

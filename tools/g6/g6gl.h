@@ -53,6 +53,29 @@
  *                         pipelines summed forces in 64-bit fixed point
  *                         (Makino et al. 2003): mode H does the same, exact
  *                         and independent of the order of the sums.
+ *   GLNBODY_G6_POSITIONS  ds (default), float or fixed64: how x_j - x_i and
+ *                         v_j - v_i are formed in every mode but G (whose
+ *                         pair terms are double).  ds: each position and
+ *                         velocity a double-single pair of floats (as
+ *                         Sapporo2; Gaburov, Harfst & Portegies Zwart
+ *                         2009), ~48 bits of |x| in the difference however
+ *                         close the pair.  float: rounded to float first,
+ *                         fewer operations a pair, but a pair of
+ *                         separation r errs by ~6e-8 |x| / r.  Largest
+ *                         error of any particle, force and jerk, over the
+ *                         sum of |pair terms| (mode A, N = 4096, llvmpipe,
+ *                         tests/check_g6_accuracy): ds 3.7e-7 and 8e-7 on
+ *                         every system tested; float 5e-6 and 1.2e-5 on a
+ *                         uniform sphere, 5e-3 and 4e-3 with a binary of
+ *                         separation 1e-5 at |x| = 1, 3e-2 and 7e-2 for a
+ *                         pair 1e-4 apart at |x| = 54.  fixed64: GRAPE-6's
+ *                         own format (Makino et al. 2003), int64 in units
+ *                         of 2^-48, |x| up to 2^14 (clamped there), x_j -
+ *                         x_i exact, velocities double-single; needs
+ *                         GL_ARB_gpu_shader_int64 (no OpenGL ES); on the
+ *                         same tests within 3.3e-7 and 7.3e-7.  The
+ *                         library call is nb_forces_set_positions
+ *                         (glnbody.h).
  *   GLNBODY_G6_JMAX       the most j-addresses (default 4194304).
  *   GLNBODY_G6_NPIPES     the block size g6_npipes reports (default the
  *                         engine's, 16384; at most that).
