@@ -33,6 +33,9 @@
 #          tools/g6/g6_bench; on a machine without libEGL, libepoxy or Open
 #          MPI, the Debian packages in .gl/ and .ompi/ that
 #          tools/bench/env.sh unpacks)
+#         OUT=DIR bash tools/bench/sapporo2.sh --build
+#         builds Sapporo2's benchmark at /tmp/sapporo2/g6_bench and stops,
+#         for tools/bench/g6_accuracy.sh to measure both libraries.
 # $OUT gets g6_peer.csv (code,n,ni,us_per_block,interactions_per_s and the
 # block's split: us_set_j,us_firsthalf,us_lasthalf),
 # summary.txt (card, compilers, the two codes side by side, their ratio)
@@ -162,6 +165,8 @@ nvidia-smi --query-gpu=name,driver_version --format=csv,noheader > "$S"
 (build_sapporo2 /tmp/sapporo2) > "$OUT/sapporo2_build.log" 2>&1 ||
     { tail -5 "$OUT/sapporo2_build.log" | tee -a "$S" >&2; exit 1; }
 tail -1 "$OUT/sapporo2_build.log" >> "$S"
+# --build: only the peer's benchmark, /tmp/sapporo2/g6_bench, for g6_accuracy.sh
+[ "${1:-}" = --build ] && exit 0
 
 echo "code,n,ni,us_per_block,interactions_per_s,us_set_j,us_firsthalf,us_lasthalf" > "$OUT/g6_peer.csv"
 failed=0
