@@ -15,7 +15,8 @@ set -u
 # test on machines without a display).  ffmpeg (--movie) is optional.
 # zlib1g-dev: zlib's crc32 in the checkpoint files.
 # libjansson-dev, libcairo2-dev: glnbody bench --report and glnbody report --plot.
-PACKAGES="build-essential pkg-config libepoxy-dev libegl-dev libglfw3-dev glslang-tools check libgl1-mesa-dri libegl-mesa0 gnuplot-nox bsdutils man-db gfortran libopenmpi-dev openmpi-bin libpng-dev libfreetype-dev libfontconfig-dev fonts-dejavu-core xvfb xauth zlib1g-dev libjansson-dev libcairo2-dev"
+# mesa-vulkan-drivers: lavapipe, the Vulkan driver under zink (make test-zink).
+PACKAGES="build-essential pkg-config libepoxy-dev libegl-dev libglfw3-dev glslang-tools check libgl1-mesa-dri libegl-mesa0 gnuplot-nox bsdutils man-db gfortran libopenmpi-dev openmpi-bin libpng-dev libfreetype-dev libfontconfig-dev fonts-dejavu-core xvfb xauth zlib1g-dev libjansson-dev libcairo2-dev mesa-vulkan-drivers"
 # make fuzz: clang 14 with libFuzzer (libclang-rt-14-dev) and libomp.
 [ "${1:-}" = fuzz ] && PACKAGES="$PACKAGES clang libclang-rt-14-dev libomp-dev"
 
