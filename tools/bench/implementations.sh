@@ -16,8 +16,12 @@ n1=${n%%,*}
 g=build/glnbody
 mkdir -p "$out"
 [ -x "$g" ] || { echo "implementations.sh: $g missing: run make first" >&2; exit 1; }
-# zink wants a runtime directory.
-export XDG_RUNTIME_DIR=${XDG_RUNTIME_DIR:-$(mktemp -d)}
+# zink wants a runtime directory: a private one where none is set.
+if [ -z "${XDG_RUNTIME_DIR:-}" ] || [ ! -d "$XDG_RUNTIME_DIR" ]; then
+    XDG_RUNTIME_DIR=$(mktemp -d)
+    export XDG_RUNTIME_DIR
+    trap 'rm -rf "$XDG_RUNTIME_DIR"' EXIT
+fi
 
 bench() {   # name, N list, then VAR=VALUE... of the run and glnbody's own options
     local name=$1 list=$2

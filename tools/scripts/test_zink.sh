@@ -24,4 +24,4 @@ case "$line" in
              "zink needs a Vulkan driver: Debian's mesa-vulkan-drivers (lavapipe)" >&2
         exit 1 ;;
 esac
-exec "$(dirname "$0")/run_tests.sh" "$@"
+"$(dirname "$0")/run_tests.sh" "$@"
