@@ -15,7 +15,7 @@ export GALLIUM_DRIVER=zink LIBGL_ALWAYS_SOFTWARE=1
 if [ -z "${XDG_RUNTIME_DIR:-}" ] || [ ! -d "$XDG_RUNTIME_DIR" ]; then
     XDG_RUNTIME_DIR=$(mktemp -d) || exit 1
     export XDG_RUNTIME_DIR
-    trap 'rmdir "$XDG_RUNTIME_DIR"' EXIT
+    trap 'rm -rf "$XDG_RUNTIME_DIR"' EXIT
 fi
 line=$("$glnbody" compare --n 16 2>&1 >/dev/null | grep '^glnbody: renderer')
 case "$line" in
