@@ -15,10 +15,11 @@ set -u
 # test on machines without a display).  ffmpeg (--movie) is optional.
 # zlib1g-dev: zlib's crc32 in the checkpoint files.
 # libjansson-dev, libcairo2-dev: glnbody bench --report and glnbody report --plot.
-# mesa-vulkan-drivers: lavapipe, the Vulkan driver under zink (make test-zink).
-PACKAGES="build-essential pkg-config libepoxy-dev libegl-dev libglfw3-dev glslang-tools check libgl1-mesa-dri libegl-mesa0 gnuplot-nox bsdutils man-db gfortran libopenmpi-dev openmpi-bin libpng-dev libfreetype-dev libfontconfig-dev fonts-dejavu-core xvfb xauth zlib1g-dev libjansson-dev libcairo2-dev mesa-vulkan-drivers"
+PACKAGES="build-essential pkg-config libepoxy-dev libegl-dev libglfw3-dev glslang-tools check libgl1-mesa-dri libegl-mesa0 gnuplot-nox bsdutils man-db gfortran libopenmpi-dev openmpi-bin libpng-dev libfreetype-dev libfontconfig-dev fonts-dejavu-core xvfb xauth zlib1g-dev libjansson-dev libcairo2-dev"
 # make fuzz: clang 14 with libFuzzer (libclang-rt-14-dev) and libomp.
 [ "${1:-}" = fuzz ] && PACKAGES="$PACKAGES clang libclang-rt-14-dev libomp-dev"
+# make test-zink: lavapipe, the Vulkan driver under Mesa's zink.
+PACKAGES="$PACKAGES mesa-vulkan-drivers"
 
 if ! command -v dpkg-query >/dev/null 2>&1; then
     echo "glnbody: not a Debian system; make sure these are installed: $PACKAGES" >&2
