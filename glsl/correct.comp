@@ -18,7 +18,7 @@
  * floor), the first of the block's. */
 layout(local_size_x = NB_CORRECT_GROUP) in;
 
-#define NB_CORRECT_DT_FLOOR ldexp(1.0LF, -NB_CORRECT_LEVEL_OF_ONE)
+#define NB_CORRECT_DT_FLOOR nb_pow2(-NB_CORRECT_LEVEL_OF_ONE)
 
 layout(std430, binding = NB_BIND_STATE_X) buffer X0 { double x0[]; };
 layout(std430, binding = NB_BIND_STATE_T0) buffer T0 { double t0[]; };
@@ -125,15 +125,14 @@ int correct_slot(int k, int i, int level)
         return -1;
     }
     double crit = aarseth(eta_dt_max.x, a1, j1, a2_1, a3);
-    double dt_old = ldexp(1.0LF, level - NB_CORRECT_LEVEL_OF_ONE);
+    double dt_old = nb_pow2(level - NB_CORRECT_LEVEL_OF_ONE);
     double dt_new = step_next(dt_old, crit, eta_dt_max.y);
     aux[2 * k] = crit;
     if (dt_new < NB_CORRECT_DT_FLOOR) {
         atomicMin(first_small, uint(k));
         return -1;
     }
-    int e;
-    frexp(dt_new, e);                   /* dt_new = 2^(e - 1) */
+    int e = nb_frexp_exponent(dt_new);  /* dt_new = 2^(e - 1) */
     x0[3 * i] = x1.x;
     x0[3 * i + 1] = x1.y;
     x0[3 * i + 2] = x1.z;
@@ -150,7 +149,7 @@ int correct_slot(int k, int i, int level)
  * nb_step_dividing_level of block_clock.c): each level present ends its
  * steps at the next multiple of its step after t1, the earliest end is
  * the next block time, and the largest step that divides it its level.
- * Steps are powers of two: t / step is ldexp, exact.  The header goes to
+ * Steps are powers of two: t / step is a product by nb_pow2, exact.  The header goes to
  * the host's report as it is taken (no atomic read in a serial loop: each
  * costs a round trip to the L2). */
 /* The next block's force pass, as gaj_compute.c's plan_piece would run a
@@ -200,7 +199,7 @@ void plan_next_block(uint t)
 {
     if (t < uint(NB_CORRECT_LEVELS)) {
         int e = int(t) - NB_CORRECT_LEVEL_OF_ONE, count = atomicAdd(level_count[t], 0);
-        ends[t] = count > 0 ? ldexp(floor(ldexp(t1, -e)) + 1.0LF, e) : -1.0LF;
+        ends[t] = count > 0 ? (floor(t1 * nb_pow2(-e)) + 1.0LF) * nb_pow2(e) : -1.0LF;
         counts[t] = count;
         report[t] = uint(count);
     }
@@ -214,7 +213,7 @@ void plan_next_block(uint t)
     memoryBarrierShared();
     barrier();
     if (t >= 1u && t < uint(NB_CORRECT_LEVELS)) {
-        double q = ldexp(next, NB_CORRECT_LEVEL_OF_ONE - int(t));
+        double q = next * nb_pow2(NB_CORRECT_LEVEL_OF_ONE - int(t));
         if (floor(q) == q)
             atomicMax(due_level, int(t));
     }

@@ -47,14 +47,14 @@ double value(uvec2 w, int k, inout bool ok)
 #if defined(NB_PRECISION_H)
     double q = double(int(w.y)) * 4294967296.0LF + double(w.x);
     ok = ok && abs(q) <= half_range;
-    return ldexp(q, -k);
+    return q * nb_pow2(-k);
 #elif defined(NB_PRECISION_B) || defined(NB_PRECISION_G)
     return packDouble2x32(w);
 #else
     double hs = double(uintBitsToFloat(w.x));
 #if defined(NB_PRECISION_F)
     double v = hs - double(3 << (NB_LARGE_SHIFT - 1)) +
-               ldexp(double(int(w.y)), -NB_LOWER_FACTOR_LOG2);
+               double(int(w.y)) * nb_pow2(-NB_LOWER_FACTOR_LOG2);
 #elif defined(NB_PRECISION_E)
     double v = hs - double(3 << (NB_LARGE_SHIFT - 1)) + double(uintBitsToFloat(w.y));
 #else
@@ -62,7 +62,7 @@ double value(uvec2 w, int k, inout bool ok)
 #endif
 #if defined(NB_PRECISION_E) || defined(NB_PRECISION_F)
     ok = ok && abs(v) <= half_range;
-    return ldexp(v, -k);
+    return v * nb_pow2(-k);
 #else
     return v;
 #endif

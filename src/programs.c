@@ -59,7 +59,7 @@
 /* md_prec_finish.comp for mode M (its bindings and locations: nb_config.h). */
 #define MD_PREC_FINISH(m, M)                                                \
     { "md_prec_finish_" m, "#define NB_PRECISION_" M "\n#define NB_GROUP 256\n", { 0 }, \
-      { "nb_precision.h", "md_prec_finish.comp" }, NB_STAGE_COMPUTE }
+      { "nb_precision.h", "pow2.glsl", "md_prec_finish.comp" }, NB_STAGE_COMPUTE }
 
 /* The MD all-pairs force with accumulation mode M (md_precision.comp). */
 #define MD_PRECISION(law, LAW, m, M)                                         \
@@ -172,7 +172,7 @@ static const struct nb_program_desc catalogue[] = {
     { "predict_ds_comp", "#define NB_PREDICT_DSTATE\n", { 0 },
       { "block_state.glsl", "predict_one.glsl", "predict.comp" },
       NB_STAGE_COMPUTE },
-    { "correct_comp", "", { 0 }, { "block_state.glsl", "correct.comp" }, NB_STAGE_COMPUTE },
+    { "correct_comp", "", { 0 }, { "pow2.glsl", "block_state.glsl", "correct.comp" }, NB_STAGE_COMPUTE },
     { "find_block_comp", "", { 0 }, { "block_state.glsl", "find_block.comp" },
       NB_STAGE_COMPUTE },
     { "find_block_predict_comp", "#define NB_FIND_PREDICT\n#define NB_PREDICT_DSTATE\n",

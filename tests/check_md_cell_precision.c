@@ -38,6 +38,7 @@
 #include <string.h>
 
 #include "nb_gl.h"
+#define NB_SUITE_LOOP_UNIFORM_PROBE   /* loop_uniform_probe.h */
 #include "gl_suite.h"
 #include "md_fixtures.h"
 

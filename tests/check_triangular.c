@@ -29,6 +29,7 @@
 #include <string.h>
 
 #include "md_triangular.h"
+#define NB_SUITE_LOOP_UNIFORM_PROBE   /* loop_uniform_probe.h */
 #include "gl_suite.h"
 #include "md_fixtures.h"
 

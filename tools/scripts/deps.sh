@@ -25,6 +25,8 @@ PACKAGES="$PACKAGES python3-numpy python3-cffi python3-pytest python3-setuptools
 PACKAGES="$PACKAGES emscripten node-acorn chromium"
 # make fuzz: clang 14 with libFuzzer (libclang-rt-14-dev) and libomp.
 [ "${1:-}" = fuzz ] && PACKAGES="$PACKAGES clang libclang-rt-14-dev libomp-dev"
+# make test-zink: lavapipe, the Vulkan driver under Mesa's zink.
+PACKAGES="$PACKAGES mesa-vulkan-drivers"
 
 if ! command -v dpkg-query >/dev/null 2>&1; then
     echo "glnbody: not a Debian system; make sure these are installed: $PACKAGES" >&2
