@@ -1,4 +1,4 @@
-/* g6_block.comp - one block step of a GRAPE-6 style j-memory (issue 15):
+/* g6_block.comp - one block step of a GRAPE-6 style j-memory:
  * the j-particles are predicted to t_i from their Taylor coefficients as
  * each tile is loaded, and the block's i-particles, given by their own
  * (host-predicted) positions and velocities, take the GAJ law of gaj.glsl

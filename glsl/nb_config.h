@@ -145,7 +145,7 @@
 #define NB_TRI_TILE 512
 
 
-/* ---- GRAPE-6 style j-memory block steps (issue 15; src/g6_block.c,
+/* ---- GRAPE-6 style j-memory block steps (src/g6_block.c,
  * glsl/g6_*.comp).  Bindings of those programs only (they reuse 0..7):
  * the j-memory as Taylor coefficients in double (x, t), (v, m), (a/2, id),
  * (jerk/6, 0); the block's i-particles, two dvec4 each (x, h2), (v, id);

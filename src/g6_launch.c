@@ -1,4 +1,4 @@
-/* g6_launch.c - one block step on the j-memory (issue 15; g6_block.c
+/* g6_launch.c - one block step on the j-memory (g6_block.c
  * keeps the j-memory): one upload of the block's i-particles (and of its
  * j-updates when they ride along), one dispatch that predicts each j-tile
  * as it loads it and evaluates the forces (g6_block.comp), in mode A one

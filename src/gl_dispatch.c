@@ -2,7 +2,7 @@
  *
  * Long GPU work sent in one piece can be stopped by the driver.  Seen on
  * NVIDIA 580 (H100, H200): a fragment draw of seconds came back as
- * garbage (GPU-NOTES); two ranks sharing one H100 read back zeros from
+ * garbage; two ranks sharing one H100 read back zeros from
  * 12 s precision-G dispatches; at N = 4M, 2 ranks on 2 H100s lost their
  * contexts (GL_CONTEXT_LOST) ~21 s into an evaluation queued as 0.1-0.3 s
  * dispatches, and ran on once the host waited for each dispatch before
