@@ -175,8 +175,8 @@
 #define NB_REDUCE_GROUP 256
 #define NB_REDUCE_ITEMS 32
 #define NB_REDUCE_LANES 8
-/* correct.comp's work group (32, 64, 128 and 256 gave the same loop
- * times on the H200). */
+/* correct.comp's work group (32 to 256 run alike: the corrector is
+ * memory bound). */
 #define NB_CORRECT_GROUP 256
 /* g6_jmemory.glsl: at most this many j-updates ride with a small block
  * (mode A, tile 64) instead of a scatter dispatch; their count and first
