@@ -33,8 +33,8 @@ layout(std430, binding = NB_BIND_CORRECTED) writeonly buffer Out {
     uint report[NB_BLOCK_STATE_HEADER];
 };
 /* Two doubles a slot, in device memory: the host copies them only where it
- * reads them (H200, N = 65536: written into the mapped area, they cost the
- * corrector ~11 us a block, 3.8 ns a slot). */
+ * reads them (written into the mapped area, every slot's stores would
+ * cross the bus). */
 layout(std430, binding = NB_BIND_CORRECTED_AUX) writeonly buffer Aux { double aux[]; };
 
 shared int moved[NB_CORRECT_LEVELS];    /* the group's changes of the counts */

@@ -1,4 +1,4 @@
-/* g6_block.comp - one block step of a GRAPE-6 style j-memory (issue 15):
+/* g6_block.comp - one block step of a GRAPE-6 style j-memory:
  * the j-particles are predicted to t_i from their Taylor coefficients as
  * each tile is loaded, and the block's i-particles, given by their own
  * (host-predicted) positions and velocities, take the GAJ law of gaj.glsl
@@ -37,10 +37,10 @@
  * each batch of NB_G6_FUSED_BATCH slices adds the batch, and the last of
  * the batches adds those (the threadfence reduction of the CUDA samples,
  * on two levels so that no group adds more than NB_G6_FUSED_BATCH sums a
- * particle), in the same order whichever group comes last.  One dispatch
- * fewer is ~11 us on an H100.  Lanes also shorten those sums, each lane
- * adding every NB_LANES-th slice: on an H100 at N = 65536, blocks of 24 to
- * 64 took 41-42 us of GPU time with one lane, 32-33 us with two.
+ * particle), in the same order whichever group comes last: one dispatch
+ * fewer, and a dispatch costs more than these sums.  Lanes also shorten
+ * those sums, each lane adding every NB_LANES-th slice, so that a small
+ * block's few i-particles still keep many invocations loading.
  * The fused kernels also take a block's j-updates with them
  * (NB_G6_INLINE, g6_jmemory.glsl): their addresses wait in shared memory,
  * and each predicted address looks itself up there. */
@@ -258,10 +258,9 @@ void put_partial(int at, vec4 ap, vec4 jk, vec4 nn)
 
 /* Adds count (at most NB_G6_FUSED_BATCH) partial sums from `first`,
  * `stride` vec4 apart: lane l takes l, l + NB_LANES, ... in that order.
- * Four are loaded before any is added, so that their trips to L2 overlap:
- * on an H200 blocks of 48-64 took 28-29 us of GPU time at N = 65536, 31-32
- * with one load at a time.  (Arrays of eight loads were slower than one at
- * a time, 57-86 us on an H100: named variables stay in registers.) */
+ * Four are loaded before any is added, so that their trips to L2 overlap.
+ * They go into named variables, which stay in registers; an array of
+ * loads was slower than loading one at a time. */
 void add_partials(int first, int stride, int count, int lane, inout vec4 ap,
                   inout vec4 jk, inout vec4 nn)
 {
@@ -376,7 +375,7 @@ void load_i(int k, out vec3 p, out vec3 v, out vec3 lo, out vec3 vlo, out XFIX x
 /* Whether tile t (flag t & 1) may hold a pair to skip: an i-particle of
  * the group whose id is an address of the tile, or a j-particle whose id
  * is not its address.  Else the tile's pairs compare no ids (2 of a pair's
- * ~31 instructions; H200, N = 262144: 7% less GPU time, the same sums). */
+ * ~31 instructions, with the same sums). */
 shared bool tile_has_self[2];
 
 

@@ -5,8 +5,8 @@
  * ipart_f), followed, when they ride along
  * (NB_G6_INLINE), by the block's queued j-updates: four dvec4 each, (x, t),
  * (v, m), (a/2, id), (jerk/6, address), ascending by address.  A small
- * block then needs no scatter dispatch (g6_scatter.comp, ~10 us of an
- * H100): its prediction takes an updated address's coefficients from the
+ * block then needs no scatter dispatch (g6_scatter.comp) of its own: its
+ * prediction takes an updated address's coefficients from the
  * i-area, and a pass that runs after every read of the j-memory (the last
  * group of a fused block, or g6_reduce.comp) writes them in. */
 #if defined(NB_G6_WRITES_J)

@@ -9,8 +9,7 @@
  * indices are arbitrary, the pair i == j is excluded by comparing indices,
  * but only in a tile that holds one of the group's i-particles (a flag in
  * shared memory, the same for the whole group): elsewhere no pair pays for
- * the compare and its select (H200: t_force 5% less at N = 262144, the
- * same sums to the bit).  Slice s
+ * the compare and its select (with the same sums to the bit).  Slice s
  * writes its partial sums at s * n_active + k; reduce.comp sums the
  * slices.  Each i-particle's sums are the same, in the same order, for
  * either NB_IPT. */
@@ -134,8 +133,8 @@ void main()
          * tile width plus the tile count, not with n. */
         ILANE tx = ILANE(0.0), ty = ILANE(0.0), tz = ILANE(0.0), ux = ILANE(0.0),
               uy = ILANE(0.0), uz = ILANE(0.0), tp = ILANE(0.0);
-        /* Four j a turn, in order: t_force on the H200 fell 3.5-8% (2.134
-         * -> 2.060 s at 256k, 0.053 -> 0.049 s at 16k). */
+        /* Four j a turn, in order: fewer turns of the loop, and the four
+         * shared loads are in flight together. */
 #define PAIR(q, skip) {                                                        \
             vec4 pj = tile_pos[q], vj = tile_vel[q];                              \
             nb_gaj_accumulate(ILANE(pj.x) - xi, ILANE(pj.y) - yi, ILANE(pj.z) - zi,  \

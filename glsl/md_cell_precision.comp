@@ -17,8 +17,8 @@
  * exact zeros).  Its float sums, and with them the scales 2^k of E, F and
  * H, are the all-pairs kernel's bit for bit; H, exact and order-free, then
  * returns the all-pairs kernel's int64 sums.  The merge (27 compares a
- * term) makes this pass cost about five of the kernel's on the H100; an
- * MD run could keep the scale for many steps. */
+ * term) makes this pass dearer than the kernel itself; an MD run could
+ * keep the scale for many steps. */
 layout(local_size_x = NB_PREC_TILE) in;
 
 NB_LOCATION(NB_LOC_N) uniform int n;

@@ -4,9 +4,8 @@
  * cells around its own (md_cell_walk.glsl's buffers and walk) and writes
  * its result at the particle's original index.  The walk is written out
  * here rather than calling nb_md_cell_of and nb_md_neighbour: glslang does
- * not inline, and NVIDIA's driver 580 ran the calling version 1.2% slower
- * (H200, System 2 with rc = 2.5, 10 runs thrice); written out, the SPIR-V
- * is the one before the walk was shared. */
+ * not inline, and NVIDIA's driver 580 ran the calling version slower;
+ * written out, the SPIR-V is the one before the walk was shared. */
 layout(local_size_x = NB_TILE) in;
 
 void main()

@@ -145,7 +145,7 @@
 #define NB_TRI_TILE 512
 
 
-/* ---- GRAPE-6 style j-memory block steps (issue 15; src/g6_block.c,
+/* ---- GRAPE-6 style j-memory block steps (src/g6_block.c,
  * glsl/g6_*.comp).  Bindings of those programs only (they reuse 0..7):
  * the j-memory as Taylor coefficients in double (x, t), (v, m), (a/2, id),
  * (jerk/6, 0); the block's i-particles, two dvec4 each (x, h2), (v, id);
@@ -175,8 +175,8 @@
 #define NB_REDUCE_GROUP 256
 #define NB_REDUCE_ITEMS 32
 #define NB_REDUCE_LANES 8
-/* correct.comp's work group (32, 64, 128 and 256 gave the same loop
- * times on the H200). */
+/* correct.comp's work group (32 to 256 run alike: the corrector is
+ * memory bound). */
 #define NB_CORRECT_GROUP 256
 /* g6_jmemory.glsl: at most this many j-updates ride with a small block
  * (mode A, tile 64) instead of a scatter dispatch; their count and first

@@ -405,10 +405,10 @@ NB_API int nb_gl_uses_spirv(const struct nb_gl *gl);
 NB_API int nb_gl_device_count(void);
 
 /* The shader programs the library can load, for building SPIR-V ahead
- * of time (tools/build_spirv.sh); no context needed.  The name of program
- * k (0, 1, ...), NULL past the last; its stages (1 or 2), and the file
- * extension of stage s ("vert", "frag", "comp"), NULL for a bad name or
- * stage. */
+ * of time (tools/scripts/build_spirv.sh); no context needed.  The name
+ * of program k (0, 1, ...), NULL past the last; its stages (1 or 2), and
+ * the file extension of stage s ("vert", "frag", "comp"), NULL for a bad
+ * name or stage. */
 NB_API const char *nb_shader_program(size_t k);
 NB_API int nb_shader_stages(const char *program);
 NB_API const char *nb_shader_extension(const char *program, int stage);

@@ -5,8 +5,8 @@
  * energy error.  The CPU reference does them in double; a backend whose
  * GA kernel has precision G (seed 004: double pair terms, double sums;
  * f_err ~1e-15) does them as well on the GPU, and there they are cheap:
- * at N = 262144 the CPU's 16 threads take ~23 s, the H200 in fp64 well
- * under a second.  So the backend is asked first, the CPU is the fallback.
+ * a GPU's fp64 units do the O(n^2) sum far faster than the host's cores.
+ * So the backend is asked first, the CPU is the fallback.
  */
 #include "nb_host.h"
 
@@ -45,7 +45,7 @@ static enum nb_status backend_potentials(struct nb_force_backend *b, size_t n,
  * entry is one rank's value plus zeros, exact in any order, so every rank
  * holds the bits one rank alone would compute.  The scaling of a Plummer
  * sphere and E0 then stay the same for any P, and P GPUs share the
- * O(n^2) work (N = 1M in mode G: 2.6 s on one H100).  Collective: every
+ * O(n^2) work.  Collective: every
  * rank must make the same calls. */
 static enum nb_status shared_potentials(struct nb_force_backend *b, size_t n,
                                         const double *x, const double *m,

@@ -1,7 +1,7 @@
 /* api_shaders.c - the shader catalogue of glnbody.h (section 6): the
  * programs the library can load, each stage assembled exactly as the GLSL
  * loader assembles it, for building SPIR-V ahead of time
- * (tools/build_spirv.sh through `glnbody shaders --emit`). */
+ * (tools/scripts/build_spirv.sh through `glnbody shaders --emit`). */
 #include <string.h>
 
 #include "api_internal.h"

@@ -11,8 +11,8 @@
 
 #include "gl_internal.h"
 
-/* Work groups that keep a large GPU busy (132 multiprocessors x 8 groups on
- * an H100); the automatic slice count aims at this many. */
+/* Work groups that keep a large GPU busy (about 8 groups on each of ~130
+ * multiprocessors); the automatic slice count aims at this many. */
 #define NB_COMPUTE_FILL_GROUPS 1024
 /* The automatic choice probes every variant when one evaluation is cheaper
  * than this; otherwise it keeps the large-N default. */
@@ -21,14 +21,13 @@
 static const char *const compute_variants[] = {
     "t64i1", "t64i2", "t64i4", "t64i8", "t128i1", "t128i2", "t128i4", "t128i8",
     "t256i1", "t256i2", "t256i4", "t256i8",
-    /* 16 i per invocation: 1.2-1.5x the best of the above on llvmpipe
-     * (2-core AMD EPYC, N = 4096 to 16384; tools/results/README.md).  A
-     * candidate for "auto" only; the large-N default stays. */
+    /* 16 i per invocation: faster than the above on llvmpipe, where each
+     * shared load feeds more pairs.  A candidate for "auto" only; the
+     * large-N default stays. */
     "t64i16", "t128i16", "t256i16", NULL
 };
-/* The fastest at large N on the H200 (1.87e12 interactions/s at N = 2^18
- * and 2^20, GLSL and SPIR-V alike); "auto" keeps it where probing costs too
- * much. */
+/* The fastest at large N on a large GPU, GLSL and SPIR-V alike; "auto"
+ * keeps it where probing costs too much. */
 #define NB_COMPUTE_DEFAULT "t256i8"
 
 struct compute {

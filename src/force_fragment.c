@@ -10,7 +10,7 @@
  *  - passes P: the j-stream is also cut into P chunks drawn one after the
  *    other, each adding the previous pass's sum read from the other of two
  *    ping-pong framebuffers, so that no draw lasts long enough for a
- *    driver's watchdog (a seconds-long draw returned garbage on the H200).
+ *    driver's watchdog (a seconds-long draw can return garbage).
  *    Automatic passes shorten the draws on a GPU where they run long.
  * The GA kernel's accumulation modes B..H (set_precision) run the
  * precision kernel of fragment_precision.c instead, variant

@@ -10,16 +10,14 @@
 #include "gl_internal.h"
 
 /* Draw length: automatic passes give a draw at most 2^28 interactions
- * (5 ms on the H200's graphics share) and halve that after an evaluation
- * whose draws took over 100 ms, so no draw nears a driver's watchdog.
- * Longer draws did not pay on the H200: 4x4 at N = 65536 ran 4.7e10
- * interactions/s with 17 passes, 4.1e10 with 4 and 3.6e10 with 3. */
+ * (milliseconds on a large GPU) and halve that after an evaluation whose
+ * draws took over 100 ms, so no draw nears a driver's watchdog.  Longer
+ * draws did not pay: fewer passes ran slower. */
 #define NB_FRAGMENT_DRAW_START (1.0 * (1 << 28))
 #define NB_FRAGMENT_DRAW_MIN (1.0 * (1 << 20))
 #define NB_FRAGMENT_DRAW_SECONDS 0.1
-/* Fragments that keep a GPU's fragment units busy; replication aims here
- * (on the H200, 4x4 at N = 65536: 3.9e10 interactions/s with 16384
- * fragments, 4.7e10 with 65536). */
+/* Fragments that keep a large GPU's fragment units busy; replication aims
+ * here (a quarter of this left them partly idle). */
 #define NB_FRAGMENT_FILL 65536
 /* Replication stops where a copy would see fewer j-particles than this. */
 #define NB_FRAGMENT_MIN_SLICE 256

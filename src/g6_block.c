@@ -1,4 +1,4 @@
-/* g6_block.c - the j-memory of glnbody.h's block steps (issue 15): what
+/* g6_block.c - the j-memory of glnbody.h's block steps: what
  * the GRAPE-6 interface of libg6gl (tools/g6/) stands on.
  *
  * The j-memory lives on the device as Taylor coefficients in double, four

@@ -9,22 +9,19 @@
 /* The most addresses: 2^26 x 128 bytes of coefficients = 8 GiB. */
 #define JMEM_MAX ((size_t)1 << 26)
 /* i-particles per block: the block size that fills a large GPU (the
- * forces of 16384 i-particles on 64k j-particles keep an H200 busy for a
- * millisecond), and the most a start takes. */
+ * forces of 16384 i-particles on 64k j-particles outlast a block's fixed
+ * costs many times over), and the most a start takes. */
 #define BLOCK_MAX 16384
 /* Work groups that fill a large GPU; mode A's j-slices aim at this many
- * (H200: 2048 and 4096 were no faster on blocks of 1024 to 65536). */
+ * (more were no faster). */
 #define FILL_GROUPS 1024
 /* The largest block that adds its slices itself (mode A): one work group
  * holds all its i-particles. */
 #define FUSED_MAX 64
 /* Slices of such a block: at least FUSED_SLICES, and more where a slice
- * would pass FUSED_SLICE_TILES tiles (up to NB_G6_FUSED_BATCH^2).  GPU
- * time on an H100 at N = 262144, blocks of 1 to 64: 26-55 us with 512
- * slices, 32-65 with 256, 46-106 with 128; 1024 slices (4 tiles of 64
- * each) took 25-43 us for blocks of 1-32 against 27-48 with 512, and blocks
- * of 48-64 (tile 128) 61 against 53-57.  At N = 65536 256, 512 and 1024
- * are within 2 us. */
+ * would pass FUSED_SLICE_TILES tiles (up to NB_G6_FUSED_BATCH^2): a small
+ * block has few i-particles, so only many short j-slices fill the GPU, and
+ * slices of fewer tiles keep the added partial sums from outweighing them. */
 #define FUSED_SLICES 512
 #define FUSED_SLICE_TILES 4
 /* Doubles per queued update: four dvec4 (g6_scatter.comp). */
@@ -48,8 +45,7 @@ struct nb_g6_block {
      * block to carry sorted); past that the batch writes straight into its
      * transfer area, area[batch & 1] (in_area, at area_map): the host fills
      * one while the GPU may still read the other's scatter.  At random
-     * addresses a per-address record cost a put a cache miss (H200 host:
-     * 43-73 ns a put at 64k-256k, against 18-39 in address order). */
+     * addresses a per-address record cost a put a cache miss. */
     double first[UPDATE_DOUBLES * NB_G6_INLINE_MAX];
     double *area_map;
     size_t area_slots;          /* updates the area holds */

@@ -1,4 +1,4 @@
-/* g6_launch.c - one block step on the j-memory (issue 15; g6_block.c
+/* g6_launch.c - one block step on the j-memory (g6_block.c
  * keeps the j-memory): one upload of the block's i-particles (and of its
  * j-updates when they ride along), one dispatch that predicts each j-tile
  * as it loads it and evaluates the forces (g6_block.comp), in mode A one
@@ -15,13 +15,11 @@
 #include "g6_internal.h"
 
 /* Copying more i-particles or results than this is shared among the
- * host's threads (H200 host, N = 65536, blocks of ~3,400 on average:
- * 8 ns a particle to send, 6 to unpack, on one core). */
+ * host's threads (below it, waking them costs more than the copy). */
 #define NB_G6_PARALLEL_MIN 2048
 /* OpenMP's idle threads go to sleep after a while (libgomp's spin), and
- * waking them cost the H200's host 100-150 us a parallel region: at
- * N = 262144 the unpack of a block of 16384 took 176 us, at 65536, whose
- * shorter waits (1.4 ms) left the threads spinning, 16 us.  A block
+ * waking them costs far more than the unpack itself: a long block's wait
+ * lets them fall asleep, a short one leaves them spinning.  A block
  * expected to take longer than WAKE_AFTER has its threads woken WAKE_LEAD
  * before its results should arrive (unpack_large); shorter ones don't
  * (woken early at 64k, where they were awake anyway, the next block's
@@ -123,9 +121,8 @@ static inline void put_i(void *area, enum i_layout how, long k, const int32_t *i
 {
     const double *xk = x + 3 * k, *vk = v + 3 * k;
     double hk = h2 ? h2[k] : 0.0;
-    /* made in registers, then stored whole: four-byte stores into
-     * write-combined memory ran at 8 GB/s on the H200's host, 16-byte
-     * ones at 39 */
+    /* made in registers, then stored whole: write-combined memory takes
+     * 16-byte stores several times faster than four-byte ones */
     if (how == I_DOUBLE) {
         double d[8] = { xk[0], xk[1], xk[2], hk, vk[0], vk[1], vk[2], (double)id[k] };
         memcpy((double *)area + 8 * k, d, sizeof d);
@@ -155,7 +152,7 @@ static inline void put_i(void *area, enum i_layout how, long k, const int32_t *i
  * updates where they ride along (carry).  The mapped area is only written,
  * in order: reading it back (write-combined memory) is slow.  The copy
  * also tests the numbers: 0 x is 0 for a finite x and NaN for any other
- * (at 64k, testing them in passes of their own took 19 us a block). */
+ * (one pass over the particles instead of three). */
 static enum nb_status send_i(struct nb_g6_block *g, size_t ni, const int32_t *id,
                              const double *x, const double *v, const double *h2,
                              int carry, double *vi_max, const char *func,
@@ -175,7 +172,7 @@ static enum nb_status send_i(struct nb_g6_block *g, size_t ni, const int32_t *id
 #pragma omp parallel for schedule(static) reduction(+ : zero) reduction(max : v2_max)
         for (long k = 0; k < count; k++)
             put_i(area, how, k, id, x, v, h2, &zero, &v2_max);
-    } else {                    /* even an idle parallel region costs ~0.3 us */
+    } else {                    /* an idle region outweighs a small copy */
         for (long k = 0; k < count; k++)
             put_i(area, how, k, id, x, v, h2, &zero, &v2_max);
     }
@@ -405,7 +402,7 @@ static enum nb_status dispatch(struct nb_forces *f, struct nb_g6_block *g,
         glBindBufferBase(GL_SHADER_STORAGE_BUFFER, NB_BIND_G6_OUT, out);
         glDispatchCompute((GLuint)ni, 1, 1);   /* a work group an i-particle */
     }
-    /* No fences of their own for the uploads (each costs the GPU ~5 us):
+    /* No fences of their own for the uploads (each costs GPU time):
      * the next start writes up_i only after this block's results have
      * arrived (finish, or start's own wait), and this batch's queue area
      * is written again two batches on, later still.  Carried updates were
@@ -476,8 +473,7 @@ enum nb_status nb_forces_block_start(struct nb_forces *f, size_t nj, double ti, 
     if (st != NB_OK)
         return nb_api_fail(err, &e, func);
     /* The results' fence travels with the block: made in finish, it took
-     * a submission of its own (H100: the wait outlasted the GPU's work by
-     * ~19 us a block). */
+     * a submission of its own, and the wait outlasted the GPU's work. */
     nb_gl_staging_sent(&g->down);
     glFlush();              /* the GPU starts now; the host goes on */
     g->started = 1;

@@ -475,7 +475,7 @@ enum nb_status nb_gaj_compute_load_state(struct nb_gaj_compute *g, size_t n,
         nb_gaj_grow(g, B_VEL, 16 * n, "GAJ velocities", err) != NB_OK)
         return err->status;
     /* Once a run, through the driver's copy: a mapped area of this size
-     * would be pinned for one upload (at 64k on the H200, 3 ms to make). */
+     * would be pinned for one upload, and pinning costs more than the copy. */
     char *area = nb_alloc(total ? total : 1, 1, "the Hermite state's upload", err);
     if (!area)
         return err->status;

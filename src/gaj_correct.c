@@ -51,8 +51,7 @@ _Static_assert(NB_CORRECT_GROUP >= NB_CORRECT_LEVELS, "correct.comp plans the ne
  * of the chunks before it. */
 #define FIND_CHUNKS_MAX 1024
 /* Filling the state (load) is memory bound, page faults included: threads
- * pay above a few thousand particles (at 64k, 5 ms on one core of the
- * H200's host). */
+ * pay above a few thousand particles. */
 #define LOAD_PARALLEL_MIN 4096
 
 struct nb_gaj_corrector {

@@ -12,16 +12,14 @@
  * each feed this many interactions. */
 #define NB_GAJ_IPT 2
 /* Packing or unpacking more block particles than this is shared among
- * the host's threads (a block of 3,703 took 45 us to pack on one core of
- * the H200's host). */
+ * the host's threads (below it, waking them costs more than the work). */
 #define NB_GAJ_PARALLEL_MIN 2048
 /* A block in pieces (nb_gaj_compute_run): at most NB_GAJ_PIECES_MAX, and
  * with GLNBODY_BLOCK_PIECES=auto one per NB_GAJ_PIECE_MIN particles; each
  * but the last a multiple of NB_GAJ_PIECE_ALIGN (256 bytes of indices:
  * the largest SSBO offset alignment GL allows).  Whole blocks unless asked:
- * on the H200 each piece past the first cost 20-40 us of GPU time at
- * N = 64k-256k (its own dispatches and barriers), more than the host's
- * corrector work that it hid. */
+ * each piece past the first costs GPU time (its own dispatches and
+ * barriers), more than the host's corrector work that it hides. */
 #define NB_GAJ_PIECES_MAX 8
 #define NB_GAJ_PIECE_MIN 1024
 #define NB_GAJ_PIECE_ALIGN 64

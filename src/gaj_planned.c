@@ -1,5 +1,5 @@
 /* gaj_planned.c - the next block's force pass, planned on the device and
- * queued behind its corrector (issue 15).  correct.comp's last group,
+ * queued behind its corrector.  correct.comp's last group,
  * which already takes the next block's time and level from the counts,
  * also writes how that block's force pass would run (its size, work
  * groups, j-slices: nb_gaj_compute_run's plan for one piece) into a small

@@ -1,25 +1,25 @@
 /* gl_dispatch.c - long force evaluations cut into several dispatches.
  *
- * Long GPU work sent in one piece can be stopped by the driver.  Seen on
- * NVIDIA 580 (H100, H200): a fragment draw of seconds came back as
- * garbage (GPU-NOTES); two ranks sharing one H100 read back zeros from
- * 12 s precision-G dispatches; at N = 4M, 2 ranks on 2 H100s lost their
- * contexts (GL_CONTEXT_LOST) ~21 s into an evaluation queued as 0.1-0.3 s
- * dispatches, and ran on once the host waited for each dispatch before
+ * Long GPU work sent in one piece can be stopped by the driver.  Seen with
+ * NVIDIA's driver 580: a fragment draw of seconds came back as garbage;
+ * two ranks sharing one GPU read back zeros from precision-G dispatches
+ * of seconds; at N = 4M, two ranks on two GPUs lost their contexts
+ * (GL_CONTEXT_LOST) well into an evaluation queued as short dispatches,
+ * and ran on once the host waited for each dispatch before
  * sending the next.  So an evaluation is cut along its i-particles into
  * dispatches of at most NB_DISPATCH_PAIRS pair terms, each waited for.
  * Every i still sums its j in the same order: the cut changes no bit of
  * any result.  No dispatch gets fewer than NB_DISPATCH_MIN_ITEMS
  * i-particles: the precision GA kernel has no j-slices, and 128 work
- * groups leave most of an H100's 132 multiprocessors idle; the GAJ
+ * groups leave most of a large GPU's multiprocessors idle; the GAJ
  * kernels size their j-slices for one dispatch. */
 #include <stdlib.h>
 
 #include "gl_internal.h"
 
-/* 2^35 pair terms: 0.02 s at the float kernels' 1.8e12 interactions/s on
- * an H200, 0.08 s in precision G (4.2e11 on an H100); at N = 4M the floor
- * of 65536 i-particles makes it 0.66 s in G. */
+/* 2^35 pair terms: a small fraction of a second at a large GPU's float
+ * rate, a few times that in precision G; at N = 4M the floor of 65536
+ * i-particles makes a G dispatch longer, still far below a watchdog. */
 #define NB_DISPATCH_PAIRS 34359738368.0
 #define NB_DISPATCH_MIN_ITEMS 65536
 

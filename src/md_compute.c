@@ -13,9 +13,8 @@
  * that long runs do not lose the small position increments of a float
  * state; the force kernels read a float copy (x, y, z, q) that K1 rewrites.
  * Cell lists are rebuilt every evaluation rather than kept with a skin:
- * the build is O(N), about a quarter of the force pass (0.27 ms against
- * 1.0 ms at 1M atoms on the H200, tools/results/README.md), and it needs
- * no displacement check read back per step.
+ * the build is O(N), a fraction of the force pass, and it needs no
+ * displacement check read back per step.
  *
  *
  * This file is the engine: its setup, the device state and velocity

@@ -15,9 +15,8 @@
  * sum past half its range, and the flag is read with the state at output
  * steps (nb_md_compute_read_results), which then fail with NB_ERR_NUMERIC
  * naming the step.  H's per-term limit (2^61, the three-chunk split) has no check of
- * its own in acc_add: a flag there (|y| > 2^61, or-ed per term) cost 3.3%
- * of the all-pairs force time and 0.7% with cells on the H200 (driver
- * 580, 4000 and 16384 atoms), so it relies on the sum check, whose
+ * its own in acc_add: a flag there (|y| > 2^61, or-ed per term) costs
+ * every pair term time, so it relies on the sum check, whose
  * threshold 2^60 sits below that limit: a pair term that large dominates
  * its particle's sum, and the headroom leaves 2^8 between the measured
  * bound and it.  The per-particle virial of such a run is mode A's float one, evaluated only

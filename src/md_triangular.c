@@ -56,7 +56,7 @@
 #define PAIRS_TILE 128
 /* One work group runs on one multiprocessor: above this many particles a
  * single dispatch of the O(n^2) -wg kernels would run for seconds, where
- * drivers' watchdogs stop it (see GPU-NOTES.md). */
+ * drivers' watchdogs stop it. */
 #define WG_LONGEST 16384
 #define MAX_PASSES 2
 

@@ -55,9 +55,9 @@ const char *nb_gl_stage_extension(enum nb_stage stage);
 enum nb_status nb_gl_program(struct nb_gl *gl, const char *name,
                              unsigned *program, struct nb_error *err);
 /* nb_gl_program of a compute program, then a dispatch of it over no work
- * groups: NVIDIA's driver (580) finishes a program at its first dispatch
- * (2.2-2.8 ms for correct.comp on an H200), and an empty one does that
- * ahead of time.  A failure is not reported (the program's first real use
+ * groups: NVIDIA's driver (580) finishes a program at its first dispatch,
+ * which then takes milliseconds, and an empty one does that ahead of
+ * time.  A failure is not reported (the program's first real use
  * reports it); the current program changes. */
 void nb_gl_compute_warm(struct nb_gl *gl, const char *name);
 

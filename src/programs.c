@@ -104,7 +104,7 @@
     MD_PRECISION_FRAG(law, LAW, "f", "F"), MD_PRECISION_FRAG(law, LAW, "h", "H"), \
     MD_PRECISION_FRAG(law, LAW, "m", "M")
 
-/* The GRAPE-6 style block step (issue 15, src/g6_block.c): mode A's large
+/* The GRAPE-6 style block step (src/g6_block.c): mode A's large
  * blocks at tile 256, two i-particles an invocation; its blocks of up to 64 at tile 64 or 128 with 2 to 64
  * lanes per i-particle (g6_launch.c's small_block_shape), which add their
  * slices in the same dispatch and take up to NB_G6_INLINE_MAX j-updates

@@ -1,7 +1,8 @@
 /* spirv_check.c - a SPIR-V module is checked before the driver sees it.
  *
- * The modules are the build's own output (tools/build_spirv.sh), which
- * lists each one's size and POSIX cksum CRC in spirv/MANIFEST.  A driver
+ * The modules are the build's own output
+ * (tools/scripts/build_spirv.sh), which lists each one's size and POSIX
+ * cksum CRC in spirv/MANIFEST.  A driver
  * may crash on a damaged module instead of refusing it, so a module that
  * is not listed, differs from its entry, or whose header or instruction
  * stream is malformed (SPIR-V 1.0 spec, 2.3 and 2.4) is refused here,

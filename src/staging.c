@@ -1,13 +1,11 @@
 /* staging.c - host<->GPU transfers through persistently mapped buffers.
  *
  * glBufferSubData and glGetBufferSubData copy through the driver's
- * pageable path: on the H200 a Hermite block step at N = 262144 (14600
- * block particles, 0.47 MB back, 1.2 MB out) spent 0.83 ms reading and
- * 0.48 ms writing (packing included) that way, against 5.5 ms of force
- * kernel.  With
- * GL 4.4 buffer storage (GL_ARB_buffer_storage) the host writes into, or
- * reads from, a buffer mapped once for good, and glCopyBufferSubData moves
- * the bytes on the GPU's copy path; a fence says when they have arrived.
+ * pageable path, slow enough to take a large share of a Hermite block
+ * step.  With GL 4.4 buffer storage (GL_ARB_buffer_storage) the host
+ * writes into, or reads from, a buffer mapped once for good, and
+ * glCopyBufferSubData moves the bytes on the GPU's copy path; a fence says
+ * when they have arrived.
  * Without the extension the same calls fall back to the plain copies.
  */
 #include <stdlib.h>
@@ -25,8 +23,8 @@ static int have_buffer_storage(void)
  * any other value: the default; the program refuses other values).  A
  * software renderer is always waited on: a polling thread would take a
  * core from the threads that do the work.  A Hermite block step waits
- * once per block, and NVIDIA's wait added ~100 us a block at N = 65536
- * (H100: t_comm + t_host of glnbody run 0.51 s blocking, 0.31 s polling). */
+ * once per block, and NVIDIA's wait sleeps, adding a wake-up to every
+ * block. */
 #define SPIN_SECONDS 0.01
 
 static int spin_wait(void)

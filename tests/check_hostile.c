@@ -1,4 +1,4 @@
-/* check_hostile.c - the cases of issue 16 ("Runs that survive") found when
+/* check_hostile.c - runs that must survive, the cases found when
  * glnbody was tried as a new user would: each must end with one clear
  * message naming the file or option and the cause, a non-zero exit, and
  * nothing half-written.  Runs the real binary (GLNBODY_BIN, default

@@ -384,7 +384,7 @@ START_TEST(cli_collision_stops_h)
     assert_one_message(&r, "precision H: at step ");
     ck_assert_msg(strstr(r.err, "passed half of their fixed range"), "%s", r.err);
     /* No --output; the thermo log keeps its whole rows up to the stop (a
-     * long log is kept as it goes, issue 16). */
+     * long log is kept as it goes). */
     ck_assert_msg(access(path_in(dir, "out.txt"), F_OK) != 0, "partial output left behind");
     char *rows = read_file(path_in(dir, "thermo.csv"));
     ck_assert_msg(rows && strncmp(rows, "step,time", 9) == 0 &&

@@ -1,4 +1,4 @@
-/* check_restart.c - checkpoints and restarts (issue 16, section 1) through
+/* check_restart.c - checkpoints and restarts through
  * the real binary (GLNBODY_BIN, default build/glnbody).
  *
  * Run A goes uninterrupted; run B is interrupted three ways and restarted:

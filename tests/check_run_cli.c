@@ -217,7 +217,7 @@ END_TEST
 
 /* A run that hits the step floor fails with exit 1, names the particle
  * and leaves no output; the energy log keeps its whole rows up to there
- * (a long log is kept as it goes, issue 16). */
+ * (a long log is kept as it goes). */
 START_TEST(test_cli_floor)
 {
     struct cli_run run = { 0 }, *pr = &run;

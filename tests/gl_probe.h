@@ -1,8 +1,9 @@
 /* gl_probe.h - whether this machine gives a GL context at all, for the
  * suites that need one.  Such a suite, finding none, exits
  * NB_TEST_SKIPPED (77: "skipped" to Automake, Check and
- * tools/run_tests.sh) with one line saying why, after running the tests
- * that need none; a failure of its own tests stays a failure.  Header-only; include it after <check.h>. */
+ * tools/scripts/run_tests.sh) with one line saying why, after running
+ * the tests that need none; a failure of its own tests stays a failure.
+ * Header-only; include it after <check.h>. */
 #ifndef NB_TEST_GL_PROBE_H
 #define NB_TEST_GL_PROBE_H
 

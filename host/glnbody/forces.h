@@ -175,8 +175,8 @@ NB_API enum nb_status nb_forces_jmem_put_one(struct nb_forces *f, uint32_t addre
 enum nb_block_flags {
     NB_BLOCK_NEAREST = 1u << 0,    /* the nearest j-particle of each i */
     NB_BLOCK_TIMED = 1u << 1       /* its device seconds, for nb_forces_seconds
-                                      (a GL timer query: ~3.5 us a block on
-                                      an H100, so only when asked for) */
+                                      (a GL timer query, which lengthens
+                                      each block, so only when asked for) */
 };
 
 /* Starts a block and returns without waiting for it: sends the queued

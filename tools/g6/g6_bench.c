@@ -1,5 +1,5 @@
 /* g6_bench.c - the cost of one block step through the GRAPE-6 interface
- * (g6gl.h only), measured as Sapporo2's was (GPU-NOTES.md): per block, the
+ * (g6gl.h only), measured the same way as for Sapporo2: per block, the
  * ni corrected j-particles are sent (g6_set_j_particle), then g6_set_ti,
  * then g6calc_firsthalf and g6calc_lasthalf in chunks of g6_npipes().
  *

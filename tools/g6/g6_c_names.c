@@ -3,7 +3,7 @@
  * ones (g6_open_, ..., every argument by reference).  Sapporo2 is such a
  * library: its interfaces/sapporoG6lib.cpp defines only the underscore
  * names, and its test codes get the C names from wrappers written in a
- * C++ header.  tools/device_sapporo2.sh links tools/g6/g6_bench.c with this
+ * C++ header.  tools/bench/sapporo2.sh links tools/g6/g6_bench.c with this
  * file and Sapporo2's library, so that the same benchmark, unchanged,
  * measures both libg6gl and Sapporo2.  Never linked with libg6gl, which
  * has both kinds of names itself.

@@ -318,7 +318,7 @@ static enum nb_status open_window(struct view *v, struct nb_error *err)
     /* The driver libraries the window's EGL display loaded stay mapped to
      * the end: glfwTerminate would unload them, and what they keep until
      * exit would then show as leaks of unknown modules in make sanitize
-     * rather than under their names (tools/lsan.supp). */
+     * rather than under their names (tools/scripts/lsan.supp). */
     dl_iterate_phdr(keep_loaded, NULL);
     return nb_gl_create_from_current(&v->gl, &v->c->gl, err);
 }

@@ -188,8 +188,8 @@ static int read_split_settings(struct nb_partition *p)
 /* The host's OpenMP threads (the Hermite corrector, the diagnostics):
  * the node's cores shared by its ranks.  libgomp starts one thread per
  * core of the affinity mask, so P unbound ranks (mpirun --bind-to none)
- * would each start one per core of the node: on 2 H100s of one host the
- * block loop's host time at N = 1M went from 2.2 s to 4.6 s.
+ * would each start one per core of the node, and the oversubscribed
+ * cores would double the block loop's host time.
  * OMP_NUM_THREADS, where set, wins. */
 static void share_cores(void)
 {

@@ -15,7 +15,7 @@ if os.environ.get("GLNBODY_PYTHON_INSTALLED") != "1":
 import glnbody  # noqa: E402
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def program():
     """The glnbody program built beside the library under test."""
     path = os.environ.get("GLNBODY_PROGRAM") or glnbody.report.program()
@@ -24,7 +24,7 @@ def program():
     return path
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def gl():
     """One GL context for every GPU test (skipped where EGL gives none)."""
     try:
