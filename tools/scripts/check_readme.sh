@@ -43,7 +43,7 @@ done < "$work/paths"
 make -qp 2>/dev/null > "$work/db"
 words() { sed -n "s/^$1 := //p" "$work/db" | head -1 | wc -w; }
 suites=$(words TESTS) replays=$(words FUZZ_TARGETS)
-packages=$(sed -n 's/^PACKAGES="\([^"$]*\)".*/\1/p' tools/scripts/deps.sh | head -1 | wc -w)
+packages=$(sed -n 's/^PACKAGES="\(\$PACKAGES \)\{0,1\}\([^"$]*\)".*/\2/p' tools/scripts/deps.sh | wc -w)
 said() { grep -o -E "$1" "$readme" | grep -o -E '[0-9]+' | head -1; }
 n=$(said '[0-9]+ test suites')
 [ -n "$n" ] && [ "$n" != "$suites" ] && bad "README.md says $n test suites; make test runs $suites"
