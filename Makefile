@@ -94,7 +94,7 @@ TESTS    := tests/check_host tests/check_gpu tests/check_cli_forces tests/check_
             tests/check_fragment_precision tests/check_md_run_precision tests/check_text \
             tests/check_snapshot tests/check_md_ic tests/check_run_cli tests/check_run_gpu \
             tests/check_api tests/check_api_contexts tests/check_cli_text tests/check_progress tests/check_hostile tests/check_hostile_input \
-            tests/check_g6 tests/check_g6_jmem tests/check_g6_probe tests/check_g6_accuracy tests/check_mpi tests/check_partition tests/check_render tests/check_render_read tests/check_restart tests/check_levels tests/check_report tests/check_file_safety
+            tests/check_g6 tests/check_g6_jmem tests/check_g6_probe tests/check_g6_accuracy tests/check_mpi tests/check_partition tests/check_render tests/check_view tests/check_render_read tests/check_restart tests/check_levels tests/check_report tests/check_file_safety
 
 # The parsers' fuzz targets (tests/fuzz/fuzz_NAME.c, tools/scripts/sanitize.mk); make
 # test replays each one's regression corpus, tests/corpus/NAME/.
