@@ -28,7 +28,8 @@ enum nb_status nb_precision_parse(const char *option, const char *text,
                                   enum nb_precision *mode, struct nb_error *err);
 const char *nb_precision_name(enum nb_precision mode);
 
-struct nb_outfile { FILE *fp; char *path; char *tmp_path; int published; };
+struct nb_outfile { FILE *fp; char *path; char *tmp_path; int unnamed; int published;
+                   long long flushed; long long hashed; uint64_t hash; };
 enum nb_status nb_outfile_open(struct nb_outfile *f, const char *path, struct nb_error *err);
 enum nb_status nb_outfile_commit(struct nb_outfile *f, struct nb_error *err);
 void nb_outfile_abort(struct nb_outfile *f);
@@ -100,7 +101,8 @@ void nb_hermite_get_params(const struct nb_hermite *h, struct nb_hermite_params 
 enum nb_status nb_hermite_energy(struct nb_hermite *h, double *kinetic, double *potential,
                                  struct nb_error *err);
 struct nb_hermite_stats { uint64_t block_steps; uint64_t particle_steps; double t_host;
-                          double t_force; double t_comm; double t_reduce; };
+                          double t_force; double t_comm; double t_reduce;
+                          uint64_t split_blocks[3]; double t_model[4]; };
 void nb_hermite_stats(const struct nb_hermite *h, struct nb_hermite_stats *st);
 
 enum nb_md_law { NB_LAW_LJ, NB_LAW_LJC_CONSTANT, NB_LAW_LJC_LINEAR, NB_LAW_LJC_SIGMOIDAL,
