@@ -363,10 +363,10 @@ test-nogl: all $(TEST_BINS) $(REPLAY_BINS)
 # The GL suites on a second implementation: Mesa's zink (OpenGL on Vulkan)
 # over lavapipe, whose own GLSL -> SPIR-V path catches shader mistakes
 # llvmpipe forgives.  A subset chosen by cost (tools/docs/implementations.md):
-# the force, MD and precision kernels, the block steps and a restart of
-# glnbody run and md; the last four skip where the driver's loop-bound
+# the force kernels through the API, the MD and precision kernels, the block
+# steps and a restart of glnbody run and md; the last four skip where the driver's loop-bound
 # uniforms go stale (tests/loop_uniform_probe.h).
-ZINK_TESTS := tests/check_gpu tests/check_api tests/check_md_forces tests/check_md_gpu \
+ZINK_TESTS := tests/check_api tests/check_md_forces tests/check_md_gpu \
               tests/check_precision tests/check_gaj_precision tests/check_levels \
               tests/check_restart tests/check_md_precision tests/check_md_cell_precision \
               tests/check_triangular tests/check_fragment_precision

@@ -57,7 +57,7 @@ $(SAN_DIR)/tests/fuzz/replay_%: tests/fuzz/fuzz_%.c tests/fuzz/replay.c tests/fu
 	    -o $@ $< tests/fuzz/replay.c $(addprefix $(SAN_DIR)/,$(CLI_LIB_SRC:.c=.o)) \
 	    $(SAN_DIR)/libglnbody.a $$(pkg-config --libs $(PKGS)) $(LDLIBS)
 
-# check_g6 and check_g6_jmem: libg6gl built with the sanitizers too; the
+# check_g6: libg6gl built with the sanitizers too; the
 # drivers check_g6 runs (build/tests/g6_driver, g6_driver_f, g6_client) are the
 # plain ones.
 $(SAN_DIR)/tests/check_g6: tests/check_g6.c $(wildcard tests/*.h) $(SAN_DIR)/tools/g6/g6gl.o \
@@ -66,20 +66,10 @@ $(SAN_DIR)/tests/check_g6: tests/check_g6.c $(wildcard tests/*.h) $(SAN_DIR)/too
 	$(CC) $(CFLAGS) $(SAN_FLAGS) $(ALL_INC) -Itools/g6 $$(pkg-config --cflags check) -o $@ $< \
 	    $(SAN_DIR)/tools/g6/g6gl.o $(SAN_DIR)/libglnbody.a $$(pkg-config --libs $(PKGS) check) \
 	    $(LDLIBS)
-$(SAN_DIR)/tests/check_g6_jmem: tests/check_g6_jmem.c $(wildcard tests/*.h) \
-        $(SAN_DIR)/tools/g6/g6gl.o $(SAN_DIR)/libglnbody.a
-	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(SAN_FLAGS) $(ALL_INC) -Itools/g6 $$(pkg-config --cflags check) -o $@ $< \
-	    $(SAN_DIR)/tools/g6/g6gl.o $(SAN_DIR)/libglnbody.a $$(pkg-config --libs $(PKGS) check) \
-	    $(LDLIBS)
-
-$(SAN_DIR)/tests/check_g6_probe: tests/check_g6_probe.c $(wildcard tests/*.h) \
-        $(SAN_DIR)/tools/g6/g6gl.o $(SAN_DIR)/libglnbody.a
-	@mkdir -p $(@D)
-	$(CC) $(CFLAGS) $(SAN_FLAGS) $(ALL_INC) -Itools/g6 $$(pkg-config --cflags check) -o $@ $< \
-	    $(SAN_DIR)/tools/g6/g6gl.o $(SAN_DIR)/libglnbody.a $$(pkg-config --libs $(PKGS) check) \
-	    $(LDLIBS)
-$(SAN_DIR)/tests/check_g6_large: tests/check_g6_large.c $(wildcard tests/*.h) \
+# The suites that link libg6gl alone, with it built with the sanitizers.
+SAN_G6_SUITES := $(addprefix $(SAN_DIR)/tests/,check_g6_jmem check_g6_probe check_g6_large \
+                   check_g6_accuracy)
+$(SAN_G6_SUITES): $(SAN_DIR)/tests/%: tests/%.c $(wildcard tests/*.h) \
         $(SAN_DIR)/tools/g6/g6gl.o $(SAN_DIR)/libglnbody.a
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(SAN_FLAGS) $(ALL_INC) -Itools/g6 $$(pkg-config --cflags check) -o $@ $< \
