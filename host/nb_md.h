@@ -30,6 +30,9 @@ struct nb_md_pair_coeff {
     double cx, a, cz;       /* ionic: cx, cy^cz, cz */
     double u_shift;         /* the LJ or ionic u(rc) when shifting, else 0 */
 };
+/* eps and sigma of the pair i-j (and j-i) from the diagonal (md_coeffs.c
+ * mixes the pairs its file does not give). */
+void nb_md_mix_pair(struct nb_md_types *t, int i, int j, enum nb_md_mixing mix);
 /* count^2 coefficients, row-major by (type i - 1, type j - 1); also the
  * Coulomb shift u_c(rc) / (q_i q_j) in *coulomb_shift (0 without shift). */
 void nb_md_pair_coeffs(const struct nb_md_potential *pot,

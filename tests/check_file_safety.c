@@ -1,8 +1,8 @@
 /* check_file_safety.c - a user's files come first: a restart writes only
  * into files that are provably its own, no two outputs (and no output and
  * input) share a file, temporaries never outlive a killed run, and the
- * checkpoint's CRC covers every byte.  Runs the real binary (GLNBODY_BIN,
- * default ./glnbody) on the CPU backend, so it needs no GL. */
+ * checkpoint's CRC covers every byte.  Runs the program (GLNBODY_BIN,
+ * default build/glnbody) on the CPU backend: no GL needed. */
 #include <check.h>
 
 #include <signal.h>
@@ -648,8 +648,6 @@ START_TEST(test_version_1_read)
     cli_run_free(&r);
 }
 END_TEST
-
-/* ---- the suite ------------------------------------------------------------ */
 
 static Suite *file_safety_suite(void)
 {
