@@ -127,7 +127,8 @@
 #define G6_BLOCK_LANES(T, L, NAME, NN)                                      \
     { "g6_block_a_t" #T "_l" #L NAME, "#define NB_PRECISION_A\n#define NB_TILE " #T "\n" \
       "#define NB_LANES " #L "\n" G6_INLINE NN G6_FUSED, { 0 },             \
-      { "gaj.glsl", "ds_sum.glsl", "g6_jmemory.glsl", "g6_block.comp" }, NB_STAGE_COMPUTE }
+      { "gaj.glsl", "ds_sum.glsl", "g6_jmemory.glsl", "g6_block.comp", "g6_fused.glsl" }, \
+      NB_STAGE_COMPUTE }
 #define G6_LANES(T, L) G6_BLOCK_LANES(T, L, "", ""), G6_BLOCK_LANES(T, L, "_nn", G6_NN), \
     G6_BLOCK_LANES(T, L, "_pf", G6_PF), G6_BLOCK_LANES(T, L, "_nn_pf", G6_NN G6_PF), \
     G6_BLOCK_LANES(T, L, "_px", G6_PX), G6_BLOCK_LANES(T, L, "_nn_px", G6_PX G6_NN)
