@@ -56,10 +56,15 @@
 #define NB_LANES 1
 #endif
 #define NB_GROUP_I (NB_TILE / NB_LANES)
-/* Mode A: a lane's float sums go into double-single pairs every LANE_RUN
- * of its NB_TILE / NB_LANES terms of a tile (a float sum rounds by up to
- * 2^-24 of itself at each addition). */
-#define LANE_RUN (NB_TILE / NB_LANES < 16 ? NB_TILE / NB_LANES : 16)
+/* Mode A: a lane's float sums go into double-single pairs after every
+ * LANE_RUN of its terms (a float sum rounds by up to 2^-24 of itself at
+ * each addition): in runs within a tile where a tile gives a lane that
+ * many (LANE_TERMS), else after RUN_TILES tiles.  A pair addition costs
+ * about two pair terms' arithmetic, so not once a term. */
+#define LANE_TERMS (NB_TILE / NB_LANES)
+#define LANE_RUN 32
+#define TILE_RUN (LANE_TERMS < LANE_RUN ? LANE_TERMS : LANE_RUN)
+#define RUN_TILES (LANE_TERMS < LANE_RUN ? LANE_RUN / LANE_TERMS : 1)
 #if defined(NB_IPT)     /* a layout takes a literal, not an expression */
 #if NB_IPT != 2 || NB_TILE != 256 || !defined(NB_PRECISION_A)
 #error "NB_IPT: two i-particles an invocation, tile 256, mode A only"
@@ -458,6 +463,7 @@ void main()
 #if defined(NB_PRECISION_A)
     g6_sums sums;
     sums_zero(sums);
+    float tx = 0.0, ty = 0.0, tz = 0.0, ux = 0.0, uy = 0.0, uz = 0.0, tp = 0.0;
 #else
     nb_acc acc_ap, acc_j;
     acc_init(acc_ap);
@@ -486,11 +492,10 @@ void main()
         memoryBarrierShared();
         barrier();
 #if defined(NB_PRECISION_A)
-        /* A lane's terms summed in float in runs of LANE_RUN, each run's
-         * sums then added to the pairs. */
-        for (int q1 = lane; q1 < NB_TILE; q1 += LANE_RUN * NB_LANES) {
-        float tx = 0.0, ty = 0.0, tz = 0.0, ux = 0.0, uy = 0.0, uz = 0.0, tp = 0.0;
-        for (int q = q1; q < q1 + LANE_RUN * NB_LANES; q += NB_LANES) {
+        /* A lane's terms summed in float in runs (LANE_RUN above), each
+         * run's sums then added to the pairs. */
+        for (int q1 = lane; q1 < NB_TILE; q1 += TILE_RUN * NB_LANES) {
+        for (int q = q1; q < q1 + TILE_RUN * NB_LANES; q += NB_LANES) {
 #else
         for (int q = lane; q < NB_TILE; q += NB_LANES) {
 #endif
@@ -537,8 +542,11 @@ void main()
 #endif
         }
 #if defined(NB_PRECISION_A)
-        nb_ds_add(sums.ap, sums.ap_lo, vec4(tx, ty, tz, tp));
-        nb_ds_add(sums.jk, sums.jk_lo, vec4(ux, uy, uz, 0.0));
+        if (RUN_TILES == 1 || (t - t0) % RUN_TILES == RUN_TILES - 1 || t == t1 - 1) {
+            nb_ds_add(sums.ap, sums.ap_lo, vec4(tx, ty, tz, tp));
+            nb_ds_add(sums.jk, sums.jk_lo, vec4(ux, uy, uz, 0.0));
+            tx = ty = tz = ux = uy = uz = tp = 0.0;
+        }
         }
 #else
         acc_tile_end(acc_ap);
