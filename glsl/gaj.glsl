@@ -47,6 +47,7 @@ T nb_ds_diff(T hj, T lj, T hi, T li)                                          \
     return d;                                                                 \
 }
 
+NB_DS_DIFF(float)
 NB_DS_DIFF(vec2)
 NB_DS_DIFF(vec3)
 

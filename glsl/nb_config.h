@@ -218,5 +218,11 @@
 #define NB_BIND_FORCE_PLAN 15
 #define NB_FORCE_PLAN_WORDS 8
 #define NB_LOC_FORCE_PLAN 40
+/* Double-single positions and velocities of the Hermite GAJ path
+ * (NB_GAJ_DS): the j-set's lo parts, two vec4 a particle (x, v), beside
+ * the hi parts in NB_BIND_POS and NB_BIND_VEL; and the device state's
+ * velocity lo parts, one vec4 a particle beside NB_BIND_STATE_V. */
+#define NB_BIND_JLO 16
+#define NB_BIND_STATE_VLO 17
 
 #endif

@@ -37,6 +37,7 @@ void nb_hermite_params_default(struct nb_hermite_params *par)
     par->dt_max = sim.dt_max;
     par->shared_dt = sim.shared_dt;
     par->predict_on_device = device_level(&sim);
+    par->positions = sim.positions;
 }
 
 static void sim_params(const struct nb_hermite_params *par, struct nb_sim_params *sim)
@@ -50,6 +51,7 @@ static void sim_params(const struct nb_hermite_params *par, struct nb_sim_params
     sim->shared_dt = par->shared_dt;
     sim->predict = par->predict_on_device ? NB_PREDICT_GPU : NB_PREDICT_HOST;
     sim->correct_gpu = par->predict_on_device == 2;
+    sim->positions = par->positions;
 }
 
 /* The run's engine, its context made current; the force handle's own
@@ -71,6 +73,9 @@ static enum nb_status start(struct nb_hermite **out, struct nb_forces *f,
     if (par && (par->predict_on_device < 0 || par->predict_on_device > 2))
         return nb_error_set(err, NB_ERR_ARGS, "nb_hermite_create: predict_on_device = %d "
                             "is not 0, 1 or 2", par->predict_on_device);
+    if (par && (unsigned)par->positions >= NB_POSITIONS_COUNT)
+        return nb_error_set(err, NB_ERR_ARGS, "nb_hermite_create: positions = %d is not "
+                            "a position format", (int)par->positions);
     if (!(sp.dt_max >= NB_DT_FLOOR && sp.dt_max <= NB_T_MAX))
         return nb_error_set(err, NB_ERR_ARGS, "nb_hermite_create: dt_max = %g is "
                             "outside 2^-40..%g", sp.dt_max, NB_T_MAX);
@@ -289,6 +294,7 @@ void nb_hermite_get_params(const struct nb_hermite *h, struct nb_hermite_params 
     par->dt_max = h->sim.par.dt_max;
     par->shared_dt = h->sim.par.shared_dt;
     par->predict_on_device = device_level(&h->sim.par);
+    par->positions = h->sim.par.positions;
 }
 
 void nb_hermite_stats(const struct nb_hermite *h, struct nb_hermite_stats *st)

@@ -24,14 +24,21 @@
       { "nb_precision.h", "accumulate.glsl", "ga.glsl", "ga_precision.comp" }, \
       NB_STAGE_COMPUTE }
 
-#define GAJ_COMPUTE(T, I)                                                   \
-    { "gaj_comp_t" #T "_i" #I, "#define NB_TILE " #T "\n#define NB_IPT " #I "\n", { 0 }, \
-      { "gaj.glsl", "gaj.comp" }, NB_STAGE_COMPUTE }
+#define GAJ_COMPUTE1(T, I, NAME, DS)                                        \
+    { "gaj_comp_t" #T "_i" #I NAME, "#define NB_TILE " #T "\n#define NB_IPT " #I "\n" DS, \
+      { 0 }, { "gaj.glsl", "gaj.comp" }, NB_STAGE_COMPUTE }
 
 /* The same, the next block's as the device corrector planned it. */
-#define GAJ_PLANNED(T, I)                                                   \
-    { "gaj_comp_t" #T "_i" #I "_planned", "#define NB_TILE " #T "\n#define NB_IPT " #I \
-      "\n#define NB_FORCE_PLANNED\n", { 0 }, { "gaj.glsl", "gaj.comp" }, NB_STAGE_COMPUTE }
+#define GAJ_PLANNED1(T, I, NAME, DS)                                        \
+    { "gaj_comp_t" #T "_i" #I "_planned" NAME, "#define NB_TILE " #T "\n#define NB_IPT " #I \
+      "\n#define NB_FORCE_PLANNED\n" DS, { 0 }, { "gaj.glsl", "gaj.comp" }, NB_STAGE_COMPUTE }
+
+/* Each in float positions and, named "_pds", in double-single positions
+ * and velocities (NB_GAJ_DS; nb_hermite_params.positions); the device
+ * prediction and the scatter of the corrected block come in both too. */
+#define GAJ_DS "#define NB_GAJ_DS\n"
+#define GAJ_COMPUTE(T, I) GAJ_COMPUTE1(T, I, "", ""), GAJ_COMPUTE1(T, I, "_pds", GAJ_DS)
+#define GAJ_PLANNED(T, I) GAJ_PLANNED1(T, I, "", ""), GAJ_PLANNED1(T, I, "_pds", GAJ_DS)
 
 /* The GAJ kernel with accumulation mode M (B..H, and "m" the magnitude
  * sums), and the largest j-speed that bounds H's jerks
@@ -172,12 +179,20 @@ static const struct nb_program_desc catalogue[] = {
     { "predict_ds_comp", "#define NB_PREDICT_DSTATE\n", { 0 },
       { "block_state.glsl", "predict_one.glsl", "predict.comp" },
       NB_STAGE_COMPUTE },
+    { "predict_comp_pds", GAJ_DS, { 0 }, { "predict_one.glsl", "predict.comp" },
+      NB_STAGE_COMPUTE },
+    { "predict_ds_comp_pds", "#define NB_PREDICT_DSTATE\n" GAJ_DS, { 0 },
+      { "block_state.glsl", "predict_one.glsl", "predict.comp" }, NB_STAGE_COMPUTE },
     { "correct_comp", "", { 0 }, { "pow2.glsl", "block_state.glsl", "correct.comp" }, NB_STAGE_COMPUTE },
     { "find_block_comp", "", { 0 }, { "block_state.glsl", "find_block.comp" },
       NB_STAGE_COMPUTE },
     { "find_block_predict_comp", "#define NB_FIND_PREDICT\n#define NB_PREDICT_DSTATE\n",
       { 0 }, { "block_state.glsl", "predict_one.glsl", "find_block.comp" }, NB_STAGE_COMPUTE },
     { "scatter_comp", "", { 0 }, { "scatter.comp" }, NB_STAGE_COMPUTE },
+    { "find_block_predict_comp_pds", "#define NB_FIND_PREDICT\n#define NB_PREDICT_DSTATE\n"
+      GAJ_DS, { 0 }, { "block_state.glsl", "predict_one.glsl", "find_block.comp" },
+      NB_STAGE_COMPUTE },
+    { "scatter_comp_pds", GAJ_DS, { 0 }, { "scatter.comp" }, NB_STAGE_COMPUTE },
     G6_BLOCK_A(256, "", ""), G6_BLOCK_A(256, "_nn", G6_NN),
     G6_LANES(64, 4), G6_LANES(64, 16), G6_LANES(64, 64), G6_LANES(128, 2), G6_LANES(128, 4),
     G6_BLOCK("b", "B"), G6_BLOCK("c", "C"), G6_BLOCK("d", "D"), G6_BLOCK("e", "E"),

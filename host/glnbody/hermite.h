@@ -29,6 +29,15 @@ struct nb_hermite_params {
                                precision A, individual steps, one GPU):
                                nothing is read back but each block
                                particle's new step */
+    enum nb_positions positions;    /* how the GAJ kernel keeps positions and
+                               velocities: NB_POSITIONS_FLOAT (default;
+                               x_j - x_i errs by ~6e-8 |x|) or
+                               NB_POSITIONS_DS (double-single, ~48 bits:
+                               the compute engine in precision A; the
+                               fragment engine refuses it); the CPU engine
+                               sums in double whichever is asked.  Kept by
+                               checkpoints.  (nb_forces_set_positions is
+                               libg6gl's, not a run's.) */
 };
 NB_API void nb_hermite_params_default(struct nb_hermite_params *par);
 
