@@ -90,7 +90,7 @@ TESTS    := tests/check_host tests/check_gpu tests/check_cli_forces tests/check_
             tests/check_precision tests/check_md_laws tests/check_md_forces \
             tests/check_md_dynamics tests/check_md_checks tests/check_md_io tests/check_md_gpu \
             tests/check_md_fragment tests/check_md_cli tests/check_triangular \
-            tests/check_md_precision tests/check_md_cell_precision tests/check_gaj_precision \
+            tests/check_md_precision tests/check_md_cell_precision tests/check_gaj_precision tests/check_gaj_positions \
             tests/check_fragment_precision tests/check_md_run_precision tests/check_text \
             tests/check_snapshot tests/check_md_ic tests/check_run_cli tests/check_run_gpu \
             tests/check_api tests/check_api_contexts tests/check_cli_text tests/check_progress tests/check_hostile tests/check_hostile_input \

@@ -14,7 +14,11 @@
  * slices.  Each i-particle's sums are the same, in the same order, for
  * either NB_IPT.  With NB_GAJ_DS the positions and velocities are
  * double-single (the hi parts in pos and vel, the lo parts beside them in
- * jlo) and x_j - x_i, v_j - v_i come from gaj.glsl's nb_ds_diff. */
+ * jlo) and x_j - x_i, v_j - v_i come from gaj.glsl's nb_ds_diff; with
+ * the differences right, the float sums would be what is left of a close
+ * pair's error (its large term, then thousands of small ones added to it
+ * in float), so there every NB_DS_SPAN j are summed apart and added to the
+ * running sums by Knuth's two-sum, their rounding errors kept beside them. */
 #if !defined(NB_IPT)
 #define NB_IPT 1
 #endif
@@ -75,6 +79,18 @@ shared bool tile_has_self[2];     /* tiles t & 1: holds an i of the group */
 #define NONE_SKIPPED false
 #endif
 
+#if defined(NB_GAJ_DS)
+#define NB_DS_SPAN 64       /* j summed apart before each compensated add */
+/* s + c += x, the rounding error of s + x kept in c (Knuth 1969). */
+void two_sum(inout ILANE s, inout ILANE c, ILANE x)
+{
+    precise ILANE t = NB_EXACT(s + x);
+    precise ILANE z = NB_EXACT(t - s);
+    c += (s - (t - z)) + (x - z);
+    s = t;
+}
+#endif
+
 int active_of(int k)
 {
     return k < n_active ? active_index[k] : -1;
@@ -131,6 +147,18 @@ void main()
 #endif
     ILANE ax = ILANE(0.0), ay = ILANE(0.0), az = ILANE(0.0), jx = ILANE(0.0),
           jy = ILANE(0.0), jz = ILANE(0.0), ap = ILANE(0.0);
+#if defined(NB_GAJ_DS)
+    ILANE cx = ILANE(0.0), cy = ILANE(0.0), cz = ILANE(0.0), kx = ILANE(0.0),
+          ky = ILANE(0.0), kz = ILANE(0.0), cp = ILANE(0.0);
+#define ADD_SUMS {                                                             \
+            two_sum(ax, cx, tx); two_sum(ay, cy, ty); two_sum(az, cz, tz);          \
+            two_sum(jx, kx, ux); two_sum(jy, ky, uy); two_sum(jz, kz, uz);          \
+            two_sum(ap, cp, tp);                                               \
+            tx = ty = tz = ux = uy = uz = tp = ILANE(0.0); }
+#define SPAN_END(jj) if (((jj) & (NB_DS_SPAN - 1)) == NB_DS_SPAN - 4) ADD_SUMS
+#else
+#define SPAN_END(jj)
+#endif
 
     int first = j_range.x, end = j_range.y;
     int tiles = (end - first + NB_TILE - 1) / NB_TILE;
@@ -185,15 +213,22 @@ void main()
         if (tile_has_self[t & 1]) {
             for (int jj = 0; jj < NB_TILE; jj += 4) {
                 CHECKED(jj) CHECKED(jj + 1) CHECKED(jj + 2) CHECKED(jj + 3)
+                SPAN_END(jj)
             }
         } else {
             for (int jj = 0; jj < NB_TILE; jj += 4) {
                 UNCHECKED(jj) UNCHECKED(jj + 1) UNCHECKED(jj + 2) UNCHECKED(jj + 3)
+                SPAN_END(jj)
             }
         }
+#if !defined(NB_GAJ_DS)     /* ds: added at each span's end */
         ax += tx; ay += ty; az += tz; jx += ux; jy += uy; jz += uz; ap += tp;
+#endif
         barrier();
     }
+#if defined(NB_GAJ_DS)
+    ax += cx; ay += cy; az += cz; jx += kx; jy += ky; jz += kz; ap += cp;
+#endif
     int slice = int(gl_WorkGroupID.y);
 #if NB_IPT == 2
     store(k0, slice, vec4(ax.x, ay.x, az.x, ap.x), vec4(jx.x, jy.x, jz.x, 0.0));
