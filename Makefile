@@ -217,6 +217,12 @@ $(B)/spirv.stamp: $(B)/glnbody $(GLSL) tools/scripts/build_spirv.sh
 	@tools/scripts/build_spirv.sh $(B)/glnbody $(GLSLANG) spirv
 	@touch $@
 
+# The GAJ kernel in each position format (tools/bench/gaj_positions.sh):
+# the backend vtable, so the internal headers.
+$(B)/tools/gaj_positions: tools/bench/gaj_positions.c $(B)/libglnbody.a
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -Ihost -Isrc -Iglsl -o $@ $< $(B)/libglnbody.a $$(pkg-config --libs $(PKGS)) $(LDLIBS)
+
 # The renderer's rate (tools/bench/view.sh): only the public API.
 $(B)/tools/render_bench: tools/bench/render_bench.c $(B)/libglnbody.a
 	@mkdir -p $(@D)
