@@ -8,7 +8,7 @@
  * Options that change the trajectory (--eta, --softening, --dt-max,
  * --shared-dt) may be given again only with the same value; the engine may
  * change (--backend, --precision, --predict, --correct, --variant, another
- * GPU), and
+ * GPU; not --positions, which the saved run keeps: nb_run_check_positions), and
  * then the results differ from an uninterrupted run's, which the restart
  * says.
  */
@@ -174,8 +174,6 @@ void nb_run_restart_notes(const struct run_config *c, const char *renderer)
 
     note(c, "backend", nb_engine_name(c->backend), opt(r, "backend-run"));
     note(c, "precision", nb_precision_name(c->precision), opt(r, "precision-run"));
-    if (opt(r, "positions-run"))    /* an older checkpoint's run kept float */
-        note(c, "positions", nb_positions_name(c->par.positions), opt(r, "positions-run"));
     note(c, "predict", c->par.predict_on_device ? "gpu" : "host", opt(r, "predict-run"));
     note(c, "correct", c->par.predict_on_device == 2 ? "gpu" : "host",
          opt(r, "correct-run"));
