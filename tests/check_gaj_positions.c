@@ -27,7 +27,8 @@
  * positions in float: it refuses ds with one message.  CLI: glnbody run
  * --positions ds integrates a small sphere to a finite energy error, and
  * refuses a bad value, fixed64 and ds with precision D or the fragment
- * backend. */
+ * backend; a ds run restarted from its checkpoint keeps ds (the output
+ * byte for byte the uninterrupted run's) and refuses float. */
 #include <check.h>
 #include <math.h>
 #include <stdio.h>
@@ -296,6 +297,41 @@ START_TEST(cli_run_ds)
 }
 END_TEST
 
+/* A ds run in two legs through a checkpoint gives the uninterrupted run's
+ * output byte for byte (the restart keeps ds without being told), and a
+ * restart asked for float is refused. */
+START_TEST(cli_restart_keeps_ds)
+{
+    struct cli_run r = { 0 };
+    char ck[1200], one[1200], two[1200];
+    snprintf(ck, sizeof ck, "%s/ds.ck", g_root);
+    snprintf(one, sizeof one, "%s/one.txt", g_root);
+    snprintf(two, sizeof two, "%s/two.txt", g_root);
+    run_cli(&r, (const char *const[]){ "run", "--n", "128", "--t-end", "0.25", "--positions",
+                                       "ds", "--output", one, NULL });
+    ck_assert_msg(r.status == 0, "exit %d: %s", r.status, r.err);
+    cli_run_free(&r);
+    run_cli(&r, (const char *const[]){ "run", "--n", "128", "--t-end", "0.125", "--positions",
+                                       "ds", "--checkpoint", ck, NULL });
+    ck_assert_msg(r.status == 0, "exit %d: %s", r.status, r.err);
+    cli_run_free(&r);
+    run_cli(&r, (const char *const[]){ "run", "--restart", ck, "--t-end", "0.25", "--output",
+                                       two, NULL });
+    ck_assert_msg(r.status == 0 && strstr(r.out, "positions ds"), "exit %d: %s%s", r.status,
+                  r.out, r.err);
+    cli_run_free(&r);
+    char *a = read_file(one), *b = read_file(two);
+    ck_assert_msg(a && b && strcmp(a, b) == 0, "the restarted ds run differs");
+    free(a);
+    free(b);
+    run_cli(&r, (const char *const[]){ "run", "--restart", ck, "--t-end", "0.25",
+                                       "--positions", "float", NULL });
+    ck_assert_msg(r.status != 0 && r.out[0] == '\0' &&
+                  strstr(r.err, "keeps its positions in ds"), "exit %d: %s", r.status, r.err);
+    cli_run_free(&r);
+}
+END_TEST
+
 static const struct {
     const char *args[8];
     const char *needle;
@@ -334,6 +370,7 @@ static Suite *gaj_positions_suite(void)
     tc = tcase_create("cli");
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, cli_run_ds);
+    tcase_add_test(tc, cli_restart_keeps_ds);
     tcase_add_loop_test(tc, cli_refused, 0, COUNT(cli_refusals));
     suite_add_tcase(s, tc);
     return s;
