@@ -58,7 +58,7 @@ DESTDIR ?=
 
 MD_SRC   := host/md_engine.c host/md_potential.c host/md_coeffs.c host/md_force_cpu.c host/md_engine_cpu.c host/md_sim.c host/md_sim_checkpoint.c
 MD_IO_SRC := host/md_ic.c host/md_files.c host/md_exclusions.c host/md_interactions.c
-HOST_SRC := host/version.c host/accuracy.c host/error.c host/text_reader.c host/particles.c host/rng.c host/snapshot.c \
+HOST_SRC := host/version.c host/accuracy.c host/positions.c host/error.c host/text_reader.c host/particles.c host/rng.c host/snapshot.c \
             host/outfile.c host/outfile_mark.c host/png_write.c host/force_cpu.c host/backend_cpu.c host/partition.c host/timing.c host/checkpoint.c \
             host/plummer.c host/potential.c host/sim.c host/sim_checkpoint.c host/block_clock.c host/integrator_hermite4.c host/hermite_device.c host/integrator_verlet.c host/diagnostics.c \
             $(MD_SRC) $(MD_IO_SRC)
