@@ -150,8 +150,12 @@ void nb_hermite_destroy(struct nb_hermite *h)
 {
     if (!h)
         return;
-    if (enter(h, NULL) == NB_OK)
+    if (enter(h, NULL) == NB_OK) {
         nb_sim_free(&h->sim);
+        /* the handle's own GAJ calls are float again, as before the run */
+        if (h->f->b.set_positions)
+            h->f->b.set_positions(h->f->b.state, NB_POSITIONS_FLOAT, NULL);
+    }
     free(h->x);
     free(h->v);
     free(h);
