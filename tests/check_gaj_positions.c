@@ -25,7 +25,8 @@
  * could take: the float increments v dt then err by < 1e-15), against
  * the CPU GAJ of the host's double prediction.  The fragment engine keeps
  * positions in float: it refuses ds with one message.  CLI: glnbody run
- * --positions ds integrates a small sphere to a finite energy error, and
+ * --positions ds integrates a small sphere to a finite energy error (with
+ * the host's prediction, the device's, and the device corrector), and
  * refuses a bad value, fixed64 and ds with precision D or the fragment
  * backend; a ds run restarted from its checkpoint keeps ds (the output
  * byte for byte the uninterrupted run's) and refuses float. */
@@ -276,20 +277,21 @@ static double energy_error(const struct cli_run *r)
 }
 
 /* A Plummer sphere of 128 to t = 0.125 in ds, with host and device
- * prediction: finite, small energy errors (the integrator's ~1e-8 plus
+ * prediction and the device corrector: finite, small energy errors (the integrator's ~1e-8 plus
  * float forces' ~1e-7), and the format in the summary. */
 START_TEST(cli_run_ds)
 {
-    static const char *const predict[] = { "host", "gpu" };
+    static const char *const predict[] = { "host", "gpu", "gpu" };
+    static const char *const correct[] = { "host", "host", "gpu" };
     for (size_t k = 0; k < COUNT(predict); k++) {
         struct cli_run r = { 0 };
         run_cli(&r, (const char *const[]){ "run", "--n", "128", "--t-end", "0.125",
                                            "--positions", "ds", "--predict", predict[k],
-                                           NULL });
+                                           "--correct", correct[k], NULL });
         ck_assert_msg(r.status == 0, "exit %d: %s", r.status, r.err);
         double de = energy_error(&r);
-        printf("glnbody run --positions ds --predict %s, N = 128 to t = 0.125: dE/E %.3e\n",
-               predict[k], de);
+        printf("glnbody run --positions ds --predict %s --correct %s, N = 128 to t = 0.125: "
+               "dE/E %.3e\n", predict[k], correct[k], de);
         ck_assert_msg(isfinite(de) && fabs(de) < 1e-5, "dE/E %.3e", de);
         ck_assert_msg(strstr(r.out, "positions ds"), "%s", r.out);
         cli_run_free(&r);
