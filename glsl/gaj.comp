@@ -18,7 +18,7 @@
  * the differences right, the float sums would be what is left of a close
  * pair's error (its large term, then thousands of small ones added to it
  * in float), so there every NB_DS_SPAN j are summed apart and added to the
- * running sums by Knuth's two-sum, their rounding errors kept beside them. */
+ * running sums by Knuth's two-sum (gaj.glsl), their rounding errors kept beside them. */
 #if !defined(NB_IPT)
 #define NB_IPT 1
 #endif
@@ -81,14 +81,6 @@ shared bool tile_has_self[2];     /* tiles t & 1: holds an i of the group */
 
 #if defined(NB_GAJ_DS)
 #define NB_DS_SPAN 64       /* j summed apart before each compensated add */
-/* s + c += x, the rounding error of s + x kept in c (Knuth 1969). */
-void two_sum(inout ILANE s, inout ILANE c, ILANE x)
-{
-    precise ILANE t = NB_EXACT(s + x);
-    precise ILANE z = NB_EXACT(t - s);
-    c += (s - (t - z)) + (x - z);
-    s = t;
-}
 #endif
 
 int active_of(int k)
@@ -151,9 +143,9 @@ void main()
     ILANE cx = ILANE(0.0), cy = ILANE(0.0), cz = ILANE(0.0), kx = ILANE(0.0),
           ky = ILANE(0.0), kz = ILANE(0.0), cp = ILANE(0.0);
 #define ADD_SUMS {                                                             \
-            two_sum(ax, cx, tx); two_sum(ay, cy, ty); two_sum(az, cz, tz);          \
-            two_sum(jx, kx, ux); two_sum(jy, ky, uy); two_sum(jz, kz, uz);          \
-            two_sum(ap, cp, tp);                                               \
+            nb_two_sum(ax, cx, tx); nb_two_sum(ay, cy, ty); nb_two_sum(az, cz, tz); \
+            nb_two_sum(jx, kx, ux); nb_two_sum(jy, ky, uy); nb_two_sum(jz, kz, uz); \
+            nb_two_sum(ap, cp, tp);                                            \
             tx = ty = tz = ux = uy = uz = tp = ILANE(0.0); }
 #define SPAN_END(jj) if (((jj) & (NB_DS_SPAN - 1)) == NB_DS_SPAN - 4) ADD_SUMS
 #else

@@ -158,11 +158,13 @@ static const struct nb_program_desc catalogue[] = {
     FRAGMENT_REDUCE(1),
     FRAGMENT_REDUCE(2),
     FRAGMENT_REDUCE(4),
-    { "gaj_frag_1x4", "", { "fullscreen.vert" }, { "gaj.glsl", "gaj.frag" },
-      NB_STAGE_FRAGMENT },
-    { "predict_frag", "", { "fullscreen.vert" }, { "predict.frag" }, NB_STAGE_FRAGMENT },
-    { "gather_frag", "", { "fullscreen.vert" }, { "gather.frag" }, NB_STAGE_FRAGMENT },
-    { "scatter_frag", "", { "scatter.vert" }, { "scatter.frag" }, NB_STAGE_FRAGMENT },
+#define FRAGMENT_HERMITE(NAME, DS)                                          \
+    { "gaj_frag_1x4" NAME, DS, { "fullscreen.vert" }, { "gaj.glsl", "gaj.frag" },   \
+      NB_STAGE_FRAGMENT },                                                   \
+    { "predict_frag" NAME, DS, { "fullscreen.vert" }, { "predict.frag" }, NB_STAGE_FRAGMENT }, \
+    { "gather_frag" NAME, DS, { "fullscreen.vert" }, { "gather.frag" }, NB_STAGE_FRAGMENT }, \
+    { "scatter_frag" NAME, DS, { "scatter.vert" }, { "scatter.frag" }, NB_STAGE_FRAGMENT }
+    FRAGMENT_HERMITE("", ""), FRAGMENT_HERMITE("_pds", GAJ_DS),
     COMPUTE_GA(64, 1), COMPUTE_GA(64, 2), COMPUTE_GA(64, 4), COMPUTE_GA(64, 8),
     COMPUTE_GA(128, 1), COMPUTE_GA(128, 2), COMPUTE_GA(128, 4), COMPUTE_GA(128, 8),
     COMPUTE_GA(256, 1), COMPUTE_GA(256, 2), COMPUTE_GA(256, 4), COMPUTE_GA(256, 8),

@@ -20,15 +20,16 @@
  * that float's worst error is above the bound, so that the check has
  * teeth.
  *
- * Paths: the j-set from the host (set_j), and predicted on the device
- * (load_state, predict_j) from t0 = 0 to t = 2^-30 (a step the binary
- * could take: the float increments v dt then err by < 1e-15), against
- * the CPU GAJ of the host's double prediction.  The fragment engine keeps
- * positions in float: it refuses ds with one message.  CLI: glnbody run
- * --positions ds integrates a small sphere to a finite energy error (with
- * the host's prediction, the device's, and the device corrector), and
- * refuses a bad value, fixed64 and ds with precision D or the fragment
- * backend; a ds run restarted from its checkpoint keeps ds (the output
+ * Paths, on the compute and the fragment engine: the j-set from the host
+ * (set_j), and predicted on the device (load_state, predict_j) from
+ * t0 = 0 to t = 2^-30 (a step the binary could take: the float increments
+ * v dt then err by < 1e-15), against the CPU GAJ of the host's double
+ * prediction.  fixed64 (libg6gl's) and ds in precision D are refused with
+ * one message.  CLI: glnbody run --positions ds integrates a small sphere
+ * to a finite energy error (both engines, the host's prediction and the
+ * device's, and the device corrector), and refuses a bad value, fixed64
+ * and ds with precision D; a ds run restarted from its checkpoint keeps
+ * ds (the output
  * byte for byte the uninterrupted run's) and refuses float. */
 #include <check.h>
 #include <math.h>
@@ -163,22 +164,31 @@ static void judge(const struct worst *w, enum nb_positions format, const char *w
                       "does not show their rounding", what, TOL, most);
 }
 
-static const enum nb_positions formats[] = { NB_POSITIONS_DS, NB_POSITIONS_FLOAT };
+/* Each engine in each format. */
+static const struct {
+    const char *engine;
+    enum nb_positions format;
+} cases[] = {
+    { "compute", NB_POSITIONS_DS }, { "compute", NB_POSITIONS_FLOAT },
+    { "fragment", NB_POSITIONS_DS }, { "fragment", NB_POSITIONS_FLOAT },
+};
 
 /* The j-set from the host (set_j). */
 START_TEST(host_j_set)
 {
-    enum nb_positions format = formats[_i];
+    enum nb_positions format = cases[_i].format;
     struct nb_force_backend b;
     struct nb_error err = { 0 };
     struct nb_particles p = { 0 };
     char what[64];
     make_system(&p);
-    ck_assert_msg(nb_backend_create(&b, "compute", gl, &err) == NB_OK, "%s", err.message);
+    ck_assert_msg(nb_backend_create(&b, cases[_i].engine, gl, &err) == NB_OK, "%s",
+                  err.message);
     ck_assert_msg(b.set_positions && b.set_positions(b.state, format, &err) == NB_OK, "%s",
                   err.message);
     ck_assert_int_eq(b.set_j(b.state, p.n, p.x, p.v, p.m, &err), NB_OK);
-    snprintf(what, sizeof what, "compute, set_j, positions %s", nb_positions_name(format));
+    snprintf(what, sizeof what, "%s, set_j, positions %s", cases[_i].engine,
+             nb_positions_name(format));
     struct worst w = evaluate(&b, &p, what);
     judge(&w, format, what);
     b.destroy(b.state);
@@ -190,7 +200,7 @@ END_TEST
  * jerk the CPU's, against the host's double prediction. */
 START_TEST(device_prediction)
 {
-    enum nb_positions format = formats[_i];
+    enum nb_positions format = cases[_i].format;
     struct nb_force_backend b;
     struct nb_error err = { 0 };
     struct nb_particles p = { 0 }, q = { 0 };
@@ -211,12 +221,14 @@ START_TEST(device_prediction)
         q.v[k] = p.v[k] + dt * (a[k] + dt * jk[k] / 2.0);
     }
     memcpy(q.m, p.m, n * sizeof *q.m);
-    ck_assert_msg(nb_backend_create(&b, "compute", gl, &err) == NB_OK, "%s", err.message);
+    ck_assert_msg(nb_backend_create(&b, cases[_i].engine, gl, &err) == NB_OK, "%s",
+                  err.message);
     ck_assert_msg(b.set_positions(b.state, format, &err) == NB_OK, "%s", err.message);
     ck_assert_msg(b.load_state(b.state, n, p.x, p.v, a, jk, t0, p.m, &err) == NB_OK, "%s",
                   err.message);
     ck_assert_msg(b.predict_j(b.state, dt, &err) == NB_OK, "%s", err.message);
-    snprintf(what, sizeof what, "compute, predict_j, positions %s", nb_positions_name(format));
+    snprintf(what, sizeof what, "%s, predict_j, positions %s", cases[_i].engine,
+             nb_positions_name(format));
     struct worst w = evaluate(&b, &q, what);
     judge(&w, format, what);
     b.destroy(b.state);
@@ -246,14 +258,14 @@ START_TEST(refusals)
                   err.message);
     b.destroy(b.state);
 
-    /* a Hermite run on the fragment engine */
+    /* a Hermite run in fixed64 on the fragment engine */
     struct nb_sim_params par;
     struct nb_sim s;
     nb_sim_params_default(&par);
-    par.positions = NB_POSITIONS_DS;
+    par.positions = NB_POSITIONS_FIXED64;
     ck_assert_msg(nb_backend_create(&b, "fragment", gl, &err) == NB_OK, "%s", err.message);
     ck_assert_int_eq(nb_sim_init(&s, &p, &par, &b, &err), NB_ERR_UNSUPPORTED);
-    ck_assert_msg(strstr(err.message, "positions ds") && strstr(err.message, "fragment"),
+    ck_assert_msg(strstr(err.message, "positions fixed64") && strstr(err.message, "fragment"),
                   "%s", err.message);
     nb_sim_free(&s);
     b.destroy(b.state);
@@ -276,22 +288,25 @@ static double energy_error(const struct cli_run *r)
     return de;
 }
 
-/* A Plummer sphere of 128 to t = 0.125 in ds, with host and device
- * prediction and the device corrector: finite, small energy errors (the integrator's ~1e-8 plus
+/* A Plummer sphere of 128 to t = 0.125 in ds, on both engines with host
+ * and device prediction, and the device corrector: finite, small energy errors (the integrator's ~1e-8 plus
  * float forces' ~1e-7), and the format in the summary. */
 START_TEST(cli_run_ds)
 {
-    static const char *const predict[] = { "host", "gpu", "gpu" };
-    static const char *const correct[] = { "host", "host", "gpu" };
+    static const char *const backend[] = { "compute", "compute", "compute", "fragment",
+                                           "fragment" };
+    static const char *const predict[] = { "host", "gpu", "gpu", "host", "gpu" };
+    static const char *const correct[] = { "host", "host", "gpu", "host", "host" };
     for (size_t k = 0; k < COUNT(predict); k++) {
         struct cli_run r = { 0 };
         run_cli(&r, (const char *const[]){ "run", "--n", "128", "--t-end", "0.125",
-                                           "--positions", "ds", "--predict", predict[k],
-                                           "--correct", correct[k], NULL });
+                                           "--positions", "ds", "--backend", backend[k],
+                                           "--predict", predict[k], "--correct", correct[k],
+                                           NULL });
         ck_assert_msg(r.status == 0, "exit %d: %s", r.status, r.err);
         double de = energy_error(&r);
-        printf("glnbody run --positions ds --predict %s --correct %s, N = 128 to t = 0.125: "
-               "dE/E %.3e\n", predict[k], correct[k], de);
+        printf("glnbody run --positions ds --backend %s --predict %s --correct %s, N = 128 "
+               "to t = 0.125: dE/E %.3e\n", backend[k], predict[k], correct[k], de);
         ck_assert_msg(isfinite(de) && fabs(de) < 1e-5, "dE/E %.3e", de);
         ck_assert_msg(strstr(r.out, "positions ds"), "%s", r.out);
         cli_run_free(&r);
@@ -341,8 +356,6 @@ static const struct {
     { { "run", "--positions", "double" }, "unknown position format 'double'" },
     { { "run", "--positions", "fixed64" }, "--positions fixed64" },
     { { "run", "--positions", "ds", "--precision", "D" }, "--precision A" },
-    { { "run", "--positions", "ds", "--backend", "fragment", "--n", "64" },
-      "positions ds: the fragment engine" },
 };
 
 START_TEST(cli_refused)
@@ -363,10 +376,10 @@ END_TEST
 static Suite *gaj_positions_suite(void)
 {
     Suite *s = suite_create("gaj_positions");
-    TCase *tc = tcase_create("compute");
+    TCase *tc = tcase_create("engines");
     tcase_set_timeout(tc, 300);
-    tcase_add_loop_test(tc, host_j_set, 0, COUNT(formats));
-    tcase_add_loop_test(tc, device_prediction, 0, COUNT(formats));
+    tcase_add_loop_test(tc, host_j_set, 0, COUNT(cases));
+    tcase_add_loop_test(tc, device_prediction, 0, COUNT(cases));
     tcase_add_test(tc, refusals);
     suite_add_tcase(s, tc);
     tc = tcase_create("cli");
