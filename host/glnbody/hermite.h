@@ -32,10 +32,11 @@ struct nb_hermite_params {
     enum nb_positions positions;    /* how the GAJ kernel keeps positions and
                                velocities: NB_POSITIONS_FLOAT (default;
                                x_j - x_i errs by ~6e-8 |x|) or
-                               NB_POSITIONS_DS (double-single, ~48 bits:
-                               the compute engine in precision A; the
-                               fragment engine refuses it); the CPU engine
-                               sums in double whichever is asked.  Kept by
+                               NB_POSITIONS_DS (double-single, ~48 bits;
+                               the GPU engines in precision A); the CPU
+                               engine sums in double whichever is asked
+                               (NB_ERR_UNSUPPORTED for fixed64 on a GPU
+                               engine, and for ds in modes B..H).  Kept by
                                checkpoints.  (nb_forces_set_positions is
                                libg6gl's, not a run's.) */
 };

@@ -146,9 +146,7 @@ static enum nb_status check_precision(const struct run_args *a, struct run_confi
 }
 
 /* --positions: how the GAJ kernel keeps x and v (float by default: ds
- * costs the compute kernel extra loads and adds a pair); ds in precision
- * A only, where the compute engine has it (the fragment engine refuses
- * when it opens). */
+ * costs the kernels extra loads and adds a pair); ds in precision A only. */
 static enum nb_status check_positions(const struct run_args *a, struct run_config *c,
                                       struct nb_error *err)
 {
@@ -575,7 +573,7 @@ int nb_cmd_run(int argc, char **argv)
           "needs softening > 0)", &a.precision, NULL },
         { "positions", "ds|float", "how the GAJ kernel keeps positions and velocities: "
           "float (default; a pair's separation r errs by ~6e-8 |x| / r) or ds "
-          "(double-single, x_j - x_i to ~48 bits; compute backend, precision A)",
+          "(double-single, x_j - x_i to ~48 bits; precision A)",
           &a.positions, NULL },
         { "energy-log", "FILE", "energy log, CSV", &a.energy_log, NULL },
         { "log-every", "DT", "energy log interval (default 0.125)", &a.log_every, NULL },

@@ -39,8 +39,8 @@ class Hermite(Handle):
     m (N,), x and v (N, 3) at time 0, in G = 1 units.  The run has a
     force engine of its own on context (the shared default context when
     None; none for backend "cpu").  positions "ds" keeps positions and
-    velocities double-single in the GAJ kernel (compute backend, precision
-    A), as `glnbody run --positions ds`."""
+    velocities double-single in the GAJ kernel (precision A), as `glnbody
+    run --positions ds`."""
 
     def __init__(self, m, x, v, eps=None, eta=None, dt_max=None, shared_dt=False,
                  backend="compute", precision="A", variant=None, predict_on_device=0,
