@@ -17,8 +17,9 @@
  * jlo) and x_j - x_i, v_j - v_i come from gaj.glsl's nb_ds_diff; with
  * the differences right, the float sums would be what is left of a close
  * pair's error (its large term, then thousands of small ones added to it
- * in float), so there every NB_DS_SPAN j are summed apart and added to the
- * running sums by Knuth's two-sum (gaj.glsl), their rounding errors kept beside them. */
+ * in float), so there every NB_DS_SPAN j are summed apart and added to
+ * the running sums by Knuth's two-sum (gaj.glsl), their rounding errors
+ * kept beside them. */
 #if !defined(NB_IPT)
 #define NB_IPT 1
 #endif

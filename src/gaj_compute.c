@@ -344,9 +344,10 @@ enum nb_status nb_gaj_compute_run(struct nb_gaj_compute *g, int tile, double eps
     g->tile = tile;
     g->slices = plan[0].slices;
     /* gaj.comp: positions and velocities of a j-tile in shared memory,
-     * five storage blocks (ES 3.1 promises only four). */
+     * five storage blocks (ES 3.1 promises only four); in ds their lo
+     * parts too, and a sixth block. */
     if (nb_gl_compute_fits(g->gl, "the compute GAJ kernel", tile / NB_GAJ_IPT,
-                           (g->ds ? 56 : 32) * tile, g->ds ? 6 : 5, err) != NB_OK ||
+                           (g->ds ? 64 : 32) * tile, g->ds ? 6 : 5, err) != NB_OK ||
         (active && upload_indices(g, n_active, active, err) != NB_OK) ||
         nb_gl_program(g->gl, name, &gaj, err) != NB_OK ||
         nb_gl_program(g->gl, "reduce_pair_comp", &red, err) != NB_OK ||
