@@ -1,6 +1,6 @@
 /* check_gaj_positions.c - the Hermite GAJ path in double-single positions
- * and velocities (nb_hermite_params.positions, glsl/gaj.comp with
- * NB_GAJ_DS) against the double CPU reference, and the float format
+ * and velocities (nb_hermite_params.positions; glsl/gaj.comp and gaj.frag
+ * with NB_GAJ_DS) against the double CPU reference, and the float format
  * failing the same check.
  *
  * The system: a Plummer sphere of 4099 (odd: a partial last tile) holding
@@ -29,8 +29,8 @@
  * to a finite energy error (both engines, the host's prediction and the
  * device's, and the device corrector), and refuses a bad value, fixed64
  * and ds with precision D; a ds run restarted from its checkpoint keeps
- * ds (the output
- * byte for byte the uninterrupted run's) and refuses float. */
+ * ds (the output byte for byte the uninterrupted run's) and refuses
+ * float. */
 #include <check.h>
 #include <math.h>
 #include <stdio.h>
