@@ -375,7 +375,7 @@ test-nogl: all $(TEST_BINS) $(REPLAY_BINS)
 ZINK_TESTS := tests/check_api tests/check_md_forces tests/check_md_gpu \
               tests/check_precision tests/check_gaj_precision tests/check_levels \
               tests/check_restart tests/check_md_precision tests/check_md_cell_precision \
-              tests/check_triangular tests/check_fragment_precision
+              tests/check_triangular tests/check_fragment_precision tests/check_gaj_positions
 test-zink: all $(addprefix $(B)/,$(ZINK_TESTS))
 	@tools/scripts/test_zink.sh $(B)/glnbody $(addprefix $(B)/,$(ZINK_TESTS))
 
