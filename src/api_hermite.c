@@ -62,6 +62,15 @@ static enum nb_status enter(struct nb_hermite *h, struct nb_error *err)
     return nb_api_forces_enter(h->f, err);
 }
 
+/* enter, and the run's position format handed to the engine again: a
+ * handle that serves other runs between this one's calls (host
+ * prediction) may have been set to theirs. */
+static enum nb_status enter_steps(struct nb_hermite *h, struct nb_error *err)
+{
+    return enter(h, err) == NB_OK ? nb_sim_apply_positions(&h->sim.par, &h->f->b, err)
+                                  : err->status;
+}
+
 /* A run of the particles p on f: the checks nb_sim_init does not make
  * (dt_max's range, as `glnbody run --dt-max` has it), then nb_sim_init. */
 static enum nb_status start(struct nb_hermite **out, struct nb_forces *f,
@@ -173,7 +182,7 @@ enum nb_status nb_hermite_integrate(struct nb_hermite *h, double t, struct nb_er
     if (h->sim.failed != NB_OK)
         return nb_error_set(err, h->sim.failed, "%s: the run failed earlier and "
                             "cannot go on", func);
-    if (enter(h, &e) != NB_OK)
+    if (enter_steps(h, &e) != NB_OK)
         return nb_api_fail(err, &e, func);
     /* cmd_run.c's loop: every block whose time is <= t, then stop. */
     while (nb_sim_next_time(&h->sim) <= t)
@@ -262,7 +271,7 @@ enum nb_status nb_hermite_step(struct nb_hermite *h, struct nb_error *err)
 {
     const char *func = "nb_hermite_step";
     struct nb_error e = { 0 };
-    if (nb_api_need(h, func, "h", &e) != NB_OK || enter(h, &e) != NB_OK ||
+    if (nb_api_need(h, func, "h", &e) != NB_OK || enter_steps(h, &e) != NB_OK ||
         nb_sim_step(&h->sim, &e) != NB_OK)
         return nb_error_copy(err, &e);
     h->t = h->sim.t;

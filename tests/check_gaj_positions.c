@@ -273,6 +273,53 @@ START_TEST(refusals)
 }
 END_TEST
 
+/* Two Hermite runs on one force handle (host prediction), one in ds and
+ * one in float, stepped in turns: each run's state at t = 2^-6 is the
+ * same run's alone, to the bit (each step hands its format to the engine
+ * again), and the ds run differs from the float one. */
+START_TEST(api_runs_share_a_handle)
+{
+    struct nb_error err = { 0 };
+    struct nb_forces *f = NULL;
+    struct nb_hermite *h[2] = { NULL, NULL }, *alone = NULL;
+    struct nb_hermite_params par;
+    const size_t n = 97;
+    double *x[3], *v[3];
+    ck_assert_msg(nb_forces_create(&f, gl, NB_ENGINE_COMPUTE, &err) == NB_OK, "%s",
+                  err.message);
+    nb_hermite_params_default(&par);
+    for (int k = 0; k < 2; k++) {
+        par.positions = k ? NB_POSITIONS_FLOAT : NB_POSITIONS_DS;
+        ck_assert_msg(nb_hermite_create_plummer(&h[k], f, n, 7, &par, &err) == NB_OK, "%s",
+                      err.message);
+    }
+    for (double t = 0x1p-9; t <= 0x1p-6; t += 0x1p-9)
+        for (int k = 0; k < 2; k++)
+            ck_assert_msg(nb_hermite_integrate(h[k], t, &err) == NB_OK, "%s", err.message);
+    par.positions = NB_POSITIONS_DS;
+    ck_assert_int_eq(nb_hermite_create_plummer(&alone, f, n, 7, &par, &err), NB_OK);
+    ck_assert_int_eq(nb_hermite_integrate(alone, 0x1p-6, &err), NB_OK);
+    struct nb_hermite *runs[3] = { h[0], h[1], alone };
+    for (int k = 0; k < 3; k++) {
+        x[k] = malloc(3 * n * sizeof(double));
+        v[k] = malloc(3 * n * sizeof(double));
+        ck_assert(x[k] && v[k]);
+        ck_assert_int_eq(nb_hermite_state(runs[k], x[k], v[k], &err), NB_OK);
+    }
+    ck_assert_msg(memcmp(x[0], x[2], 3 * n * sizeof(double)) == 0 &&
+                  memcmp(v[0], v[2], 3 * n * sizeof(double)) == 0,
+                  "the ds run beside a float run differs from the ds run alone");
+    ck_assert_msg(memcmp(x[0], x[1], 3 * n * sizeof(double)) != 0,
+                  "the ds and float runs agree to the bit");
+    for (int k = 0; k < 3; k++) {
+        nb_hermite_destroy(runs[k]);
+        free(x[k]);
+        free(v[k]);
+    }
+    nb_forces_destroy(f);
+}
+END_TEST
+
 /* ---- glnbody run --positions -------------------------------------------- */
 
 static void run_cli(struct cli_run *r, const char *const *args)
@@ -381,6 +428,7 @@ static Suite *gaj_positions_suite(void)
     tcase_add_loop_test(tc, host_j_set, 0, COUNT(cases));
     tcase_add_loop_test(tc, device_prediction, 0, COUNT(cases));
     tcase_add_test(tc, refusals);
+    tcase_add_test(tc, api_runs_share_a_handle);
     suite_add_tcase(s, tc);
     tc = tcase_create("cli");
     tcase_set_timeout(tc, 120);
