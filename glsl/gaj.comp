@@ -18,8 +18,8 @@
  * the differences right, the float sums would be what is left of a close
  * pair's error (its large term, then thousands of small ones added to it
  * in float), so there every NB_DS_SPAN j are summed apart and added to
- * the running sums by Knuth's two-sum (gaj.glsl), their rounding errors
- * kept beside them. */
+ * the running sums by Knuth's two-sum (ds_sum.glsl's nb_ds_add), their
+ * rounding errors kept beside them. */
 #if !defined(NB_IPT)
 #define NB_IPT 1
 #endif
@@ -144,9 +144,9 @@ void main()
     ILANE cx = ILANE(0.0), cy = ILANE(0.0), cz = ILANE(0.0), kx = ILANE(0.0),
           ky = ILANE(0.0), kz = ILANE(0.0), cp = ILANE(0.0);
 #define ADD_SUMS {                                                             \
-            nb_two_sum(ax, cx, tx); nb_two_sum(ay, cy, ty); nb_two_sum(az, cz, tz); \
-            nb_two_sum(jx, kx, ux); nb_two_sum(jy, ky, uy); nb_two_sum(jz, kz, uz); \
-            nb_two_sum(ap, cp, tp);                                            \
+            nb_ds_add(ax, cx, tx); nb_ds_add(ay, cy, ty); nb_ds_add(az, cz, tz); \
+            nb_ds_add(jx, kx, ux); nb_ds_add(jy, ky, uy); nb_ds_add(jz, kz, uz); \
+            nb_ds_add(ap, cp, tp);                                            \
             tx = ty = tz = ux = uy = uz = tp = ILANE(0.0); }
 #define SPAN_END(jj) if (((jj) & (NB_DS_SPAN - 1)) == NB_DS_SPAN - 4) ADD_SUMS
 #else

@@ -9,7 +9,8 @@
  * ping-pong passes and the exclusion of i == j work as in ga.frag.  With
  * NB_GAJ_DS positions and velocities are double-single: their lo parts in
  * four more textures, x_j - x_i and v_j - v_i by gaj.glsl's nb_ds_diff,
- * and every NB_DS_SPAN j summed apart and added by two-sum (as gaj.comp). */
+ * and every NB_DS_SPAN j summed apart and added by ds_sum.glsl's two-sum
+ * (as gaj.comp). */
 NB_LOCATION(NB_LOC_EPS2) uniform float eps2;
 NB_LOCATION(NB_LOC_NPAD) uniform int npad;
 NB_LOCATION(NB_LOC_SLICE_LEN) uniform int slice_len;
@@ -92,9 +93,9 @@ void accumulate_span(int ja, int jb)
 #if defined(NB_GAJ_DS)
         for (; x < x1; x += 4)
             interact(ivec2(x, y), bvec4(false));
-        nb_two_sum(sx, cx, ax); nb_two_sum(sy, cy, ay); nb_two_sum(sz, cz, az);
-        nb_two_sum(tx, kx, jx); nb_two_sum(ty, ky, jy); nb_two_sum(tz, kz, jz);
-        nb_two_sum(sp, cp, ap);
+        nb_ds_add(sx, cx, ax); nb_ds_add(sy, cy, ay); nb_ds_add(sz, cz, az);
+        nb_ds_add(tx, kx, jx); nb_ds_add(ty, ky, jy); nb_ds_add(tz, kz, jz);
+        nb_ds_add(sp, cp, ap);
         ax = sx; ay = sy; az = sz; jx = tx; jy = ty; jz = tz; ap = sp;
         }
 #else

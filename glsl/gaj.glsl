@@ -52,21 +52,6 @@ NB_DS_DIFF(vec2)
 NB_DS_DIFF(vec3)
 NB_DS_DIFF(vec4)
 
-/* s + c += x, the rounding error of s + x kept in c (Knuth's two-sum):
- * the double-single kernels add their partial sums so. */
-#define NB_TWO_SUM(T)                                                         \
-void nb_two_sum(inout T s, inout T c, T x)                                    \
-{                                                                             \
-    precise T t = NB_EXACT(s + x);                                            \
-    precise T z = NB_EXACT(t - s);                                            \
-    c += (s - (t - z)) + (x - z);                                             \
-    s = t;                                                                    \
-}
-
-NB_TWO_SUM(float)
-NB_TWO_SUM(vec2)
-NB_TWO_SUM(vec4)
-
 #if defined(NB_PRECISION_G)
 /* The same law in double (modes G): (a, phi) and (jerk, 0) of one pair, for
  * the kernels that define NB_PRECISION_G (gaj_precision.comp, g6_block.comp). */
