@@ -58,7 +58,7 @@ DESTDIR ?=
 
 MD_SRC   := host/md_engine.c host/md_potential.c host/md_coeffs.c host/md_force_cpu.c host/md_engine_cpu.c host/md_sim.c host/md_sim_checkpoint.c
 MD_IO_SRC := host/md_ic.c host/md_files.c host/md_exclusions.c host/md_interactions.c
-HOST_SRC := host/version.c host/accuracy.c host/error.c host/text_reader.c host/particles.c host/rng.c host/snapshot.c \
+HOST_SRC := host/version.c host/accuracy.c host/positions.c host/error.c host/text_reader.c host/particles.c host/rng.c host/snapshot.c \
             host/outfile.c host/outfile_mark.c host/png_write.c host/force_cpu.c host/backend_cpu.c host/partition.c host/timing.c host/checkpoint.c \
             host/plummer.c host/potential.c host/sim.c host/sim_checkpoint.c host/block_clock.c host/integrator_hermite4.c host/hermite_device.c host/integrator_verlet.c host/diagnostics.c \
             $(MD_SRC) $(MD_IO_SRC)
@@ -89,7 +89,7 @@ GLSL     := $(wildcard glsl/*.glsl glsl/*.frag glsl/*.vert glsl/*.comp glsl/*.h)
 TESTS    := tests/check_run_gpu tests/check_restart tests/check_gpu tests/check_mpi \
             tests/check_triangular tests/check_g6_accuracy tests/check_g6 \
             tests/check_hostile_input tests/check_levels tests/check_md_fragment \
-            tests/check_run tests/check_host tests/check_cli_forces tests/check_cli_errors \
+            tests/check_gaj_positions tests/check_run tests/check_host tests/check_cli_forces tests/check_cli_errors \
             tests/check_cli_help tests/check_cli_bench tests/check_cli_shaders \
             tests/check_precision tests/check_md_laws tests/check_md_forces \
             tests/check_md_dynamics tests/check_md_checks tests/check_md_io \
@@ -222,6 +222,12 @@ $(B)/glnbody: $(CLI_OBJ) $(B)/libglnbody.a $(FEATURES)
 $(B)/spirv.stamp: $(B)/glnbody $(GLSL) tools/scripts/build_spirv.sh
 	@tools/scripts/build_spirv.sh $(B)/glnbody $(GLSLANG) spirv
 	@touch $@
+
+# The GAJ kernel in each position format (tools/bench/gaj_positions.sh):
+# the backend vtable, so the internal headers.
+$(B)/tools/gaj_positions: tools/bench/gaj_positions.c $(B)/libglnbody.a
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -Ihost -Isrc -Iglsl -o $@ $< $(B)/libglnbody.a $$(pkg-config --libs $(PKGS)) $(LDLIBS)
 
 # The renderer's rate (tools/bench/view.sh): only the public API.
 $(B)/tools/render_bench: tools/bench/render_bench.c $(B)/libglnbody.a
@@ -375,7 +381,7 @@ test-nogl: all $(TEST_BINS) $(REPLAY_BINS)
 ZINK_TESTS := tests/check_api tests/check_md_forces tests/check_md_gpu \
               tests/check_precision tests/check_gaj_precision tests/check_levels \
               tests/check_restart tests/check_md_precision tests/check_md_cell_precision \
-              tests/check_triangular tests/check_fragment_precision
+              tests/check_triangular tests/check_fragment_precision tests/check_gaj_positions
 test-zink: all $(addprefix $(B)/,$(ZINK_TESTS))
 	@tools/scripts/test_zink.sh $(B)/glnbody $(addprefix $(B)/,$(ZINK_TESTS))
 

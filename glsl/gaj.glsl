@@ -47,8 +47,10 @@ T nb_ds_diff(T hj, T lj, T hi, T li)                                          \
     return d;                                                                 \
 }
 
+NB_DS_DIFF(float)
 NB_DS_DIFF(vec2)
 NB_DS_DIFF(vec3)
+NB_DS_DIFF(vec4)
 
 #if defined(NB_PRECISION_G)
 /* The same law in double (modes G): (a, phi) and (jerk, 0) of one pair, for

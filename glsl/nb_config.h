@@ -35,6 +35,16 @@
 #define NB_UNIT_STATE 9         /* units 9..13: x_hi+m, x_lo, v+t0_hi, a+t0_lo, j */
 #define NB_UNIT_BLOCK 1         /* units 1..5 (free in the scatter pass): a corrected block */
 #define NB_STATE_TARGETS 5
+/* Double-single positions (NB_GAJ_DS) in the fragment Hermite passes: the
+ * j-set's and the i-set's lo parts (x, v) on units the plain passes leave
+ * free, and a sixth state target, v's lo part, on the unit after the
+ * state's five. */
+#define NB_STATE_TARGETS_DS 6
+#define NB_UNIT_JXLO 3
+#define NB_UNIT_JVLO 4
+#define NB_UNIT_IXLO 14
+#define NB_UNIT_IVLO 15
+#define NB_UNIT_STATE_VLO 14
 #define NB_BIND_POS 0
 #define NB_BIND_OUT 1
 #define NB_BIND_PARTIAL 2
@@ -225,5 +235,11 @@
 #define NB_BIND_FORCE_PLAN 15
 #define NB_FORCE_PLAN_WORDS 8
 #define NB_LOC_FORCE_PLAN 40
+/* Double-single positions and velocities of the Hermite GAJ path
+ * (NB_GAJ_DS): the j-set's lo parts, two vec4 a particle (x, v), beside
+ * the hi parts in NB_BIND_POS and NB_BIND_VEL; and the device state's
+ * velocity lo parts, one vec4 a particle beside NB_BIND_STATE_V. */
+#define NB_BIND_JLO 16
+#define NB_BIND_STATE_VLO 17
 
 #endif

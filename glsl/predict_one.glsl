@@ -9,7 +9,10 @@
  * increments are float.  Writes the j-set of the GAJ kernel.  With
  * NB_PREDICT_DSTATE, v, a and jerk come from the device corrector's double
  * state (correct.comp), rounded to float as the host's packing rounds
- * them. */
+ * them.  With NB_GAJ_DS the predicted x and v, formed in double, are
+ * split into double-single pairs (hi = float(x), lo = float(x - hi)): the
+ * hi parts to pos and vel, the lo parts to jlo; the state's velocities
+ * are then hi in v0 and lo in v0lo. */
 layout(std430, binding = NB_BIND_STATE_X) readonly buffer X0 { double x0[]; };
 layout(std430, binding = NB_BIND_STATE_T0) readonly buffer T0 { double t0[]; };
 layout(std430, binding = NB_BIND_STATE_V) readonly buffer V0 { vec4 v0[]; };    /* v, m */
@@ -21,6 +24,19 @@ layout(std430, binding = NB_BIND_STATE_J) readonly buffer J0 { vec4 j0[]; };
 #endif
 layout(std430, binding = NB_BIND_POS) writeonly buffer Positions { vec4 pos[]; };
 layout(std430, binding = NB_BIND_VEL) writeonly buffer Velocities { vec4 vel[]; };
+#if defined(NB_GAJ_DS)
+layout(std430, binding = NB_BIND_JLO) writeonly buffer Low { vec4 jlo[]; };
+#if !defined(NB_PREDICT_DSTATE)
+layout(std430, binding = NB_BIND_STATE_VLO) readonly buffer VLo { vec4 v0lo[]; };
+#endif
+
+/* x as a double-single pair into hi and lo. */
+void nb_split(dvec3 x, out vec3 hi, out vec3 lo)
+{
+    hi = vec3(x);
+    lo = vec3(x - dvec3(hi));
+}
+#endif
 
 /* Particle i of the j-set at time t. */
 void predict_particle(int i, double t)
@@ -36,6 +52,21 @@ void predict_particle(int i, double t)
 #endif
     vec3 dx = dt * (v + dt * (0.5 * a + (dt / 6.0) * j));
     dvec3 x = dvec3(x0[3 * i], x0[3 * i + 1], x0[3 * i + 2]) + dvec3(dx);
+#if defined(NB_GAJ_DS)
+#if defined(NB_PREDICT_DSTATE)
+    dvec3 vd = dvec3(ds[s], ds[s + 1], ds[s + 2]);
+#else
+    dvec3 vd = dvec3(v0[i].xyz) + dvec3(v0lo[i].xyz);
+#endif
+    vec3 xh, xl, vh, vl;
+    nb_split(x, xh, xl);
+    nb_split(vd + dvec3(dt * (a + (0.5 * dt) * j)), vh, vl);
+    pos[i] = vec4(xh, v0[i].w);
+    vel[i] = vec4(vh, 0.0);
+    jlo[2 * i] = vec4(xl, 0.0);
+    jlo[2 * i + 1] = vec4(vl, 0.0);
+#else
     pos[i] = vec4(vec3(x), v0[i].w);
     vel[i] = vec4(v + dt * (a + (0.5 * dt) * j), 0.0);
+#endif
 }

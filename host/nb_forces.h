@@ -133,6 +133,14 @@ struct nb_force_backend {
                                     struct nb_error *err);
     /* Optional (NULL: always NB_PRECISION_A): the mode set_precision set. */
     enum nb_precision (*get_precision)(void *state);
+    /* Optional (NULL: NB_POSITIONS_FLOAT only, or, for a backend that sums
+     * in double, any): how the GAJ kernel keeps positions and velocities,
+     * for the next set_j or load_state and the block steps after it:
+     * NB_POSITIONS_FLOAT (rounded to float) or NB_POSITIONS_DS
+     * (double-single, x_j - x_i to ~48 bits).  NB_ERR_UNSUPPORTED naming
+     * what the backend cannot keep. */
+    enum nb_status (*set_positions)(void *state, enum nb_positions format,
+                                    struct nb_error *err);
 
     /* ---- the GAJ kernel for block time steps (seed 001) ---- */
     /* Uploads the j-particles: positions (3n), velocities (3n), masses. */

@@ -69,12 +69,20 @@ struct nb_sim_params {
     enum nb_predict predict;
     int correct_gpu;    /* with NB_PREDICT_GPU: the backend corrects too
                            (correct_block); the host keeps t0, dt, levels */
+    enum nb_positions positions;    /* how the GAJ kernel keeps x and v
+                                       (backend set_positions); float */
 };
-/* eta 0.02, eps 0.01, dt_max 0.125, individual steps, host prediction. */
+/* eta 0.02, eps 0.01, dt_max 0.125, individual steps, host prediction,
+ * float positions. */
 void nb_sim_params_default(struct nb_sim_params *par);
 /* NB_ERR_ARGS naming what par or b lacks for correct_gpu (the device
  * prediction, individual steps, a backend with correct_block, one rank);
  * NB_OK without correct_gpu (hermite_device.c). */
+/* Hands par->positions to b (set_positions); NB_ERR_UNSUPPORTED naming
+ * the format where b cannot keep it (a backend without set_positions
+ * keeps float, or any format where it sums in double). */
+enum nb_status nb_sim_apply_positions(const struct nb_sim_params *par,
+                                      struct nb_force_backend *b, struct nb_error *err);
 enum nb_status nb_sim_check_device_correct(const struct nb_sim_params *par,
                                            const struct nb_force_backend *b,
                                            struct nb_error *err);

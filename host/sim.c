@@ -21,6 +21,19 @@ void nb_sim_params_default(struct nb_sim_params *par)
     par->shared_dt = 0;
     par->predict = NB_PREDICT_HOST;
     par->correct_gpu = 0;
+    par->positions = NB_POSITIONS_FLOAT;
+}
+
+enum nb_status nb_sim_apply_positions(const struct nb_sim_params *par,
+                                      struct nb_force_backend *b, struct nb_error *err)
+{
+    if (b->set_positions)
+        return b->set_positions(b->state, par->positions, err);
+    if (par->positions != NB_POSITIONS_FLOAT && !(b->caps & NB_BACKEND_DOUBLE))
+        return nb_error_set(err, NB_ERR_UNSUPPORTED, "positions %s: the %s engine's GAJ "
+                            "kernel keeps positions in float only",
+                            nb_positions_name(par->positions), b->name);
+    return NB_OK;
 }
 
 /* The largest power of two <= d (d positive and finite). */
@@ -48,9 +61,9 @@ static enum nb_status check_params(struct nb_sim_params *par, struct nb_error *e
 }
 
 /* The backend must offer the GAJ kernel, and the device-side state when
- * the particles are to be predicted there. */
+ * the particles are to be predicted there; it gets the position format. */
 static enum nb_status check_backend(const struct nb_sim *s,
-                                    const struct nb_force_backend *b,
+                                    struct nb_force_backend *b,
                                     struct nb_error *err)
 {
     if (!b->set_j || !b->compute_gaj || !b->read_gaj)
@@ -62,6 +75,8 @@ static enum nb_status check_backend(const struct nb_sim *s,
         return nb_error_set(err, NB_ERR_ARGS, "--predict gpu: backend %s "
                             "keeps no Hermite state on the device (no "
                             "load_state); use --predict host", b->name);
+    if (nb_sim_apply_positions(&s->par, b, err) != NB_OK)
+        return err->status;
     return nb_sim_check_device_correct(&s->par, b, err);
 }
 

@@ -44,6 +44,12 @@ enum nb_status nb_sim_checkpoint(const struct nb_sim *s, struct nb_ckpt *c,
         nb_ckpt_put(c, "TIME", s->t0, n * sizeof *s->t0, err) != NB_OK ||
         nb_ckpt_put(c, "STEP", s->dt, n * sizeof *s->dt, err) != NB_OK)
         return err->status;
+    /* Apart from SIMS, and only where not float: older files stay readable
+     * and a float run's file is as it was. */
+    uint64_t positions = (uint64_t)s->par.positions;
+    if (s->par.positions != NB_POSITIONS_FLOAT &&
+        nb_ckpt_put(c, "XFMT", &positions, sizeof positions, err) != NB_OK)
+        return err->status;
     return s->integrator->save(s, s->integrator_state, c, err);
 }
 
@@ -66,6 +72,14 @@ enum nb_status nb_sim_checkpoint_params(const struct nb_ckpt *c, const char *nam
     par->shared_dt = sc.shared_dt != 0;
     par->predict = sc.predict ? NB_PREDICT_GPU : NB_PREDICT_HOST;
     par->correct_gpu = sc.predict == 2;     /* 2: --correct gpu */
+    size_t size = 0;
+    const void *fmt = nb_ckpt_find(c, "XFMT", &size);
+    uint64_t positions = NB_POSITIONS_FLOAT;
+    if (fmt && size == sizeof positions)
+        memcpy(&positions, fmt, sizeof positions);
+    if ((fmt && size != sizeof positions) || positions >= NB_POSITIONS_COUNT)
+        return unusable(name, "its position format is not one this version knows", err);
+    par->positions = (enum nb_positions)positions;
     return NB_OK;
 }
 
@@ -146,7 +160,8 @@ enum nb_status nb_sim_restore(struct nb_sim *s, const struct nb_ckpt *c, const c
                                            !b->predict_j))
         return nb_error_set(err, NB_ERR_ARGS, "--predict gpu: backend %s keeps no "
                             "Hermite state on the device; use --predict host", b->name);
-    if (nb_sim_check_device_correct(par, b, err) != NB_OK)
+    if (nb_sim_apply_positions(par, b, err) != NB_OK ||
+        nb_sim_check_device_correct(par, b, err) != NB_OK)
         return err->status;
     s->t = sc.t;
     s->t_next = sc.t_next;

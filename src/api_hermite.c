@@ -37,6 +37,7 @@ void nb_hermite_params_default(struct nb_hermite_params *par)
     par->dt_max = sim.dt_max;
     par->shared_dt = sim.shared_dt;
     par->predict_on_device = device_level(&sim);
+    par->positions = sim.positions;
 }
 
 static void sim_params(const struct nb_hermite_params *par, struct nb_sim_params *sim)
@@ -50,6 +51,7 @@ static void sim_params(const struct nb_hermite_params *par, struct nb_sim_params
     sim->shared_dt = par->shared_dt;
     sim->predict = par->predict_on_device ? NB_PREDICT_GPU : NB_PREDICT_HOST;
     sim->correct_gpu = par->predict_on_device == 2;
+    sim->positions = par->positions;
 }
 
 /* The run's engine, its context made current; the force handle's own
@@ -58,6 +60,15 @@ static enum nb_status enter(struct nb_hermite *h, struct nb_error *err)
 {
     h->f->n_j = 0;
     return nb_api_forces_enter(h->f, err);
+}
+
+/* enter, and the run's position format handed to the engine again: a
+ * handle that serves other runs between this one's calls (host
+ * prediction) may have been set to theirs. */
+static enum nb_status enter_steps(struct nb_hermite *h, struct nb_error *err)
+{
+    return enter(h, err) == NB_OK ? nb_sim_apply_positions(&h->sim.par, &h->f->b, err)
+                                  : err->status;
 }
 
 /* A run of the particles p on f: the checks nb_sim_init does not make
@@ -71,6 +82,9 @@ static enum nb_status start(struct nb_hermite **out, struct nb_forces *f,
     if (par && (par->predict_on_device < 0 || par->predict_on_device > 2))
         return nb_error_set(err, NB_ERR_ARGS, "nb_hermite_create: predict_on_device = %d "
                             "is not 0, 1 or 2", par->predict_on_device);
+    if (par && (unsigned)par->positions >= NB_POSITIONS_COUNT)
+        return nb_error_set(err, NB_ERR_ARGS, "nb_hermite_create: positions = %d is not "
+                            "a position format", (int)par->positions);
     if (!(sp.dt_max >= NB_DT_FLOOR && sp.dt_max <= NB_T_MAX))
         return nb_error_set(err, NB_ERR_ARGS, "nb_hermite_create: dt_max = %g is "
                             "outside 2^-40..%g", sp.dt_max, NB_T_MAX);
@@ -145,8 +159,12 @@ void nb_hermite_destroy(struct nb_hermite *h)
 {
     if (!h)
         return;
-    if (enter(h, NULL) == NB_OK)
+    if (enter(h, NULL) == NB_OK) {
         nb_sim_free(&h->sim);
+        /* the handle's own GAJ calls are float again, as before the run */
+        if (h->f->b.set_positions)
+            h->f->b.set_positions(h->f->b.state, NB_POSITIONS_FLOAT, NULL);
+    }
     free(h->x);
     free(h->v);
     free(h);
@@ -164,7 +182,7 @@ enum nb_status nb_hermite_integrate(struct nb_hermite *h, double t, struct nb_er
     if (h->sim.failed != NB_OK)
         return nb_error_set(err, h->sim.failed, "%s: the run failed earlier and "
                             "cannot go on", func);
-    if (enter(h, &e) != NB_OK)
+    if (enter_steps(h, &e) != NB_OK)
         return nb_api_fail(err, &e, func);
     /* cmd_run.c's loop: every block whose time is <= t, then stop. */
     while (nb_sim_next_time(&h->sim) <= t)
@@ -253,7 +271,7 @@ enum nb_status nb_hermite_step(struct nb_hermite *h, struct nb_error *err)
 {
     const char *func = "nb_hermite_step";
     struct nb_error e = { 0 };
-    if (nb_api_need(h, func, "h", &e) != NB_OK || enter(h, &e) != NB_OK ||
+    if (nb_api_need(h, func, "h", &e) != NB_OK || enter_steps(h, &e) != NB_OK ||
         nb_sim_step(&h->sim, &e) != NB_OK)
         return nb_error_copy(err, &e);
     h->t = h->sim.t;
@@ -289,6 +307,7 @@ void nb_hermite_get_params(const struct nb_hermite *h, struct nb_hermite_params 
     par->dt_max = h->sim.par.dt_max;
     par->shared_dt = h->sim.par.shared_dt;
     par->predict_on_device = device_level(&h->sim.par);
+    par->positions = h->sim.par.positions;
 }
 
 void nb_hermite_stats(const struct nb_hermite *h, struct nb_hermite_stats *st)

@@ -54,6 +54,7 @@ struct compute {
     size_t gaj_active;              /* particles of the last GAJ block */
     int gaj_prec_slices;            /* its forced j-slices, 0: automatic */
     size_t i_first, i_end;          /* set_i_range, passed on to prec */
+    enum nb_positions positions;    /* the GAJ j-set's (float or ds) */
 };
 
 static enum nb_status parse_variant(struct compute *c, const char *name,
@@ -280,6 +281,22 @@ static enum nb_status compute_set_precision(void *state, enum nb_precision mode,
     return NB_OK;
 }
 
+/* Double-single positions and velocities run gaj.comp's NB_GAJ_DS
+ * programs, in precision A only (the modes' kernels round x to float). */
+static enum nb_status compute_set_positions(void *state, enum nb_positions format,
+                                            struct nb_error *err)
+{
+    struct compute *c = state;
+    if (format != NB_POSITIONS_FLOAT && format != NB_POSITIONS_DS)
+        return nb_error_set(err, NB_ERR_UNSUPPORTED, "positions %s: the compute engine's "
+                            "GAJ kernel keeps positions as ds or float",
+                            nb_positions_name(format));
+    c->positions = format;
+    if (c->gaj)
+        nb_gaj_compute_set_ds(c->gaj, format == NB_POSITIONS_DS);
+    return NB_OK;
+}
+
 static enum nb_precision compute_get_precision(void *state)
 {
     return ((const struct compute *)state)->precision;
@@ -352,8 +369,8 @@ static const char *const *compute_variant_list(void *state)
 
 static struct nb_gaj_compute *gaj_of(struct compute *c, struct nb_error *err)
 {
-    if (!c->gaj)
-        c->gaj = nb_gaj_compute_create(c->gl, err);
+    if (!c->gaj && (c->gaj = nb_gaj_compute_create(c->gl, err)))
+        nb_gaj_compute_set_ds(c->gaj, c->positions == NB_POSITIONS_DS);
     return c->gaj;
 }
 
@@ -405,6 +422,10 @@ static enum nb_status run_gaj(void *state, double eps, size_t n_active,
         c->gaj_planned = c->last_gaj = 1;
         return NB_OK;
     }
+    if (c->gaj_prec_ran && c->positions == NB_POSITIONS_DS)
+        return nb_error_set(err, NB_ERR_UNSUPPORTED, "positions ds: the GAJ kernel keeps "
+                            "double-single positions in precision A only (this engine is "
+                            "in %s)", nb_precision_name(c->precision));
     if (c->gaj_prec_ran && !c->gaj_prec)
         return nb_error_set(err, NB_ERR_ARGS, "GAJ precision %s: call set_j or "
                             "load_state after set_precision",
@@ -565,7 +586,7 @@ static enum nb_status compute_load_corrector(void *state, const double *v, const
 static void compute_prepare_steps(void *state, int correct)
 {
     struct compute *c = state;
-    nb_gaj_steps_prepare(c->gl, c->tile, correct);
+    nb_gaj_steps_prepare(c->gl, c->tile, correct, c->positions == NB_POSITIONS_DS);
 }
 
 static enum nb_status compute_find_block(void *state, int due, size_t n_block,
@@ -654,6 +675,7 @@ enum nb_status nb_backend_compute_create(struct nb_force_backend *b,
         return NB_ERR_NOMEM;
     c->gl = gl;
     c->i_end = SIZE_MAX;
+    c->positions = NB_POSITIONS_FLOAT;
     nb_gpu_timer_init(&c->timer, gl);
     compute_set_variant(c, "auto", err);
     *b = (struct nb_force_backend){
@@ -663,7 +685,7 @@ enum nb_status nb_backend_compute_create(struct nb_force_backend *b,
         .read = compute_read, .last_seconds = compute_last_seconds,
         .variant = compute_variant, .renderer = compute_renderer,
         .variants = compute_variant_list, .set_precision = compute_set_precision,
-        .get_precision = compute_get_precision,
+        .get_precision = compute_get_precision, .set_positions = compute_set_positions,
         .set_j = compute_set_j,
         .compute_gaj = compute_gaj, .read_gaj = compute_read_gaj,
         .compute_gaj_pieces = compute_gaj_pieces, .read_gaj_piece = compute_read_gaj_piece,

@@ -254,6 +254,10 @@ static void fragment_destroy(void *state)
     glDeleteTextures(1, &f->ivel_tex);
     free(f->host_pos);
     free(f->host_vel);
+    free(f->host_xlo);
+    free(f->host_vlo);
+    GLuint lo[4] = { f->jxlo_tex, f->jvlo_tex, f->ixlo_tex, f->ivlo_tex };
+    glDeleteTextures(4, lo);
     glDeleteVertexArrays(1, &f->vao);
     nb_gpu_timer_free(&f->timer);
     nb_frag_prec_destroy(f->prec);
@@ -329,7 +333,7 @@ enum nb_status nb_backend_fragment_create(struct nb_force_backend *b,
         .read = fragment_read, .last_seconds = fragment_last_seconds,
         .variant = fragment_variant, .renderer = fragment_renderer,
         .variants = fragment_variant_list, .set_precision = fragment_set_precision,
-        .set_j = nb_fragment_set_j,
+        .set_positions = nb_fragment_set_positions, .set_j = nb_fragment_set_j,
         .compute_gaj = nb_fragment_gaj, .read_gaj = nb_fragment_read_gaj,
         .set_j_range = nb_fragment_set_j_range,
         .load_state = nb_fragment_load_state, .update_state = nb_fragment_update_state,

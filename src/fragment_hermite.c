@@ -4,7 +4,11 @@
  * copies, and the device-resident Hermite state of --predict gpu: five
  * state textures per particle, corrected blocks scattered into them
  * (scatter.frag), the j-set predicted (predict.frag) and the active block
- * gathered (gather.frag) on the GPU.  The GAJ kernel sums in float (A). */
+ * gathered (gather.frag) on the GPU.  The GAJ kernel sums in float (A).
+ * With double-single positions (set_positions ds) every pass is its
+ * "_pds" program, and the lo parts travel beside the hi parts: two more
+ * j-textures, two more i-textures, a sixth state texture. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -17,8 +21,8 @@
  * update_state or predict_j before it are refused. */
 static void forget_device_state(struct fragment *f)
 {
-    glDeleteTextures(NB_STATE_TARGETS, f->state_tex);
-    glDeleteTextures(NB_STATE_TARGETS, f->block_tex);
+    glDeleteTextures(NB_STATE_TARGETS_DS, f->state_tex);
+    glDeleteTextures(NB_STATE_TARGETS_DS, f->block_tex);
     glDeleteTextures(1, &f->block_index_tex);
     glDeleteTextures(1, &f->active_index_tex);
     GLuint fbos[3] = { f->state_fbo, f->jset_fbo, f->iset_fbo };
@@ -30,19 +34,60 @@ static void forget_device_state(struct fragment *f)
     f->state_rows = f->block_rows = f->block_index_rows = f->active_rows = 0;
 }
 
+/* State textures a particle: five, six with v's lo part (ds). */
+static int state_targets(const struct fragment *f)
+{
+    return f->ds ? NB_STATE_TARGETS_DS : NB_STATE_TARGETS;
+}
+
+/* Program `base` in the position format: "_pds" for double-single. */
+static const char *program(const struct fragment *f, const char *base, char *name,
+                           size_t size)
+{
+    snprintf(name, size, "%s%s", base, f->ds ? "_pds" : "");
+    return name;
+}
+
+enum nb_status nb_fragment_set_positions(void *state, enum nb_positions format,
+                                         struct nb_error *err)
+{
+    struct fragment *f = state;
+    if (format != NB_POSITIONS_FLOAT && format != NB_POSITIONS_DS)
+        return nb_error_set(err, NB_ERR_UNSUPPORTED, "positions %s: the fragment engine's "
+                            "GAJ kernel keeps positions as ds or float",
+                            nb_positions_name(format));
+    if (f->ds != (format == NB_POSITIONS_DS))
+        forget_device_state(f);     /* its state textures are the other format's */
+    f->ds = format == NB_POSITIONS_DS;
+    return NB_OK;
+}
+
 static enum nb_status ensure_host_copies(struct fragment *f, size_t texels,
                                          struct nb_error *err)
 {
     if (f->host_count >= texels)
         return NB_OK;
-    free(f->host_pos);
-    free(f->host_vel);
+    float **copy[4] = { &f->host_pos, &f->host_vel, &f->host_xlo, &f->host_vlo };
     forget_device_state(f);
-    f->host_pos = nb_alloc(4 * texels, sizeof(float), "GAJ host stream", err);
-    f->host_vel = f->host_pos ? nb_alloc(4 * texels, sizeof(float), "GAJ host stream", err)
-                              : NULL;
-    f->host_count = f->host_vel ? texels : 0;
-    return f->host_vel ? NB_OK : NB_ERR_NOMEM;
+    f->host_count = 0;
+    for (int k = 0; k < 4; k++) {
+        free(*copy[k]);
+        if (!(*copy[k] = nb_alloc(4 * texels, sizeof(float), "GAJ host stream", err)))
+            return NB_ERR_NOMEM;
+    }
+    f->host_count = texels;
+    return NB_OK;
+}
+
+/* The lo parts of count double vec3s whose hi parts are at hi (a stream,
+ * 4 floats a texel) into lo, the rest of `texels` zero. */
+static void lo_parts(float *lo, const float *hi, const double *v3, size_t count,
+                     size_t texels)
+{
+    memset(lo, 0, 16 * texels);
+    for (size_t i = 0; i < count; i++)
+        for (int d = 0; d < 3; d++)
+            lo[4 * i + d] = (float)(v3[3 * i + d] - (double)hi[4 * i + d]);
 }
 
 /* The j-set: positions as for GA, velocities beside them, both packed
@@ -65,6 +110,13 @@ enum nb_status nb_fragment_set_j(void *state, size_t n, const double *x,
             f->host_vel[4 * i + d] = (float)v[3 * i + d];
     nb_fragment_upload_stream(&f->vel_tex, f->vel_rows, f->rows, f->host_vel);
     f->vel_rows = f->rows;
+    if (f->ds) {
+        lo_parts(f->host_xlo, f->host_pos, x, n, texels);
+        lo_parts(f->host_vlo, f->host_vel, v, n, texels);
+        nb_fragment_upload_stream(&f->jxlo_tex, f->lo_rows, f->rows, f->host_xlo);
+        nb_fragment_upload_stream(&f->jvlo_tex, f->lo_rows, f->rows, f->host_vlo);
+        f->lo_rows = f->rows;
+    }
     f->j_on_device = 0;
     return nb_gl_check("uploading the velocity texture", err);
 }
@@ -78,9 +130,10 @@ static enum nb_status gather_block(struct fragment *f, size_t na, const uint32_t
     if (nb_fragment_stream_rows(na, &rows, err) != NB_OK)
         return err->status;
     size_t texels = (size_t)rows * NB_STREAM_WIDTH;
-    if (nb_fragment_ensure_staging(f, 2 * texels, err) != NB_OK)
+    if (nb_fragment_ensure_staging(f, 4 * texels, err) != NB_OK)
         return err->status;
     float *ipos = f->staging, *ivel = f->staging + 4 * texels;
+    float *ixlo = f->staging + 8 * texels, *ivlo = f->staging + 12 * texels;
     for (size_t k = 0; k < na; k++) {
         if (active[k] >= f->n || active[k] >= (1u << 24))
             return nb_error_set(err, active[k] >= f->n ? NB_ERR_ARGS : NB_ERR_LIMIT,
@@ -90,11 +143,22 @@ static enum nb_status gather_block(struct fragment *f, size_t na, const uint32_t
         memcpy(ipos + 4 * k, f->host_pos + 4 * (size_t)active[k], 12);
         ipos[4 * k + 3] = (float)active[k];
         memcpy(ivel + 4 * k, f->host_vel + 4 * (size_t)active[k], 16);
+        if (f->ds) {
+            memcpy(ixlo + 4 * k, f->host_xlo + 4 * (size_t)active[k], 16);
+            memcpy(ivlo + 4 * k, f->host_vlo + 4 * (size_t)active[k], 16);
+        }
     }
     nb_fragment_pad_stream(ipos, na, texels, -1.0f);
     memset(ivel + 4 * na, 0, 16 * (texels - na));
     nb_fragment_upload_stream(&f->ipos_tex, f->i_rows, rows, ipos);
     nb_fragment_upload_stream(&f->ivel_tex, f->i_rows, rows, ivel);
+    if (f->ds) {
+        memset(ixlo + 4 * na, 0, 16 * (texels - na));
+        memset(ivlo + 4 * na, 0, 16 * (texels - na));
+        nb_fragment_upload_stream(&f->ixlo_tex, f->ilo_rows, rows, ixlo);
+        nb_fragment_upload_stream(&f->ivlo_tex, f->ilo_rows, rows, ivlo);
+        f->ilo_rows = rows;
+    }
     f->i_rows = rows;
     f->n_active = na;
     return nb_gl_check("uploading the active block", err);
@@ -123,13 +187,14 @@ static void upload_indices(struct fragment *f, GLuint *tex, int *allocated, int 
 }
 
 /* Five state texels per particle from double arrays: positions and times
- * split into float hi/lo pairs (x = hi + lo, about 48 bits). */
-static void pack_state(float *out[NB_STATE_TARGETS], size_t count, size_t texels,
-                       const double *x, const double *v, const double *a,
+ * split into float hi/lo pairs (x = hi + lo, about 48 bits); with six
+ * (ds), v's lo part in the sixth. */
+static void pack_state(float *out[NB_STATE_TARGETS_DS], int targets, size_t count,
+                       size_t texels, const double *x, const double *v, const double *a,
                        const double *jerk, const double *t0, const double *m)
 {
     for (size_t k = 0; k < texels; k++)
-        for (int q = 0; q < NB_STATE_TARGETS; q++)
+        for (int q = 0; q < targets; q++)
             for (int c = 0; c < 4; c++)
                 out[q][4 * k + c] = k >= count && q == 0 && c < 3 ? (float)NB_PAD_COORD : 0.0f;
     for (size_t k = 0; k < count; k++) {
@@ -140,6 +205,8 @@ static void pack_state(float *out[NB_STATE_TARGETS], size_t count, size_t texels
             out[2][4 * k + c] = (float)v[3 * k + c];
             out[3][4 * k + c] = (float)a[3 * k + c];
             out[4][4 * k + c] = (float)jerk[3 * k + c];
+            if (targets > NB_STATE_TARGETS)
+                out[5][4 * k + c] = (float)(v[3 * k + c] - (double)out[2][4 * k + c]);
         }
         float t_hi = (float)t0[k];
         out[0][4 * k + 3] = m ? (float)m[k] : 0.0f;
@@ -148,21 +215,22 @@ static void pack_state(float *out[NB_STATE_TARGETS], size_t count, size_t texels
     }
 }
 
-/* Packs and uploads five textures of `rows` rows (state or block). */
-static enum nb_status upload_state_set(struct fragment *f, GLuint tex[NB_STATE_TARGETS],
+/* Packs and uploads the state textures of `rows` rows (state or block). */
+static enum nb_status upload_state_set(struct fragment *f, GLuint tex[NB_STATE_TARGETS_DS],
                                        int old_rows, int rows, size_t count,
                                        const double *x, const double *v, const double *a,
                                        const double *jerk, const double *t0,
                                        const double *m, struct nb_error *err)
 {
     size_t texels = (size_t)rows * NB_STREAM_WIDTH;
-    if (nb_fragment_ensure_staging(f, NB_STATE_TARGETS * texels, err) != NB_OK)
+    int targets = state_targets(f);
+    if (nb_fragment_ensure_staging(f, (size_t)targets * texels, err) != NB_OK)
         return err->status;
-    float *planes[NB_STATE_TARGETS];
-    for (int q = 0; q < NB_STATE_TARGETS; q++)
+    float *planes[NB_STATE_TARGETS_DS];
+    for (int q = 0; q < targets; q++)
         planes[q] = f->staging + 4 * texels * (size_t)q;
-    pack_state(planes, count, texels, x, v, a, jerk, t0, m);
-    for (int q = 0; q < NB_STATE_TARGETS; q++)
+    pack_state(planes, targets, count, texels, x, v, a, jerk, t0, m);
+    for (int q = 0; q < targets; q++)
         nb_fragment_upload_stream(&tex[q], old_rows, rows, planes[q]);
     return nb_gl_check("uploading Hermite state", err);
 }
@@ -187,10 +255,16 @@ enum nb_status nb_fragment_load_state(void *state, size_t n, const double *x,
         nb_fragment_upload_stream(&f->vel_tex, f->vel_rows, rows, pad);
         f->vel_rows = rows;
     }
+    if (f->ds && (f->lo_rows != rows || !f->jxlo_tex)) {
+        memset(f->staging, 0, 16 * (size_t)rows * NB_STREAM_WIDTH);
+        nb_fragment_upload_stream(&f->jxlo_tex, f->lo_rows, rows, f->staging);
+        nb_fragment_upload_stream(&f->jvlo_tex, f->lo_rows, rows, f->staging);
+        f->lo_rows = rows;
+    }
     f->n = n;
     f->npad = (int)((n + 3) / 4 * 4);
     f->rows = rows;
-    return nb_gl_attach_targets(&f->state_fbo, f->state_tex, NB_STATE_TARGETS,
+    return nb_gl_attach_targets(&f->state_fbo, f->state_tex, state_targets(f),
                              "state framebuffer", err);
 }
 
@@ -202,7 +276,8 @@ enum nb_status nb_fragment_update_state(void *state, size_t nb, const uint32_t *
 {
     struct fragment *f = state;
     GLuint prog;
-    int rows = 0;
+    int rows = 0, targets = state_targets(f);
+    char name[32];
     if (nb == 0)
         return NB_OK;
     if (!f->state_fbo)
@@ -212,20 +287,21 @@ enum nb_status nb_fragment_update_state(void *state, size_t nb, const uint32_t *
             return nb_error_set(err, NB_ERR_ARGS, "update_state: index %u out of range",
                                 (unsigned)idx[k]);
     if (nb_fragment_stream_rows(nb, &rows, err) != NB_OK ||
-        nb_gl_program(f->gl, "scatter_frag", &prog, err) != NB_OK ||
+        nb_gl_program(f->gl, program(f, "scatter_frag", name, sizeof name), &prog,
+                      err) != NB_OK ||
         upload_state_set(f, f->block_tex, f->block_rows, rows, nb, x, v, a, jerk, t0,
                          NULL, err) != NB_OK)
         return err->status;
     f->block_rows = rows;
     upload_indices(f, &f->block_index_tex, &f->block_index_rows, rows, nb, idx);
-    if (nb_gl_attach_targets(&f->state_fbo, f->state_tex, NB_STATE_TARGETS,
-                             "state framebuffer", err) != NB_OK)
+    if (nb_gl_attach_targets(&f->state_fbo, f->state_tex, targets, "state framebuffer",
+                             err) != NB_OK)
         return err->status;
     glUseProgram(prog);
     glUniform1i(nb_gl_loc(NB_LOC_ROWS), f->state_rows);
     glActiveTexture(GL_TEXTURE0 + NB_UNIT_INDEX);
     glBindTexture(GL_TEXTURE_2D, f->block_index_tex);
-    for (int q = 0; q < NB_STATE_TARGETS; q++) {
+    for (int q = 0; q < targets; q++) {
         glActiveTexture(GL_TEXTURE0 + NB_UNIT_BLOCK + (GLenum)q);
         glBindTexture(GL_TEXTURE_2D, f->block_tex[q]);
     }
@@ -242,11 +318,14 @@ enum nb_status nb_fragment_predict_j(void *state, double t, struct nb_error *err
 {
     struct fragment *f = state;
     GLuint prog;
+    char name[32];
     if (!f->state_fbo)
         return nb_error_set(err, NB_ERR_ARGS, "predict_j before load_state");
-    const GLuint jset[2] = { f->pos_tex, f->vel_tex };
-    if (nb_gl_program(f->gl, "predict_frag", &prog, err) != NB_OK ||
-        nb_gl_attach_targets(&f->jset_fbo, jset, 2, "state framebuffer", err) != NB_OK)
+    const GLuint jset[4] = { f->pos_tex, f->vel_tex, f->jxlo_tex, f->jvlo_tex };
+    if (nb_gl_program(f->gl, program(f, "predict_frag", name, sizeof name), &prog,
+                      err) != NB_OK ||
+        nb_gl_attach_targets(&f->jset_fbo, jset, f->ds ? 4 : 2, "state framebuffer",
+                             err) != NB_OK)
         return err->status;
     float t_hi = (float)t;
     glUseProgram(prog);
@@ -255,6 +334,10 @@ enum nb_status nb_fragment_predict_j(void *state, double t, struct nb_error *err
     for (int q = 0; q < NB_STATE_TARGETS; q++) {
         glActiveTexture(GL_TEXTURE0 + NB_UNIT_STATE + (GLenum)q);
         glBindTexture(GL_TEXTURE_2D, f->state_tex[q]);
+    }
+    if (f->ds) {
+        glActiveTexture(GL_TEXTURE0 + NB_UNIT_STATE_VLO);
+        glBindTexture(GL_TEXTURE_2D, f->state_tex[NB_STATE_TARGETS]);
     }
     glViewport(0, 0, NB_STREAM_WIDTH, f->rows);
     glBindVertexArray(f->vao);
@@ -269,13 +352,15 @@ static enum nb_status gather_on_device(struct fragment *f, size_t na,
 {
     GLuint prog;
     int rows = 0;
+    char name[32];
     for (size_t k = 0; k < na; k++)
         if (active[k] >= f->n || active[k] >= (1u << 24))
             return nb_error_set(err, NB_ERR_ARGS, "GAJ: active index %u out of range",
                                 (unsigned)active[k]);
     if (nb_fragment_stream_rows(na, &rows, err) != NB_OK ||
         nb_fragment_ensure_staging(f, (size_t)rows * NB_STREAM_WIDTH, err) != NB_OK ||
-        nb_gl_program(f->gl, "gather_frag", &prog, err) != NB_OK)
+        nb_gl_program(f->gl, program(f, "gather_frag", name, sizeof name), &prog,
+                      err) != NB_OK)
         return err->status;
     upload_indices(f, &f->active_index_tex, &f->active_rows, rows, na, active);
     if (f->i_rows != rows || !f->ipos_tex) {
@@ -284,13 +369,22 @@ static enum nb_status gather_on_device(struct fragment *f, size_t na,
         nb_fragment_upload_stream(&f->ivel_tex, f->i_rows, rows, f->staging);
         f->i_rows = rows;
     }
-    const GLuint iset[2] = { f->ipos_tex, f->ivel_tex };
-    if (nb_gl_attach_targets(&f->iset_fbo, iset, 2, "state framebuffer", err) != NB_OK)
+    if (f->ds && (f->ilo_rows != rows || !f->ixlo_tex)) {
+        memset(f->staging, 0, 16 * (size_t)rows * NB_STREAM_WIDTH);
+        nb_fragment_upload_stream(&f->ixlo_tex, f->ilo_rows, rows, f->staging);
+        nb_fragment_upload_stream(&f->ivlo_tex, f->ilo_rows, rows, f->staging);
+        f->ilo_rows = rows;
+    }
+    const GLuint iset[4] = { f->ipos_tex, f->ivel_tex, f->ixlo_tex, f->ivlo_tex };
+    if (nb_gl_attach_targets(&f->iset_fbo, iset, f->ds ? 4 : 2, "state framebuffer",
+                             err) != NB_OK)
         return err->status;
     glUseProgram(prog);
-    static const int units[] = { NB_UNIT_POS, NB_UNIT_VEL, NB_UNIT_INDEX };
-    const GLuint tex[] = { f->pos_tex, f->vel_tex, f->active_index_tex };
-    for (int k = 0; k < 3; k++) {
+    static const int units[] = { NB_UNIT_POS, NB_UNIT_VEL, NB_UNIT_INDEX, NB_UNIT_JXLO,
+                                 NB_UNIT_JVLO };
+    const GLuint tex[] = { f->pos_tex, f->vel_tex, f->active_index_tex, f->jxlo_tex,
+                           f->jvlo_tex };
+    for (int k = 0; k < (f->ds ? 5 : 3); k++) {
         glActiveTexture(GL_TEXTURE0 + (GLenum)units[k]);
         glBindTexture(GL_TEXTURE_2D, tex[k]);
     }
@@ -318,10 +412,12 @@ enum nb_status nb_fragment_gaj(void *state, double eps, size_t na,
     size_t end = f->j_end < f->n ? f->j_end : f->n;
     size_t first = f->j_first < end ? f->j_first : end;
     const struct shape sh = {
-        "gaj_frag_1x4", "reduce_frag_2", 2, NB_STREAM_WIDTH, f->i_rows, f->npad,
-        (double)na * f->npad, 3, { NB_UNIT_VEL, NB_UNIT_IPOS, NB_UNIT_IVEL },
-        { f->vel_tex, f->ipos_tex, f->ivel_tex }, (int)first,
-        end == f->n ? f->npad : (int)end };
+        f->ds ? "gaj_frag_1x4_pds" : "gaj_frag_1x4", "reduce_frag_2", 2, NB_STREAM_WIDTH,
+        f->i_rows, f->npad, (double)na * f->npad, f->ds ? 7 : 3,
+        { NB_UNIT_VEL, NB_UNIT_IPOS, NB_UNIT_IVEL, NB_UNIT_JXLO, NB_UNIT_JVLO, NB_UNIT_IXLO,
+          NB_UNIT_IVLO },
+        { f->vel_tex, f->ipos_tex, f->ivel_tex, f->jxlo_tex, f->jvlo_tex, f->ixlo_tex,
+          f->ivlo_tex }, (int)first, end == f->n ? f->npad : (int)end };
     f->last_gaj = 1;
     return nb_fragment_run_shape(f, &sh, (float)(eps * eps), err);
 }

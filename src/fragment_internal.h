@@ -60,11 +60,18 @@ struct fragment {
     /* Hermite state on the device (--predict gpu): five state textures
      * (x_hi+m, x_lo, v+t0_hi, a+t0_lo, j), a corrected block in the same
      * layout, index textures, and framebuffers over state, j-set, i-set. */
-    GLuint state_tex[NB_STATE_TARGETS], block_tex[NB_STATE_TARGETS];
+    GLuint state_tex[NB_STATE_TARGETS_DS], block_tex[NB_STATE_TARGETS_DS];
     GLuint block_index_tex, active_index_tex;
     int state_rows, block_rows, block_index_rows, active_rows;
     GLuint state_fbo, jset_fbo, iset_fbo;
     int j_on_device;                /* the j-set was predicted on the GPU */
+    /* Double-single positions and velocities (set_positions): the lo
+     * parts of the j-set and of the i-set (RGBA32F streams, x and v), their
+     * host copies, a sixth state texture (v's lo part), "_pds" programs. */
+    int ds;
+    GLuint jxlo_tex, jvlo_tex, ixlo_tex, ivlo_tex;
+    int lo_rows, ilo_rows;
+    float *host_xlo, *host_vlo;
     int last_gaj;                   /* the last evaluation was GAJ (for variant()) */
     size_t j_first, j_end;          /* the GAJ j-slice summed (set_j_range) */
     /* GA accumulation modes B..H (fragment_precision.c), created on first
@@ -84,8 +91,8 @@ struct shape {
     int npad;                       /* j-stream length, a multiple of 4 */
     double interactions;            /* per evaluation */
     int extra_count;                /* textures the kernel reads beside pos */
-    int extra_units[3];
-    GLuint extra_textures[3];
+    int extra_units[7];
+    GLuint extra_textures[7];
     int j_lo, j_hi;                 /* GAJ: the j-range uniform (lo, end or npad);
                                        j_hi 0: none, the whole stream */
 };
@@ -132,5 +139,7 @@ enum nb_status nb_fragment_update_state(void *state, size_t nb, const uint32_t *
                                         const double *jerk, const double *t0,
                                         struct nb_error *err);
 enum nb_status nb_fragment_predict_j(void *state, double t, struct nb_error *err);
+enum nb_status nb_fragment_set_positions(void *state, enum nb_positions format,
+                                         struct nb_error *err);
 
 #endif

@@ -25,6 +25,20 @@ static void pack_vec4(float *dst, size_t count, const double *v3, const double *
     }
 }
 
+/* count vec3s of v3 as double-single pairs: the hi parts as pack_vec4
+ * writes them (w from w1), the lo parts float(v - hi) to lo, every
+ * `stride` floats from `at`. */
+static void pack_ds(float *hi, float *lo, int stride, int at, size_t count, const double *v3,
+                    const double *w1)
+{
+    pack_vec4(hi, count, v3, w1);
+    for (size_t i = 0; i < count; i++) {
+        for (int d = 0; d < 3; d++)
+            lo[stride * i + at + d] = (float)(v3[3 * i + d] - (double)hi[4 * i + d]);
+        lo[stride * i + at + 3] = 0.0f;
+    }
+}
+
 /* One part of a staged upload: `bytes` for buffer `which`, at offset `at`
  * of the staging area (set by stage()). */
 struct transfer {
@@ -96,17 +110,23 @@ enum nb_status nb_gaj_compute_set_j(struct nb_gaj_compute *g, size_t n,
                                     const double *x, const double *v,
                                     const double *m, struct nb_error *err)
 {
-    struct transfer p[] = { { B_POS, 16 * n, 0 }, { B_VEL, 16 * n, 0 } };
+    struct transfer p[] = { { B_POS, 16 * n, 0 }, { B_VEL, 16 * n, 0 }, { B_JLO, 32 * n, 0 } };
+    size_t parts = g->ds ? 3 : 2;
     char *area;
     if (n > (size_t)INT32_MAX / 64)
         return nb_error_set(err, NB_ERR_LIMIT, "%zu particles: too many to index", n);
     g->n = n;
     g->planned = 0;
-    if (!(area = stage(g, &g->up_j, p, 2, "GAJ j-particles", err)))
+    if (!(area = stage(g, &g->up_j, p, parts, "GAJ j-particles", err)))
         return err->status;
-    pack_vec4((float *)(area + p[0].at), n, x, m);
-    pack_vec4((float *)(area + p[1].at), n, v, NULL);
-    return send(g, &g->up_j, p, 2, "GAJ j-particles", err);
+    if (g->ds) {        /* lo parts: x_j's at jlo[2 j], v_j's at jlo[2 j + 1] */
+        pack_ds((float *)(area + p[0].at), (float *)(area + p[2].at), 8, 0, n, x, m);
+        pack_ds((float *)(area + p[1].at), (float *)(area + p[2].at), 8, 4, n, v, NULL);
+    } else {
+        pack_vec4((float *)(area + p[0].at), n, x, m);
+        pack_vec4((float *)(area + p[1].at), n, v, NULL);
+    }
+    return send(g, &g->up_j, p, parts, "GAJ j-particles", err);
 }
 
 /* Slices so that about `fill` groups run, at most one per tile. */
@@ -217,6 +237,8 @@ static int dispatch_piece(struct nb_gaj_compute *g, GLuint gaj, GLuint red,
     glUniform1i(nb_gl_loc(NB_LOC_N_ACTIVE), (int)p->count);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, NB_BIND_POS, g->buf[B_POS].id);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, NB_BIND_VEL, g->buf[B_VEL].id);
+    if (g->ds)
+        glBindBufferBase(GL_SHADER_STORAGE_BUFFER, NB_BIND_JLO, g->buf[B_JLO].id);
     bind_range(NB_BIND_ACTIVE, g->buf[B_ACTIVE].id, 4 * p->first, 4 * p->count);
     bind_range(NB_BIND_OUT, g->buf[split ? B_PART : B_OUT].id, at, bytes);
     bind_range(NB_BIND_OUT2, g->buf[split ? B_PART2 : B_OUT2].id, at, bytes);
@@ -295,7 +317,7 @@ enum nb_status nb_gaj_compute_run(struct nb_gaj_compute *g, int tile, double eps
                                   size_t n_active, const uint32_t *active, int pieces,
                                   struct nb_error *err)
 {
-    char name[32];
+    char name[48];
     GLuint gaj, red;
     struct piece_plan plan[NB_GAJ_PIECES_MAX];
     size_t first, end, part_at = 0;
@@ -316,13 +338,16 @@ enum nb_status nb_gaj_compute_run(struct nb_gaj_compute *g, int tile, double eps
         if (plan[k].slices > 1)
             part_at += align256(16 * plan[k].count * (size_t)plan[k].slices);
     }
-    snprintf(name, sizeof name, "gaj_comp_t%d_i%d", tile, NB_GAJ_IPT);
+    char base[32];
+    snprintf(base, sizeof base, "gaj_comp_t%d_i%d", tile, NB_GAJ_IPT);
+    nb_gaj_program_name(g, base, name, sizeof name);
     g->tile = tile;
     g->slices = plan[0].slices;
     /* gaj.comp: positions and velocities of a j-tile in shared memory,
-     * five storage blocks (ES 3.1 promises only four). */
-    if (nb_gl_compute_fits(g->gl, "the compute GAJ kernel", tile / NB_GAJ_IPT, 32 * tile, 5,
-                           err) != NB_OK ||
+     * five storage blocks (ES 3.1 promises only four); in ds their lo
+     * parts too, and a sixth block. */
+    if (nb_gl_compute_fits(g->gl, "the compute GAJ kernel", tile / NB_GAJ_IPT,
+                           (g->ds ? 64 : 32) * tile, g->ds ? 6 : 5, err) != NB_OK ||
         (active && upload_indices(g, n_active, active, err) != NB_OK) ||
         nb_gl_program(g->gl, name, &gaj, err) != NB_OK ||
         nb_gl_program(g->gl, "reduce_pair_comp", &red, err) != NB_OK ||
@@ -462,7 +487,8 @@ enum nb_status nb_gaj_compute_load_state(struct nb_gaj_compute *g, size_t n,
                                          struct nb_error *err)
 {
     struct transfer p[] = { { B_SX, 24 * n, 0 }, { B_ST0, 8 * n, 0 }, { B_SV, 16 * n, 0 },
-                         { B_SA, 16 * n, 0 }, { B_SJ, 16 * n, 0 } };
+                         { B_SA, 16 * n, 0 }, { B_SJ, 16 * n, 0 }, { B_SVLO, 16 * n, 0 } };
+    int parts = g->ds ? 6 : 5;
     g->planned = 0;
     /* predict.comp keeps positions and times in double. */
     if (nb_gl_require(g->gl, "--predict gpu on the compute backend (double positions "
@@ -470,9 +496,10 @@ enum nb_status nb_gaj_compute_load_state(struct nb_gaj_compute *g, size_t n,
         return err->status;
     size_t total;
     g->n = n;
-    if (lay_out(g, p, 5, &total, "Hermite state", err) != NB_OK ||
+    if (lay_out(g, p, (size_t)parts, &total, "Hermite state", err) != NB_OK ||
         nb_gaj_grow(g, B_POS, 16 * n, "GAJ positions", err) != NB_OK ||
-        nb_gaj_grow(g, B_VEL, 16 * n, "GAJ velocities", err) != NB_OK)
+        nb_gaj_grow(g, B_VEL, 16 * n, "GAJ velocities", err) != NB_OK ||
+        (g->ds && nb_gaj_grow(g, B_JLO, 32 * n, "GAJ lo parts", err) != NB_OK))
         return err->status;
     /* Once a run, through the driver's copy: a mapped area of this size
      * would be pinned for one upload, and pinning costs more than the copy. */
@@ -483,11 +510,15 @@ enum nb_status nb_gaj_compute_load_state(struct nb_gaj_compute *g, size_t n,
     for (size_t i = 0; i < n; i++) {
         memcpy(area + p[0].at + 24 * i, x + 3 * i, 24);
         memcpy(area + p[1].at + 8 * i, t0 + i, 8);
-        pack_vec4((float *)(area + p[2].at) + 4 * i, 1, v + 3 * i, m + i);
+        if (g->ds)
+            pack_ds((float *)(area + p[2].at) + 4 * i, (float *)(area + p[5].at) + 4 * i, 4,
+                    0, 1, v + 3 * i, m + i);
+        else
+            pack_vec4((float *)(area + p[2].at) + 4 * i, 1, v + 3 * i, m + i);
         pack_vec4((float *)(area + p[3].at) + 4 * i, 1, a + 3 * i, NULL);
         pack_vec4((float *)(area + p[4].at) + 4 * i, 1, jerk + 3 * i, NULL);
     }
-    for (int k = 0; k < 5; k++) {
+    for (int k = 0; k < parts; k++) {
         glBindBuffer(GL_COPY_WRITE_BUFFER, g->buf[p[k].which].id);
         glBufferSubData(GL_COPY_WRITE_BUFFER, 0, (GLsizeiptr)p[k].bytes, area + p[k].at);
     }
@@ -496,10 +527,11 @@ enum nb_status nb_gaj_compute_load_state(struct nb_gaj_compute *g, size_t n,
 }
 
 /* The corrected block into its transfer area (transfers p of update_state):
- * indices, x and t0 as they are, v, a and jerk as three vec4 a particle. */
+ * indices, x and t0 as they are, v, a and jerk as three vec4 a particle
+ * (`w` = 12 floats), or in double-single (w = 16) with v's lo part fourth. */
 static void pack_block(char *area, const struct transfer *p, size_t nb, const uint32_t *idx,
                        const double *x, const double *v, const double *a,
-                       const double *jerk, const double *t0)
+                       const double *jerk, const double *t0, int w)
 {
     uint32_t *ia = (uint32_t *)(area + p[0].at);
     double *xa = (double *)(area + p[1].at), *ta = (double *)(area + p[2].at);
@@ -511,11 +543,13 @@ static void pack_block(char *area, const struct transfer *p, size_t nb, const ui
         ta[k] = t0[k];
         for (int d = 0; d < 3; d++) {
             xa[3 * k + d] = x[3 * k + d];
-            vaj[12 * k + d] = (float)v[3 * k + d];
-            vaj[12 * k + 4 + d] = (float)a[3 * k + d];
-            vaj[12 * k + 8 + d] = (float)jerk[3 * k + d];
+            vaj[w * k + d] = (float)v[3 * k + d];
+            vaj[w * k + 4 + d] = (float)a[3 * k + d];
+            vaj[w * k + 8 + d] = (float)jerk[3 * k + d];
+            if (w == 16)
+                vaj[w * k + 12 + d] = (float)(v[3 * k + d] - (double)vaj[w * k + d]);
         }
-        vaj[12 * k + 3] = vaj[12 * k + 7] = vaj[12 * k + 11] = 0.0f;
+        vaj[w * k + 3] = vaj[w * k + 7] = vaj[w * k + 11] = vaj[w * k + w - 1] = 0.0f;
     }
 }
 
@@ -526,26 +560,28 @@ enum nb_status nb_gaj_compute_update_state(struct nb_gaj_compute *g, size_t nb,
                                            struct nb_error *err)
 {
     struct transfer p[] = { { B_ACTIVE, 4 * nb, 0 }, { B_BX, 24 * nb, 0 },
-                         { B_BT0, 8 * nb, 0 }, { B_BVAJ, 48 * nb, 0 } };
+                         { B_BT0, 8 * nb, 0 }, { B_BVAJ, (g->ds ? 64 : 48) * nb, 0 } };
     GLuint prog;
+    char name[48];
+    nb_gaj_program_name(g, "scatter_comp", name, sizeof name);
     char *area;
     if (nb == 0)
         return NB_OK;
     if (!g->buf[B_SX].id)
         return nb_error_set(err, NB_ERR_ARGS, "update_state before load_state");
     if (check_indices(g, nb, idx, err) != NB_OK ||
-        nb_gl_program(g->gl, "scatter_comp", &prog, err) != NB_OK ||
+        nb_gl_program(g->gl, name, &prog, err) != NB_OK ||
         !(area = stage(g, &g->up_block, p, 4, "corrected block", err)))
         return err->status;
-    pack_block(area, p, nb, idx, x, v, a, jerk, t0);
+    pack_block(area, p, nb, idx, x, v, a, jerk, t0, g->ds ? 16 : 12);
     static const GLuint block_binding[] = { NB_BIND_ACTIVE, NB_BIND_BLOCK_X,
                                             NB_BIND_BLOCK_T0, NB_BIND_BLOCK_VAJ };
     static const struct { int binding, which; } state[] = {
         { NB_BIND_STATE_X, B_SX }, { NB_BIND_STATE_T0, B_ST0 }, { NB_BIND_STATE_V, B_SV },
-        { NB_BIND_STATE_A, B_SA }, { NB_BIND_STATE_J, B_SJ } };
+        { NB_BIND_STATE_A, B_SA }, { NB_BIND_STATE_J, B_SJ }, { NB_BIND_STATE_VLO, B_SVLO } };
     glUseProgram(prog);
     glUniform1i(nb_gl_loc(NB_LOC_N_ACTIVE), (int)nb);
-    for (size_t k = 0; k < sizeof state / sizeof state[0]; k++)
+    for (size_t k = 0; k < sizeof state / sizeof state[0] - !g->ds; k++)
         glBindBufferBase(GL_SHADER_STORAGE_BUFFER, (GLuint)state[k].binding,
                          g->buf[state[k].which].id);
     if (g->up_block.buffer) {   /* scatter.comp reads the mapped area: no copies */
@@ -569,21 +605,22 @@ enum nb_status nb_gaj_compute_predict(struct nb_gaj_compute *g, double t, GLuint
                                       GLuint block_state, int ahead, struct nb_error *err)
 {
     GLuint prog;
+    char name[48];
     if (!g->buf[B_SX].id)
         return nb_error_set(err, NB_ERR_ARGS, "predict_j before load_state");
-    if (nb_gl_program(g->gl, dstate ? "predict_ds_comp" : "predict_comp", &prog,
-                      err) != NB_OK)
+    nb_gaj_program_name(g, dstate ? "predict_ds_comp" : "predict_comp", name, sizeof name);
+    if (nb_gl_program(g->gl, name, &prog, err) != NB_OK)
         return err->status;
     static const struct { int binding, which; } bind[] = {
         { NB_BIND_STATE_X, B_SX }, { NB_BIND_STATE_T0, B_ST0 }, { NB_BIND_STATE_V, B_SV },
         { NB_BIND_STATE_A, B_SA }, { NB_BIND_STATE_J, B_SJ }, { NB_BIND_POS, B_POS },
-        { NB_BIND_VEL, B_VEL } };
+        { NB_BIND_VEL, B_VEL }, { NB_BIND_JLO, B_JLO }, { NB_BIND_STATE_VLO, B_SVLO } };
     /* Not timed: a timer would add a second CPU-GPU sync to every block
      * step; the prediction's GPU time shows in the caller's wall clock. */
     glUseProgram(prog);
     glUniform1i(nb_gl_loc(NB_LOC_N), (int)g->n);
     glUniform1d(nb_gl_loc(NB_LOC_TIME), t);
-    for (size_t k = 0; k < sizeof bind / sizeof bind[0]; k++)
+    for (size_t k = 0; k < sizeof bind / sizeof bind[0] - (g->ds ? 0 : 2); k++)
         glBindBufferBase(GL_SHADER_STORAGE_BUFFER, (GLuint)bind[k].binding,
                          g->buf[bind[k].which].id);
     if (dstate) {
@@ -595,6 +632,11 @@ enum nb_status nb_gaj_compute_predict(struct nb_gaj_compute *g, double t, GLuint
     glMemoryBarrier(GL_SHADER_STORAGE_BARRIER_BIT);
     glFlush();      /* the GPU predicts while the host finds the block */
     return nb_gl_check("device prediction", err);
+}
+
+void nb_gaj_compute_set_ds(struct nb_gaj_compute *g, int ds)
+{
+    g->ds = ds;
 }
 
 void nb_gaj_compute_keep_results(struct nb_gaj_compute *g, int keep)

@@ -242,7 +242,7 @@ static void bind_at(GLuint binding, GLuint buffer, size_t at, size_t bytes)
                       (GLsizeiptr)bytes);
 }
 
-void nb_gaj_steps_prepare(struct nb_gl *gl, int tile, int correct)
+void nb_gaj_steps_prepare(struct nb_gl *gl, int tile, int correct, int ds)
 {
     static const char *const host_corrects[] = { "predict_comp", "scatter_comp" };
     static const char *const device_corrects[] = {
@@ -251,10 +251,16 @@ void nb_gaj_steps_prepare(struct nb_gl *gl, int tile, int correct)
     const char *const *names = correct ? device_corrects : host_corrects;
     size_t count = correct ? sizeof device_corrects / sizeof *device_corrects
                            : sizeof host_corrects / sizeof *host_corrects;
-    char planned[40];
-    for (size_t k = 0; k < count; k++)
-        nb_gl_compute_warm(gl, names[k]);
-    snprintf(planned, sizeof planned, "gaj_comp_t%d_i%d_planned", tile, NB_GAJ_IPT);
+    char planned[48], name[48];
+    for (size_t k = 0; k < count; k++) {
+        /* the passes that write or read the j-set come in each format */
+        int each = !strncmp(names[k], "predict", 7) || !strcmp(names[k], "scatter_comp") ||
+                   !strcmp(names[k], "find_block_predict_comp");
+        snprintf(name, sizeof name, "%s%s", names[k], ds && each ? "_pds" : "");
+        nb_gl_compute_warm(gl, name);
+    }
+    snprintf(planned, sizeof planned, "gaj_comp_t%d_i%d_planned%s", tile, NB_GAJ_IPT,
+             ds ? "_pds" : "");
     if (correct)
         nb_gl_compute_warm(gl, planned);
     while (glGetError() != GL_NO_ERROR)
@@ -318,10 +324,12 @@ static enum nb_status queue_ahead(struct nb_gaj_corrector *c, struct nb_gaj_comp
     const struct { GLuint binding, buffer; } bind[] = {
         { NB_BIND_STATE_X, sv.x }, { NB_BIND_STATE_T0, sv.t0 }, { NB_BIND_STATE_V, sv.v },
         { NB_BIND_DSTATE, c->ds }, { NB_BIND_POS, j.pos_buffer },
-        { NB_BIND_VEL, j.vel_buffer } };
+        { NB_BIND_VEL, j.vel_buffer }, { NB_BIND_JLO, g->buf[B_JLO].id } };
+    char name[48];
     for (size_t k = 0; k < sizeof bind / sizeof bind[0]; k++)
         glBindBufferBase(GL_SHADER_STORAGE_BUFFER, bind[k].binding, bind[k].buffer);
-    return find(c, g, 0, 1, "find_block_predict_comp", err);
+    nb_gaj_program_name(g, "find_block_predict_comp", name, sizeof name);
+    return find(c, g, 0, 1, name, err);
 }
 
 /* The report of a block of nb, as correct.comp's last group wrote it. */

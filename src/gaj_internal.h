@@ -26,7 +26,7 @@
 
 enum {
     B_POS, B_VEL, B_ACTIVE, B_OUT, B_OUT2, B_PART, B_PART2,
-    B_SX, B_ST0, B_SV, B_SA, B_SJ, B_BX, B_BT0, B_BVAJ, B_COUNT
+    B_SX, B_ST0, B_SV, B_SA, B_SJ, B_BX, B_BT0, B_BVAJ, B_JLO, B_SVLO, B_COUNT
 };
 
 struct buffer { GLuint id; size_t capacity; };
@@ -52,7 +52,18 @@ struct nb_gaj_compute {
     int fill;                       /* work groups a pass aims at (NB_GAJ_FILL_GROUPS) */
     double eps;                     /* of the last run */
     int planned;                    /* a planned pass (gaj_correct.c) is queued */
+    int ds;                         /* double-single positions and velocities:
+                                       the lo parts in B_JLO (j-set) and B_SVLO
+                                       (state velocities), the "_pds" programs */
 };
+
+/* Program `base` as the position format wants it ("_pds" appended for
+ * double-single) into name. */
+static inline void nb_gaj_program_name(const struct nb_gaj_compute *g, const char *base,
+                                       char *name, size_t size)
+{
+    snprintf(name, size, "%s%s", base, g->ds ? "_pds" : "");
+}
 
 /* The buffers' storage grown to `bytes` (contents lost). */
 static inline enum nb_status nb_gaj_grow(struct nb_gaj_compute *g, int which, size_t bytes,

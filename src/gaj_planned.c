@@ -59,9 +59,10 @@ enum nb_status nb_gaj_compute_queue_planned(struct nb_gaj_compute *g,
                                             const struct nb_gaj_plan *p, GLuint plan,
                                             struct nb_gpu_timer *timer, struct nb_error *err)
 {
-    char name[40];
+    char base[40], name[48];
     GLuint gaj, sums;
-    snprintf(name, sizeof name, "gaj_comp_t%d_i%d_planned", p->tile, NB_GAJ_IPT);
+    snprintf(base, sizeof base, "gaj_comp_t%d_i%d_planned", p->tile, NB_GAJ_IPT);
+    nb_gaj_program_name(g, base, name, sizeof name);
     if (make_room(g, err) != NB_OK || nb_gl_program(g->gl, name, &gaj, err) != NB_OK ||
         nb_gl_program(g->gl, "reduce_pair_planned_comp", &sums, err) != NB_OK)
         return err->status;
@@ -76,7 +77,8 @@ enum nb_status nb_gaj_compute_queue_planned(struct nb_gaj_compute *g,
     const GLuint gaj_bind[][2] = {
         { NB_BIND_POS, g->buf[B_POS].id }, { NB_BIND_VEL, g->buf[B_VEL].id },
         { NB_BIND_ACTIVE, g->buf[B_ACTIVE].id }, { NB_BIND_OUT, g->buf[B_PART].id },
-        { NB_BIND_OUT2, g->buf[B_PART2].id }, { NB_BIND_FORCE_PLAN, plan } };
+        { NB_BIND_OUT2, g->buf[B_PART2].id }, { NB_BIND_FORCE_PLAN, plan },
+        { NB_BIND_JLO, g->buf[B_JLO].id } };
     for (size_t k = 0; k < sizeof gaj_bind / sizeof gaj_bind[0]; k++)
         glBindBufferBase(GL_SHADER_STORAGE_BUFFER, gaj_bind[k][0], gaj_bind[k][1]);
     glDispatchComputeIndirect(0);

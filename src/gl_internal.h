@@ -246,6 +246,9 @@ GLuint nb_gaj_compute_block_buffer(struct nb_gaj_compute *g, size_t count,
 /* keep 1: the next runs leave their results on the GPU, for the device
  * corrector alone (read_piece and read then have none to give). */
 void nb_gaj_compute_keep_results(struct nb_gaj_compute *g, int keep);
+/* ds 1: the next set_j, load_state and the passes after them keep
+ * positions and velocities as double-single pairs (NB_GAJ_DS), 0: float. */
+void nb_gaj_compute_set_ds(struct nb_gaj_compute *g, int ds);
 /* How a force pass planned on the device (gaj.comp and reduce.comp with
  * NB_FORCE_PLANNED, gaj_planned.c) runs: on the j-set of n, as
  * nb_gaj_compute_run would run a block of up to `most` particles (0: no
@@ -276,7 +279,7 @@ struct nb_gaj_corrector;
 /* Loads and warms (nb_gl_compute_warm) the programs of the device's block
  * steps (tile: the GAJ pass's), the corrector's where correct is 1;
  * failures are left to their use. */
-void nb_gaj_steps_prepare(struct nb_gl *gl, int tile, int correct);
+void nb_gaj_steps_prepare(struct nb_gl *gl, int tile, int correct, int ds);
 struct nb_gaj_corrector *nb_gaj_corrector_create(struct nb_gl *gl, struct nb_error *err);
 void nb_gaj_corrector_destroy(struct nb_gaj_corrector *c);
 enum nb_status nb_gaj_corrector_load(struct nb_gaj_corrector *c, size_t n, const double *v,

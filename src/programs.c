@@ -24,14 +24,22 @@
       { "nb_precision.h", "accumulate.glsl", "ga.glsl", "ga_precision.comp" }, \
       NB_STAGE_COMPUTE }
 
-#define GAJ_COMPUTE(T, I)                                                   \
-    { "gaj_comp_t" #T "_i" #I, "#define NB_TILE " #T "\n#define NB_IPT " #I "\n", { 0 }, \
-      { "gaj.glsl", "gaj.comp" }, NB_STAGE_COMPUTE }
+#define GAJ_COMPUTE1(T, I, NAME, DS)                                        \
+    { "gaj_comp_t" #T "_i" #I NAME, "#define NB_TILE " #T "\n#define NB_IPT " #I "\n" DS, \
+      { 0 }, { "gaj.glsl", "ds_sum.glsl", "gaj.comp" }, NB_STAGE_COMPUTE }
 
 /* The same, the next block's as the device corrector planned it. */
-#define GAJ_PLANNED(T, I)                                                   \
-    { "gaj_comp_t" #T "_i" #I "_planned", "#define NB_TILE " #T "\n#define NB_IPT " #I \
-      "\n#define NB_FORCE_PLANNED\n", { 0 }, { "gaj.glsl", "gaj.comp" }, NB_STAGE_COMPUTE }
+#define GAJ_PLANNED1(T, I, NAME, DS)                                        \
+    { "gaj_comp_t" #T "_i" #I "_planned" NAME, "#define NB_TILE " #T "\n#define NB_IPT " #I \
+      "\n#define NB_FORCE_PLANNED\n" DS, { 0 }, { "gaj.glsl", "ds_sum.glsl", "gaj.comp" }, \
+      NB_STAGE_COMPUTE }
+
+/* Each in float positions and, named "_pds", in double-single positions
+ * and velocities (NB_GAJ_DS; nb_hermite_params.positions); the device
+ * prediction and the scatter of the corrected block come in both too. */
+#define GAJ_DS "#define NB_GAJ_DS\n"
+#define GAJ_COMPUTE(T, I) GAJ_COMPUTE1(T, I, "", ""), GAJ_COMPUTE1(T, I, "_pds", GAJ_DS)
+#define GAJ_PLANNED(T, I) GAJ_PLANNED1(T, I, "", ""), GAJ_PLANNED1(T, I, "_pds", GAJ_DS)
 
 /* The GAJ kernel with accumulation mode M (B..H, and "m" the magnitude
  * sums), and the largest j-speed that bounds H's jerks
@@ -152,11 +160,13 @@ static const struct nb_program_desc catalogue[] = {
     FRAGMENT_REDUCE(1),
     FRAGMENT_REDUCE(2),
     FRAGMENT_REDUCE(4),
-    { "gaj_frag_1x4", "", { "fullscreen.vert" }, { "gaj.glsl", "gaj.frag" },
-      NB_STAGE_FRAGMENT },
-    { "predict_frag", "", { "fullscreen.vert" }, { "predict.frag" }, NB_STAGE_FRAGMENT },
-    { "gather_frag", "", { "fullscreen.vert" }, { "gather.frag" }, NB_STAGE_FRAGMENT },
-    { "scatter_frag", "", { "scatter.vert" }, { "scatter.frag" }, NB_STAGE_FRAGMENT },
+#define FRAGMENT_HERMITE(NAME, DS)                                          \
+    { "gaj_frag_1x4" NAME, DS, { "fullscreen.vert" }, { "gaj.glsl", "ds_sum.glsl", "gaj.frag" }, \
+      NB_STAGE_FRAGMENT },                                                   \
+    { "predict_frag" NAME, DS, { "fullscreen.vert" }, { "predict.frag" }, NB_STAGE_FRAGMENT }, \
+    { "gather_frag" NAME, DS, { "fullscreen.vert" }, { "gather.frag" }, NB_STAGE_FRAGMENT }, \
+    { "scatter_frag" NAME, DS, { "scatter.vert" }, { "scatter.frag" }, NB_STAGE_FRAGMENT }
+    FRAGMENT_HERMITE("", ""), FRAGMENT_HERMITE("_pds", GAJ_DS),
     COMPUTE_GA(64, 1), COMPUTE_GA(64, 2), COMPUTE_GA(64, 4), COMPUTE_GA(64, 8),
     COMPUTE_GA(128, 1), COMPUTE_GA(128, 2), COMPUTE_GA(128, 4), COMPUTE_GA(128, 8),
     COMPUTE_GA(256, 1), COMPUTE_GA(256, 2), COMPUTE_GA(256, 4), COMPUTE_GA(256, 8),
@@ -173,12 +183,20 @@ static const struct nb_program_desc catalogue[] = {
     { "predict_ds_comp", "#define NB_PREDICT_DSTATE\n", { 0 },
       { "block_state.glsl", "predict_one.glsl", "predict.comp" },
       NB_STAGE_COMPUTE },
+    { "predict_comp_pds", GAJ_DS, { 0 }, { "predict_one.glsl", "predict.comp" },
+      NB_STAGE_COMPUTE },
+    { "predict_ds_comp_pds", "#define NB_PREDICT_DSTATE\n" GAJ_DS, { 0 },
+      { "block_state.glsl", "predict_one.glsl", "predict.comp" }, NB_STAGE_COMPUTE },
     { "correct_comp", "", { 0 }, { "pow2.glsl", "block_state.glsl", "correct.comp" }, NB_STAGE_COMPUTE },
     { "find_block_comp", "", { 0 }, { "block_state.glsl", "find_block.comp" },
       NB_STAGE_COMPUTE },
     { "find_block_predict_comp", "#define NB_FIND_PREDICT\n#define NB_PREDICT_DSTATE\n",
       { 0 }, { "block_state.glsl", "predict_one.glsl", "find_block.comp" }, NB_STAGE_COMPUTE },
     { "scatter_comp", "", { 0 }, { "scatter.comp" }, NB_STAGE_COMPUTE },
+    { "find_block_predict_comp_pds", "#define NB_FIND_PREDICT\n#define NB_PREDICT_DSTATE\n"
+      GAJ_DS, { 0 }, { "block_state.glsl", "predict_one.glsl", "find_block.comp" },
+      NB_STAGE_COMPUTE },
+    { "scatter_comp_pds", GAJ_DS, { 0 }, { "scatter.comp" }, NB_STAGE_COMPUTE },
     G6_BLOCK_A(256, "", ""), G6_BLOCK_A(256, "_nn", G6_NN),
     G6_LANES(64, 4), G6_LANES(64, 16), G6_LANES(64, 64), G6_LANES(128, 2), G6_LANES(128, 4),
     G6_BLOCK("b", "B"), G6_BLOCK("c", "C"), G6_BLOCK("d", "D"), G6_BLOCK("e", "E"),

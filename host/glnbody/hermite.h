@@ -29,6 +29,16 @@ struct nb_hermite_params {
                                precision A, individual steps, one GPU):
                                nothing is read back but each block
                                particle's new step */
+    enum nb_positions positions;    /* how the GAJ kernel keeps positions and
+                               velocities: NB_POSITIONS_FLOAT (default;
+                               x_j - x_i errs by ~6e-8 |x|) or
+                               NB_POSITIONS_DS (double-single, ~48 bits;
+                               the GPU engines in precision A); the CPU
+                               engine sums in double whichever is asked
+                               (NB_ERR_UNSUPPORTED for fixed64 on a GPU
+                               engine, and for ds in modes B..H).  Kept by
+                               checkpoints.  (nb_forces_set_positions is
+                               libg6gl's, not a run's.) */
 };
 NB_API void nb_hermite_params_default(struct nb_hermite_params *par);
 

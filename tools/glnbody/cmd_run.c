@@ -145,6 +145,26 @@ static enum nb_status check_precision(const struct run_args *a, struct run_confi
     return NB_OK;
 }
 
+/* --positions: how the GAJ kernel keeps x and v (float by default: ds
+ * costs the kernels extra loads and adds a pair); ds in precision A only. */
+static enum nb_status check_positions(const struct run_args *a, struct run_config *c,
+                                      struct nb_error *err)
+{
+    c->par.positions = NB_POSITIONS_FLOAT;
+    if (!a->positions)
+        return NB_OK;
+    if (nb_positions_parse("--positions", a->positions, &c->par.positions, err) != NB_OK)
+        return err->status;
+    if (c->par.positions == NB_POSITIONS_FIXED64)
+        return nb_error_set(err, NB_ERR_ARGS, "--positions fixed64: glnbody run's GAJ "
+                            "kernel keeps positions as ds or float (fixed64 is libg6gl's)");
+    if (c->par.positions == NB_POSITIONS_DS && c->precision != NB_PRECISION_A)
+        return nb_error_set(err, NB_ERR_ARGS, "--positions ds needs --precision A: the "
+                            "kernel of precision %s rounds positions to float",
+                            nb_precision_name(c->precision));
+    return NB_OK;
+}
+
 /* An output interval: > 0, and not so small that the run would drown. */
 static enum nb_status check_every(const char *option, const char *text,
                                   double t_end, double max_count, double *out,
@@ -194,6 +214,7 @@ static enum nb_status check_args(const struct run_args *a, struct run_config *c,
     c->args = a;
     if ((!a->restart && check_source(a, c, err) != NB_OK) || check_integration(a, c, err) != NB_OK ||
         check_run(a, c, err) != NB_OK || check_precision(a, c, err) != NB_OK ||
+        check_positions(a, c, err) != NB_OK ||
         check_outputs(a, c, err) != NB_OK || nb_run_check_checkpoint(a, c, err) != NB_OK)
         return err->status;
     return NB_OK;
@@ -338,10 +359,11 @@ static void print_summary(FILE *fp, const struct run_config *c,
     fprintf(fp, ", eta %g, softening %g, dt_max %g, %s steps\n", par.eta,
             par.eps, par.dt_max, par.shared_dt ? "shared" : "block");
     fprintf(fp, "backend %s, variant %s, predict %s, correct %s, precision %s, "
-            "renderer %s\n", nb_engine_name(c->backend),
+            "positions %s, renderer %s\n", nb_engine_name(c->backend),
             o->variant[0] ? o->variant : "none (no block step)",
             par.predict_on_device ? "gpu" : "host", par.predict_on_device == 2 ? "gpu" : "host",
-            nb_precision_name(c->precision), nb_forces_renderer(f));
+            nb_precision_name(c->precision), nb_positions_name(par.positions),
+            nb_forces_renderer(f));
     fprintf(fp, "t = %g: relative energy error (E - E0)/|E0| = %.3e, "
             "2K/|W| = %.4f\n", d->t, d->de_rel, d->virial);
     fprintf(fp, "block steps %llu, particle steps %llu (%.1f per block)\n",
@@ -453,6 +475,8 @@ static enum nb_status simulate(const struct run_config *c, struct nb_gl **gl,
     if (st == NB_OK && c->restart) {
         nb_run_restart_notes(c, nb_forces_renderer(*f));
         st = nb_hermite_restore(h, *f, c->args->restart, c->par.predict_on_device, err);
+        if (st == NB_OK)
+            st = nb_run_check_positions(c, *h, err);
     } else if (st == NB_OK) {
         st = nb_hermite_create_particles(h, *f, &p, &c->par, err);
     }
@@ -502,7 +526,8 @@ static void print_help(const struct nb_option *table)
     nb_options_print(stdout, "glnbody run [--input FILE | --ic plummer --n N "
                      "--seed S] [--t-end T] [--eta E] [--softening EPS] "
                      "[--dt-max D] [--shared-dt] [--backend cpu|compute|fragment] "
-                     "[--predict host|gpu] [--precision A..H] [--energy-log FILE] "
+                     "[--predict host|gpu] [--precision A..H] [--positions ds|float] "
+                     "[--energy-log FILE] "
                      "[--log-every DT] "
                      "[--snapshot-every DT --snapshot-dir DIR] [--output FILE] "
                      "[--frames DIR --frame-every DT [--frame-size WxH] "
@@ -546,6 +571,10 @@ int nb_cmd_run(int argc, char **argv)
           "Takahashi-Iitaka, D Nitadori, E modified Nitadori, F Narumi, G double "
           "(--predict host), H int64 fixed point (exact, order-independent sums; "
           "needs softening > 0)", &a.precision, NULL },
+        { "positions", "ds|float", "how the GAJ kernel keeps positions and velocities: "
+          "float (default; a pair's separation r errs by ~6e-8 |x| / r) or ds "
+          "(double-single, x_j - x_i to ~48 bits; precision A)",
+          &a.positions, NULL },
         { "energy-log", "FILE", "energy log, CSV", &a.energy_log, NULL },
         { "log-every", "DT", "energy log interval (default 0.125)", &a.log_every, NULL },
         { "snapshot-every", "DT", "snapshot interval (needs --snapshot-dir)",

@@ -8,7 +8,7 @@
  * Options that change the trajectory (--eta, --softening, --dt-max,
  * --shared-dt) may be given again only with the same value; the engine may
  * change (--backend, --precision, --predict, --correct, --variant, another
- * GPU), and
+ * GPU; not --positions, which the saved run keeps: nb_run_check_positions), and
  * then the results differ from an uninterrupted run's, which the restart
  * says.
  */
@@ -26,7 +26,7 @@
     X("t-end", t_end) X("eta", eta) X("softening", softening) X("dt-max", dt_max) \
     X("backend", backend) X("variant", variant) X("predict", predict)            \
     X("correct", correct)                                                        \
-    X("precision", precision) X("energy-log", energy_log) X("log-every", log_every) \
+    X("precision", precision) X("positions", positions) X("energy-log", energy_log) X("log-every", log_every) \
     X("snapshot-every", snapshot_every) X("snapshot-dir", snapshot_dir)          \
     X("output", output) X("checkpoint", checkpoint)                              \
     X("checkpoint-every", checkpoint_every)
@@ -181,6 +181,20 @@ void nb_run_restart_notes(const struct run_config *c, const char *renderer)
     note(c, "renderer", renderer, opt(r, "renderer"));
 }
 
+enum nb_status nb_run_check_positions(const struct run_config *c, const struct nb_hermite *h,
+                                      struct nb_error *err)
+{
+    struct nb_hermite_params par;
+    nb_hermite_get_params(h, &par);
+    if (par.positions == c->par.positions)
+        return NB_OK;
+    return nb_error_set(err, NB_ERR_ARGS, "--positions %s: the run in %s keeps its "
+                        "positions in %s; a restart keeps the format (give --positions "
+                        "%s, or none)", nb_positions_name(c->par.positions),
+                        c->args->restart, nb_positions_name(par.positions),
+                        nb_positions_name(par.positions));
+}
+
 void nb_run_restart_free(struct run_restart *r)
 {
     if (!r)
@@ -248,6 +262,7 @@ static enum nb_status add_options(struct ckpt_text *t, const struct run_config *
         nb_ckpt_text_add(t, "backend-run", nb_engine_name(c->backend), err) != NB_OK ||
         nb_ckpt_text_add(t, "variant-run", c->variant, err) != NB_OK ||
         nb_ckpt_text_add(t, "precision-run", nb_precision_name(c->precision), err) != NB_OK ||
+        nb_ckpt_text_add(t, "positions-run", nb_positions_name(par.positions), err) != NB_OK ||
         nb_ckpt_text_add(t, "predict-run", par.predict_on_device ? "gpu" : "host",
                          err) != NB_OK ||
         nb_ckpt_text_add(t, "correct-run", par.predict_on_device == 2 ? "gpu" : "host",

@@ -10,7 +10,7 @@
 struct run_args {
     const char *input, *ic, *n, *seed, *t_end, *eta, *softening, *dt_max;
     const char *backend, *variant, *predict, *correct, *energy_log, *log_every;
-    const char *snapshot_every, *snapshot_dir, *output, *precision;
+    const char *snapshot_every, *snapshot_dir, *output, *precision, *positions;
     const char *checkpoint, *checkpoint_every, *restart;
     int shared_dt;
     struct nb_gl_cli gl;
@@ -94,6 +94,10 @@ enum nb_status nb_run_restart_open(struct run_args *a, struct run_restart **r,
  * c->restart (and the source of the summary line). */
 enum nb_status nb_run_restart_check(struct run_config *c, struct run_restart *r,
                                     struct nb_error *err);
+/* NB_ERR_ARGS where the restored run h keeps another position format than
+ * c asks for (a restart keeps the saved run's). */
+enum nb_status nb_run_check_positions(const struct run_config *c, const struct nb_hermite *h,
+                                      struct nb_error *err);
 /* Says on stderr what differs from the checkpoint's run (backend, precision,
  * prediction, variant, renderer): the results will differ then. */
 void nb_run_restart_notes(const struct run_config *c, const char *renderer);

@@ -80,8 +80,13 @@ enum nb_status nb_forces_gaj(struct nb_forces *f, double eps, size_t n_active,
 const char *nb_forces_variant(const struct nb_forces *f);
 double nb_forces_seconds(const struct nb_forces *f);
 
+enum nb_positions { NB_POSITIONS_DS, NB_POSITIONS_FLOAT, NB_POSITIONS_FIXED64,
+                    NB_POSITIONS_COUNT };
+enum nb_status nb_positions_parse(const char *option, const char *text,
+                                  enum nb_positions *format, struct nb_error *err);
+const char *nb_positions_name(enum nb_positions format);
 struct nb_hermite_params { double eta; double eps; double dt_max; int shared_dt;
-                           int predict_on_device; };
+                           int predict_on_device; enum nb_positions positions; };
 void nb_hermite_params_default(struct nb_hermite_params *par);
 struct nb_hermite;
 enum nb_status nb_hermite_create(struct nb_hermite **h, struct nb_forces *f, size_t n,

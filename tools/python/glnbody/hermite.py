@@ -10,7 +10,7 @@ from ._render import Renderer, panels
 T_MAX = 8192.0
 
 
-def _params(eta, eps, dt_max, shared_dt, predict_on_device):
+def _params(eta, eps, dt_max, shared_dt, predict_on_device, positions="float"):
     par = ffi.new("struct nb_hermite_params *")
     lib.nb_hermite_params_default(par)
     if eta is not None:
@@ -21,6 +21,11 @@ def _params(eta, eps, dt_max, shared_dt, predict_on_device):
         par.dt_max = _arrays.number("dt_max", dt_max, positive=True)
     par.shared_dt = 1 if shared_dt else 0
     par.predict_on_device = _arrays.integer("predict_on_device", predict_on_device, 0, 2)
+    if not isinstance(positions, str):
+        raise ArgumentError("positions: %r is not 'ds' or 'float'" % (positions,))
+    fmt = ffi.new("enum nb_positions *")
+    call(lib.nb_positions_parse, b"positions", positions.encode(), fmt)
+    par.positions = fmt[0]
     return par
 
 
@@ -29,20 +34,22 @@ class Hermite(Handle):
 
     Hermite(m, x, v, eps=0.01, eta=0.02, dt_max=0.125, shared_dt=False,
             backend="compute", precision="A", variant=None,
-            predict_on_device=0, context=None)
+            predict_on_device=0, context=None, positions="float")
 
     m (N,), x and v (N, 3) at time 0, in G = 1 units.  The run has a
     force engine of its own on context (the shared default context when
-    None; none for backend "cpu")."""
+    None; none for backend "cpu").  positions "ds" keeps positions and
+    velocities double-single in the GAJ kernel (precision A), as `glnbody
+    run --positions ds`."""
 
     def __init__(self, m, x, v, eps=None, eta=None, dt_max=None, shared_dt=False,
                  backend="compute", precision="A", variant=None, predict_on_device=0,
-                 context=None, _make=None):
+                 context=None, _make=None, positions="float"):
         super().__init__()
         self._h = ffi.NULL
         self._render = None
         self.forces = None
-        par = _params(eta, eps, dt_max, shared_dt, predict_on_device)
+        par = _params(eta, eps, dt_max, shared_dt, predict_on_device, positions)
         if _make is None:
             x = _arrays.vectors("x", x)
             n = x.shape[0]
@@ -139,12 +146,14 @@ class Hermite(Handle):
 
     @property
     def params(self):
-        """{"eta", "eps", "dt_max", "shared_dt", "predict_on_device"} in use."""
+        """{"eta", "eps", "dt_max", "shared_dt", "predict_on_device",
+        "positions"} in use."""
         self._need_open()
         par = ffi.new("struct nb_hermite_params *")
         lib.nb_hermite_get_params(self._h, par)
         return {"eta": par.eta, "eps": par.eps, "dt_max": par.dt_max,
-                "shared_dt": bool(par.shared_dt), "predict_on_device": par.predict_on_device}
+                "shared_dt": bool(par.shared_dt), "predict_on_device": par.predict_on_device,
+                "positions": _text(lib.nb_positions_name(par.positions))}
 
     def energies(self):
         """(kinetic, potential) at sim.t; the potential in double, as
@@ -270,12 +279,15 @@ def _app_text(sim):
     typed += [("predict", "gpu" if par["predict_on_device"] else "host"),
               ("correct", "gpu" if par["predict_on_device"] == 2 else "host"),
               ("precision", sim.forces.precision_name)]
+    if par["positions"] != "float":
+        typed.append(("positions", par["positions"]))
     lines = typed + [("glnbody", _text(lib.nb_version())),
              ("shared-dt", "1" if par["shared_dt"] else "0"),
              ("input", "python"),
              ("backend-run", sim.forces.backend),
              ("variant-run", sim.forces.variant),
              ("precision-run", sim.forces.precision_name),
+             ("positions-run", par["positions"]),
              ("predict-run", "gpu" if par["predict_on_device"] else "host"),
              ("correct-run", "gpu" if par["predict_on_device"] == 2 else "host"),
              ("renderer", sim.forces.renderer),

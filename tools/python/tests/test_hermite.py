@@ -56,6 +56,24 @@ def test_arrays_compute_equals_program(program, gl, tmp_path):
     sim.close()
 
 
+def test_positions_ds_equals_program(program, gl, tmp_path):
+    """positions="ds" is `glnbody run --positions ds`, bit for bit; a bad
+    format is refused by name."""
+    m, x, v = clustered(45)
+    snap = tmp_path / "in.txt"
+    glnbody.write_snapshot(snap, m, x, v)
+    final, rows, blocks = program_run(program, tmp_path, "compute", 0.0625,
+                                      ["--input", str(snap), "--softening", "0.01",
+                                       "--variant", "t64i1", "--positions", "ds"])
+    with glnbody.Hermite(m, x, v, eps=0.01, backend="compute", variant="t64i1",
+                         context=gl, positions="ds") as sim:
+        assert sim.params["positions"] == "ds"
+        sim.evolve(0.0625)
+        assert_same_state(sim, final)
+    with pytest.raises(glnbody.ArgumentError, match="position format"):
+        glnbody.Hermite(m, x, v, backend="cpu", positions="double")
+
+
 def sections(path):
     """The tagged sections of a checkpoint file: {tag: bytes}."""
     data = path.read_bytes()
