@@ -49,7 +49,7 @@ for n in ${GAJPOS_N:-16384 65536 262144}; do
 done
 [ "$status" = 0 ] || exit 1
 mv "$tmp" "$csv"
-column -s, -t < "$csv"
+cat "$csv"
 en=${GAJPOS_ENERGY_N:-65536} et=${GAJPOS_ENERGY_T:-1}
 [ "$en" = 0 ] && { trap - EXIT; exit 0; }
 echo "positions,n,t_end,de_rel,t_force,t_comm,wall" > "$tmp"
@@ -68,4 +68,4 @@ for fmt in float ds; do
 done
 mv "$tmp" "$out/gaj_positions_energy.csv"
 trap - EXIT
-column -s, -t < "$out/gaj_positions_energy.csv"
+cat "$out/gaj_positions_energy.csv"

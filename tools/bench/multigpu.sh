@@ -147,6 +147,6 @@ done
 for f in "$OUT"/final_*.txt; do
     [ -f "$f" ] && md5sum "$f" >> "$OUT/final_md5.txt" && rm -f "$f"
 done
-column -s, -t < "$OUT/scaling.csv" >&2
-column -s, -t < "$OUT/model.csv" >&2
+cat "$OUT/scaling.csv" >&2
+cat "$OUT/model.csv" >&2
 exit $fail
