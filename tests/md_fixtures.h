@@ -134,7 +134,7 @@ static double md_image_r2(const struct nb_md_system *sys, const double *x, size_
  * cutoff's square: float rounding of r^2 could put it on either side, so
  * one side could count a pair the other leaves out.  Suites draw such a
  * system again. */
-static int md_near_cutoff(const struct nb_md_system *sys, const double *x)
+static inline int md_near_cutoff(const struct nb_md_system *sys, const double *x)
 {
     double rc2 = sys->pot->cutoff * sys->pot->cutoff;
     if (sys->pot->cutoff <= 0)
