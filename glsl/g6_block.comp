@@ -20,7 +20,8 @@
  * slice_tiles tiles.  Mode A writes three vec4 per (slice, i) to
  * NB_BIND_G6_OUT, (a, phi), (jerk, 0), (ds2_min, nearest id bits, 0, 0),
  * and the other modes five uvec4 per (slice, i): acc_pack's words of
- * (a, phi) and of jerk, then (ds2_min bits, nearest id, 0, 0); g6_reduce.comp
+ * (a, phi) and of jerk, then (ds2_min bits, nearest id, overflow, 0)
+ * (acc_overflow: mode H's range was left); g6_reduce.comp
  * adds the slices (acc_merge, in slice order).  Group x = 0 also writes the
  * predicted j-set ((x hi, id bits), (x lo, 0)) to NB_BIND_G6_JP for the
  * neighbour search.  The nearest neighbour is by unsoftened distance, the
@@ -64,6 +65,11 @@ layout(std430, binding = NB_BIND_G6_OUT) writeonly buffer Out { vec4 result[]; }
 #else
 layout(std430, binding = NB_BIND_G6_OUT) writeonly buffer Out { uvec4 result[]; };
 NB_LOCATION(NB_LOC_PREC_SCALE_J) uniform vec4 prec_scale_j;
+#endif
+#if defined(NB_PRECISION_H)
+/* The first vec4 of the i-particles' own scales in the i-area, one vec4
+ * each (2^k of a, phi, jerk, 0), or -1: the uniforms' alone. */
+NB_LOCATION(NB_LOC_G6_SCALES_AT) uniform int scales_at;
 #endif
 
 NB_LOCATION(NB_LOC_EPS2) uniform float eps2;
@@ -547,6 +553,16 @@ void main()
     nb_acc acc_ap, acc_j;
     acc_init(acc_ap);
     acc_init(acc_j);
+    vec4 scale_ap = prec_scale, scale_j = prec_scale_j;
+#endif
+#if defined(NB_PRECISION_H)
+    /* An i-particle's scale from its own last values (g6_scales.c), never
+     * coarser than the bound's: a term then takes many more bits. */
+    if (scales_at >= 0 && live) {
+        vec4 own = ipart_f[scales_at + k];
+        scale_ap = max(scale_ap, own.xxxy);
+        scale_j = max(scale_j, own.zzzz);
+    }
 #endif
     float ds2_min = 1.0e30;
     int nearest = -1, nearest_j = -1;
@@ -613,8 +629,8 @@ void main()
                           bp = 0.0;
             nb_gaj_accumulate(d.x, d.y, d.z, dv.x, dv.y, dv.z, pj.w, eps2, self,
                               bx, by, bz, kx, ky, kz, bp);
-            acc_add(acc_ap, vec4(bx, by, bz, bp));
-            acc_add_scaled(acc_j, vec4(kx, ky, kz, 0.0), prec_scale_j);
+            acc_add_scaled(acc_ap, vec4(bx, by, bz, bp), scale_ap);
+            acc_add_scaled(acc_j, vec4(kx, ky, kz, 0.0), scale_j);
 #endif
         }
 #if defined(NB_PRECISION_A)
@@ -654,7 +670,8 @@ void main()
     acc_pack(acc_j, w0, w1);
     result[at + 2] = w0;
     result[at + 3] = w1;
-    result[at + 4] = uvec4(floatBitsToUint(ds2_min), uint(nearest), 0u, 0u);
+    result[at + 4] = uvec4(floatBitsToUint(ds2_min), uint(nearest),
+                           uint(acc_overflow(acc_ap) || acc_overflow(acc_j)), 0u);
 #endif
 }
 #endif

@@ -133,12 +133,13 @@
     G6_BLOCK_LANES(T, L, "_px", G6_PX), G6_BLOCK_LANES(T, L, "_nn_px", G6_PX G6_NN)
 #define G6_BLOCK_MODE(m, M, NAME, NN)                                       \
     { "g6_block_" m NAME, "#define NB_PRECISION_" M "\n#define NB_PREC_NO_BUFFER\n" \
-      "#define NB_TILE 128\n" NN, { 0 },                                     \
+      "#define NB_TILE 128\n#define NB_ACC_CHECK\n" NN, { 0 },               \
       { "nb_precision.h", "accumulate.glsl", "gaj.glsl", "g6_jmemory.glsl", "g6_block.comp" }, \
       NB_STAGE_COMPUTE }
 #define G6_NN "#define NB_G6_NEAREST\n"
 #define G6_REDUCE(m, M)                                                     \
-    { "g6_reduce_" m, "#define NB_PRECISION_" M "\n#define NB_PREC_NO_BUFFER\n", { 0 }, \
+    { "g6_reduce_" m, "#define NB_PRECISION_" M "\n#define NB_PREC_NO_BUFFER\n"        \
+      "#define NB_ACC_CHECK\n", { 0 },                                        \
       { "nb_precision.h", "accumulate.glsl", "g6_reduce.comp" }, NB_STAGE_COMPUTE }
 #define G6_BLOCK(m, M) G6_BLOCK_MODE(m, M, "", ""), G6_BLOCK_MODE(m, M, "_nn", G6_NN), \
     G6_BLOCK_MODE(m, M, "_pf", G6_PF), G6_BLOCK_MODE(m, M, "_nn_pf", G6_NN G6_PF), \
