@@ -227,7 +227,10 @@ void acc_add_scaled(inout nb_acc a, vec4 t, vec4 scale)
     precise vec4 e = y - (b - a.hs);
     a.hs = b;
 #if defined(NB_PRECISION_F)
-    a.li += ivec4(e * float(1 << NB_LOWER_FACTOR_LOG2));
+    /* rounded, not truncated: a truncation errs toward zero, and where most
+     * terms of a sum share a sign (a jerk's, for an i-particle fast against
+     * the rest) those errors add up in proportion to N, not to its root */
+    a.li += ivec4(roundEven(e * float(1 << NB_LOWER_FACTOR_LOG2)));
 #else
     precise vec4 l = a.ls + e;
     a.ls = l;
@@ -286,7 +289,7 @@ void acc_merge(inout nb_acc a, nb_acc b)
     a.ls = l;
 #elif defined(NB_PRECISION_F)
     a.hs = z;
-    a.li += b.li + ivec4(e * float(1 << NB_LOWER_FACTOR_LOG2));
+    a.li += b.li + ivec4(roundEven(e * float(1 << NB_LOWER_FACTOR_LOG2)));
     acc_tile_end(a);
 #else
     precise vec4 l = (a.ls + b.ls) + e;

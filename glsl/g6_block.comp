@@ -338,6 +338,17 @@ bool add_slices(int lid, int lane, int k, bool live, inout vec4 ap, inout vec4 j
 }
 #endif
 
+/* Whether an invocation sums its pairs: in modes B..H, only for a live
+ * i-particle.  A small block is one work group of NB_TILE invocations,
+ * most of them padding, and warps of padding alone then skip the pair
+ * terms, which are most of the block's time; they still load their share
+ * of each tile. */
+#if defined(NB_PRECISION_A)
+#define NB_SUMS(live) true
+#else
+#define NB_SUMS(live) (live)
+#endif
+
 #if !defined(NB_PRECISION_G)
 /* i-particle k (padding past n_active): its position and velocity in
  * float (their high parts), their low parts (0 where the kernel has
@@ -590,7 +601,7 @@ void main()
         /* Each tile summed apart, then added, as gaj.comp does. */
         float tx = 0.0, ty = 0.0, tz = 0.0, ux = 0.0, uy = 0.0, uz = 0.0, tp = 0.0;
 #endif
-        for (int q = lane; q < NB_TILE; q += NB_LANES) {
+        for (int q = lane; NB_SUMS(live) && q < NB_TILE; q += NB_LANES) {
             POS pj = tile_pos[q], vj = tile_vel[q];
             int id_j = id_of(vj);
             bool self = id_j == id_i;
