@@ -83,12 +83,13 @@ struct nb_g6_block {
     /* Mode H: each i-particle's own scales (own_log2, three each, as
      * log2), from the magnitudes of its last values that
      * nb_forces_block_hint left in `hint` (three each) for a block of
-     * hint_ni; `own` while the block uses them.  The block's ti and eps2,
+     * hint_ni (both made for BLOCK_MAX at first use); `own` while the block
+     * uses them.  The block's ti and eps2,
      * and the scatters since the j-memory began (`scatters`, at the start:
      * `scatters_at`), for a block that must run again. */
     double *hint;
     int *own_log2;
-    size_t hint_ni, hint_room;
+    size_t hint_ni;
     int hinted, own;
     double ti, eps2;
     unsigned long scatters, scatters_at;

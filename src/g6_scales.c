@@ -84,19 +84,11 @@ enum nb_status nb_forces_block_hint(struct nb_forces *f, size_t ni, const double
         return nb_error_set(err, NB_ERR_ARGS, "%s: ni = %zu is above the block size %d",
                             func, ni, BLOCK_MAX);
     g->hinted = 0;
-    if (ni > g->hint_room) {
-        double *hint = nb_alloc(3 * ni, sizeof *hint, "the block's hints", &e);
-        int *own = hint ? nb_alloc(3 * ni, sizeof *own, "the block's scales", &e) : NULL;
-        if (!own) {
-            free(hint);
-            return nb_api_fail(err, &e, func);
-        }
-        free(g->hint);
-        free(g->own_log2);
-        g->hint = hint;
-        g->own_log2 = own;
-        g->hint_room = ni;
-    }
+    if (f->precision != NB_PRECISION_H)
+        return NB_OK;
+    if (!g->hint && !(g->hint = nb_alloc(3 * BLOCK_MAX, sizeof *g->hint, "the block's hints",
+                                         &e)))
+        return nb_api_fail(err, &e, func);
     for (size_t k = 0; k < ni; k++) {   /* the order of g->log2: a, phi, jerk */
         g->hint[3 * k] = magnitude(acc_old, k, 3);
         g->hint[3 * k + 1] = magnitude(pot_old, k, 1);
@@ -127,16 +119,10 @@ enum nb_status nb_g6_take_hint(struct nb_g6_block *g, struct nb_error *err)
     g->own = g->mode == NB_PRECISION_H && g->ni > 0;
     if (!g->own)
         return NB_OK;
-    if (g->ni > g->hint_room) {
-        int *own = nb_alloc(3 * g->ni, sizeof *own, "the block's scales", err);
-        if (!own)
-            return err->status;
-        free(g->own_log2);
-        g->own_log2 = own;
-        free(g->hint);
-        g->hint = NULL;
-        g->hint_room = 0;
-    }
+    if (!g->own_log2 &&
+        !(g->own_log2 = nb_alloc(3 * BLOCK_MAX, sizeof *g->own_log2, "the block's scales",
+                                 err)))
+        return err->status;
     for (size_t k = 0; k < 3 * g->ni; k++)
         g->own_log2[k] = take ? own_log2(g->hint[k]) : OWN_NONE;
     return NB_OK;

@@ -31,8 +31,10 @@ static struct {
     int32_t *list;
     int32_t *nearest;
     /* The block's aold, jold and phiold (3, 3 and 1 a pipe, from old_j and
-     * old_phi on), kept for a block that runs again in lasthalf. */
+     * old_phi on), kept for a block that runs again in lasthalf; only
+     * where the mode uses them (use_old: mode H). */
     double *old, *old_j, *old_phi;
+    int use_old;
     /* GLNBODY_G6_STATS: wall seconds in the calls, the device seconds of
      * the blocks (GL timer queries), blocks and i-particles, reported on
      * stderr by g6_close. */
@@ -153,6 +155,7 @@ static int open_device(int cluster_id)
     size_t size = nb_forces_block_size(g6.f);
     g6.npipes = (int)(npipes > 0 && (size_t)npipes < size ? (size_t)npipes : size);
     g6.jmax = (size_t)jmax;
+    g6.use_old = mode == NB_PRECISION_H;
     g6.capacity = 0;
     g6.started = 0;
     g6.finished_ni = g6.listed_ni = -1;
@@ -286,7 +289,8 @@ static int start(const char *func, int nj, int ni, int index[], double xi[][3],
         return fail(func, "index, xi or vi is NULL");
     if (g6.stats)               /* the device seconds it reports */
         flags |= NB_BLOCK_TIMED;
-    if (nb_forces_block_hint(g6.f, (size_t)ni, g6.old, g6.old_j, g6.old_phi, &e) != NB_OK ||
+    if ((g6.use_old &&
+         nb_forces_block_hint(g6.f, (size_t)ni, g6.old, g6.old_j, g6.old_phi, &e) != NB_OK) ||
         nb_forces_block_start(g6.f, (size_t)nj, g6.ti, eps2, (size_t)ni,
                               (const int32_t *)index, ni ? &xi[0][0] : NULL,
                               ni ? &vi[0][0] : NULL, h2, flags, &e) != NB_OK)
@@ -308,7 +312,7 @@ static int firsthalf(int cluster_id, int nj, int ni, int index[], double xi[][3]
         return G6GL_ERROR;
     /* mode H sets each i-particle's range from them, as GRAPE-6 did;
      * none given (NULL) leaves the bound's */
-    size_t count = ni > 0 ? (size_t)ni : 0;
+    size_t count = ni > 0 && g6.use_old ? (size_t)ni : 0;
     memset(g6.old, 0, 7 * count * sizeof *g6.old);
     if (aold && count)
         memcpy(g6.old, aold, 3 * count * sizeof *g6.old);
