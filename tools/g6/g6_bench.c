@@ -12,8 +12,10 @@
  * its g6calc_firsthalf calls with the i-particles' copies, and its
  * g6calc_lasthalf calls, which wait for the device); links against libg6gl
  * or, unchanged, any other GRAPE-6 library (Sapporo2).  Each block passes
- * its particles' own last values as aold, jold and phiold (from one
- * untimed pass over all particles first), as a Hermite code does.
+ * its particles' own last values as aold, jold and phiold, as a Hermite
+ * code does: in libg6gl's mode H (GLNBODY_G6_PRECISION=H), the only one
+ * that reads them, from one untimed pass over all particles first; zeros
+ * otherwise.
  *
  *   g6_bench --accuracy IN EPS2 [SAMPLE]
  *
@@ -260,7 +262,13 @@ int main(int argc, char **argv)
         fprintf(stderr, "g6_bench: out of memory\n");
         return 1;
     }
-    if (last_values(n, (const double (*)[3])x, (const double (*)[3])v, la, lj, lp, eps2))
+    /* libg6gl's mode H alone reads them (any other library or mode: zeros) */
+    const char *mode = getenv("GLNBODY_G6_PRECISION");
+    memset(la, 0, sizeof *la * (size_t)n);
+    memset(lj, 0, sizeof *lj * (size_t)n);
+    memset(lp, 0, sizeof *lp * (size_t)n);
+    if (mode && (*mode == 'H' || *mode == 'h') &&
+        last_values(n, (const double (*)[3])x, (const double (*)[3])v, la, lj, lp, eps2))
         return 1;
     printf("n,ni,us_per_block,interactions_per_s,us_set_j,us_firsthalf,us_lasthalf\n");
     for (char *tok = strtok(argv[2], ","); tok; tok = strtok(NULL, ",")) {
