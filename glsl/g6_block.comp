@@ -28,7 +28,8 @@
  * self pair (same id) excluded, as Sapporo2 does; on a tie the lower
  * address, as one scan in address order finds.
  *
- * Small blocks (mode A): NB_LANES invocations share one i-particle, each
+ * Small blocks (mode A, and mode H through g6_lanes.glsl, whose slices
+ * g6_reduce.comp adds): NB_LANES invocations share one i-particle, each
  * taking every NB_LANES-th j of a tile, and a fixed-order tree in shared
  * memory adds the lanes.  A group then holds NB_TILE / NB_LANES
  * i-particles, so that a block of one particle does not pay for a tile of
@@ -664,6 +665,12 @@ void main()
     result[3 * k + 1] = sum_j;
     result[3 * k + 2] = vec4(near.xy, 0.0, 0.0);
 #else
+    bool over = false;
+#if !defined(NB_PRECISION_A) && NB_LANES > 1
+    merge_lanes(lid, lane, acc_ap, acc_j, ds2_min, nearest, nearest_j, over);
+    if (lane != 0)
+        return;
+#endif
     if (!live)
         return;
 #endif
@@ -682,7 +689,7 @@ void main()
     result[at + 2] = w0;
     result[at + 3] = w1;
     result[at + 4] = uvec4(floatBitsToUint(ds2_min), uint(nearest),
-                           uint(acc_overflow(acc_ap) || acc_overflow(acc_j)), 0u);
+                           uint(over || acc_overflow(acc_ap) || acc_overflow(acc_j)), 0u);
 #endif
 }
 #endif

@@ -233,6 +233,11 @@ static const int small_shapes[][3] = {  /* up to ni: tile, lanes */
     { 1, 64, 64 }, { 4, 64, 16 }, { 16, 64, 4 }, { 32, 128, 4 }, { FUSED_MAX, 128, 2 },
 };
 #define SMALL_SHAPES (sizeof small_shapes / sizeof small_shapes[0])
+/* Mode H's blocks of up to FUSED_MAX: one work group of 128 invocations,
+ * `lanes` an i-particle (up to ni: lanes).  Its slices are added in
+ * g6_reduce.comp. */
+static const int small_h_shapes[][2] = { { 1, 128 }, { 8, 16 }, { FUSED_MAX, 2 } };
+#define SMALL_H_SHAPES (sizeof small_h_shapes / sizeof small_h_shapes[0])
 
 static void small_block_shape(int ni, struct block_plan *p)
 {
@@ -252,6 +257,11 @@ static struct block_plan plan_block(const struct nb_g6_block *g)
         p.tile = 128;
     else if (p.fused)
         small_block_shape(ni, &p);
+    for (size_t k = 0; g->mode == NB_PRECISION_H && ni <= FUSED_MAX; k++)
+        if (ni <= small_h_shapes[k][0]) {
+            p.lanes = small_h_shapes[k][1];
+            break;
+        }
     p.groups = nb_gl_ceil_div(ni, p.tile / p.lanes);
     int tiles = nb_gl_ceil_div(nj > 0 ? nj : 1, p.tile);
     int slices = !p.fused ? nb_gl_ceil_div(FILL_GROUPS, p.groups)
@@ -287,7 +297,9 @@ static void program_name(const struct nb_g6_block *g, const struct block_plan *p
 {
     const char *nn = g->flags & NB_BLOCK_NEAREST ? "_nn" : "";
     const char *pf = positions_suffix(g);
-    if (g->mode != NB_PRECISION_A)
+    if (g->mode != NB_PRECISION_A && p->lanes > 1)
+        snprintf(name, size, "g6_block_%c_l%d%s%s", 'a' + (int)g->mode, p->lanes, nn, pf);
+    else if (g->mode != NB_PRECISION_A)
         snprintf(name, size, "g6_block_%c%s%s", 'a' + (int)g->mode, nn, pf);
     else if (p->fused)
         snprintf(name, size, "g6_block_a_t%d_l%d%s%s", p->tile, p->lanes, nn, pf);
@@ -315,6 +327,12 @@ static void warm_programs(struct nb_forces *f, struct nb_g6_block *g)
             nb_gl_compute_warm(f->gl, name);
         }
         snprintf(name, sizeof name, "g6_block_a_t256_i2%s%s", nn, pfs);
+    } else if (g->mode == NB_PRECISION_H) {
+        for (size_t k = 0; k < SMALL_H_SHAPES; k++) {
+            snprintf(name, sizeof name, "g6_block_h_l%d%s%s", small_h_shapes[k][1], nn, pfs);
+            nb_gl_compute_warm(f->gl, name);
+        }
+        snprintf(name, sizeof name, "g6_block_h%s%s", nn, pfs);
     } else {
         snprintf(name, sizeof name, "g6_block_%c%s%s", 'a' + (int)g->mode, nn, pfs);
     }
