@@ -85,16 +85,22 @@ CLI_PKGS   := $(if $(filter 1,$(NB_VIEW)),$(VIEW_PKGS)) $(if $(filter 1,$(NB_REP
 CLI_DEFS   := $(if $(filter 1,$(NB_VIEW)),-DNB_HAVE_VIEW) $(if $(filter 1,$(NB_REPORTS)),-DNB_HAVE_REPORTS) \
               $(if $(filter 1,$(NB_PLOTS)),-DNB_HAVE_PLOTS)
 GLSL     := $(wildcard glsl/*.glsl glsl/*.frag glsl/*.vert glsl/*.comp glsl/*.h)
-TESTS    := tests/check_host tests/check_gpu tests/check_cli_forces tests/check_cli_errors \
-            tests/check_cli_help tests/check_cli_bench tests/check_cli_shaders tests/check_run \
+# Longest first: run_tests.sh runs them side by side.
+TESTS    := tests/check_run_gpu tests/check_restart tests/check_gpu tests/check_mpi \
+            tests/check_triangular tests/check_g6_accuracy tests/check_g6 \
+            tests/check_hostile_input tests/check_levels tests/check_md_fragment \
+            tests/check_run tests/check_host tests/check_cli_forces tests/check_cli_errors \
+            tests/check_cli_help tests/check_cli_bench tests/check_cli_shaders \
             tests/check_precision tests/check_md_laws tests/check_md_forces \
-            tests/check_md_dynamics tests/check_md_checks tests/check_md_io tests/check_md_gpu \
-            tests/check_md_fragment tests/check_md_cli tests/check_triangular \
-            tests/check_md_precision tests/check_md_cell_precision tests/check_gaj_precision \
+            tests/check_md_dynamics tests/check_md_checks tests/check_md_io \
+            tests/check_md_gpu tests/check_md_cli tests/check_md_precision \
+            tests/check_md_cell_precision tests/check_gaj_precision \
             tests/check_fragment_precision tests/check_md_run_precision tests/check_text \
-            tests/check_snapshot tests/check_md_ic tests/check_run_cli tests/check_run_gpu \
-            tests/check_api tests/check_api_contexts tests/check_cli_text tests/check_progress tests/check_hostile tests/check_hostile_input \
-            tests/check_g6 tests/check_g6_jmem tests/check_g6_probe tests/check_g6_accuracy tests/check_mpi tests/check_partition tests/check_render tests/check_view tests/check_render_read tests/check_restart tests/check_levels tests/check_report tests/check_file_safety
+            tests/check_snapshot tests/check_md_ic tests/check_run_cli tests/check_api \
+            tests/check_api_contexts tests/check_cli_text tests/check_progress \
+            tests/check_hostile tests/check_g6_jmem tests/check_g6_probe \
+            tests/check_partition tests/check_render tests/check_view \
+            tests/check_render_read tests/check_report tests/check_file_safety
 
 # The parsers' fuzz targets (tests/fuzz/fuzz_NAME.c, tools/scripts/sanitize.mk); make
 # test replays each one's regression corpus, tests/corpus/NAME/.

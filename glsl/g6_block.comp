@@ -17,12 +17,19 @@
  * rounded to float first, and r errs by ~6e-8 |x| / r.
  *
  * Work group (x, y): NB_TILE i-particles of the block, j-slice y of
- * slice_tiles tiles.  Mode A writes three vec4 per (slice, i) to
- * NB_BIND_G6_OUT, (a, phi), (jerk, 0), (ds2_min, nearest id bits, 0, 0),
- * and the other modes five uvec4 per (slice, i): acc_pack's words of
+ * slice_tiles tiles.  Mode A writes NB_G6_A_VEC4S vec4 per (slice, i) to
+ * NB_BIND_G6_OUT (nb_config.h: its sums as double-single pairs, the
+ * nearest neighbour), and the other modes five uvec4 per (slice, i): acc_pack's words of
  * (a, phi) and of jerk, then (ds2_min bits, nearest id, overflow, 0)
  * (acc_overflow: mode H's range was left); g6_reduce.comp
- * adds the slices (acc_merge, in slice order).  Group x = 0 also writes the
+ * adds the slices (acc_merge, in slice order).
+ *
+ * Mode A's pair terms are float, and so are its sums within a tile; each
+ * tile's float sums go into double-single pairs (ds_sum.glsl), and so do
+ * the lanes', the slices' and the batches' sums.  A float sum of the
+ * whole j-set would round at each of its ~N / 256 tile additions by up to
+ * 2^-24 of itself, and the result once more as it is stored; a pair costs
+ * a two-sum per tile, not per pair term.  Group x = 0 also writes the
  * predicted j-set ((x hi, id bits), (x lo, 0)) to NB_BIND_G6_JP for the
  * neighbour search.  The nearest neighbour is by unsoftened distance, the
  * self pair (same id) excluded, as Sapporo2 does; on a tie the lower
@@ -34,7 +41,8 @@
  * memory adds the lanes.  A group then holds NB_TILE / NB_LANES
  * i-particles, so that a block of one particle does not pay for a tile of
  * padding.  These kernels (NB_G6_FUSED, blocks of up to 64 in one group)
- * also add their j-slices in this dispatch, not in g6_reduce.comp: each group
+ * also add their j-slices in this dispatch (g6_fused.glsl), not in
+ * g6_reduce.comp: each group
  * leaves its sums in NB_BIND_G6_PART and counts its arrival; the last of
  * each batch of NB_G6_FUSED_BATCH slices adds the batch, and the last of
  * the batches adds those (the threadfence reduction of the CUDA samples,
@@ -50,6 +58,15 @@
 #define NB_LANES 1
 #endif
 #define NB_GROUP_I (NB_TILE / NB_LANES)
+/* Mode A: a lane's float sums go into double-single pairs after every
+ * LANE_RUN of its terms (a float sum rounds by up to 2^-24 of itself at
+ * each addition): in runs within a tile where a tile gives a lane that
+ * many (LANE_TERMS), else after RUN_TILES tiles.  A pair addition costs
+ * about two pair terms' arithmetic, so not once a term. */
+#define LANE_TERMS (NB_TILE / NB_LANES)
+#define LANE_RUN 32
+#define TILE_RUN (LANE_TERMS < LANE_RUN ? LANE_TERMS : LANE_RUN)
+#define RUN_TILES (LANE_TERMS < LANE_RUN ? LANE_RUN / LANE_TERMS : 1)
 #if defined(NB_IPT)     /* a layout takes a literal, not an expression */
 #if NB_IPT != 2 || NB_TILE != 256 || !defined(NB_PRECISION_A)
 #error "NB_IPT: two i-particles an invocation, tile 256, mode A only"
@@ -192,162 +209,35 @@ void predict(int j, out POS p, out POS v, out dvec3 xpd, out dvec3 vpd)
 #endif
 }
 
-#if defined(NB_G6_FUSED)
-shared bool last_group;
-#if NB_LANES > 1
-shared vec4 lane_n[NB_TILE];        /* ds2, nearest id bits, address bits */
-#endif
-
-/* Arrival counters: one per batch of NB_G6_FUSED_BATCH slices, and the
- * last one for the batches; then three vec4 per (slice, i), (a, phi),
- * (jerk, 0), (ds2, nearest id bits, its address bits, 0), then three per
- * (batch, i). */
-layout(std430, binding = NB_BIND_G6_PART) coherent buffer Partial {
-    uint arrivals[NB_G6_FUSED_COUNTERS];
-    vec4 partial[];
-};
-
-/* best becomes c where c is nearer, or as near at a lower address. */
-void keep_nearer(inout vec4 best, vec4 c)
-{
-    int jb = floatBitsToInt(best.z), jc = floatBitsToInt(c.z);
-    if (c.x < best.x || (c.x == best.x && uint(jc) < uint(jb)))
-        best = c;
-}
-
-/* The sums of each i-particle's lanes, added pairwise in a fixed order,
- * for every lane of it (tile_pos, tile_vel and lane_n as scratch). */
-void add_lanes(int lid, int lane, inout vec4 ap, inout vec4 jk, inout vec4 nn)
-{
-#if NB_LANES > 1
-    tile_pos[lid] = ap;
-    tile_vel[lid] = jk;
-    lane_n[lid] = nn;
-    memoryBarrierShared();
-    barrier();
-    for (int half_ = NB_LANES / 2; half_ > 0; half_ /= 2) {
-        if (lane < half_) {
-            tile_pos[lid] += tile_pos[lid + half_];
-            tile_vel[lid] += tile_vel[lid + half_];
-            vec4 m = lane_n[lid];
-            keep_nearer(m, lane_n[lid + half_]);
-            lane_n[lid] = m;
-        }
-        memoryBarrierShared();
-        barrier();
-    }
-    ap = tile_pos[lid - lane];
-    jk = tile_vel[lid - lane];
-    nn = lane_n[lid - lane];
-    barrier();
-#endif
-}
-
-/* Whether this group is the last of `expected` to arrive at counter c,
- * after writing its partial sums; the last one then sees all of them. */
-bool arrive(int c, uint expected)
-{
-    memoryBarrierBuffer();
-    barrier();
-    if (gl_LocalInvocationID.x == 0u)
-        last_group = atomicAdd(arrivals[c], 1u) == expected - 1u;
-    memoryBarrierShared();
-    barrier();
-    return last_group;
-}
-
-void put_partial(int at, vec4 ap, vec4 jk, vec4 nn)
-{
-    partial[at] = ap;
-    partial[at + 1] = jk;
-    partial[at + 2] = nn;
-}
-
-/* Adds count (at most NB_G6_FUSED_BATCH) partial sums from `first`,
- * `stride` vec4 apart: lane l takes l, l + NB_LANES, ... in that order.
- * Four are loaded before any is added, so that their trips to L2 overlap.
- * They go into named variables, which stay in registers; an array of
- * loads was slower than loading one at a time. */
-void add_partials(int first, int stride, int count, int lane, inout vec4 ap,
-                  inout vec4 jk, inout vec4 nn)
-{
-    for (int q0 = lane; q0 < count; q0 += 4 * NB_LANES) {
-        int at0 = first + q0 * stride;
-        int at1 = first + min(q0 + NB_LANES, count - 1) * stride;
-        int at2 = first + min(q0 + 2 * NB_LANES, count - 1) * stride;
-        int at3 = first + min(q0 + 3 * NB_LANES, count - 1) * stride;
-        vec4 a0 = partial[at0], b0 = partial[at0 + 1], c0 = partial[at0 + 2];
-        vec4 a1 = partial[at1], b1 = partial[at1 + 1], c1 = partial[at1 + 2];
-        vec4 a2 = partial[at2], b2 = partial[at2 + 1], c2 = partial[at2 + 2];
-        vec4 a3 = partial[at3], b3 = partial[at3 + 1], c3 = partial[at3 + 2];
-        ap += a0;
-        jk += b0;
-        keep_nearer(nn, c0);
-        if (q0 + NB_LANES < count) {
-            ap += a1;
-            jk += b1;
-            keep_nearer(nn, c1);
-        }
-        if (q0 + 2 * NB_LANES < count) {
-            ap += a2;
-            jk += b2;
-            keep_nearer(nn, c2);
-        }
-        if (q0 + 3 * NB_LANES < count) {
-            ap += a3;
-            jk += b3;
-            keep_nearer(nn, c3);
-        }
-    }
-}
-
-/* The block's sums for i-particle k from this group's, through the two
- * levels of last arrivals; false for every group but the very last. */
-bool add_slices(int lid, int lane, int k, bool live, inout vec4 ap, inout vec4 jk,
-                inout vec4 nn)
-{
-    int y = int(gl_WorkGroupID.y), slices = int(gl_NumWorkGroups.y);
-    int batch = y / NB_G6_FUSED_BATCH, first = batch * NB_G6_FUSED_BATCH;
-    int batches = (slices + NB_G6_FUSED_BATCH - 1) / NB_G6_FUSED_BATCH;
-    int in_batch = min(NB_G6_FUSED_BATCH, slices - first), level2 = 3 * slices * n_active;
-    add_lanes(lid, lane, ap, jk, nn);
-    if (lane == 0 && live)
-        put_partial(3 * (y * n_active + k), ap, jk, nn);
-    if (!arrive(batch, uint(in_batch)))
-        return false;
-    ap = vec4(0.0);
-    jk = vec4(0.0);
-    nn = vec4(1.0e30, intBitsToFloat(-1), intBitsToFloat(-1), 0.0);
-    if (live)
-        add_partials(3 * (first * n_active + k), 3 * n_active, in_batch, lane, ap, jk, nn);
-    add_lanes(lid, lane, ap, jk, nn);
-    if (lane == 0 && live)
-        put_partial(level2 + 3 * (batch * n_active + k), ap, jk, nn);
-    if (lid == 0)
-        arrivals[batch] = 0u;           /* ready for the next block */
-    if (!arrive(NB_G6_FUSED_COUNTERS - 1, uint(batches)))
-        return false;
-    ap = vec4(0.0);
-    jk = vec4(0.0);
-    nn = vec4(1.0e30, intBitsToFloat(-1), intBitsToFloat(-1), 0.0);
-    if (live)
-        add_partials(level2 + 3 * k, 3 * n_active, batches, lane, ap, jk, nn);
-    add_lanes(lid, lane, ap, jk, nn);
-    if (lid == 0)
-        arrivals[NB_G6_FUSED_COUNTERS - 1] = 0u;
-    return true;
-}
-#endif
-
-/* Whether an invocation sums its pairs: in modes B..H, only for a live
- * i-particle.  A small block is one work group of NB_TILE invocations,
- * most of them padding, and warps of padding alone then skip the pair
- * terms, which are most of the block's time; they still load their share
- * of each tile. */
 #if defined(NB_PRECISION_A)
-#define NB_SUMS(live) true
-#else
-#define NB_SUMS(live) (live)
+/* An i-particle's sums, (a, phi) and (jerk, 0), as double-single pairs. */
+struct g6_sums { vec4 ap, ap_lo, jk, jk_lo; };
+
+void sums_zero(out g6_sums s)
+{
+    s.ap = s.ap_lo = s.jk = s.jk_lo = vec4(0.0);
+}
+
+void sums_merge(inout g6_sums a, g6_sums b)
+{
+    nb_ds_merge(a.ap, a.ap_lo, b.ap, b.ap_lo);
+    nb_ds_merge(a.jk, a.jk_lo, b.jk, b.jk_lo);
+}
+
+/* Mode A's NB_G6_A_VEC4S results at vec4 `at` (nb_config.h's layout). */
+void store_sums(int at, g6_sums s, float ds2_min, int nearest)
+{
+    result[at] = s.ap;
+    result[at + 1] = s.ap_lo;
+    result[at + 2] = vec4(s.jk.xyz, ds2_min);
+    result[at + 3] = vec4(s.jk_lo.xyz, intBitsToFloat(nearest));
+}
+#endif
+
+#if defined(NB_G6_FUSED)
+/* The block's sums for i-particle k from this group's (g6_fused.glsl,
+ * which follows this file); false for every group but the very last. */
+bool add_slices(int lid, int lane, int k, bool live, inout g6_sums s, inout vec4 nn);
 #endif
 
 #if !defined(NB_PRECISION_G)
@@ -397,14 +287,11 @@ void load_i(int k, out vec3 p, out vec3 v, out vec3 lo, out vec3 vlo, out XFIX x
 shared bool tile_has_self[2];
 
 
-void store_i(int k, vec4 ap, vec4 jk, float ds2_min, int nearest)
+void store_i(int k, g6_sums s, float ds2_min, int nearest)
 {
-    if (k >= n_active)
-        return;
-    int at = 3 * (int(gl_WorkGroupID.y) * n_active + k);
-    result[at] = ap;
-    result[at + 1] = jk;
-    result[at + 2] = vec4(ds2_min, intBitsToFloat(nearest), 0.0, 0.0);
+    if (k < n_active)
+        store_sums(NB_G6_A_VEC4S * (int(gl_WorkGroupID.y) * n_active + k), s, ds2_min,
+                   nearest);
 }
 
 #if defined(NB_G6_NEAREST)
@@ -466,12 +353,18 @@ void keep_nearest(float ds2, bool self, int id_j, inout float ds2_min, inout int
                       vec2(pj.w), eps2, self, sx, sy, sz, wx, wy, wz, sp); }
 
 /* A tile's pairs are summed in runs of SUB_RUN, each run's sums then
- * added to the tile's: a float sum takes a rounding of its own size at
+ * added to a float sum of DS_RUN pairs, and that to the double-single
+ * pairs (ds_sum.glsl).  A float sum takes a rounding of its own size at
  * each addition, and a close pair's term may be most of it, so that 255
  * additions after it cost ~16 such roundings of the whole (~1e-6 of it),
  * 15 + 15 cost ~6 (three times less; the runs' sums add 7 additions per
- * SUB_RUN pairs). */
+ * SUB_RUN pairs).  The float sum of DS_RUN pairs bounds what the larger
+ * partial sums cost: the roundings of the runs' additions are those of a
+ * quarter tile, not of the whole sum (a two-sum, 6 additions, a
+ * component every DS_RUN pairs; every SUB_RUN pairs would cost 4 times
+ * as many for little more). */
 #define SUB_RUN 16
+#define DS_RUN 64
 
 void main()
 {
@@ -488,6 +381,8 @@ void main()
     vec2 vxli = vec2(w0.x, w1.x), vyli = vec2(w0.y, w1.y), vzli = vec2(w0.z, w1.z);
     vec2 ax = vec2(0.0), ay = vec2(0.0), az = vec2(0.0), jx_ = vec2(0.0), jy_ = vec2(0.0),
          jz_ = vec2(0.0), ap = vec2(0.0);
+    vec2 axl = vec2(0.0), ayl = vec2(0.0), azl = vec2(0.0), jxl = vec2(0.0), jyl = vec2(0.0),
+         jzl = vec2(0.0), apl = vec2(0.0);     /* their low parts */
     float ds2_0 = 1.0e30, ds2_1 = 1.0e30;
     int nearest0 = -1, nearest1 = -1;
 
@@ -517,28 +412,41 @@ void main()
         }
         memoryBarrierShared();
         barrier();
-        vec2 tx = vec2(0.0), ty = vec2(0.0), tz = vec2(0.0), ux = vec2(0.0), uy = vec2(0.0),
-             uz = vec2(0.0), tp = vec2(0.0);
         bool checked = tile_has_self[t & 1];
-        for (int q0 = 0; q0 < NB_TILE; q0 += SUB_RUN) {
-            vec2 sx = vec2(0.0), sy = vec2(0.0), sz = vec2(0.0), wx = vec2(0.0),
-                 wy = vec2(0.0), wz = vec2(0.0), sp = vec2(0.0);
-            /* four j a turn where no pair is skipped (1% less time) */
-            if (checked) {
-                for (int q = q0; q < q0 + SUB_RUN; ++q)
-                    PAIR(q, true)
-            } else {
-                for (int q = q0; q < q0 + SUB_RUN; q += 4) {
-                    PAIR(q, false) PAIR(q + 1, false) PAIR(q + 2, false) PAIR(q + 3, false)
+        for (int q1 = 0; q1 < NB_TILE; q1 += DS_RUN) {
+            vec2 tx = vec2(0.0), ty = vec2(0.0), tz = vec2(0.0), ux = vec2(0.0),
+                 uy = vec2(0.0), uz = vec2(0.0), tp = vec2(0.0);
+            for (int q0 = q1; q0 < q1 + DS_RUN; q0 += SUB_RUN) {
+                vec2 sx = vec2(0.0), sy = vec2(0.0), sz = vec2(0.0), wx = vec2(0.0),
+                     wy = vec2(0.0), wz = vec2(0.0), sp = vec2(0.0);
+                /* four j a turn where no pair is skipped (1% less time) */
+                if (checked) {
+                    for (int q = q0; q < q0 + SUB_RUN; ++q)
+                        PAIR(q, true)
+                } else {
+                    for (int q = q0; q < q0 + SUB_RUN; q += 4) {
+                        PAIR(q, false) PAIR(q + 1, false) PAIR(q + 2, false)
+                        PAIR(q + 3, false)
+                    }
                 }
+                tx += sx; ty += sy; tz += sz; ux += wx; uy += wy; uz += wz; tp += sp;
             }
-            tx += sx; ty += sy; tz += sz; ux += wx; uy += wy; uz += wz; tp += sp;
+            nb_ds_add(ax, axl, tx);
+            nb_ds_add(ay, ayl, ty);
+            nb_ds_add(az, azl, tz);
+            nb_ds_add(jx_, jxl, ux);
+            nb_ds_add(jy_, jyl, uy);
+            nb_ds_add(jz_, jzl, uz);
+            nb_ds_add(ap, apl, tp);
         }
-        ax += tx; ay += ty; az += tz; jx_ += ux; jy_ += uy; jz_ += uz; ap += tp;
         barrier();
     }
-    store_i(k0, vec4(ax.x, ay.x, az.x, ap.x), vec4(jx_.x, jy_.x, jz_.x, 0.0), ds2_0, nearest0);
-    store_i(k1, vec4(ax.y, ay.y, az.y, ap.y), vec4(jx_.y, jy_.y, jz_.y, 0.0), ds2_1, nearest1);
+    store_i(k0, g6_sums(vec4(ax.x, ay.x, az.x, ap.x), vec4(axl.x, ayl.x, azl.x, apl.x),
+                        vec4(jx_.x, jy_.x, jz_.x, 0.0), vec4(jxl.x, jyl.x, jzl.x, 0.0)),
+            ds2_0, nearest0);
+    store_i(k1, g6_sums(vec4(ax.y, ay.y, az.y, ap.y), vec4(axl.y, ayl.y, azl.y, apl.y),
+                        vec4(jx_.y, jy_.y, jz_.y, 0.0), vec4(jxl.y, jyl.y, jzl.y, 0.0)),
+            ds2_1, nearest1);
 }
 #else
 void main()
@@ -560,7 +468,9 @@ void main()
     vec4 pi = vec4(p3, 0.0), vi = vec4(v3, 0.0);
 #endif
 #if defined(NB_PRECISION_A)
-    float ax = 0.0, ay = 0.0, az = 0.0, jx_ = 0.0, jy_ = 0.0, jz_ = 0.0, ap = 0.0;
+    g6_sums sums;
+    sums_zero(sums);
+    float tx = 0.0, ty = 0.0, tz = 0.0, ux = 0.0, uy = 0.0, uz = 0.0, tp = 0.0;
 #else
     nb_acc acc_ap, acc_j;
     acc_init(acc_ap);
@@ -599,10 +509,16 @@ void main()
         memoryBarrierShared();
         barrier();
 #if defined(NB_PRECISION_A)
-        /* Each tile summed apart, then added, as gaj.comp does. */
-        float tx = 0.0, ty = 0.0, tz = 0.0, ux = 0.0, uy = 0.0, uz = 0.0, tp = 0.0;
+        /* A lane's terms summed in float in runs (LANE_RUN above), each
+         * run's sums then added to the pairs. */
+        for (int q1 = lane; q1 < NB_TILE; q1 += TILE_RUN * NB_LANES) {
+        for (int q = q1; q < q1 + TILE_RUN * NB_LANES; q += NB_LANES) {
+#else
+        /* padding i-particles skip their pairs (a small block is one work
+         * group, most of it padding: warps of padding alone then only
+         * load their share of each tile) */
+        for (int q = lane; live && q < NB_TILE; q += NB_LANES) {
 #endif
-        for (int q = lane; NB_SUMS(live) && q < NB_TILE; q += NB_LANES) {
             POS pj = tile_pos[q], vj = tile_vel[q];
             int id_j = id_of(vj);
             bool self = id_j == id_i;
@@ -646,7 +562,12 @@ void main()
 #endif
         }
 #if defined(NB_PRECISION_A)
-        ax += tx; ay += ty; az += tz; jx_ += ux; jy_ += uy; jz_ += uz; ap += tp;
+        if (RUN_TILES == 1 || (t - t0) % RUN_TILES == RUN_TILES - 1 || t == t1 - 1) {
+            nb_ds_add(sums.ap, sums.ap_lo, vec4(tx, ty, tz, tp));
+            nb_ds_add(sums.jk, sums.jk_lo, vec4(ux, uy, uz, 0.0));
+            tx = ty = tz = ux = uy = uz = tp = 0.0;
+        }
+        }
 #else
         acc_tile_end(acc_ap);
         acc_tile_end(acc_j);
@@ -654,16 +575,13 @@ void main()
         barrier();
     }
 #if defined(NB_G6_FUSED)
-    vec4 sum_ap = vec4(ax, ay, az, ap), sum_j = vec4(jx_, jy_, jz_, 0.0);
     vec4 near = vec4(ds2_min, intBitsToFloat(nearest), intBitsToFloat(nearest_j), 0.0);
-    if (!add_slices(lid, lane, k, live, sum_ap, sum_j, near))
+    if (!add_slices(lid, lane, k, live, sums, near))
         return;
     write_updates(lid, NB_TILE);    /* every group has read the j-memory */
     if (lane != 0 || !live)
         return;
-    result[3 * k] = sum_ap;
-    result[3 * k + 1] = sum_j;
-    result[3 * k + 2] = vec4(near.xy, 0.0, 0.0);
+    store_sums(NB_G6_A_VEC4S * k, sums, near.x, floatBitsToInt(near.y));
 #else
     bool over = false;
 #if !defined(NB_PRECISION_A) && NB_LANES > 1
@@ -675,10 +593,7 @@ void main()
         return;
 #endif
 #if defined(NB_PRECISION_A) && !defined(NB_G6_FUSED)
-    int at = 3 * (int(gl_WorkGroupID.y) * n_active + k);
-    result[at] = vec4(ax, ay, az, ap);
-    result[at + 1] = vec4(jx_, jy_, jz_, 0.0);
-    result[at + 2] = vec4(ds2_min, intBitsToFloat(nearest), 0.0, 0.0);
+    store_sums(NB_G6_A_VEC4S * (int(gl_WorkGroupID.y) * n_active + k), sums, ds2_min, nearest);
 #elif !defined(NB_PRECISION_A)
     int at = 5 * (int(gl_WorkGroupID.y) * n_active + k);
     uvec4 w0, w1;

@@ -2,9 +2,9 @@
  * i-particle k; its invocations sum the slices lid, lid + G, ... in that
  * order, and a shared-memory tree adds those sums, always in the same
  * order, so a block's result does not depend on timing.  Mode A adds
- * floats; the other modes merge accumulator states (acc_merge: exact in
- * H, deterministic in all), passed through shared memory as their words
- * (acc_pack).  (One invocation merging all of a particle's slices in turn
+ * double-single pairs (ds_sum.glsl); the other modes merge accumulator
+ * states (acc_merge: exact in H, deterministic in all), passed through
+ * shared memory as their words (acc_pack).  (One invocation merging all of a particle's slices in turn
  * waited for each slice's load: a block of one i-particle at N = 65536,
  * 512 slices, spent most of its time there.)  The nearest neighbour is
  * the slice minimum, the lower slice on a tie, as one slice would find.
@@ -79,7 +79,7 @@ void main()
         result[5 * k + 4] = uvec4(near.xy, uint(over), 0u);
     }
 }
-#else
+#else   /* mode A: double-single pairs (ds_sum.glsl), nb_config.h's layout */
 layout(local_size_x = NB_G6_REDUCE_GROUP) in;
 
 layout(std430, binding = NB_BIND_G6_PART) readonly buffer Partial { vec4 partial[]; };
@@ -88,43 +88,52 @@ layout(std430, binding = NB_BIND_G6_OUT) writeonly buffer Out { vec4 result[]; }
 NB_LOCATION(NB_LOC_N_ACTIVE) uniform int n_active;
 NB_LOCATION(NB_LOC_SLICES) uniform int slices;
 
-shared vec4 sum_ap[NB_G6_REDUCE_GROUP];
-shared vec4 sum_j[NB_G6_REDUCE_GROUP];
+shared vec4 sum_s[4][NB_G6_REDUCE_GROUP];   /* (a, phi) hi, lo; jerk hi, lo */
 shared vec2 near[NB_G6_REDUCE_GROUP];       /* ds2, id bits */
 
 void main()
 {
+    const int V = NB_G6_A_VEC4S;
     int lid = int(gl_LocalInvocationID.x);
     int k = int(gl_WorkGroupID.x);
-    vec4 ap = vec4(0.0), jk = vec4(0.0);
+    vec4 ap = vec4(0.0), apl = vec4(0.0), jk = vec4(0.0), jkl = vec4(0.0);
     vec2 nn = vec2(1.0e30, intBitsToFloat(-1));
     for (int s = lid; s < slices; s += NB_G6_REDUCE_GROUP) {
-        int at = 3 * (s * n_active + k);
-        ap += partial[at];
-        jk += partial[at + 1];
-        vec2 c = partial[at + 2].xy;
+        int at = V * (s * n_active + k);
+        vec4 j_hi = partial[at + 2], j_lo = partial[at + 3];
+        nb_ds_merge(ap, apl, partial[at], partial[at + 1]);
+        nb_ds_merge(jk, jkl, vec4(j_hi.xyz, 0.0), vec4(j_lo.xyz, 0.0));
+        vec2 c = vec2(j_hi.w, j_lo.w);
         if (c.x < nn.x)
             nn = c;
     }
-    sum_ap[lid] = ap;
-    sum_j[lid] = jk;
+    sum_s[0][lid] = ap;
+    sum_s[1][lid] = apl;
+    sum_s[2][lid] = jk;
+    sum_s[3][lid] = jkl;
     near[lid] = nn;
     memoryBarrierShared();
     barrier();
     for (int half_ = NB_G6_REDUCE_GROUP / 2; half_ > 0; half_ /= 2) {
         if (lid < half_) {
-            sum_ap[lid] += sum_ap[lid + half_];
-            sum_j[lid] += sum_j[lid + half_];
-            if (near[lid + half_].x < near[lid].x)
-                near[lid] = near[lid + half_];
+            int o = lid + half_;
+            nb_ds_merge(ap, apl, sum_s[0][o], sum_s[1][o]);
+            nb_ds_merge(jk, jkl, sum_s[2][o], sum_s[3][o]);
+            sum_s[0][lid] = ap;
+            sum_s[1][lid] = apl;
+            sum_s[2][lid] = jk;
+            sum_s[3][lid] = jkl;
+            if (near[o].x < near[lid].x)
+                near[lid] = near[o];
         }
         memoryBarrierShared();
         barrier();
     }
     if (lid == 0) {
-        result[3 * k] = sum_ap[0];
-        result[3 * k + 1] = sum_j[0];
-        result[3 * k + 2] = vec4(near[0], 0.0, 0.0);
+        result[V * k] = ap;
+        result[V * k + 1] = apl;
+        result[V * k + 2] = vec4(jk.xyz, near[0].x);
+        result[V * k + 3] = vec4(jkl.xyz, near[0].y);
     }
 }
 #endif

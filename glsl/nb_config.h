@@ -170,6 +170,13 @@
 #define NB_LOC_G6_NB_MAX 32
 /* Invocations of the slice reduction per i-particle. */
 #define NB_G6_REDUCE_GROUP 64
+/* Mode A's block results, vec4s per (slice, i-particle) or i-particle:
+ * (a, phi) as double-single hi and lo parts (ds_sum.glsl), then (jerk hi,
+ * ds2_min) and (jerk lo, nearest id bits).  The fused kernels' partial
+ * sums: (a, phi) hi, lo, (jerk, 0) hi, lo, (ds2_min, nearest id bits,
+ * its address bits, 0). */
+#define NB_G6_A_VEC4S 4
+#define NB_G6_A_PART_VEC4S 5
 /* reduce.comp: a work group of NB_REDUCE_GROUP invocations sums the
  * slices of NB_REDUCE_ITEMS particles, NB_REDUCE_LANES invocations each. */
 #define NB_REDUCE_GROUP 256

@@ -354,10 +354,10 @@ static enum nb_status dispatch(struct nb_forces *f, struct nb_g6_block *g,
     GLuint prog, red = 0;
     program_name(g, p, name, sizeof name);
     snprintf(reduce_name, sizeof reduce_name, "g6_reduce_%c", 'a' + (int)g->mode);
-    size_t out_bytes = (a ? 48 : 80) * (size_t)ni;
+    size_t out_bytes = (a ? 16 * NB_G6_A_VEC4S : 80) * (size_t)ni;
     size_t part_bytes = out_bytes * (size_t)p->slices;
-    size_t fused_bytes = out_bytes * (size_t)(p->slices + nb_gl_ceil_div(p->slices,
-                                                                        NB_G6_FUSED_BATCH));
+    size_t fused_bytes = 16 * NB_G6_A_PART_VEC4S * (size_t)ni *
+                         (size_t)(p->slices + nb_gl_ceil_div(p->slices, NB_G6_FUSED_BATCH));
     if (nb_g6_positions(g) == NB_POSITIONS_FIXED64 &&
         !epoxy_has_gl_extension("GL_ARB_gpu_shader_int64"))
         return nb_error_set(err, NB_ERR_UNSUPPORTED, "fixed64 positions need "
@@ -498,18 +498,18 @@ static void unpack(const struct nb_g6_block *g, const void *raw, size_t k, doubl
 {
     float ds2;
     int32_t nn;
-    if (g->mode == NB_PRECISION_A) {
-        const float *r = (const float *)raw + 12 * k;
+    if (g->mode == NB_PRECISION_A) {     /* hi + lo, nb_config.h's layout */
+        const float *r = (const float *)raw + 4 * NB_G6_A_VEC4S * k;
         for (int c = 0; c < 3; c++) {
             if (acc)
-                acc[3 * k + c] = r[c];
+                acc[3 * k + c] = (double)r[c] + (double)r[4 + c];
             if (jerk)
-                jerk[3 * k + c] = r[4 + c];
+                jerk[3 * k + c] = (double)r[8 + c] + (double)r[12 + c];
         }
         if (pot)
-            pot[k] = r[3];
-        ds2 = r[8];
-        memcpy(&nn, &r[9], 4);
+            pot[k] = (double)r[3] + (double)r[7];
+        ds2 = r[11];
+        memcpy(&nn, &r[15], 4);
     } else {
         const uint32_t *w = (const uint32_t *)raw + 20 * k;
         for (int c = 0; c < 3; c++) {

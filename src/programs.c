@@ -119,15 +119,16 @@
 #define G6_PX "#extension GL_ARB_gpu_shader_int64 : require\n#define NB_G6_POS_FIXED\n"
 #define G6_BLOCK_A1(T, NAME, NN)                                            \
     { "g6_block_a_t" #T "_i2" NAME, "#define NB_PRECISION_A\n#define NB_TILE " #T "\n" \
-      "#define NB_IPT 2\n" NN, { 0 }, { "gaj.glsl", "g6_jmemory.glsl", "g6_block.comp" }, \
-      NB_STAGE_COMPUTE }
+      "#define NB_IPT 2\n" NN, { 0 },                                      \
+      { "gaj.glsl", "ds_sum.glsl", "g6_jmemory.glsl", "g6_block.comp" }, NB_STAGE_COMPUTE }
 #define G6_BLOCK_A(T, NAME, NN)                                             \
     G6_BLOCK_A1(T, NAME, NN), G6_BLOCK_A1(T, NAME "_pf", NN G6_PF), \
     G6_BLOCK_A1(T, NAME "_px", G6_PX NN)
 #define G6_BLOCK_LANES(T, L, NAME, NN)                                      \
     { "g6_block_a_t" #T "_l" #L NAME, "#define NB_PRECISION_A\n#define NB_TILE " #T "\n" \
       "#define NB_LANES " #L "\n" G6_INLINE NN G6_FUSED, { 0 },             \
-      { "gaj.glsl", "g6_jmemory.glsl", "g6_block.comp" }, NB_STAGE_COMPUTE }
+      { "gaj.glsl", "ds_sum.glsl", "g6_jmemory.glsl", "g6_block.comp", "g6_fused.glsl" }, \
+      NB_STAGE_COMPUTE }
 #define G6_LANES(T, L) G6_BLOCK_LANES(T, L, "", ""), G6_BLOCK_LANES(T, L, "_nn", G6_NN), \
     G6_BLOCK_LANES(T, L, "_pf", G6_PF), G6_BLOCK_LANES(T, L, "_nn_pf", G6_NN G6_PF), \
     G6_BLOCK_LANES(T, L, "_px", G6_PX), G6_BLOCK_LANES(T, L, "_nn_px", G6_PX G6_NN)
@@ -194,7 +195,8 @@ static const struct nb_program_desc catalogue[] = {
     G6_BLOCK("f", "F"), G6_BLOCK_MODE("g", "G", "", ""),
     G6_BLOCK_MODE("g", "G", "_nn", G6_NN), G6_BLOCK("h", "H"),
     G6_H_LANES(128), G6_H_LANES(16), G6_H_LANES(2),
-    { "g6_reduce_a", "#define NB_PRECISION_A\n", { 0 }, { "g6_reduce.comp" }, NB_STAGE_COMPUTE },
+    { "g6_reduce_a", "#define NB_PRECISION_A\n", { 0 }, { "ds_sum.glsl", "g6_reduce.comp" },
+      NB_STAGE_COMPUTE },
     G6_REDUCE("b", "B"), G6_REDUCE("c", "C"), G6_REDUCE("d", "D"), G6_REDUCE("e", "E"),
     G6_REDUCE("f", "F"), G6_REDUCE("g", "G"), G6_REDUCE("h", "H"),
     { "g6_scatter", "", { 0 }, { "g6_scatter.comp" }, NB_STAGE_COMPUTE },

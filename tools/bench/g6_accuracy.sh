@@ -22,8 +22,16 @@
 # there (run it first in the same command, after its --prepare here, and
 # carry .peer/sapporo2).  Here (llvmpipe) it runs at small N:
 #   G6ACC_N="2048 4096" G6ACC_REPEATS=5 bash tools/bench/g6_accuracy.sh /tmp/g6acc
+# G6ACC_MODES (default "A H G") and G6ACC_POSITIONS (default "ds float
+# fixed64") choose what libg6gl runs; G6ACC_BLOCKS (e.g. "1 64") adds
+# accuracy rows for blocks of those sizes (256 sampled i-particles; the
+# Sapporo2 benchmark then has to be built from this g6_bench.c, by
+# sapporo2.sh --prepare here and --build there).  Mode A, ds, with
+# Sapporo2, blocks of 1 and 64 too:
+#   G6ACC_MODES=A G6ACC_POSITIONS=ds G6ACC_BLOCKS="1 64" OUT=DIR bash tools/bench/g6_accuracy.sh
 # Writes into OUTDIR: accuracy.csv (code,positions,mode,n,sample,eps2,case,
-# force_mean,force_max,jerk_mean,jerk_max,pot_mean,pot_max), timing.csv
+# force_mean,force_max,jerk_mean,jerk_max,pot_mean,pot_max,block; block
+# "all" for blocks of g6_npipes()), timing.csv
 # (code,positions,mode,n,ni,us_per_block,interactions_per_s,us_set_j,
 # us_firsthalf,us_lasthalf), g6_accuracy.log (the runs' messages), each CSV
 # whole or not at all.  fixed64 needs GL_ARB_gpu_shader_int64: where a
@@ -47,6 +55,19 @@ export GLNBODY_SHADER_DIR=${GLNBODY_SHADER_DIR:-$PWD}
 NS=${G6ACC_N:-16384 65536 262144}
 REPEATS=${G6ACC_REPEATS:-7}
 SAMPLE=${G6ACC_SAMPLE:-1024}
+MODES=${G6ACC_MODES:-A H G}
+POSITIONS=${G6ACC_POSITIONS:-ds float fixed64}
+BLOCKS=${G6ACC_BLOCKS:-}
+for b in $BLOCKS; do
+    case $b in [1-9] | [1-9][0-9] | [1-9][0-9][0-9] | [1-9][0-9][0-9][0-9]) ;;
+        *) die "G6ACC_BLOCKS: '$b' is not a block size from 1 to 9999" ;; esac
+done
+for m in $MODES; do
+    case $m in [A-H]) ;; *) die "G6ACC_MODES: '$m' is not a mode A to H" ;; esac
+done
+for p in $POSITIONS; do
+    case $p in ds | float | fixed64) ;; *) die "G6ACC_POSITIONS: '$p' is not ds, float or fixed64" ;; esac
+done
 case $REPEATS in [5-9] | [1-9][0-9]) ;; *) die "G6ACC_REPEATS=$REPEATS: at least 5" ;; esac
 sapporo_at=${SAPPORO2_BENCH:-/tmp/sapporo2/g6_bench}
 sapporo=$sapporo_at
@@ -54,7 +75,7 @@ sapporo=$sapporo_at
 log=$out/g6_accuracy.log
 tmp=$(mktemp -d) || die "no temporary directory"
 trap 'rm -rf "$tmp"' EXIT
-echo "code,positions,mode,n,sample,eps2,case,force_mean,force_max,jerk_mean,jerk_max,pot_mean,pot_max" \
+echo "code,positions,mode,n,sample,eps2,case,force_mean,force_max,jerk_mean,jerk_max,pot_mean,pot_max,block" \
     > "$tmp/accuracy.csv"
 echo "code,positions,mode,n,ni,us_per_block,interactions_per_s,us_set_j,us_firsthalf,us_lasthalf" \
     > "$tmp/timing.csv"
@@ -69,13 +90,18 @@ plummer() {
 # measure CODE BINARY POSITIONS MODE N: both measurements, rows prefixed;
 # returns 1, saying so, where a run fails (its rows are left out).
 measure() {
-    local code=$1 bin=$2 pos=$3 mode=$4 n=$5 in=$tmp/plummer_$5.txt eps2 rows
+    local code=$1 bin=$2 pos=$3 mode=$4 n=$5 in=$tmp/plummer_$5.txt eps2 rows block
     for eps2 in 1e-4 1e-8; do
-        rows=$(GLNBODY_G6_POSITIONS=$pos GLNBODY_G6_PRECISION=$mode CUDA_VISIBLE_DEVICES=0 \
-               timeout 300 "$bin" --accuracy "$in" $eps2 $SAMPLE 2>> "$log") || {
-            echo "g6_accuracy: $code $pos $mode at N = $n: g6_bench --accuracy failed (see $log)" >&2
-            return 1; }
-        echo "$rows" | grep -E '^[0-9]+,' | sed "s/^/$code,$pos,$mode,/" | tee -a "$tmp/accuracy.csv"
+        for block in all $BLOCKS; do
+            local args="$SAMPLE"
+            [ "$block" = all ] || args="256 $block"
+            rows=$(GLNBODY_G6_POSITIONS=$pos GLNBODY_G6_PRECISION=$mode CUDA_VISIBLE_DEVICES=0 \
+                   timeout 300 "$bin" --accuracy "$in" $eps2 $args 2>> "$log") || {
+                echo "g6_accuracy: $code $pos $mode at N = $n: g6_bench --accuracy failed (see $log)" >&2
+                return 1; }
+            echo "$rows" | grep -E '^[0-9]+,' | sed "s/^/$code,$pos,$mode,/; s/\$/,$block/" |
+                tee -a "$tmp/accuracy.csv"
+        done
     done
     rows=$(GLNBODY_G6_POSITIONS=$pos GLNBODY_G6_PRECISION=$mode CUDA_VISIBLE_DEVICES=0 \
            timeout 300 "$bin" "$in" 1,16,64,1024,4096,16384 $REPEATS 2>> "$log") || {
@@ -86,8 +112,8 @@ measure() {
 
 for n in $NS; do
     plummer "$n" "$tmp/plummer_$n.txt"
-    for mode in A H G; do
-        for pos in ds float fixed64; do
+    for mode in $MODES; do
+        for pos in $POSITIONS; do
             [ $mode = G ] && [ $pos != ds ] && continue     # G's pair terms are double
             measure libg6gl build/tools/g6/g6_bench $pos $mode "$n" || [ $pos = fixed64 ] ||
                 die "libg6gl $pos $mode failed at N = $n"

@@ -17,11 +17,12 @@
  * that reads them, from one untimed pass over all particles first; zeros
  * otherwise.
  *
- *   g6_bench --accuracy IN EPS2 [SAMPLE]
+ *   g6_bench --accuracy IN EPS2 [SAMPLE [BLOCK]]
  *
  * The library's forces against a double direct sum on the same particles:
  * every (n / SAMPLE)-th particle (default 1024 of them) is an i-particle,
- * the j-set the whole of IN.  Two cases: "t0", everything at t = 0 (no
+ * in blocks of BLOCK (default, and at most, g6_npipes()), the j-set the
+ * whole of IN.  Two cases: "t0", everything at t = 0 (no
  * prediction), and "predicted", the j-particles given at t = 0 with
  * a2 = -x / 2 and j6 = -v / 6 and predicted by the library to t = 2^-6,
  * the i-particles predicted to it in double (as a Hermite code sends
@@ -105,11 +106,14 @@ static void reference_errors(int n, const double (*xp)[3], const double (*vp)[3]
     }
 }
 
-/* g6_bench --accuracy IN EPS2 [SAMPLE] (the header says what it prints). */
+/* g6_bench --accuracy IN EPS2 [SAMPLE [BLOCK]] (the header says what it
+ * prints); block 0: g6_npipes(). */
 static int accuracy(int n, const double *m, const double (*x)[3], const double (*v)[3],
-                    double eps2, int sample)
+                    double eps2, int sample, int block)
 {
     int npipes = g6_npipes(), ni = sample < n ? sample : n, stride = n / ni;
+    if (block > 0 && block < npipes)
+        npipes = block;
     double (*a2)[3] = malloc(sizeof *a2 * (size_t)n), (*j6)[3] = malloc(sizeof *j6 * (size_t)n);
     double (*xp)[3] = malloc(sizeof *xp * (size_t)n), (*vp)[3] = malloc(sizeof *vp * (size_t)n);
     double (*xi)[3] = malloc(sizeof *xi * (size_t)npipes), (*vi)[3] = malloc(sizeof *vi * (size_t)npipes);
@@ -203,15 +207,16 @@ int main(int argc, char **argv)
 {
     int acc_mode = argc > 1 && strcmp(argv[1], "--accuracy") == 0;
     double eps2_acc = 0;
-    int sample = 1024;
+    int sample = 1024, block = 0;
     if (acc_mode) {
         char *end = NULL;
         eps2_acc = argc > 3 ? strtod(argv[3], &end) : -1;
         sample = argc > 4 ? atoi(argv[4]) : 1024;
-        if (argc < 4 || argc > 5 || *end || !(eps2_acc >= 0) || !isfinite(eps2_acc) ||
-            sample < 1) {
-            fprintf(stderr, "usage: g6_bench --accuracy IN EPS2 [SAMPLE] (EPS2 >= 0, "
-                    "SAMPLE >= 1)\n");
+        block = argc > 5 ? atoi(argv[5]) : 0;
+        if (argc < 4 || argc > 6 || *end || !(eps2_acc >= 0) || !isfinite(eps2_acc) ||
+            sample < 1 || (argc > 5 && block < 1)) {
+            fprintf(stderr, "usage: g6_bench --accuracy IN EPS2 [SAMPLE [BLOCK]] (EPS2 >= 0, "
+                    "SAMPLE >= 1, BLOCK >= 1)\n");
             return 2;
         }
         argv++, argc--;
@@ -222,7 +227,7 @@ int main(int argc, char **argv)
         repeats = 1;
     if (!in || fscanf(in, "%d", &n) != 1 || n < 2 || repeats < 1) {
         fprintf(stderr, "usage: g6_bench IN NI[,NI...] [REPEATS]\n"
-                "       g6_bench --accuracy IN EPS2 [SAMPLE]\n");
+                "       g6_bench --accuracy IN EPS2 [SAMPLE [BLOCK]]\n");
         return 2;
     }
     double *m = malloc(sizeof *m * (size_t)n), (*x)[3] = malloc(sizeof *x * (size_t)n);
@@ -239,7 +244,7 @@ int main(int argc, char **argv)
         return 1;
     if (acc_mode) {
         int r = accuracy(n, m, (const double (*)[3])x, (const double (*)[3])v, eps2_acc,
-                         sample);
+                         sample, block);
         g6_close(0);
         return r;
     }

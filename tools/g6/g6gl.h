@@ -52,7 +52,9 @@
  *
  * Environment:
  *   GLNBODY_G6_PRECISION  A (default) .. H: glnbody's accumulation modes
- *                         (Narumi et al. Table 1, and H).  GRAPE-6's own
+ *                         (Narumi et al. Table 1, and H); A sums float
+ *                         terms in float 64 at a time and adds those
+ *                         sums as double-single pairs.  GRAPE-6's own
  *                         pipelines summed forces in 64-bit fixed point
  *                         (Makino et al. 2003): mode H does the same, exact
  *                         and independent of the order of the sums, each
