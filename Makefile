@@ -67,7 +67,7 @@ GL_SRC   := src/context.c src/context_describe.c src/shader.c src/programs.c src
             src/force_compute.c src/force_precision.c src/force_fragment.c src/fragment_passes.c src/fragment_hermite.c src/backends.c src/gl_buffers.c src/gl_targets.c src/gl_limits.c src/gl_dispatch.c \
             src/md_compute.c src/md_compute_force.c src/md_clock.c src/md_cells.c src/md_fragment.c src/md_triangular.c src/md_precision.c \
             src/md_params.c src/fragment_precision.c src/precision.c src/shader_dir.c src/gl_env.c src/spirv_check.c src/gl_level.c src/gl_info.c src/shader_names.c \
-            src/api_forces.c src/api_hermite.c src/api_md.c src/api_checkpoint.c src/api_md_forces.c src/api_shaders.c src/g6_block.c src/g6_launch.c src/gaj_correct.c src/gaj_planned.c \
+            src/api_forces.c src/api_hermite.c src/api_md.c src/api_checkpoint.c src/api_md_forces.c src/api_shaders.c src/g6_block.c src/g6_launch.c src/g6_scales.c src/gaj_correct.c src/gaj_planned.c \
             src/render.c src/render_frames.c src/render_sources.c src/render_inspect.c
 CLI_SRC  := $(addprefix tools/glnbody/,main.c options.c measure.c cmd_forces.c cmd_bench.c \
             cmd_compare.c cmd_shaders.c cmd_run.c cmd_precision.c cmd_md.c md_options.c md_system.c \
@@ -318,7 +318,7 @@ $(B)/tests/check_g6_large: tests/check_g6_large.c $(wildcard tests/*.h) $(B)/lib
 EMCC     ?= emcc
 WEB_NATIVE_ONLY := host/png_write.c src/context.c src/gl_info.c src/render_frames.c \
             src/force_compute.c src/force_precision.c src/gaj_compute.c src/gaj_precision.c \
-            src/gaj_correct.c src/gaj_planned.c src/g6_block.c src/g6_launch.c \
+            src/gaj_correct.c src/gaj_planned.c src/g6_block.c src/g6_launch.c src/g6_scales.c \
             src/md_compute.c src/md_compute_force.c src/md_cells.c src/md_clock.c \
             src/md_triangular.c src/md_precision.c
 WEB_SRC  := $(filter-out $(WEB_NATIVE_ONLY),$(HOST_SRC) $(GL_SRC)) src/context_web.c \

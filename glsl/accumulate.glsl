@@ -77,8 +77,19 @@ void acc_merge(inout nb_acc a, nb_acc b) { a.s += b.s; }
  * chunk sums are int32 (wrapping; a tile of at most 512 terms keeps the
  * true sums below 2^30) and move into the int64 sum at each tile end.
  * Every step is odd in y, so the terms of (i, j) and (j, i), exact
- * negatives, stay exact negatives. */
+ * negatives, stay exact negatives.
+ *
+ * NB_ACC_CHECK (the block steps, whose scale may come from the caller's
+ * last values instead of a bound): `over` records any term above 2^61 or
+ * any sum, at a tile end or a merge, at 2^61 or more (in float, which is
+ * within 2^-23 of it).  Without it, no sum can have wrapped: each tile
+ * adds at most 2^62 + 2^51, and a merge adds two sums below 2^61 + 2^51. */
+#if defined(NB_ACC_CHECK)
+struct nb_acc { i64vec4 s; ivec4 c2, c1, c0; int terms; vec4 big; bool over; };
+const float nb_fixed_top = 2305843009213693952.0;   /* 2^61 */
+#else
 struct nb_acc { i64vec4 s; ivec4 c2, c1, c0; int terms; };
+#endif
 
 const float nb_magic2 = 221360928884514619392.0;     /* 1.5 2^67 */
 const float nb_magic1 = 52776558133248.0;           /* 1.5 2^45 */
@@ -89,6 +100,10 @@ void acc_init(out nb_acc a)
     a.s = i64vec4(0);
     a.c2 = a.c1 = a.c0 = ivec4(0);
     a.terms = 0;
+#if defined(NB_ACC_CHECK)
+    a.big = vec4(0.0);
+    a.over = false;
+#endif
 }
 
 void acc_add_scaled(inout nb_acc a, vec4 t, vec4 scale)
@@ -103,6 +118,9 @@ void acc_add_scaled(inout nb_acc a, vec4 t, vec4 scale)
     a.c1 += floatBitsToInt(a1);
     a.c0 += floatBitsToInt(a0);
     a.terms++;
+#if defined(NB_ACC_CHECK)
+    a.big = max(a.big, abs(y));
+#endif
 }
 
 void acc_tile_end(inout nb_acc a)
@@ -110,6 +128,14 @@ void acc_tile_end(inout nb_acc a)
     ivec4 c2 = a.c2 - a.terms * floatBitsToInt(nb_magic2);
     ivec4 c1 = a.c1 - a.terms * floatBitsToInt(nb_magic1);
     ivec4 c0 = a.c0 - a.terms * floatBitsToInt(nb_magic0);
+#if defined(NB_ACC_CHECK)
+    vec4 sum = vec4(a.s) + vec4(c2) * 17592186044416.0;     /* 2^44 */
+    a.over = a.over || any(greaterThan(a.big, vec4(nb_fixed_top))) ||
+             any(greaterThanEqual(abs(sum), vec4(nb_fixed_top)));
+    a.big = vec4(0.0);
+    if (a.over)
+        c2 = ivec4(0);      /* no shift past int64; the sums are discarded */
+#endif
     a.s += (i64vec4(c2) << 44) + (i64vec4(c1) << 22) + i64vec4(c0);
     a.c2 = a.c1 = a.c0 = ivec4(0);
     a.terms = 0;
@@ -135,7 +161,17 @@ void acc_unpack(uvec4 w0, uvec4 w1, out nb_acc a)
 /* Adds the state b (another j-slice's sums, after acc_tile_end) into a:
  * exact, int64 addition is associative (wrapping, and the true sums stay
  * below 2^63 by the choice of k). */
-void acc_merge(inout nb_acc a, nb_acc b) { a.s += b.s; }
+void acc_merge(inout nb_acc a, nb_acc b)
+{
+    a.s += b.s;
+#if defined(NB_ACC_CHECK)
+    a.over = a.over || b.over || any(greaterThanEqual(abs(vec4(a.s)), vec4(nb_fixed_top)));
+#endif
+}
+
+#if defined(NB_ACC_CHECK)
+bool acc_overflow(nb_acc a) { return a.over; }
+#endif
 
 #elif defined(NB_PRECISION_M)
 struct nb_acc { vec4 s; };
@@ -191,7 +227,10 @@ void acc_add_scaled(inout nb_acc a, vec4 t, vec4 scale)
     precise vec4 e = y - (b - a.hs);
     a.hs = b;
 #if defined(NB_PRECISION_F)
-    a.li += ivec4(e * float(1 << NB_LOWER_FACTOR_LOG2));
+    /* rounded, not truncated: a truncation errs toward zero, and where most
+     * terms of a sum share a sign (a jerk's, for an i-particle fast against
+     * the rest) those errors add up in proportion to N, not to its root */
+    a.li += ivec4(roundEven(e * float(1 << NB_LOWER_FACTOR_LOG2)));
 #else
     precise vec4 l = a.ls + e;
     a.ls = l;
@@ -250,7 +289,7 @@ void acc_merge(inout nb_acc a, nb_acc b)
     a.ls = l;
 #elif defined(NB_PRECISION_F)
     a.hs = z;
-    a.li += b.li + ivec4(e * float(1 << NB_LOWER_FACTOR_LOG2));
+    a.li += b.li + ivec4(roundEven(e * float(1 << NB_LOWER_FACTOR_LOG2)));
     acc_tile_end(a);
 #else
     precise vec4 l = (a.ls + b.ls) + e;
@@ -258,6 +297,11 @@ void acc_merge(inout nb_acc a, nb_acc b)
     a.ls = l;
 #endif
 }
+#endif
+
+#if !defined(NB_PRECISION_H) || !defined(NB_ACC_CHECK)
+/* Whether a's sums left its range (NB_ACC_CHECK, mode H): never else. */
+bool acc_overflow(nb_acc a) { return false; }
 #endif
 
 /* One pair term at the run's scale (B, C, D, G and M ignore it). */

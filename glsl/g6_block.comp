@@ -20,7 +20,8 @@
  * slice_tiles tiles.  Mode A writes NB_G6_A_VEC4S vec4 per (slice, i) to
  * NB_BIND_G6_OUT (nb_config.h: its sums as double-single pairs, the
  * nearest neighbour), and the other modes five uvec4 per (slice, i): acc_pack's words of
- * (a, phi) and of jerk, then (ds2_min bits, nearest id, 0, 0); g6_reduce.comp
+ * (a, phi) and of jerk, then (ds2_min bits, nearest id, overflow, 0)
+ * (acc_overflow: mode H's range was left); g6_reduce.comp
  * adds the slices (acc_merge, in slice order).
  *
  * Mode A's pair terms are float, and so are its sums within a tile; each
@@ -34,7 +35,8 @@
  * self pair (same id) excluded, as Sapporo2 does; on a tie the lower
  * address, as one scan in address order finds.
  *
- * Small blocks (mode A): NB_LANES invocations share one i-particle, each
+ * Small blocks (mode A, and mode H through g6_lanes.glsl, whose slices
+ * g6_reduce.comp adds): NB_LANES invocations share one i-particle, each
  * taking every NB_LANES-th j of a tile, and a fixed-order tree in shared
  * memory adds the lanes.  A group then holds NB_TILE / NB_LANES
  * i-particles, so that a block of one particle does not pay for a tile of
@@ -81,6 +83,11 @@ layout(std430, binding = NB_BIND_G6_OUT) writeonly buffer Out { vec4 result[]; }
 #else
 layout(std430, binding = NB_BIND_G6_OUT) writeonly buffer Out { uvec4 result[]; };
 NB_LOCATION(NB_LOC_PREC_SCALE_J) uniform vec4 prec_scale_j;
+#endif
+#if defined(NB_PRECISION_H)
+/* The first vec4 of the i-particles' own scales in the i-area, one vec4
+ * each (2^k of a, phi, jerk, 0), or -1: the uniforms' alone. */
+NB_LOCATION(NB_LOC_G6_SCALES_AT) uniform int scales_at;
 #endif
 
 NB_LOCATION(NB_LOC_EPS2) uniform float eps2;
@@ -468,6 +475,16 @@ void main()
     nb_acc acc_ap, acc_j;
     acc_init(acc_ap);
     acc_init(acc_j);
+    vec4 scale_ap = prec_scale, scale_j = prec_scale_j;
+#endif
+#if defined(NB_PRECISION_H)
+    /* An i-particle's scale from its own last values (g6_scales.c), never
+     * coarser than the bound's: a term then takes many more bits. */
+    if (scales_at >= 0 && live) {
+        vec4 own = ipart_f[scales_at + k];
+        scale_ap = max(scale_ap, own.xxxy);
+        scale_j = max(scale_j, own.zzzz);
+    }
 #endif
     float ds2_min = 1.0e30;
     int nearest = -1, nearest_j = -1;
@@ -497,7 +514,10 @@ void main()
         for (int q1 = lane; q1 < NB_TILE; q1 += TILE_RUN * NB_LANES) {
         for (int q = q1; q < q1 + TILE_RUN * NB_LANES; q += NB_LANES) {
 #else
-        for (int q = lane; q < NB_TILE; q += NB_LANES) {
+        /* padding i-particles skip their pairs (a small block is one work
+         * group, most of it padding: warps of padding alone then only
+         * load their share of each tile) */
+        for (int q = lane; live && q < NB_TILE; q += NB_LANES) {
 #endif
             POS pj = tile_pos[q], vj = tile_vel[q];
             int id_j = id_of(vj);
@@ -537,8 +557,8 @@ void main()
                           bp = 0.0;
             nb_gaj_accumulate(d.x, d.y, d.z, dv.x, dv.y, dv.z, pj.w, eps2, self,
                               bx, by, bz, kx, ky, kz, bp);
-            acc_add(acc_ap, vec4(bx, by, bz, bp));
-            acc_add_scaled(acc_j, vec4(kx, ky, kz, 0.0), prec_scale_j);
+            acc_add_scaled(acc_ap, vec4(bx, by, bz, bp), scale_ap);
+            acc_add_scaled(acc_j, vec4(kx, ky, kz, 0.0), scale_j);
 #endif
         }
 #if defined(NB_PRECISION_A)
@@ -563,6 +583,12 @@ void main()
         return;
     store_sums(NB_G6_A_VEC4S * k, sums, near.x, floatBitsToInt(near.y));
 #else
+    bool over = false;
+#if !defined(NB_PRECISION_A) && NB_LANES > 1
+    merge_lanes(lid, lane, acc_ap, acc_j, ds2_min, nearest, nearest_j, over);
+    if (lane != 0)
+        return;
+#endif
     if (!live)
         return;
 #endif
@@ -577,7 +603,8 @@ void main()
     acc_pack(acc_j, w0, w1);
     result[at + 2] = w0;
     result[at + 3] = w1;
-    result[at + 4] = uvec4(floatBitsToUint(ds2_min), uint(nearest), 0u, 0u);
+    result[at + 4] = uvec4(floatBitsToUint(ds2_min), uint(nearest),
+                           uint(over || acc_overflow(acc_ap) || acc_overflow(acc_j)), 0u);
 #endif
 }
 #endif

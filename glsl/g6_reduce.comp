@@ -7,7 +7,8 @@
  * shared memory as their words (acc_pack).  (One invocation merging all of a particle's slices in turn
  * waited for each slice's load: a block of one i-particle at N = 65536,
  * 512 slices, spent most of its time there.)  The nearest neighbour is
- * the slice minimum, the lower slice on a tie, as one slice would find. */
+ * the slice minimum, the lower slice on a tie, as one slice would find.
+ * A slice's overflow flag (mode H's range left) is any slice's. */
 #if !defined(NB_PRECISION_A)
 layout(local_size_x = NB_G6_REDUCE_GROUP) in;
 
@@ -18,7 +19,7 @@ NB_LOCATION(NB_LOC_N_ACTIVE) uniform int n_active;
 NB_LOCATION(NB_LOC_SLICES) uniform int slices;
 
 shared uvec4 words[4][NB_G6_REDUCE_GROUP];  /* (a, phi) w0, w1; jerk w0, w1 */
-shared uvec4 near_s[NB_G6_REDUCE_GROUP];    /* ds2 bits, id, slice, 0 */
+shared uvec4 near_s[NB_G6_REDUCE_GROUP];    /* ds2 bits, id, slice, overflow */
 
 /* Whether c is nearer than b, or as near from a lower slice. */
 bool nearer(uvec4 c, uvec4 b)
@@ -41,9 +42,10 @@ void main()
         acc_merge(acc_ap, b);
         acc_unpack(partial[q + 2], partial[q + 3], b);
         acc_merge(acc_j, b);
-        uvec4 c = uvec4(partial[q + 4].xy, uint(s), 0u);
+        uvec4 c = uvec4(partial[q + 4].xy, uint(s), near.w | partial[q + 4].z);
         if (nearer(c, near))
             near = c;
+        near.w = c.w;
     }
     for (int half_ = NB_G6_REDUCE_GROUP / 2; half_ > 0; half_ /= 2) {
         if (lid >= half_ && lid < 2 * half_) {
@@ -58,8 +60,10 @@ void main()
             acc_merge(acc_ap, b);
             acc_unpack(words[2][lid + half_], words[3][lid + half_], b);
             acc_merge(acc_j, b);
+            uint over = near.w | near_s[lid + half_].w;
             if (nearer(near_s[lid + half_], near))
                 near = near_s[lid + half_];
+            near.w = over;
         }
         barrier();
     }
@@ -71,7 +75,8 @@ void main()
         acc_pack(acc_j, w0, w1);
         result[5 * k + 2] = w0;
         result[5 * k + 3] = w1;
-        result[5 * k + 4] = uvec4(near.xy, 0u, 0u);
+        bool over = near.w != 0u || acc_overflow(acc_ap) || acc_overflow(acc_j);
+        result[5 * k + 4] = uvec4(near.xy, uint(over), 0u);
     }
 }
 #else   /* mode A: double-single pairs (ds_sum.glsl), nb_config.h's layout */

@@ -205,6 +205,8 @@
 #define NB_G6_FUSED_COUNTERS 64
 #define NB_LOC_G6_UPDATES 34
 #define NB_LOC_G6_UPDATES_AT 35
+/* g6_block.comp, mode H: the first vec4 of the i-particles' own scales. */
+#define NB_LOC_G6_SCALES_AT 46
 /* correct.comp: dvec2 (eta, dt_max); the level of a step of 1 and the
  * number of levels (the host's NB_STEP_LEVEL_OF_ONE, NB_STEP_LEVELS). */
 #define NB_LOC_CORRECT_STEP 36

@@ -171,7 +171,9 @@ enum nb_precision {
     NB_PRECISION_F,     /* float pair terms, Narumi's float + int32 pair */
     NB_PRECISION_G,     /* double pair terms, double sums */
     NB_PRECISION_H,     /* float pair forces m_i m_j f_ij rounded to int64
-                           fixed point: exact, order-independent sums */
+                           fixed point: exact, order-independent sums (the
+                           block steps: each i-particle's own range,
+                           nb_forces_block_hint) */
     NB_PRECISION_COUNT
 };
 

@@ -47,6 +47,8 @@ static void block_free(struct nb_g6_block *g)
     free(g->queued_bits);
     free(g->slot_address);
     free(g->mass);
+    free(g->hint);
+    free(g->own_log2);
     free(g);
 }
 
@@ -477,6 +479,7 @@ enum nb_status nb_g6_flush_queue(struct nb_forces *f, struct nb_g6_block *g, int
         glBindBufferBase(GL_SHADER_STORAGE_BUFFER, NB_BIND_G6_JX + (GLuint)k, g->buf[k]);
     glBindBufferBase(GL_SHADER_STORAGE_BUFFER, NB_BIND_G6_UPDATE, updates);
     nb_gl_dispatch(g->queued, 256);
+    g->scatters++;
     if (fence)
         nb_gl_staging_sent(area);
     empty_queue(g);

@@ -80,6 +80,19 @@ struct nb_g6_block {
     enum nb_precision mode;
     enum nb_positions positions;    /* the block's (f's at its start) */
     int log2[3];                /* E, F, H: scales of (a), (phi), (jerk) */
+    /* Mode H: each i-particle's own scales (own_log2, three each, as
+     * log2), from the magnitudes of its last values that
+     * nb_forces_block_hint left in `hint` (three each) for a block of
+     * hint_ni (both made for BLOCK_MAX at first use); `own` while the block
+     * uses them.  The block's ti and eps2,
+     * and the scatters since the j-memory began (`scatters`, at the start:
+     * `scatters_at`), for a block that must run again. */
+    double *hint;
+    int *own_log2;
+    size_t hint_ni;
+    int hinted, own;
+    double ti, eps2;
+    unsigned long scatters, scatters_at;
     uint64_t warmed;            /* bit 2 (3 mode + positions) + nearest: warmed */
 };
 
@@ -125,6 +138,24 @@ static inline int nb_g6_needs_mass(enum nb_precision m)
  * from the device where puts in another mode left it unknown. */
 enum nb_status nb_g6_know_mass(struct nb_forces *f, struct nb_g6_block *g,
                                struct nb_error *err);
+/* E, F, H: g's scales 2^k (g->log2) from bounds on every partial sum. */
+enum nb_status nb_g6_choose_scales(struct nb_g6_block *g, double eps2, double vi_max,
+                                   struct nb_error *err);
+/* g's block in mode H takes each i-particle's own scales (g->own set,
+ * own_log2 filled: from the hint given for ni i-particles, else none);
+ * NB_ERR_NOMEM without memory for them. */
+enum nb_status nb_g6_take_hint(struct nb_g6_block *g, struct nb_error *err);
+/* The own scales of g's i-particles into dst, a vec4 (2^k of a, phi,
+ * jerk, 0) each, 0 where none (the bound's then). */
+void nb_g6_own_scales(const struct nb_g6_block *g, float *dst);
+/* The scale (log2) of i-particle k's quantity q (0 a, 1 phi, 2 jerk). */
+int nb_g6_log2_of(const struct nb_g6_block *g, size_t k, int q);
+/* From the results raw of g's block: the particles whose sums left their
+ * own range take the bound's scale; those whose results the scale does not
+ * resolve take a finer one, from those results.  The count of particles
+ * that changed (0: the results are final). */
+size_t nb_g6_refine(struct nb_g6_block *g, const void *raw);
+
 /* The queued updates (at most NB_G6_INLINE_MAX) into dst, ascending by
  * address, for the block to carry; g->carried their count; an empty queue. */
 void nb_g6_carry_queue(struct nb_g6_block *g, double *dst);

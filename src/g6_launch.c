@@ -35,33 +35,6 @@ static inline void spin_pause(void)
 #endif
 }
 
-/* E, F, H: the scales 2^k from bounds on every partial sum (eps > 0):
- * |a| <= M 0.385 / eps^2 (the largest m r / (r^2 + eps^2)^{3/2}),
- * |phi| <= M / eps, |jerk| <= M 1.56 v / eps^3 for relative speeds up to
- * v, taken as twice the fastest j (its prediction may speed it up) plus
- * the fastest i. */
-static enum nb_status choose_scales(struct nb_g6_block *g, double eps2, double vi_max,
-                                    struct nb_error *err)
-{
-    enum nb_precision m = g->mode;
-    int bits = m == NB_PRECISION_H ? NB_PREC_BITS_FIXED : NB_PREC_BITS_LARGE;
-    if (m != NB_PRECISION_E && m != NB_PRECISION_F && m != NB_PRECISION_H)
-        return NB_OK;
-    if (!(eps2 > 0.0))
-        return nb_error_set(err, NB_ERR_UNSUPPORTED, "precision %s needs a softening "
-                            "eps2 > 0 (its fixed-point range is set by M / eps^2)",
-                            nb_precision_name(m));
-    double eps = sqrt(eps2), mass = fmax(g->mass_sum, 1e-300);
-    double v = 2.0 * sqrt(g->v2_max) + vi_max;
-    double bound[3] = { mass * 0.385 / eps2, mass / eps,
-                        mass * 1.56 * fmax(v, 1e-300) / (eps2 * eps) };
-    static const char *what[3] = { "force", "potential", "jerk" };
-    for (int k = 0; k < 3; k++)
-        if (nb_prec_scale(m, what[k], bound[k], bits, &g->log2[k], err) != NB_OK)
-            return err->status;
-    return NB_OK;
-}
-
 static enum nb_status check_block(struct nb_g6_block *g, size_t nj, double ti, double eps2,
                                   size_t ni, const int32_t *id, const double *x,
                                   const double *v, const char *func, struct nb_error *err)
@@ -159,7 +132,8 @@ static enum nb_status send_i(struct nb_g6_block *g, size_t ni, const int32_t *id
                              struct nb_error *err)
 {
     size_t each = i_bytes(g);
-    size_t bytes = each * ni + (carry ? UPDATE_DOUBLES * sizeof(double) * g->queued : 0);
+    size_t bytes = each * ni + (carry ? UPDATE_DOUBLES * sizeof(double) * g->queued : 0) +
+                   (g->own ? 4 * sizeof(float) * ni : 0);
     enum nb_positions pos = nb_g6_positions(g);
     enum i_layout how = g->mode == NB_PRECISION_G || pos == NB_POSITIONS_FIXED64 ? I_DOUBLE
                       : each == 64 ? I_DS : I_FLOAT;
@@ -183,6 +157,8 @@ static enum nb_status send_i(struct nb_g6_block *g, size_t ni, const int32_t *id
     g->carried = 0;
     if (carry)      /* from a dvec4 boundary: each is 32 or 64 bytes */
         nb_g6_carry_queue(g, (double *)(void *)(area + each * ni));
+    else if (g->own)    /* mode H: the particles' own scales (never carries) */
+        nb_g6_own_scales(g, (float *)(void *)(area + each * ni));
     g->i_buffer = g->up_i.buffer;
     if (!g->i_buffer) {         /* no buffer storage: a copy into B_I */
         if (nb_gl_ensure_buffer(&g->buf[B_I], &g->size[B_I], bytes, "the i-particles",
@@ -218,6 +194,9 @@ static void set_uniforms(const struct nb_g6_block *g, uint64_t mask, double ti, 
         float s = ldexpf(1.0f, g->log2[2]);
         glUniform4f(nb_gl_loc(NB_LOC_PREC_SCALE_J), s, s, s, s);
     }
+    if (HAS(mask, NB_LOC_G6_SCALES_AT))
+        glUniform1i(nb_gl_loc(NB_LOC_G6_SCALES_AT), g->own ? (int)(i_bytes(g) / 16 * g->ni)
+                                                           : -1);
 }
 
 /* The sums of a block that adds its own slices (g6_block.comp's
@@ -254,6 +233,11 @@ static const int small_shapes[][3] = {  /* up to ni: tile, lanes */
     { 1, 64, 64 }, { 4, 64, 16 }, { 16, 64, 4 }, { 32, 128, 4 }, { FUSED_MAX, 128, 2 },
 };
 #define SMALL_SHAPES (sizeof small_shapes / sizeof small_shapes[0])
+/* Mode H's blocks of up to FUSED_MAX: one work group of 128 invocations,
+ * `lanes` an i-particle (up to ni: lanes).  Its slices are added in
+ * g6_reduce.comp. */
+static const int small_h_shapes[][2] = { { 1, 128 }, { 8, 16 }, { FUSED_MAX, 2 } };
+#define SMALL_H_SHAPES (sizeof small_h_shapes / sizeof small_h_shapes[0])
 
 static void small_block_shape(int ni, struct block_plan *p)
 {
@@ -273,6 +257,11 @@ static struct block_plan plan_block(const struct nb_g6_block *g)
         p.tile = 128;
     else if (p.fused)
         small_block_shape(ni, &p);
+    for (size_t k = 0; g->mode == NB_PRECISION_H && ni <= FUSED_MAX; k++)
+        if (ni <= small_h_shapes[k][0]) {
+            p.lanes = small_h_shapes[k][1];
+            break;
+        }
     p.groups = nb_gl_ceil_div(ni, p.tile / p.lanes);
     int tiles = nb_gl_ceil_div(nj > 0 ? nj : 1, p.tile);
     int slices = !p.fused ? nb_gl_ceil_div(FILL_GROUPS, p.groups)
@@ -308,7 +297,9 @@ static void program_name(const struct nb_g6_block *g, const struct block_plan *p
 {
     const char *nn = g->flags & NB_BLOCK_NEAREST ? "_nn" : "";
     const char *pf = positions_suffix(g);
-    if (g->mode != NB_PRECISION_A)
+    if (g->mode != NB_PRECISION_A && p->lanes > 1)
+        snprintf(name, size, "g6_block_%c_l%d%s%s", 'a' + (int)g->mode, p->lanes, nn, pf);
+    else if (g->mode != NB_PRECISION_A)
         snprintf(name, size, "g6_block_%c%s%s", 'a' + (int)g->mode, nn, pf);
     else if (p->fused)
         snprintf(name, size, "g6_block_a_t%d_l%d%s%s", p->tile, p->lanes, nn, pf);
@@ -336,6 +327,12 @@ static void warm_programs(struct nb_forces *f, struct nb_g6_block *g)
             nb_gl_compute_warm(f->gl, name);
         }
         snprintf(name, sizeof name, "g6_block_a_t256_i2%s%s", nn, pfs);
+    } else if (g->mode == NB_PRECISION_H) {
+        for (size_t k = 0; k < SMALL_H_SHAPES; k++) {
+            snprintf(name, sizeof name, "g6_block_h_l%d%s%s", small_h_shapes[k][1], nn, pfs);
+            nb_gl_compute_warm(f->gl, name);
+        }
+        snprintf(name, sizeof name, "g6_block_h%s%s", nn, pfs);
     } else {
         snprintf(name, sizeof name, "g6_block_%c%s%s", 'a' + (int)g->mode, nn, pfs);
     }
@@ -450,7 +447,10 @@ enum nb_status nb_forces_block_start(struct nb_forces *f, size_t nj, double ti, 
     g->mode = f->precision;
     g->positions = f->positions;
     g->carried = 0;
-    if (nb_g6_needs_mass(g->mode) && nb_g6_know_mass(f, g, &e) != NB_OK)
+    g->ti = ti;
+    g->eps2 = eps2;
+    if (nb_g6_take_hint(g, &e) != NB_OK ||
+        (nb_g6_needs_mass(g->mode) && nb_g6_know_mass(f, g, &e) != NB_OK))
         return nb_api_fail(err, &e, func);
     if (ni == 0 || nj == 0) {  /* no results to wait for: fence the updates */
         if (refuse_block(ni, x, v, h2, func, &e) != NB_OK ||
@@ -462,8 +462,9 @@ enum nb_status nb_forces_block_start(struct nb_forces *f, size_t nj, double ti, 
     struct block_plan plan = plan_block(g);
     if (!plan.carry && nb_g6_flush_queue(f, g, 0, &e) != NB_OK)
         return nb_api_fail(err, &e, func);
+    g->scatters_at = g->scatters;
     if (send_i(g, ni, id, x, v, h2, plan.carry, &vi_max, func, &e) != NB_OK ||
-        choose_scales(g, eps2, vi_max, &e) != NB_OK)
+        nb_g6_choose_scales(g, eps2, vi_max, &e) != NB_OK)
         return nb_api_fail(err, &e, func);
     if (flags & NB_BLOCK_TIMED)
         nb_gpu_timer_start(&g->timer);
@@ -482,12 +483,13 @@ enum nb_status nb_forces_block_start(struct nb_forces *f, size_t nj, double ti, 
     return NB_OK;
 }
 
-/* Component c of accumulator q (0: a and phi, 1: jerk) of one i-particle's
- * words in modes B..H. */
-static double finish_word(const struct nb_g6_block *g, const uint32_t *w, int q, int c)
+/* Component c of accumulator q (0: a and phi, 1: jerk) of i-particle i's
+ * words w in modes B..H. */
+static double finish_word(const struct nb_g6_block *g, size_t i, const uint32_t *w, int q,
+                          int c)
 {
     int k = g->mode == NB_PRECISION_H || g->mode == NB_PRECISION_E ||
-            g->mode == NB_PRECISION_F ? g->log2[q ? 2 : c == 3 ? 1 : 0] : 0;
+            g->mode == NB_PRECISION_F ? nb_g6_log2_of(g, i, q ? 2 : c == 3 ? 1 : 0) : 0;
     return nb_prec_finish(g->mode, w + 8 * q, c, k);
 }
 
@@ -512,12 +514,12 @@ static void unpack(const struct nb_g6_block *g, const void *raw, size_t k, doubl
         const uint32_t *w = (const uint32_t *)raw + 20 * k;
         for (int c = 0; c < 3; c++) {
             if (acc)
-                acc[3 * k + c] = finish_word(g, w, 0, c);
+                acc[3 * k + c] = finish_word(g, k, w, 0, c);
             if (jerk)
-                jerk[3 * k + c] = finish_word(g, w, 1, c);
+                jerk[3 * k + c] = finish_word(g, k, w, 1, c);
         }
         if (pot)
-            pot[k] = finish_word(g, w, 0, 3);
+            pot[k] = finish_word(g, k, w, 0, 3);
         memcpy(&ds2, &w[16], 4);
         memcpy(&nn, &w[17], 4);
     }
@@ -581,6 +583,40 @@ static const void *unpack_large(struct nb_g6_block *g, double *acc, double *jerk
     return raw;
 }
 
+/* The results of a block whose i-particles take their own scales (mode
+ * H), computed again (up to REFINE_PASSES times) while nb_g6_refine
+ * changes a scale: a particle whose sums left its range at the bound's
+ * scale, which they cannot leave; one that its scale does not resolve at
+ * a finer one, from its result.  The j-memory must be as the first run
+ * found it. */
+#define REFINE_PASSES 3
+static const void *own_results(struct nb_forces *f, struct nb_g6_block *g,
+                               struct nb_error *err)
+{
+    const void *raw = nb_gl_staging_arrived(&g->down, err);
+    for (int pass = 0; raw && pass < REFINE_PASSES && nb_g6_refine(g, raw) > 0; pass++) {
+        if (g->scatters != g->scatters_at) {
+            nb_error_set(err, NB_ERR_LIMIT, "mode H must compute the block again (a "
+                         "particle's fixed-point range did not fit its sums), and the "
+                         "j-memory has changed since the block began (put no j-particles "
+                         "between the start and the finish of a block)");
+            return NULL;
+        }
+        size_t each = i_bytes(g), bytes = (each + 4 * sizeof(float)) * g->ni;
+        nb_g6_own_scales(g, (float *)(void *)((char *)g->up_i.map + each * g->ni));
+        if (!g->up_i.buffer &&
+            nb_gl_staging_send(&g->up_i, g->buf[B_I], 0, bytes, "sending the i-particles",
+                               err) != NB_OK)
+            return NULL;
+        struct block_plan plan = plan_block(g);
+        if (dispatch(f, g, &plan, g->ti, g->eps2, err) != NB_OK)
+            return NULL;
+        nb_gl_staging_sent(&g->down);
+        raw = nb_gl_staging_arrived(&g->down, err);
+    }
+    return raw;
+}
+
 enum nb_status nb_forces_block_finish(struct nb_forces *f, double *acc, double *jerk,
                                       double *pot, int32_t *nearest, double *nearest_r2,
                                       struct nb_error *err)
@@ -601,7 +637,14 @@ enum nb_status nb_forces_block_finish(struct nb_forces *f, double *acc, double *
     if (nb_api_forces_enter(f, &e) != NB_OK)
         return nb_api_fail(err, &e, func);
     g->started = 0;
-    if (g->nj && g->ni > NB_G6_PARALLEL_MIN) {
+    if (g->nj && g->ni && g->own) {
+        if (!(raw = own_results(f, g, &e)))
+            return nb_api_fail(err, &e, func);
+        long ni = (long)g->ni;
+#pragma omp parallel for schedule(static) if (ni > NB_G6_PARALLEL_MIN)
+        for (long k = 0; k < ni; k++)
+            unpack(g, raw, (size_t)k, acc, jerk, pot, nearest, nearest_r2);
+    } else if (g->nj && g->ni > NB_G6_PARALLEL_MIN) {
         if (!(raw = unpack_large(g, acc, jerk, pot, nearest, nearest_r2, &e)))
             return nb_api_fail(err, &e, func);
     } else if (g->ni && g->nj) {

@@ -27,7 +27,7 @@ enum nb_stage { NB_STAGE_VERTEX, NB_STAGE_FRAGMENT, NB_STAGE_COMPUTE };
 /* A program of the catalogue: named, one or two stages, each stage a list
  * of source files under glsl/ preceded by #version, the program's defines
  * and nb_config.h (in that order; the same for the GLSL and SPIR-V paths). */
-#define NB_PROGRAM_FILES 5          /* files of a program's main stage, at most */
+#define NB_PROGRAM_FILES 6          /* files of a program's main stage, at most */
 struct nb_program_desc {
     const char *name;               /* e.g. "ga_frag_4x4", "ga_comp_t256_i4" */
     const char *defines;            /* "#define ...\n" lines */

@@ -142,12 +142,22 @@
     G6_BLOCK_LANES(T, L, "_px", G6_PX), G6_BLOCK_LANES(T, L, "_nn_px", G6_PX G6_NN)
 #define G6_BLOCK_MODE(m, M, NAME, NN)                                       \
     { "g6_block_" m NAME, "#define NB_PRECISION_" M "\n#define NB_PREC_NO_BUFFER\n" \
-      "#define NB_TILE 128\n" NN, { 0 },                                     \
+      "#define NB_TILE 128\n#define NB_ACC_CHECK\n" NN, { 0 },               \
       { "nb_precision.h", "accumulate.glsl", "gaj.glsl", "g6_jmemory.glsl", "g6_block.comp" }, \
       NB_STAGE_COMPUTE }
+/* Mode H's small blocks: NB_LANES invocations an i-particle. */
+#define G6_H_LANES1(L, NAME, NN)                                            \
+    { "g6_block_h_l" #L NAME, "#define NB_PRECISION_H\n#define NB_PREC_NO_BUFFER\n" \
+      "#define NB_TILE 128\n#define NB_ACC_CHECK\n#define NB_LANES " #L "\n" NN, { 0 }, \
+      { "nb_precision.h", "accumulate.glsl", "gaj.glsl", "g6_jmemory.glsl", "g6_lanes.glsl", \
+        "g6_block.comp" }, NB_STAGE_COMPUTE }
+#define G6_H_LANES(L) G6_H_LANES1(L, "", ""), G6_H_LANES1(L, "_nn", G6_NN),        \
+    G6_H_LANES1(L, "_pf", G6_PF), G6_H_LANES1(L, "_nn_pf", G6_NN G6_PF),          \
+    G6_H_LANES1(L, "_px", G6_PX), G6_H_LANES1(L, "_nn_px", G6_PX G6_NN)
 #define G6_NN "#define NB_G6_NEAREST\n"
 #define G6_REDUCE(m, M)                                                     \
-    { "g6_reduce_" m, "#define NB_PRECISION_" M "\n#define NB_PREC_NO_BUFFER\n", { 0 }, \
+    { "g6_reduce_" m, "#define NB_PRECISION_" M "\n#define NB_PREC_NO_BUFFER\n"        \
+      "#define NB_ACC_CHECK\n", { 0 },                                        \
       { "nb_precision.h", "accumulate.glsl", "g6_reduce.comp" }, NB_STAGE_COMPUTE }
 #define G6_BLOCK(m, M) G6_BLOCK_MODE(m, M, "", ""), G6_BLOCK_MODE(m, M, "_nn", G6_NN), \
     G6_BLOCK_MODE(m, M, "_pf", G6_PF), G6_BLOCK_MODE(m, M, "_nn_pf", G6_NN G6_PF), \
@@ -202,6 +212,7 @@ static const struct nb_program_desc catalogue[] = {
     G6_BLOCK("b", "B"), G6_BLOCK("c", "C"), G6_BLOCK("d", "D"), G6_BLOCK("e", "E"),
     G6_BLOCK("f", "F"), G6_BLOCK_MODE("g", "G", "", ""),
     G6_BLOCK_MODE("g", "G", "_nn", G6_NN), G6_BLOCK("h", "H"),
+    G6_H_LANES(128), G6_H_LANES(16), G6_H_LANES(2),
     { "g6_reduce_a", "#define NB_PRECISION_A\n", { 0 }, { "ds_sum.glsl", "g6_reduce.comp" },
       NB_STAGE_COMPUTE },
     G6_REDUCE("b", "B"), G6_REDUCE("c", "C"), G6_REDUCE("d", "D"), G6_REDUCE("e", "E"),

@@ -20,7 +20,7 @@
 #define NB_STRINGIFY(x) #x
 #define NB_SPELL(x) NB_STRINGIFY(x)
 #define NB_HOST_CONSTANTS "#define NB_MD_MAX_TYPES " NB_SPELL(NB_MD_MAX_TYPES) "\n"
-#define NB_MAX_SOURCES 16
+#define NB_MAX_SOURCES (4 + 2 * NB_PROGRAM_FILES)   /* prelude, defines, nb_config.h, files */
 #define NB_PRELUDE_SIZE 1024
 
 /* What the prelude of a GLSL level declares. */

@@ -17,6 +17,9 @@
  * all 4096 (two i-particles an invocation), in mode A (the default), and
  * whole blocks in mode D (the other modes' kernel); and all of it with
  * GRAPE-6's 64-bit fixed-point positions (GLNBODY_G6_POSITIONS=fixed64).
+ * Mode H (64-bit fixed-point sums) runs each system at eps^2 = 1e-8 and
+ * 1e-12, as a Hermite code calls it: aold, jold and phiold the results of
+ * the particle's last call.
  * Each block also checks that the pair members find each other as nearest
  * neighbours.  GLNBODY_G6_POSITIONS=float from outside shows what the
  * tests catch: every case fails. */
@@ -37,6 +40,11 @@
 static struct nb_gl *g_gl;
 static uint64_t g_seed;
 static const char *g_positions;     /* GLNBODY_G6_POSITIONS as the caller set it */
+/* Blocks run first with aold = jold = phiold = 0, then g_old_calls times
+ * more, each with the last results times g_old_factor as aold, jold and
+ * phiold (a Hermite code passes its particles' last values). */
+static int g_old_calls;
+static double g_old_factor = 1.0;
 
 /* A point uniform in the unit ball. */
 static void in_ball(uint64_t *rng, double p[3])
@@ -205,6 +213,9 @@ static void run_block(const struct jset *s, double ti, double eps2, int first, i
     double (*acc)[3] = malloc(sizeof *acc * (size_t)ni);
     double (*jer)[3] = malloc(sizeof *jer * (size_t)ni);
     double *pot = malloc(sizeof *pot * (size_t)ni), *h2 = calloc((size_t)ni, sizeof *h2);
+    double (*aold)[3] = calloc((size_t)ni, sizeof *aold);
+    double (*jold)[3] = calloc((size_t)ni, sizeof *jold);
+    double *phiold = calloc((size_t)ni, sizeof *phiold);
     int *index = malloc(sizeof *index * (size_t)ni), *nnb = malloc(sizeof *nnb * (size_t)ni);
     int nn_bad = 0;
     for (int k = 0; k < ni; k++) {
@@ -212,9 +223,17 @@ static void run_block(const struct jset *s, double ti, double eps2, int first, i
         predict(s, index[k], ti, xi[k], vi[k]);
     }
     ck_assert_int_eq(g6_set_ti(0, ti), 0);
-    ck_assert_int_eq(g6calc_firsthalf(0, s->n, ni, index, xi, vi, acc, jer, pot, eps2, h2), 0);
-    ck_assert_int_eq(g6calc_lasthalf2(0, s->n, ni, index, xi, vi, eps2, h2, acc, jer, pot,
-                                      nnb), 0);
+    for (int call = 0; call <= g_old_calls; call++) {
+        ck_assert_int_eq(g6calc_firsthalf(0, s->n, ni, index, xi, vi, aold, jold, phiold,
+                                          eps2, h2), 0);
+        ck_assert_int_eq(g6calc_lasthalf2(0, s->n, ni, index, xi, vi, eps2, h2, acc, jer,
+                                          pot, nnb), 0);
+        for (int k = 0; k < ni; k++) {  /* a Hermite code's last step: these results */
+            phiold[k] = pot[k] * g_old_factor;
+            for (int c = 0; c < 3; c++)
+                aold[k][c] = acc[k][c] * g_old_factor, jold[k][c] = jer[k][c] * g_old_factor;
+        }
+    }
     for (int k = 0; k < ni; k++)
         check_one(s, ti, eps2, index[k], xi[k], vi[k], acc[k], jer[k], pot[k], nnb[k], e,
                   &nn_bad);
@@ -224,6 +243,7 @@ static void run_block(const struct jset *s, double ti, double eps2, int first, i
                           nnb[k]);
     ck_assert_msg(nn_bad == 0, "%d nearest neighbours farther than the nearest", nn_bad);
     free(xi), free(vi), free(acc), free(jer), free(pot), free(h2), free(index), free(nnb);
+    free(aold), free(jold), free(phiold);
 }
 
 typedef void (*make_fn)(struct jset *s, double ti, uint64_t *rng);
@@ -246,9 +266,10 @@ static void check_system(const char *name, make_fn make, double eps2, const int 
     ck_assert_int_eq(g6_close(0), 0);
     jset_free(&s);
     const char *mode = getenv("GLNBODY_G6_PRECISION"), *pos = getenv("GLNBODY_G6_POSITIONS");
-    printf("check_g6_accuracy: %s, mode %s, positions %s: error / sum |terms| max (mean): "
-           "force %.3g (%.3g), jerk %.3g (%.3g), |dphi / phi| %.3g (%.3g)\n", name,
-           mode ? mode : "A", pos ? pos : "ds", e.max[0], e.sum[0] / e.count, e.max[1],
+    printf("check_g6_accuracy: %s, eps^2 %g, mode %s, positions %s%s: error / sum |terms| "
+           "max (mean): force %.3g (%.3g), jerk %.3g (%.3g), |dphi / phi| %.3g (%.3g)\n",
+           name, eps2, mode ? mode : "A", pos ? pos : "ds", g_old_calls ? ", last values" : "",
+           e.max[0], e.sum[0] / e.count, e.max[1],
            e.sum[1] / e.count, e.max[2], e.sum[2] / e.count);
     fflush(stdout);
     static const char *what[3] = { "force", "jerk", "potential" };
@@ -313,10 +334,26 @@ START_TEST(plummer_mean)
 }
 END_TEST
 
+/* Whether the GL has GL_ARB_gpu_shader_int64 (llvmpipe has), which mode H
+ * and fixed64 positions need; else `what` is reported as not tested. */
+static int int64_there(const char *what)
+{
+    struct nb_forces *f;
+    struct nb_error e = { 0 };
+    ck_assert_int_eq(nb_forces_create(&f, g_gl, NB_ENGINE_COMPUTE, &e), NB_OK);
+    /* mode H needs the extension, and says so */
+    enum nb_status int64 = nb_forces_set_precision(f, NB_PRECISION_H, &e);
+    nb_forces_destroy(f);
+    if (int64 == NB_ERR_UNSUPPORTED) {
+        printf("check_g6_accuracy: %s not tested: %s\n", what, e.message);
+        return 0;
+    }
+    ck_assert_int_eq(int64, NB_OK);
+    return 1;
+}
+
 /* The same systems in mode D (float pair terms summed as Nitadori's float
- * pairs: the kernel of the modes other than A and G).  Not H: its
- * fixed-point range comes from M / eps^3 for the jerk, too coarse at
- * eps^2 = 1e-12. */
+ * pairs: the kernel of the modes other than A and G). */
 START_TEST(mode_d)
 {
     static const make_fn makes[] = { make_sphere, make_binary, make_far_pair };
@@ -329,6 +366,46 @@ START_TEST(mode_d)
 }
 END_TEST
 
+/* Mode H (64-bit fixed point) at eps^2 = 1e-8 and 1e-12, with aold = jold
+ * = phiold = 0 (a first step) and then with the last results as they (a
+ * Hermite code's later steps): the range of a bound that grows as
+ * 1/eps^3 alone leaves the jerk's resolution far too coarse at such
+ * softening; each i-particle's own range must be set from its values. */
+START_TEST(mode_h)
+{
+    static const make_fn makes[] = { make_sphere, make_binary, make_far_pair };
+    static const char *names[] = { "uniform sphere", "Plummer sphere with a binary",
+                                   "far pair" };
+    static const double eps2[] = { 1e-8, 1e-12 };
+    if (!int64_there("mode H"))
+        return;
+    setenv("GLNBODY_G6_PRECISION", "H", 1);
+    check_system(names[_i / 2], makes[_i / 2], eps2[_i % 2], all_sizes, 0);
+    g_old_calls = 1;
+    check_system(names[_i / 2], makes[_i / 2], eps2[_i % 2], all_sizes, 0);
+    g_old_calls = 0;
+    default_mode();
+}
+END_TEST
+
+/* Mode H given aold, jold and phiold far too small (2^-40 of the true
+ * values: the range they set overflows, and the block runs again at the
+ * bound's range) or far too large (2^40: the range they set does not
+ * resolve the results, and the block runs again at a finer one). */
+START_TEST(mode_h_overflow)
+{
+    if (!int64_there("mode H"))
+        return;
+    setenv("GLNBODY_G6_PRECISION", "H", 1);
+    g_old_calls = 1;
+    g_old_factor = _i ? 0x1p40 : 0x1p-40;
+    check_system("uniform sphere", make_sphere, 1e-4, all_sizes, 0);
+    g_old_calls = 0;
+    g_old_factor = 1.0;
+    default_mode();
+}
+END_TEST
+
 /* GRAPE-6's own format, where the GL has int64 (llvmpipe has). */
 START_TEST(fixed64)
 {
@@ -336,18 +413,9 @@ START_TEST(fixed64)
     static const char *names[] = { "uniform sphere", "Plummer sphere with a binary",
                                    "far pair" };
     static const double eps2[] = { 1e-8, 1e-12, 1e-12 };
-    struct nb_forces *f;
-    struct nb_error e = { 0 };
     default_mode();
-    ck_assert_int_eq(nb_forces_create(&f, g_gl, NB_ENGINE_COMPUTE, &e), NB_OK);
-    /* mode H needs the same extension, and says so */
-    enum nb_status int64 = nb_forces_set_precision(f, NB_PRECISION_H, &e);
-    nb_forces_destroy(f);
-    if (int64 == NB_ERR_UNSUPPORTED) {
-        printf("check_g6_accuracy: fixed64 not tested: %s\n", e.message);
+    if (!int64_there("fixed64"))
         return;
-    }
-    ck_assert_int_eq(int64, NB_OK);
     setenv("GLNBODY_G6_POSITIONS", "fixed64", 1);
     check_system(names[_i], makes[_i], eps2[_i], all_sizes, 0);
     default_mode();
@@ -391,6 +459,11 @@ static Suite *accuracy_suite(void)
     tcase_add_loop_test(tc, mode_d, 0, 3);
     tcase_add_loop_test(tc, fixed64, 0, 3);
     suite_add_tcase(s, tc);
+    TCase *th = tcase_create("g6_accuracy_h");
+    tcase_set_timeout(th, 300);
+    tcase_add_loop_test(th, mode_h, 0, 6);
+    tcase_add_loop_test(th, mode_h_overflow, 0, 2);
+    suite_add_tcase(s, th);
     return s;
 }
 

@@ -7,7 +7,8 @@
  *    fill past twice the addresses;
  *  - the total mass that modes E, F and H bound their sums with, read back
  *    from the device after puts in mode A;
- *  - the device seconds of a timed block.
+ *  - the device seconds of a timed block;
+ *  - the hints of mode H's ranges (nb_forces_block_hint).
  * Forces against the double-precision CPU prediction and sum of
  * tests/g6_jset.h. */
 #include <math.h>
@@ -277,6 +278,49 @@ START_TEST(many_puts_of_one_address)
 }
 END_TEST
 
+/* nb_forces_block_hint: its refusals; and mode H's block that must run
+ * again (hints 2^-40 of the true magnitudes: its sums leave the range they
+ * set), after puts that went to the device while it ran: the finish
+ * refuses it, naming the cause, instead of mixing two j-memories. */
+START_TEST(hints)
+{
+    struct nb_error e = { 0 };
+    struct nb_forces *f;
+    struct jset s;
+    double one[3] = { 1, 1, 1 };
+    ck_assert_int_eq(nb_forces_block_hint(NULL, 1, one, one, one, &e), NB_ERR_ARGS);
+    ck_assert_int_eq(nb_forces_create(&f, g_gl, NB_ENGINE_CPU, &e), NB_OK);
+    ck_assert_int_eq(nb_forces_block_hint(f, 1, one, one, one, &e), NB_ERR_UNSUPPORTED);
+    ck_assert_msg(strstr(e.message, "need the compute engine"), "%s", e.message);
+    nb_forces_destroy(f);
+    f = jmem_with(&s, 97, 0x4171);
+    size_t big = nb_forces_block_size(f) + 1;
+    ck_assert_int_eq(nb_forces_block_hint(f, big, NULL, NULL, NULL, &e), NB_ERR_ARGS);
+    ck_assert_msg(strstr(e.message, "above the block size"), "%s", e.message);
+    enum nb_status int64 = nb_forces_set_precision(f, NB_PRECISION_H, &e);
+    if (int64 == NB_ERR_UNSUPPORTED) {
+        printf("check_g6_jmem: mode H's hints not tested: %s\n", e.message);
+        jmem_done(f, &s);
+        return;
+    }
+    put_range(f, &s, 0, 97, 0, 0);
+    double x[3], v[3], acc[3], jer[3], pot, tiny[3];
+    int32_t id = 5;
+    predict(&s, id, 0.5, x, v);
+    ck_assert_int_eq(nb_forces_block_start(f, 97, 0.5, 1e-4, 1, &id, x, v, NULL, 0, &e), NB_OK);
+    ck_assert_int_eq(nb_forces_block_finish(f, acc, jer, &pot, NULL, NULL, &e), NB_OK);
+    for (int c = 0; c < 3; c++)
+        tiny[c] = acc[c] * 0x1p-40;
+    ck_assert_int_eq(nb_forces_block_hint(f, 1, tiny, tiny, NULL, &e), NB_OK);
+    ck_assert_int_eq(nb_forces_block_start(f, 97, 0.5, 1e-4, 1, &id, x, v, NULL, 0, &e), NB_OK);
+    for (int round = 0; round < 300; round++)   /* past twice the addresses: sent */
+        put_range(f, &s, 3, 5, 1, round & 1);
+    ck_assert_int_eq(nb_forces_block_finish(f, acc, jer, &pot, NULL, NULL, &e), NB_ERR_LIMIT);
+    ck_assert_msg(strstr(e.message, "the j-memory has changed"), "%s", e.message);
+    jmem_done(f, &s);
+}
+END_TEST
+
 static Suite *jmem_suite(void)
 {
     Suite *s = suite_create("g6_jmem");
@@ -287,6 +331,7 @@ static Suite *jmem_suite(void)
     tcase_add_test(tc, queue_grows_in_batch);
     tcase_add_test(tc, masses_after_mode_change);
     tcase_add_test(tc, many_puts_of_one_address);
+    tcase_add_test(tc, hints);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -191,6 +191,20 @@ NB_API enum nb_status nb_forces_block_start(struct nb_forces *f, size_t nj, doub
                                             const double *x, const double *v,
                                             const double *h2, unsigned flags,
                                             struct nb_error *err);
+/* For the next nb_forces_block_start of ni i-particles only: each one's
+ * acceleration, jerk and potential at its last step (3 ni, 3 ni and ni;
+ * GRAPE-6's aold, jold and phiold), from which mode H sets that
+ * particle's fixed-point range (as GRAPE-6 did, Makino et al. 2003)
+ * instead of from a bound on every pair term, which at small softening
+ * leaves the jerk too few bits (its bound grows as 1 / eps^3).  A NULL
+ * array, or a value 0 or not finite, leaves that quantity at the bound's
+ * range.  Where a sum leaves the range so set, the finish computes that
+ * particle again at the bound's range.  The other modes ignore it.
+ * NB_ERR_ARGS for ni above nb_forces_block_size or f not the compute
+ * engine. */
+NB_API enum nb_status nb_forces_block_hint(struct nb_forces *f, size_t ni,
+                                           const double *acc_old, const double *jerk_old,
+                                           const double *pot_old, struct nb_error *err);
 /* Waits for the block started last and writes acc, jerk (3 ni each), pot
  * (ni) and, when it was started with NB_BLOCK_NEAREST, nearest (ni ids;
  * -1 where no other j-particle exists) and nearest_r2 (ni squared

@@ -11,7 +11,11 @@
  * ones; the last three split the block into its g6_set_j_particle calls,
  * its g6calc_firsthalf calls with the i-particles' copies, and its
  * g6calc_lasthalf calls, which wait for the device); links against libg6gl
- * or, unchanged, any other GRAPE-6 library (Sapporo2).
+ * or, unchanged, any other GRAPE-6 library (Sapporo2).  Each block passes
+ * its particles' own last values as aold, jold and phiold, as a Hermite
+ * code does: in libg6gl's mode H (GLNBODY_G6_PRECISION=H), the only one
+ * that reads them, from one untimed pass over all particles first; zeros
+ * otherwise.
  *
  *   g6_bench --accuracy IN EPS2 [SAMPLE [BLOCK]]
  *
@@ -22,7 +26,7 @@
  * prediction), and "predicted", the j-particles given at t = 0 with
  * a2 = -x / 2 and j6 = -v / 6 and predicted by the library to t = 2^-6,
  * the i-particles predicted to it in double (as a Hermite code sends
- * them).  Prints CSV rows "n,sample,eps2,case,force_mean,force_max,
+ * them), with aold = jold = phiold = 0 (a first step).  Prints CSV rows "n,sample,eps2,case,force_mean,force_max,
  * jerk_mean,jerk_max,pot_mean,pot_max": the mean and largest over the
  * i-particles of |da_i| / sum_j |a_ij|, |dj_i| / sum_j |j_ij| and
  * |dphi_i| / |phi_i|. */
@@ -116,8 +120,12 @@ static int accuracy(int n, const double *m, const double (*x)[3], const double (
     double (*acc)[3] = malloc(sizeof *acc * (size_t)npipes), (*jer)[3] = malloc(sizeof *jer * (size_t)npipes);
     double *pot = malloc(sizeof *pot * (size_t)npipes), *h2 = calloc((size_t)npipes, sizeof *h2);
     int *index = malloc(sizeof *index * (size_t)npipes);
+    /* aold, jold and phiold of a first step: none known */
+    double (*a0)[3] = calloc((size_t)npipes, sizeof *a0);
+    double (*j0)[3] = calloc((size_t)npipes, sizeof *j0), *p0 = calloc((size_t)npipes, sizeof *p0);
     double k18[3] = { 0, 0, 0 }, zero[3] = { 0, 0, 0 };
-    if (!a2 || !j6 || !xp || !vp || !xi || !vi || !acc || !jer || !pot || !h2 || !index) {
+    if (!a2 || !j6 || !xp || !vp || !xi || !vi || !acc || !jer || !pot || !h2 || !index ||
+        !a0 || !j0 || !p0) {
         fprintf(stderr, "g6_bench: out of memory\n");
         return 1;
     }
@@ -143,7 +151,7 @@ static int accuracy(int n, const double *m, const double (*x)[3], const double (
                 memcpy(xi[k], xp[index[k]], sizeof xi[k]);
                 memcpy(vi[k], vp[index[k]], sizeof vi[k]);
             }
-            if (g6calc_firsthalf(0, n, chunk, index, xi, vi, acc, jer, pot, eps2, h2) < 0 ||
+            if (g6calc_firsthalf(0, n, chunk, index, xi, vi, a0, j0, p0, eps2, h2) < 0 ||
                 g6calc_lasthalf(0, n, chunk, index, xi, vi, eps2, h2, acc, jer, pot) < 0)
                 return 1;
             for (int k = 0; k < chunk; k++)
@@ -162,8 +170,37 @@ static int accuracy(int n, const double *m, const double (*x)[3], const double (
         fflush(stdout);
     }
     free(a2), free(j6), free(xp), free(vp), free(xi), free(vi), free(acc), free(jer);
-    free(pot), free(h2), free(index);
+    free(pot), free(h2), free(index), free(a0), free(j0), free(p0);
     return 0;
+}
+
+/* Every particle's acceleration, jerk and potential at t = 0, untimed, in
+ * blocks of npipes: the last values (aold, jold, phiold) that a Hermite
+ * code passes with each later block. */
+static int last_values(int n, const double (*x)[3], const double (*v)[3], double (*la)[3],
+                       double (*lj)[3], double *lp, double eps2)
+{
+    int npipes = g6_npipes();
+    double (*xi)[3] = malloc(sizeof *xi * (size_t)npipes), (*vi)[3] = malloc(sizeof *vi * (size_t)npipes);
+    double *h2 = calloc((size_t)npipes, sizeof *h2);
+    int *index = malloc(sizeof *index * (size_t)npipes), r = 0;
+    if (!xi || !vi || !h2 || !index || g6_set_ti(0, 0.0) < 0)
+        r = 1;
+    for (int at = 0; !r && at < n; at += npipes) {
+        int chunk = n - at < npipes ? n - at : npipes;
+        for (int k = 0; k < chunk; k++) {
+            index[k] = at + k;
+            memcpy(xi[k], x[at + k], sizeof xi[k]);
+            memcpy(vi[k], v[at + k], sizeof vi[k]);
+        }
+        if (g6calc_firsthalf(0, n, chunk, index, xi, vi, la + at, lj + at, lp + at, eps2,
+                             h2) < 0 ||
+            g6calc_lasthalf(0, n, chunk, index, xi, vi, eps2, h2, la + at, lj + at,
+                            lp + at) < 0)
+            r = 1;
+    }
+    free(xi), free(vi), free(h2), free(index);
+    return r;
 }
 
 int main(int argc, char **argv)
@@ -221,6 +258,23 @@ int main(int argc, char **argv)
     double *pot = malloc(sizeof *pot * (size_t)npipes), *h2 = calloc((size_t)npipes, sizeof *h2);
     int *index = malloc(sizeof *index * (size_t)npipes);
     double *times = malloc(sizeof *times * (size_t)(repeats + 2) * PHASES);
+    double (*ao)[3] = malloc(sizeof *ao * (size_t)npipes), (*jo)[3] = malloc(sizeof *jo * (size_t)npipes);
+    double *po = malloc(sizeof *po * (size_t)npipes);
+    double (*la)[3] = malloc(sizeof *la * (size_t)n), (*lj)[3] = malloc(sizeof *lj * (size_t)n);
+    double *lp = malloc(sizeof *lp * (size_t)n);
+    if (!xi || !vi || !acc || !jer || !pot || !h2 || !index || !times || !ao || !jo || !po ||
+        !la || !lj || !lp) {
+        fprintf(stderr, "g6_bench: out of memory\n");
+        return 1;
+    }
+    /* libg6gl's mode H alone reads them (any other library or mode: zeros) */
+    const char *mode = getenv("GLNBODY_G6_PRECISION");
+    memset(la, 0, sizeof *la * (size_t)n);
+    memset(lj, 0, sizeof *lj * (size_t)n);
+    memset(lp, 0, sizeof *lp * (size_t)n);
+    if (mode && (*mode == 'H' || *mode == 'h') &&
+        last_values(n, (const double (*)[3])x, (const double (*)[3])v, la, lj, lp, eps2))
+        return 1;
     printf("n,ni,us_per_block,interactions_per_s,us_set_j,us_firsthalf,us_lasthalf\n");
     for (char *tok = strtok(argv[2], ","); tok; tok = strtok(NULL, ",")) {
         int ni = atoi(tok);
@@ -246,8 +300,11 @@ int main(int argc, char **argv)
                     index[k] = (first + at + k) % n;
                     memcpy(xi[k], x[index[k]], sizeof xi[k]);
                     memcpy(vi[k], v[index[k]], sizeof vi[k]);
+                    memcpy(ao[k], la[index[k]], sizeof ao[k]);
+                    memcpy(jo[k], lj[index[k]], sizeof jo[k]);
+                    po[k] = lp[index[k]];
                 }
-                if (g6calc_firsthalf(0, n, chunk, index, xi, vi, acc, jer, pot, eps2, h2) < 0)
+                if (g6calc_firsthalf(0, n, chunk, index, xi, vi, ao, jo, po, eps2, h2) < 0)
                     return 1;
                 phase[FIRST] += now() - w;
                 w = now();

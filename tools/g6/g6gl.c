@@ -30,6 +30,11 @@ static struct {
     uint32_t *count;
     int32_t *list;
     int32_t *nearest;
+    /* The block's aold, jold and phiold (3, 3 and 1 a pipe, from old_j and
+     * old_phi on), kept for a block that runs again in lasthalf; only
+     * where the mode uses them (use_old: mode H). */
+    double *old, *old_j, *old_phi;
+    int use_old;
     /* GLNBODY_G6_STATS: wall seconds in the calls, the device seconds of
      * the blocks (GL timer queries), blocks and i-particles, reported on
      * stderr by g6_close. */
@@ -103,6 +108,8 @@ static void release(void)
     free(g6.count);
     free(g6.list);
     free(g6.nearest);
+    free(g6.old);
+    g6.old = NULL;
     g6.f = NULL;
     g6.gl = NULL;
     g6.count = NULL;
@@ -148,6 +155,7 @@ static int open_device(int cluster_id)
     size_t size = nb_forces_block_size(g6.f);
     g6.npipes = (int)(npipes > 0 && (size_t)npipes < size ? (size_t)npipes : size);
     g6.jmax = (size_t)jmax;
+    g6.use_old = mode == NB_PRECISION_H;
     g6.capacity = 0;
     g6.started = 0;
     g6.finished_ni = g6.listed_ni = -1;
@@ -158,7 +166,10 @@ static int open_device(int cluster_id)
     g6.count = calloc((size_t)g6.npipes, sizeof *g6.count);
     g6.list = calloc((size_t)g6.npipes * NEIGHBOUR_ROOM, sizeof *g6.list);
     g6.nearest = calloc((size_t)g6.npipes, sizeof *g6.nearest);
-    if (!g6.count || !g6.list || !g6.nearest) {
+    g6.old = calloc(7 * (size_t)g6.npipes, sizeof *g6.old);
+    g6.old_j = g6.old ? g6.old + 3 * (size_t)g6.npipes : NULL;
+    g6.old_phi = g6.old ? g6.old + 6 * (size_t)g6.npipes : NULL;
+    if (!g6.count || !g6.list || !g6.nearest || !g6.old) {
         release();
         return fail(func, "out of memory");
     }
@@ -278,7 +289,9 @@ static int start(const char *func, int nj, int ni, int index[], double xi[][3],
         return fail(func, "index, xi or vi is NULL");
     if (g6.stats)               /* the device seconds it reports */
         flags |= NB_BLOCK_TIMED;
-    if (nb_forces_block_start(g6.f, (size_t)nj, g6.ti, eps2, (size_t)ni,
+    if ((g6.use_old &&
+         nb_forces_block_hint(g6.f, (size_t)ni, g6.old, g6.old_j, g6.old_phi, &e) != NB_OK) ||
+        nb_forces_block_start(g6.f, (size_t)nj, g6.ti, eps2, (size_t)ni,
                               (const int32_t *)index, ni ? &xi[0][0] : NULL,
                               ni ? &vi[0][0] : NULL, h2, flags, &e) != NB_OK)
         return fail_nb(func, &e);
@@ -294,9 +307,19 @@ static int firsthalf(int cluster_id, int nj, int ni, int index[], double xi[][3]
                      double eps2, double h2[])
 {
     const char *func = "g6calc_firsthalf";
-    (void)cluster_id, (void)aold, (void)j6old, (void)phiold;
+    (void)cluster_id;
     if (check_block(func, nj, ni))
         return G6GL_ERROR;
+    /* mode H sets each i-particle's range from them, as GRAPE-6 did;
+     * none given (NULL) leaves the bound's */
+    size_t count = ni > 0 && g6.use_old ? (size_t)ni : 0;
+    memset(g6.old, 0, 7 * count * sizeof *g6.old);
+    if (aold && count)
+        memcpy(g6.old, aold, 3 * count * sizeof *g6.old);
+    if (j6old && count)
+        memcpy(g6.old_j, j6old, 3 * count * sizeof *g6.old);
+    if (phiold && count)
+        memcpy(g6.old_phi, phiold, count * sizeof *g6.old);
     double w = g6.stats ? nb_clock_seconds() : 0;
     int r = start(func, nj, ni, index, xi, vi, eps2, h2,
                   g6.want_nearest ? NB_BLOCK_NEAREST : 0u);

@@ -17,7 +17,10 @@
  *    `index` of g6_set_j_particle) equals the i-particle's index[] are
  *    left out; the potential is -sum m / sqrt(r^2 + eps2);
  *  - g6calc_firsthalf starts the GPU and returns before the forces are
- *    done; g6calc_lasthalf waits and returns them; lasthalf2 also returns
+ *    done (its aold, j6old and phiold, each i-particle's last
+ *    acceleration, jerk and potential, set mode H's range for it, as on
+ *    GRAPE-6; NULL or 0: the range is found from a first result);
+ *    g6calc_lasthalf waits and returns them; lasthalf2 also returns
  *    the index of each i-particle's nearest j-particle (unsoftened, self
  *    excluded; 0 where there is none, as in Sapporo2);
  *  - g6_read_neighbour_list finds, for the i-particles of the last block,
@@ -54,7 +57,16 @@
  *                         sums as double-single pairs.  GRAPE-6's own
  *                         pipelines summed forces in 64-bit fixed point
  *                         (Makino et al. 2003): mode H does the same, exact
- *                         and independent of the order of the sums.
+ *                         and independent of the order of the sums, each
+ *                         i-particle's range set, as there, from its last
+ *                         values (aold, j6old, phiold), else from a first
+ *                         result, and the block computed again where a
+ *                         sum leaves it: forces, jerks and potentials
+ *                         within 6.3e-7 of the sum of |terms| at eps2 =
+ *                         1e-8 and 1e-12 (N = 4096, llvmpipe), the float
+ *                         pair term's own rounding.  Mode F rounds each
+ *                         term to 2^-27 of a range set by a bound on the
+ *                         block's sums.
  *   GLNBODY_G6_POSITIONS  ds (default), float or fixed64: how x_j - x_i and
  *                         v_j - v_i are formed in every mode but G (whose
  *                         pair terms are double).  ds: each position and
