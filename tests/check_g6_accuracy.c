@@ -159,18 +159,18 @@ struct errors {
     int count;
 };
 
-/* i-particle id (at xi, vi) against the j-set predicted to ti, in double:
- * its errors added to e; its nearest j and whether nn is as near. */
-static void check_one(const struct jset *s, double ti, double eps2, int id, const double xi[3],
-                      const double vi[3], const double acc[3], const double jerk[3], double pot,
-                      int nn, struct errors *e, int *nn_bad)
+/* i-particle id (at xi, vi) against the j-set predicted in double (xp, vp,
+ * 3 n each): its errors (force, jerk, potential) in err; whether its
+ * nearest j, nn, is as near as the nearest. */
+static int check_one(const struct jset *s, const double *xp, const double *vp, double eps2,
+                     int id, const double xi[3], const double vi[3], const double acc[3],
+                     const double jerk[3], double pot, int nn, double err[3])
 {
     double a[3] = { 0 }, j[3] = { 0 }, p = 0, sa = 0, sj = 0, r2_min = INFINITY, r2_nn = -1;
     for (int k = 0; k < s->n; k++) {
-        double xp[3], vp[3], d[3], dv[3];
-        predict(s, k, ti, xp, vp);
+        double d[3], dv[3];
         for (int c = 0; c < 3; c++)
-            d[c] = xp[c] - xi[c], dv[c] = vp[c] - vi[c];
+            d[c] = xp[3 * k + c] - xi[c], dv[c] = vp[3 * k + c] - vi[c];
         double r2 = d[0] * d[0] + d[1] * d[1] + d[2] * d[2];
         if (k == nn)
             r2_nn = r2;
@@ -189,18 +189,42 @@ static void check_one(const struct jset *s, double ti, double eps2, int id, cons
         sj += norm3(jt);
         p -= s->m[k] * rinv;
     }
-    double err[3] = { 0, 0, fabs(pot - p) / fabs(p) };
+    err[0] = err[1] = 0.0;
+    err[2] = fabs(pot - p) / fabs(p);
     for (int c = 0; c < 3; c++) {
         err[0] = fmax(err[0], fabs(acc[c] - a[c]) / sa);
         err[1] = fmax(err[1], fabs(jerk[c] - j[c]) / sj);
     }
-    for (int q = 0; q < 3; q++) {
-        e->max[q] = fmax(e->max[q], err[q]);
-        e->sum[q] += err[q];
-    }
-    e->count++;
     /* float distances may pick another j as near within float rounding */
-    *nn_bad += nn == id || !(r2_nn <= r2_min * (1 + 1e-5));
+    return nn != id && r2_nn <= r2_min * (1 + 1e-5);
+}
+
+/* The block's i-particles checked (check_one) side by side, their errors
+ * then added to e in order; the count of nearest neighbours not as near. */
+static int check_block(const struct jset *s, double ti, double eps2, int ni, const int *index,
+                       double (*xi)[3], double (*vi)[3], double (*acc)[3], double (*jer)[3],
+                       const double *pot, const int *nnb, struct errors *e)
+{
+    double *xp = malloc(sizeof *xp * 3 * (size_t)s->n), *vp = malloc(sizeof *vp * 3 * (size_t)s->n);
+    double (*err)[3] = malloc(sizeof *err * (size_t)ni);
+    int *near_ok = malloc(sizeof *near_ok * (size_t)ni), bad = 0;
+    ck_assert(xp && vp && err && near_ok);
+    for (int k = 0; k < s->n; k++)
+        predict(s, k, ti, xp + 3 * k, vp + 3 * k);
+#pragma omp parallel for schedule(dynamic, 16)
+    for (int k = 0; k < ni; k++)
+        near_ok[k] = check_one(s, xp, vp, eps2, index[k], xi[k], vi[k], acc[k], jer[k], pot[k],
+                               nnb[k], err[k]);
+    for (int k = 0; k < ni; k++) {
+        for (int q = 0; q < 3; q++) {
+            e->max[q] = fmax(e->max[q], err[k][q]);
+            e->sum[q] += err[k][q];
+        }
+        e->count++;
+        bad += !near_ok[k];
+    }
+    free(xp), free(vp), free(err), free(near_ok);
+    return bad;
 }
 
 /* A block of ni i-particles from `first`, the whole j-set sent, through
@@ -217,7 +241,6 @@ static void run_block(const struct jset *s, double ti, double eps2, int first, i
     double (*jold)[3] = calloc((size_t)ni, sizeof *jold);
     double *phiold = calloc((size_t)ni, sizeof *phiold);
     int *index = malloc(sizeof *index * (size_t)ni), *nnb = malloc(sizeof *nnb * (size_t)ni);
-    int nn_bad = 0;
     for (int k = 0; k < ni; k++) {
         index[k] = (first + k) % s->n;
         predict(s, index[k], ti, xi[k], vi[k]);
@@ -234,9 +257,7 @@ static void run_block(const struct jset *s, double ti, double eps2, int first, i
                 aold[k][c] = acc[k][c] * g_old_factor, jold[k][c] = jer[k][c] * g_old_factor;
         }
     }
-    for (int k = 0; k < ni; k++)
-        check_one(s, ti, eps2, index[k], xi[k], vi[k], acc[k], jer[k], pot[k], nnb[k], e,
-                  &nn_bad);
+    int nn_bad = check_block(s, ti, eps2, ni, index, xi, vi, acc, jer, pot, nnb, e);
     for (int k = 0; k < ni && pair && first == 0; k++)  /* each other's nearest */
         if (index[k] < 2)
             ck_assert_msg(nnb[k] == 1 - index[k], "pair member %d: nearest %d", index[k],
