@@ -281,16 +281,14 @@ static enum nb_status compute_set_precision(void *state, enum nb_precision mode,
     return NB_OK;
 }
 
-/* Double-single positions and velocities run gaj.comp's NB_GAJ_DS
- * programs, in precision A only (the modes' kernels round x to float). */
+/* ds runs gaj.comp's NB_GAJ_DS programs (precision A: the modes round x). */
 static enum nb_status compute_set_positions(void *state, enum nb_positions format,
                                             struct nb_error *err)
 {
     struct compute *c = state;
     if (format != NB_POSITIONS_FLOAT && format != NB_POSITIONS_DS)
-        return nb_error_set(err, NB_ERR_UNSUPPORTED, "positions %s: the compute engine's "
-                            "GAJ kernel keeps positions as ds or float",
-                            nb_positions_name(format));
+        return nb_error_set(err, NB_ERR_UNSUPPORTED, "positions %s: the compute engine's GAJ "
+                            "kernel keeps ds or float", nb_positions_name(format));
     c->positions = format;
     if (c->gaj)
         nb_gaj_compute_set_ds(c->gaj, format == NB_POSITIONS_DS);

@@ -327,14 +327,6 @@ static void run_cli(struct cli_run *r, const char *const *args)
     cli_run_in(r, NULL, NULL, args);
 }
 
-static double energy_error(const struct cli_run *r)
-{
-    const char *e = strstr(r->out, "(E - E0)/|E0| = ");
-    double de = NAN;
-    ck_assert_msg(e && sscanf(e + 16, "%lf", &de) == 1, "no energy error in: %s", r->out);
-    return de;
-}
-
 /* A Plummer sphere of 128 to t = 0.125 in ds, on both engines with host
  * and device prediction, and the device corrector: finite, small energy errors (the integrator's ~1e-8 plus
  * float forces' ~1e-7), and the format in the summary. */
@@ -351,7 +343,7 @@ START_TEST(cli_run_ds)
                                            "--predict", predict[k], "--correct", correct[k],
                                            NULL });
         ck_assert_msg(r.status == 0, "exit %d: %s", r.status, r.err);
-        double de = energy_error(&r);
+        double de = cli_energy_error(&r);
         printf("glnbody run --positions ds --backend %s --predict %s --correct %s, N = 128 "
                "to t = 0.125: dE/E %.3e\n", backend[k], predict[k], correct[k], de);
         ck_assert_msg(isfinite(de) && fabs(de) < 1e-5, "dE/E %.3e", de);

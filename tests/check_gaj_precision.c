@@ -501,15 +501,6 @@ static void run_cli(struct cli_run *r, const char *const *args)
     cli_run_in(r, NULL, NULL, args);
 }
 
-/* The relative energy error of a finished run's summary. */
-static double energy_error(const struct cli_run *r)
-{
-    const char *e = strstr(r->out, "(E - E0)/|E0| = ");
-    double de = NAN;
-    ck_assert_msg(e && sscanf(e + 16, "%lf", &de) == 1, "no energy error in: %s", r->out);
-    return de;
-}
-
 /* A Plummer sphere of 128 to t = 0.25 in modes A and H (and H with device
  * prediction): the integrator's truncation error (~1e-8 at eta 0.02)
  * dominates both, float rounding of the forces (~1e-7 relative, random)
@@ -523,13 +514,13 @@ START_TEST(cli_run_h)
     run_cli(&a, (const char *const[]){ common[0], common[1], common[2], common[3],
                                        common[4], common[5], "A", NULL });
     ck_assert_msg(a.status == 0, "exit %d: %s", a.status, a.err);
-    double de_a = energy_error(&a);
+    double de_a = cli_energy_error(&a);
     for (int dev = 0; dev < 2; dev++) {
         run_cli(&h, (const char *const[]){ common[0], common[1], common[2], common[3],
                                            common[4], common[5], "H", "--predict",
                                            dev ? "gpu" : "host", NULL });
         ck_assert_msg(h.status == 0, "exit %d: %s", h.status, h.err);
-        double de_h = energy_error(&h);
+        double de_h = cli_energy_error(&h);
         printf("glnbody run N = 128 to t = 0.25: dE/E %.3e (A), %.3e (H, predict %s)\n",
                de_a, de_h, dev ? "gpu" : "host");
         ck_assert_msg(strstr(h.out, "precision H") && strstr(h.out, "variant gaj-precH"),

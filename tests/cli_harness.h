@@ -11,6 +11,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -206,6 +207,15 @@ static void cli_run_in(struct cli_run *r, const char *dir, const char *const *en
     free(envp);
     ck_assert_msg(r->status != 127 && r->status != 126, "cannot execute %s in %s "
                   "(set GLNBODY_BIN)", g_bin, dir ? dir : ".");
+}
+
+/* The relative energy error (E - E0)/|E0| of a finished run's summary. */
+static inline double cli_energy_error(const struct cli_run *r)
+{
+    const char *e = strstr(r->out, "(E - E0)/|E0| = ");
+    double de = NAN;
+    ck_assert_msg(e && sscanf(e + 16, "%lf", &de) == 1, "no energy error in: %s", r->out);
+    return de;
 }
 
 /* g_bin from GLNBODY_BIN (default build/glnbody), made absolute so that tests
