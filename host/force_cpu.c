@@ -254,3 +254,35 @@ enum nb_status nb_cpu_gaj_slice(size_t n, const double *x, const double *v,
                 &jerk[3 * k], &pot[k]);
     return NB_OK;
 }
+
+static void row_gaj_magnitudes(size_t i, size_t n, const double *x, const double *v,
+                               const double *m, double eps2, double *acc_abs,
+                               double *jerk_abs)
+{
+    double sa = 0.0, sj = 0.0;
+    for (size_t j = 0; j < n; j++) {
+        double r2 = 0.0, rv = 0.0, v2 = 0.0;
+        if (j == i)
+            continue;
+        for (int c = 0; c < 3; c++) {
+            double d = x[3 * j + c] - x[3 * i + c], w = v[3 * j + c] - v[3 * i + c];
+            r2 += d * d;
+            rv += d * w;
+            v2 += w * w;
+        }
+        double s = r2 + eps2, rinv = 1.0 / sqrt(s), mr3 = m[j] * rinv * rinv * rinv;
+        sa += mr3 * sqrt(r2);
+        sj += mr3 * (sqrt(v2) + 3.0 * fabs(rv) * sqrt(r2) / s);
+    }
+    *acc_abs = sa;
+    *jerk_abs = sj;
+}
+
+void nb_cpu_gaj_magnitudes(size_t n, const double *x, const double *v, const double *m,
+                           double eps, size_t n_active, const uint32_t *active,
+                           double *acc_abs, double *jerk_abs)
+{
+    #pragma omp parallel for schedule(static) if (n_active * n > 32768)
+    for (size_t k = 0; k < n_active; k++)
+        row_gaj_magnitudes(active[k], n, x, v, m, eps * eps, &acc_abs[k], &jerk_abs[k]);
+}

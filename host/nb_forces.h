@@ -25,6 +25,14 @@ enum nb_status nb_cpu_gaj_slice(size_t n, const double *x, const double *v,
                                 const uint32_t *active, double *acc, double *jerk,
                                 double *pot, struct nb_error *err);
 
+/* The scales of the GAJ errors, for the i-particles active[0..n_active):
+ * acc_abs[k] = sum_j |a_ij| and jerk_abs[k] = sum_j m_j (|v_ij| +
+ * 3 |r_ij . v_ij| r / (r^2 + eps^2)) / (r^2 + eps^2)^{3/2}, a bound on
+ * sum_j |jerk_ij| (each jerk term's two parts taken apart), j != i. */
+void nb_cpu_gaj_magnitudes(size_t n, const double *x, const double *v, const double *m,
+                           double eps, size_t n_active, const uint32_t *active,
+                           double *acc_abs, double *jerk_abs);
+
 /* ---- accuracy against the reference ----------------------------------- */
 
 /* ---- force backends ---------------------------------------------------- */

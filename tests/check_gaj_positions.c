@@ -76,32 +76,6 @@ static void make_system(struct nb_particles *p)
     }
 }
 
-/* Per particle: sum_j |a_ij|, and the jerk terms' magnitudes (above). */
-static void scales(const struct nb_particles *p, double *aabs, double *jabs)
-{
-    #pragma omp parallel for schedule(static)
-    for (size_t i = 0; i < p->n; i++) {
-        double sa = 0.0, sj = 0.0;
-        for (size_t j = 0; j < p->n; j++) {
-            if (j == i)
-                continue;
-            double r2 = 0.0, rv = 0.0, v2 = 0.0;
-            for (int c = 0; c < 3; c++) {
-                double d = p->x[3 * j + c] - p->x[3 * i + c];
-                double w = p->v[3 * j + c] - p->v[3 * i + c];
-                r2 += d * d;
-                rv += d * w;
-                v2 += w * w;
-            }
-            double s = r2 + EPS * EPS, rinv = 1.0 / sqrt(s), mr3 = p->m[j] * rinv * rinv * rinv;
-            sa += mr3 * sqrt(r2);
-            sj += mr3 * (sqrt(v2) + 3.0 * fabs(rv) * sqrt(r2) / s);
-        }
-        aabs[i] = sa;
-        jabs[i] = sj;
-    }
-}
-
 struct worst {
     double a, phi, jerk;
     size_t ia, iphi, ijerk;
@@ -127,7 +101,7 @@ static struct worst evaluate(struct nb_force_backend *b, const struct nb_particl
     ck_assert_int_eq(b->read_gaj(b->state, acc, jerk, pot, &err), NB_OK);
     ck_assert_int_eq(nb_cpu_gaj(n, p->x, p->v, p->m, EPS, n, all, racc, rjerk, rpot, &err),
                      NB_OK);
-    scales(p, aabs, jabs);
+    nb_cpu_gaj_magnitudes(n, p->x, p->v, p->m, EPS, n, all, aabs, jabs);
     struct worst w = { 0 };
     for (size_t i = 0; i < n; i++) {
         double da = 0.0, dj = 0.0;
